@@ -1,0 +1,131 @@
+//! The contract every game implements.
+
+use super::{Audience, GameRng, Seat, SeatSet, Viewer};
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::{Debug, Display};
+use std::str::FromStr;
+
+/// A refused action: the rule it breaks and one sentence in rulebook language.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{rule}: {detail}")]
+pub struct Illegal {
+    /// The stable rule ID of the game's spec, e.g. `MAG-PLACE-2`.
+    pub rule: &'static str,
+    /// What is wrong, for a player.
+    pub detail: String,
+}
+
+impl Illegal {
+    pub fn new(rule: &'static str, detail: impl Into<String>) -> Illegal {
+        Illegal {
+            rule,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Options a game cannot be set up with; the message names the option.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct OptionsError(pub String);
+
+/// An event together with who may see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Logged<E> {
+    #[serde(flatten)]
+    pub audience: Audience,
+    pub event: E,
+}
+
+impl<E> Logged<E> {
+    pub fn public(event: E) -> Self {
+        Logged {
+            audience: Audience::Everyone,
+            event,
+        }
+    }
+
+    pub fn only(seats: SeatSet, event: E) -> Self {
+        Logged {
+            audience: Audience::Only(seats),
+            event,
+        }
+    }
+
+    pub fn all_but(seats: SeatSet, event: E) -> Self {
+        Logged {
+            audience: Audience::AllBut(seats),
+            event,
+        }
+    }
+}
+
+/// What a finished game reports: at least who won.
+pub trait Outcome: Debug + Clone + Serialize + DeserializeOwned + PartialEq {
+    /// The winning seats (several for a shared victory).
+    fn winners(&self) -> SeatSet;
+}
+
+/// One game's rules, as pure functions over its state.
+///
+/// The platform derives everything (emails, deadlines, "your move") from [`Game::pending`]: the
+/// seats whose decision the game waits for. It is empty exactly when the game is over. Several
+/// seats may be pending at once (a secret vote), and a seat that is not the active player may be
+/// pending (a defender deciding in the middle of someone else's turn).
+pub trait Game {
+    /// The wire name, e.g. `"magnate"`.
+    const KIND: &'static str;
+    const MIN_SEATS: u8;
+    const MAX_SEATS: u8;
+
+    /// Options as given by a client: a preset plus switches, all optional.
+    type Options: Debug + Clone + Serialize + DeserializeOwned + Default;
+    /// Every option resolved to a value; what a game stores.
+    type Rules: Debug + Clone + Serialize + DeserializeOwned + PartialEq;
+    type State: Debug + Clone + Serialize + DeserializeOwned + PartialEq;
+    type Action: Debug + Clone + Serialize + DeserializeOwned + PartialEq + Display + FromStr;
+    type Event: Debug + Clone + Serialize;
+    type View: Debug + Serialize;
+    type Outcome: Outcome;
+
+    /// Resolves a preset and switches into complete rules; errors name the option.
+    fn resolve(options: &Self::Options) -> Result<Self::Rules, OptionsError>;
+
+    /// The starting state for `seats` players, using only `rng` for chance. Whatever happens at
+    /// once (Magnate's first roll) is pushed to `events`.
+    fn setup(
+        rules: &Self::Rules,
+        seats: u8,
+        rng: &mut GameRng,
+        events: &mut Vec<Logged<Self::Event>>,
+    ) -> Result<Self::State, OptionsError>;
+
+    fn pending(state: &Self::State) -> SeatSet;
+
+    /// Every action `seat` may take now, each complete and accepted as listed. Empty when the
+    /// seat is not pending. Out-of-turn actions (Magnate's `prefer`) are accepted but not listed.
+    fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// Whether `seat` may send `action` although it is not pending (checked by the driver before
+    /// it answers "not your turn").
+    fn allowed_out_of_turn(_state: &Self::State, _seat: Seat, _action: &Self::Action) -> bool {
+        false
+    }
+
+    /// Applies one action. A refused action leaves `state` exactly as it was and pushes no event.
+    fn apply(
+        state: &mut Self::State,
+        seat: Seat,
+        action: &Self::Action,
+        rng: &mut GameRng,
+        events: &mut Vec<Logged<Self::Event>>,
+    ) -> Result<(), Illegal>;
+
+    /// What `viewer` may see, built field by field.
+    fn view(state: &Self::State, viewer: Viewer) -> Self::View;
+
+    fn outcome(state: &Self::State) -> Option<Self::Outcome>;
+
+    /// Ends the game with `seat` resigning (server policy, outside the rules): the other seats win.
+    fn resign(state: &mut Self::State, seat: Seat) -> Result<(), Illegal>;
+}

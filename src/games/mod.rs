@@ -1,0 +1,3 @@
+//! The games herald hosts, one folder each. Every game is pure: it depends on `engine` only.
+
+pub mod magnate;

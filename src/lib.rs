@@ -1,0 +1,21 @@
+//! herald: a play-by-email board game server.
+//!
+//! `engine` and `games` are pure (no I/O, no clock, no OS randomness); everything else is the
+//! service around them. See `README.md` for the architecture map.
+
+pub mod auth;
+pub mod cli;
+pub mod config;
+pub mod db;
+pub mod devdb;
+pub mod domain;
+pub mod engine;
+pub mod error;
+pub mod games;
+pub mod models;
+pub mod routes;
+pub mod schema;
+pub mod selfplay;
+pub mod services;
+pub mod startup;
+pub mod state;

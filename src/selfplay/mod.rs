@@ -1,0 +1,286 @@
+//! Self-play: N complete games with uniformly random legal actions, through the same driver the
+//! server uses, optionally checking invariants after every action (design.md section 12).
+//!
+//! Game `i` of a run seeded with `S` uses the seed `Seed::from_numbers(S, i)` for the game and
+//! its last stream for the policy, so a run gives the same games whatever the thread count.
+
+use crate::engine::{Game, GameRng, Logged, Seat, Seed, Viewer, driver};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+mod magnate;
+
+/// What self-play needs from a game beyond [`Game`].
+pub trait SelfPlay: Game {
+    /// One of `seat`'s legal actions, uniformly at random (`legal_actions` then an index by
+    /// default; a game may count and index without building the list).
+    fn pick(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Action> {
+        let actions = Self::legal_actions(state, seat);
+        let i = rng.index(actions.len());
+        actions.into_iter().nth(i)
+    }
+
+    /// Every component accounted for exactly once, no negative count, and the stored form reads
+    /// back to the same state.
+    fn check_state(state: &Self::State) -> Result<(), String>;
+
+    /// Strings (JSON-quoted card codes, ...) that must not appear in anything `seat` sees.
+    fn hidden_from(state: &Self::State, seat: Seat) -> Vec<String>;
+
+    /// Further checks of the legal-action list (e.g. that the fast `pick` agrees with it).
+    fn check_actions(
+        _state: &Self::State,
+        _seat: Seat,
+        _listed: &[Self::Action],
+    ) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Per-game statistics for the summary: a short label of the outcome.
+    fn outcome_label(state: &Self::State) -> String;
+}
+
+/// One run's settings.
+#[derive(Debug, Clone)]
+pub struct Run<R> {
+    pub rules: R,
+    pub seats: u8,
+    pub games: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub check: bool,
+}
+
+/// A run's totals.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub games: u64,
+    pub actions: u64,
+    pub labels: std::collections::BTreeMap<String, u64>,
+}
+
+/// A violated invariant, with what reproduces it.
+#[derive(Debug)]
+pub struct Violation {
+    pub message: String,
+}
+
+/// Plays game `index` of the run to its end.
+fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String), Violation> {
+    let seed = Seed::from_numbers(run.seed, index);
+    let mut policy = GameRng::for_action(&seed, u64::MAX);
+    let mut events: Vec<Logged<G::Event>> = Vec::with_capacity(16);
+    let fail = |message: String, log: &[(Seat, G::Action)]| {
+        let mut text = String::new();
+        let _ = write!(
+            text,
+            "{message}\nreproduce: --seed {} (game {index}); actions:",
+            run.seed
+        );
+        for (s, a) in log {
+            let _ = write!(text, " {s}:{a}");
+        }
+        Violation { message: text }
+    };
+    let mut state = G::setup(
+        &run.rules,
+        run.seats,
+        &mut GameRng::for_setup(&seed),
+        &mut events,
+    )
+    .map_err(|e| fail(format!("setup failed: {e}"), &[]))?;
+    let mut log: Vec<(Seat, G::Action)> = Vec::new();
+    let mut n: u64 = 0;
+    loop {
+        let pending = G::pending(&state);
+        if run.check {
+            check_step::<G>(&state, &events, &log).map_err(|m| fail(m, &log))?;
+        }
+        let Some(seat) = pending.lowest() else { break };
+        events.clear();
+        let Some(action) = G::pick(&state, seat, &mut policy) else {
+            return Err(fail(
+                format!("seat {seat} is pending but has no legal action"),
+                &log,
+            ));
+        };
+        n += 1;
+        let mut rng = GameRng::for_action(&seed, n);
+        if let Err(e) = driver::submit::<G>(&mut state, seat, &action, &mut rng, &mut events) {
+            return Err(fail(
+                format!("the listed action {action} of seat {seat} was refused: {e}"),
+                &log,
+            ));
+        }
+        if run.check {
+            log.push((seat, action));
+        }
+        if n > 100_000 {
+            return Err(fail(
+                "the game did not end after 100000 actions".into(),
+                &log,
+            ));
+        }
+    }
+    if run.check {
+        replay_check::<G>(run, &seed, &state, &log).map_err(|m| fail(m, &log))?;
+    }
+    Ok((n, G::outcome_label(&state)))
+}
+
+/// The checks after every action (design.md section 12).
+fn check_step<G: SelfPlay>(
+    state: &G::State,
+    events: &[Logged<G::Event>],
+    log: &[(Seat, G::Action)],
+) -> Result<(), String> {
+    let _ = log;
+    G::check_state(state)?;
+    let pending = G::pending(state);
+    let outcome = G::outcome(state);
+    if pending.is_empty() != outcome.is_some() {
+        return Err(format!("pending seats {pending:?} but outcome {outcome:?}"));
+    }
+    for seat in (0..G::MAX_SEATS).map(Seat) {
+        let listed = G::legal_actions(state, seat);
+        if pending.contains(seat) == listed.is_empty() {
+            return Err(format!(
+                "seat {seat}: pending is {} but {} legal actions are listed",
+                pending.contains(seat),
+                listed.len()
+            ));
+        }
+        G::check_actions(state, seat, &listed)?;
+        for action in &listed {
+            let mut copy = state.clone();
+            let mut scratch = Vec::new();
+            let mut rng = GameRng::for_setup(&Seed([7; 32]));
+            if let Err(e) = driver::submit::<G>(&mut copy, seat, action, &mut rng, &mut scratch) {
+                return Err(format!("seat {seat}: listed action {action} refused: {e}"));
+            }
+        }
+        let hidden = G::hidden_from(state, seat);
+        let view = serde_json::to_string(&G::view(state, Viewer::Seat(seat)))
+            .map_err(|e| e.to_string())?;
+        let seen: Vec<String> = events
+            .iter()
+            .filter(|l| l.audience.admits(Viewer::Seat(seat)))
+            .map(|l| serde_json::to_string(&l.event).unwrap_or_default())
+            .collect();
+        for h in &hidden {
+            if view.contains(h.as_str()) {
+                return Err(format!("seat {seat}'s view shows hidden {h}"));
+            }
+            if let Some(e) = seen.iter().find(|e| e.contains(h.as_str())) {
+                return Err(format!("an event seat {seat} sees shows hidden {h}: {e}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replays the action log from the seed and compares the stored forms byte for byte.
+fn replay_check<G: SelfPlay>(
+    run: &Run<G::Rules>,
+    seed: &Seed,
+    end: &G::State,
+    log: &[(Seat, G::Action)],
+) -> Result<(), String> {
+    let mut events = Vec::new();
+    let mut state = G::setup(
+        &run.rules,
+        run.seats,
+        &mut GameRng::for_setup(seed),
+        &mut events,
+    )
+    .map_err(|e| e.to_string())?;
+    for (i, (seat, action)) in log.iter().enumerate() {
+        let mut rng = GameRng::for_action(seed, i as u64 + 1);
+        driver::submit::<G>(&mut state, *seat, action, &mut rng, &mut events)
+            .map_err(|e| format!("replay: action {} refused: {e}", i + 1))?;
+    }
+    let a = serde_json::to_string(&state).map_err(|e| e.to_string())?;
+    let b = serde_json::to_string(end).map_err(|e| e.to_string())?;
+    if a != b {
+        return Err(
+            "replaying the action log from the seed does not reproduce the final state".into(),
+        );
+    }
+    Ok(())
+}
+
+/// Plays the run on `run.threads` threads.
+///
+/// # Errors
+/// The first violation found.
+pub fn play<G: SelfPlay>(run: &Run<G::Rules>) -> Result<Summary, Violation>
+where
+    G::Rules: Sync,
+{
+    let threads = run.threads.max(1) as u64;
+    let results: Vec<Result<Summary, Violation>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut summary = Summary::default();
+                    let mut i = t;
+                    while i < run.games {
+                        let (actions, label) = play_one::<G>(run, i)?;
+                        summary.games += 1;
+                        summary.actions += actions;
+                        *summary.labels.entry(label).or_default() += 1;
+                        i += threads;
+                    }
+                    Ok(summary)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(Violation {
+                        message: "a self-play thread panicked".into(),
+                    })
+                })
+            })
+            .collect()
+    });
+    let mut total = Summary::default();
+    for r in results {
+        let s = r?;
+        total.games += s.games;
+        total.actions += s.actions;
+        for (k, v) in s.labels {
+            *total.labels.entry(k).or_default() += v;
+        }
+    }
+    Ok(total)
+}
+
+/// Times a run and formats the report whose last line is the contract of design.md section 12.
+///
+/// # Errors
+/// The first violation found.
+pub fn report<G: SelfPlay>(run: &Run<G::Rules>) -> Result<String, Violation>
+where
+    G::Rules: Sync,
+{
+    let start = Instant::now();
+    let summary = play::<G>(run)?;
+    let elapsed = start.elapsed();
+    let ms = elapsed.as_millis();
+    let per_s = summary.games as f64 / elapsed.as_secs_f64().max(1e-9);
+    let mut out = String::new();
+    for (label, n) in &summary.labels {
+        let _ = writeln!(out, "{label}: {n}");
+    }
+    let avg = summary.actions as f64 / (summary.games.max(1)) as f64;
+    let _ = writeln!(out, "actions_per_game={avg:.1}");
+    let _ = writeln!(
+        out,
+        "games={} actions={} elapsed_ms={ms} games_per_s={per_s:.1}",
+        summary.games, summary.actions
+    );
+    Ok(out)
+}
