@@ -1,0 +1,3 @@
+DROP TABLE email_links;
+DROP TABLE api_tokens;
+DROP TABLE users;

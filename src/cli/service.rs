@@ -1,0 +1,105 @@
+//! Service subcommands: serve, migrate, openapi, verify.
+
+use crate::config::Settings;
+use crate::devdb::EmbeddedPostgres;
+use crate::startup::{Application, ServerOptions};
+use diesel::{Connection, PgConnection};
+use std::process::ExitCode;
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("herald=info,warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// The settings, and the embedded cluster when `DATABASE_URL` is unset (its URL filled in).
+fn settings_and_database() -> anyhow::Result<(Settings, Option<EmbeddedPostgres>)> {
+    let mut settings = Settings::from_env()?;
+    if settings.database.url.is_some() {
+        return Ok((settings, None));
+    }
+    let pg = EmbeddedPostgres::start(&settings.data_dir.join("postgres"), &[])?;
+    if let Err(e) = pg.create_database("herald", None) {
+        pg.stop();
+        return Err(e.into());
+    }
+    tracing::info!(dir = %settings.data_dir.join("postgres").display(), "embedded PostgreSQL started");
+    settings.database.url = Some(pg.url("herald"));
+    Ok((settings, Some(pg)))
+}
+
+fn migrate_database(url: &str) -> anyhow::Result<usize> {
+    let mut conn = PgConnection::establish(url)
+        .map_err(|e| anyhow::anyhow!("cannot connect to the database: {e}"))?;
+    crate::db::migrate(&mut conn)
+}
+
+fn fail(what: &str, error: &anyhow::Error) -> ExitCode {
+    eprintln!("herald {what}: {error:#}");
+    ExitCode::FAILURE
+}
+
+/// `herald serve`: migrate, then serve until SIGINT/SIGTERM; the embedded cluster is stopped on
+/// the way out.
+pub fn serve() -> ExitCode {
+    init_tracing();
+    let (settings, pg) = match settings_and_database() {
+        Ok(found) => found,
+        Err(e) => return fail("serve", &e),
+    };
+    let result = (|| -> anyhow::Result<()> {
+        let url = settings.database.url.clone().unwrap_or_default();
+        let ran = migrate_database(&url)?;
+        if ran > 0 {
+            tracing::info!(migrations = ran, "database migrated");
+        }
+        let bind = settings.http.bind_addr;
+        actix_web::rt::System::new().block_on(async move {
+            let app = Application::build(settings, ServerOptions::default())?;
+            tracing::info!(%bind, port = app.port(), "serving");
+            app.run_until_stopped().await?;
+            anyhow::Ok(())
+        })
+    })();
+    if let Some(pg) = pg {
+        pg.stop();
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail("serve", &e),
+    }
+}
+
+/// `herald migrate`: apply pending migrations and exit.
+pub fn migrate() -> ExitCode {
+    init_tracing();
+    let (settings, pg) = match settings_and_database() {
+        Ok(found) => found,
+        Err(e) => return fail("migrate", &e),
+    };
+    let result = migrate_database(&settings.database.url.clone().unwrap_or_default());
+    if let Some(pg) = pg {
+        pg.stop();
+    }
+    match result {
+        Ok(n) => {
+            eprintln!("herald migrate: {n} migration(s) applied");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail("migrate", &e),
+    }
+}
+
+/// `herald openapi`: print the OpenAPI document (the bytes of `openapi/openapi.json`).
+pub fn openapi() -> ExitCode {
+    print!("{}", crate::routes::openapi_json());
+    ExitCode::SUCCESS
+}
+
+pub fn verify(_game_id: &str) -> ExitCode {
+    eprintln!("herald verify: the service is not built yet");
+    ExitCode::FAILURE
+}

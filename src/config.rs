@@ -1,0 +1,187 @@
+//! Settings from the environment, one struct per concern. Read once at start-up by `herald serve`
+//! and friends; tests build [`Settings`] by hand. Owns the generated JWT secret under `DATA_DIR`.
+//!
+//! Must not depend on actix or diesel: this is plain configuration.
+
+use anyhow::Context;
+use std::fmt;
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+/// Everything the service needs to know about its surroundings.
+#[derive(Clone)]
+pub struct Settings {
+    pub http: HttpSettings,
+    pub database: DatabaseSettings,
+    pub auth: AuthSettings,
+    pub email: EmailSettings,
+    /// Where the embedded database, generated secrets and the mail folder live.
+    pub data_dir: PathBuf,
+}
+
+/// Where the server listens and how it is reached from outside.
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    /// `BIND_ADDR`; port 0 asks the OS for a free port (tests).
+    pub bind_addr: SocketAddr,
+    /// `PUBLIC_URL` without a trailing slash: the base of links in emails.
+    pub public_url: String,
+}
+
+/// Which PostgreSQL to use.
+#[derive(Clone)]
+pub struct DatabaseSettings {
+    /// `DATABASE_URL`; `None` means the embedded private cluster under `DATA_DIR/postgres`.
+    pub url: Option<String>,
+    /// Connections in the pool.
+    pub pool_size: u32,
+}
+
+/// Secrets and limits of authentication.
+#[derive(Clone)]
+pub struct AuthSettings {
+    /// The HS256 key for access tokens.
+    pub jwt_secret: Vec<u8>,
+    /// Lifetime of an access token, in seconds.
+    pub access_token_ttl_s: i64,
+    /// Sign-in and link requests allowed per e-mail address and per client address each minute.
+    pub sign_in_per_minute: u32,
+}
+
+/// How mail leaves the server (used by the email worker).
+#[derive(Debug, Clone)]
+pub struct EmailSettings {
+    /// `SMTP_URL`; `None` writes `.eml` files to `DATA_DIR/mail`.
+    pub smtp_url: Option<String>,
+}
+
+// Secrets stay out of `{:?}` so a settings dump in a log line cannot leak them.
+impl fmt::Debug for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Settings")
+            .field("http", &self.http)
+            .field("database", &self.database)
+            .field("email", &self.email)
+            .field("data_dir", &self.data_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for DatabaseSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DatabaseSettings")
+            .field("url", &self.url.as_ref().map(|_| "<set>"))
+            .field("pool_size", &self.pool_size)
+            .finish()
+    }
+}
+
+impl fmt::Debug for AuthSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AuthSettings")
+            .field("access_token_ttl_s", &self.access_token_ttl_s)
+            .field("sign_in_per_minute", &self.sign_in_per_minute)
+            .finish_non_exhaustive()
+    }
+}
+
+const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
+
+impl Settings {
+    /// Reads the environment: `BIND_ADDR`, `DATABASE_URL`, `DATA_DIR`, `PUBLIC_URL`,
+    /// `JWT_SECRET`, `SMTP_URL`. Creates `DATA_DIR` and, when `JWT_SECRET` is unset, a secret kept
+    /// in `DATA_DIR/jwt_secret` (mode 0600) so tokens survive restarts.
+    ///
+    /// # Errors
+    /// An unparsable `BIND_ADDR`, or a `DATA_DIR` that cannot be created or written.
+    pub fn from_env() -> anyhow::Result<Settings> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let bind = var("BIND_ADDR").unwrap_or_else(|| DEFAULT_BIND_ADDR.to_owned());
+        let bind_addr: SocketAddr = bind.parse().with_context(|| {
+            format!("BIND_ADDR {bind:?} is not an address such as {DEFAULT_BIND_ADDR}")
+        })?;
+        let data_dir = absolute(Path::new(
+            &var("DATA_DIR").unwrap_or_else(|| ".data".to_owned()),
+        ))?;
+        std::fs::create_dir_all(&data_dir)
+            .with_context(|| format!("cannot create DATA_DIR {}", data_dir.display()))?;
+        let public_url = var("PUBLIC_URL").unwrap_or_else(|| format!("http://{bind_addr}"));
+        let jwt_secret = match var("JWT_SECRET") {
+            Some(secret) => secret.into_bytes(),
+            None => stored_secret(&data_dir.join("jwt_secret"))?,
+        };
+        Ok(Settings {
+            http: HttpSettings {
+                bind_addr,
+                public_url: public_url.trim_end_matches('/').to_owned(),
+            },
+            database: DatabaseSettings {
+                url: var("DATABASE_URL"),
+                pool_size: 16,
+            },
+            auth: AuthSettings {
+                jwt_secret,
+                access_token_ttl_s: 24 * 3600,
+                sign_in_per_minute: 10,
+            },
+            email: EmailSettings {
+                smtp_url: var("SMTP_URL"),
+            },
+            data_dir,
+        })
+    }
+
+    /// Settings for a server in a test: port 0, the given database, a fresh random secret.
+    pub fn for_tests(database_url: String, data_dir: PathBuf) -> Settings {
+        Settings {
+            http: HttpSettings {
+                bind_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+                public_url: "http://127.0.0.1".to_owned(),
+            },
+            database: DatabaseSettings {
+                url: Some(database_url),
+                pool_size: 8,
+            },
+            auth: AuthSettings {
+                jwt_secret: crate::auth::random_bytes::<32>().to_vec(),
+                access_token_ttl_s: 3600,
+                sign_in_per_minute: 10,
+            },
+            email: EmailSettings { smtp_url: None },
+            data_dir,
+        }
+    }
+}
+
+fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
+    if path.is_absolute() {
+        return Ok(path.to_owned());
+    }
+    Ok(std::env::current_dir()
+        .context("cannot read the current directory")?
+        .join(path))
+}
+
+/// The secret in `path`, created with OS randomness on first use.
+fn stored_secret(path: &Path) -> anyhow::Result<Vec<u8>> {
+    if let Ok(text) = std::fs::read_to_string(path) {
+        let text = text.trim();
+        if text.len() >= 32 {
+            return Ok(text.as_bytes().to_vec());
+        }
+    }
+    let secret = hex::encode(crate::auth::random_bytes::<32>());
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options
+        .open(path)
+        .with_context(|| format!("cannot write the JWT secret to {}", path.display()))?;
+    file.write_all(secret.as_bytes())?;
+    Ok(secret.into_bytes())
+}

@@ -1,0 +1,71 @@
+//! The connection pool, the embedded migrations, and the bridge from async handlers to diesel's
+//! blocking connections (actix's blocking thread pool).
+//!
+//! Must not depend on routes or services.
+
+use diesel::PgConnection;
+use diesel::r2d2::{ConnectionManager, Pool, PooledConnection};
+use diesel_migrations::{EmbeddedMigrations, MigrationHarness, embed_migrations};
+
+/// The migrations of `migrations/`, compiled into the binary.
+pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("migrations");
+
+pub type PgPool = Pool<ConnectionManager<PgConnection>>;
+pub type PgConn = PooledConnection<ConnectionManager<PgConnection>>;
+
+/// A pool of at most `size` connections to `url`. Connections are opened lazily, so this
+/// succeeds while the database is down (`/readyz` reports it).
+///
+/// # Errors
+/// When the pool cannot be configured.
+pub fn pool(url: &str, size: u32) -> anyhow::Result<PgPool> {
+    Ok(Pool::builder()
+        .max_size(size)
+        .min_idle(Some(0))
+        .connection_timeout(std::time::Duration::from_secs(10))
+        .build_unchecked(ConnectionManager::new(url)))
+}
+
+/// Applies every pending migration; returns how many ran.
+///
+/// # Errors
+/// When the database cannot be reached or a migration fails.
+pub fn migrate(conn: &mut PgConnection) -> anyhow::Result<usize> {
+    let done = conn
+        .run_pending_migrations(MIGRATIONS)
+        .map_err(|e| anyhow::anyhow!("database migration failed: {e}"))?;
+    Ok(done.len())
+}
+
+/// Why a database call from a handler failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BlockingError<E> {
+    /// No connection could be had (the database is down or the pool exhausted).
+    #[error("no database connection: {0}")]
+    Pool(#[from] diesel::r2d2::PoolError),
+    /// The blocking pool is shutting down.
+    #[error("the blocking thread pool is gone")]
+    Canceled,
+    /// The work itself failed.
+    #[error(transparent)]
+    Work(E),
+}
+
+/// Runs `work` with a pooled connection on actix's blocking thread pool.
+///
+/// # Errors
+/// [`BlockingError`]: no connection, or the error `work` returned.
+pub async fn run<T, E, F>(pool: &PgPool, work: F) -> Result<T, BlockingError<E>>
+where
+    F: FnOnce(&mut PgConnection) -> Result<T, E> + Send + 'static,
+    T: Send + 'static,
+    E: Send + 'static,
+{
+    let pool = pool.clone();
+    actix_web::web::block(move || {
+        let mut conn = pool.get().map_err(BlockingError::Pool)?;
+        work(&mut conn).map_err(BlockingError::Work)
+    })
+    .await
+    .map_err(|_| BlockingError::Canceled)?
+}

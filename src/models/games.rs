@@ -1,0 +1,81 @@
+use crate::schema::{game_actions, game_events, game_seats, games};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
+#[diesel(table_name = games, check_for_backend(diesel::pg::Pg))]
+pub struct Game {
+    pub id: Uuid,
+    pub kind: String,
+    pub rules_version: i32,
+    pub options: serde_json::Value,
+    pub seed: Vec<u8>,
+    pub seed_commitment: String,
+    pub state: Option<serde_json::Value>,
+    pub version: i64,
+    pub status: String,
+    pub outcome: Option<serde_json::Value>,
+    pub seat_count: i16,
+    pub created_by: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = games)]
+pub struct NewGame<'a> {
+    pub id: Uuid,
+    pub kind: &'a str,
+    pub rules_version: i32,
+    pub options: &'a serde_json::Value,
+    pub seed: &'a [u8],
+    pub seed_commitment: &'a str,
+    pub status: &'a str,
+    pub seat_count: i16,
+    pub created_by: Uuid,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = game_seats, check_for_backend(diesel::pg::Pg))]
+pub struct GameSeat {
+    pub game_id: Uuid,
+    pub seat: i16,
+    pub user_id: Option<Uuid>,
+    pub invited_email: Option<String>,
+    pub is_pending: bool,
+    pub entropy: Option<String>,
+    pub joined_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = game_seats)]
+pub struct NewGameSeat<'a> {
+    pub game_id: Uuid,
+    pub seat: i16,
+    pub user_id: Option<Uuid>,
+    pub invited_email: Option<&'a str>,
+    pub joined_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_actions, check_for_backend(diesel::pg::Pg))]
+pub struct GameAction {
+    pub game_id: Uuid,
+    pub seq: i64,
+    pub seat: i16,
+    pub action: serde_json::Value,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_events, check_for_backend(diesel::pg::Pg))]
+pub struct GameEvent {
+    pub game_id: Uuid,
+    pub seq: i64,
+    pub action_seq: i64,
+    pub audience: serde_json::Value,
+    pub event: serde_json::Value,
+    pub created_at: DateTime<Utc>,
+}

@@ -1,0 +1,7 @@
+//! Diesel rows: `X` is what a query loads, `NewX` what an insert writes. No logic here.
+
+mod accounts;
+mod games;
+
+pub use accounts::{ApiToken, NewApiToken, NewUser, User};
+pub use games::{Game, GameAction, GameEvent, GameSeat, NewGame, NewGameSeat};

@@ -1,0 +1,158 @@
+//! The JSON body extractor of the API. Unlike `actix_web::web::Json` it answers every bad body
+//! with the right problem: unparsable JSON 400 `malformed_request`; wrong types, unknown fields,
+//! out-of-range values and NUL bytes 422 `validation_failed`; too large 413; not JSON 415.
+
+use crate::error::ApiError;
+use actix_web::http::header;
+use actix_web::{FromRequest, HttpRequest, dev::Payload, web::BytesMut};
+use futures_util::StreamExt;
+use futures_util::future::LocalBoxFuture;
+use serde::de::DeserializeOwned;
+
+/// The largest body the API reads (a list of actions fits many times over).
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+/// A JSON request body, parsed into `T` (which should `deny_unknown_fields`).
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+/// Like [`Json`], but an empty body means `T::default()` (for bodies whose fields are all
+/// optional).
+#[derive(Debug)]
+pub struct OptionalJson<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = read_body(req, payload);
+        Box::pin(async move {
+            let bytes = body.await?;
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Err(ApiError::MalformedRequest(
+                    "this request needs a JSON body".to_owned(),
+                ));
+            }
+            parse(&bytes).map(Json)
+        })
+    }
+}
+
+impl<T: DeserializeOwned + Default + 'static> FromRequest for OptionalJson<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = read_body(req, payload);
+        Box::pin(async move {
+            let bytes = body.await?;
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                return Ok(OptionalJson(T::default()));
+            }
+            parse(&bytes).map(OptionalJson)
+        })
+    }
+}
+
+fn read_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> LocalBoxFuture<'static, Result<BytesMut, ApiError>> {
+    let content_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .map(|v| v.to_str().unwrap_or("?").to_owned());
+    let declared_length = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let mut payload = payload.take();
+    Box::pin(async move {
+        if let Some(content_type) = content_type {
+            let essence = content_type
+                .split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if essence != "application/json" && !essence.ends_with("+json") {
+                return Err(ApiError::UnsupportedMediaType(format!(
+                    "the body must be application/json, not {essence:?}"
+                )));
+            }
+        }
+        let too_large = ApiError::PayloadTooLarge {
+            limit: MAX_BODY_BYTES,
+        };
+        if declared_length.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            return Err(too_large);
+        }
+        let mut body = BytesMut::new();
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|e| {
+                ApiError::MalformedRequest(format!("the body could not be read: {e}"))
+            })?;
+            if body.len() + chunk.len() > MAX_BODY_BYTES {
+                return Err(too_large);
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(body)
+    })
+}
+
+/// Parses a body, classifying failures the way the API promises.
+///
+/// # Errors
+/// 400 for text that is not JSON, 422 for JSON of the wrong shape or containing NUL.
+pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    if has_nul(bytes) {
+        return Err(ApiError::Validation(
+            "the body contains a NUL character, which no field accepts".to_owned(),
+        ));
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        use serde_json::error::Category;
+        match e.classify() {
+            Category::Data => ApiError::Validation(e.to_string()),
+            Category::Syntax | Category::Eof | Category::Io => {
+                ApiError::MalformedRequest(format!("the body is not valid JSON: {e}"))
+            }
+        }
+    })
+}
+
+/// A raw NUL byte, or the escape `\u0000` inside a JSON string (PostgreSQL text cannot hold it).
+fn has_nul(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            0 => return true,
+            b'\\' => {
+                if bytes.get(i + 1) == Some(&b'u')
+                    && bytes.get(i + 2..i + 6).is_some_and(|h| h == b"0000")
+                {
+                    return true;
+                }
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_nul;
+
+    #[test]
+    fn an_escaped_nul_is_found_but_an_escaped_backslash_before_u0000_is_not() {
+        assert!(has_nul(br#"{"a":"x\u0000"}"#));
+        assert!(!has_nul(br#"{"a":"x\\u0000"}"#));
+        assert!(has_nul(b"{\"a\":\"\0\"}"));
+        assert!(!has_nul(br#"{"a":"\u00e9"}"#));
+    }
+}

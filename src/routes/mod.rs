@@ -1,0 +1,122 @@
+//! The HTTP surface: thin handlers with `#[utoipa::path]`, and [`register`], the one place that
+//! mounts them, so the OpenAPI document describes exactly what is served. Unknown paths answer
+//! 404 and known paths with another method 405, both as problems.
+//!
+//! Handlers extract, authorise, call one service and map the answer; rules live in services and
+//! the engine.
+
+pub mod accounts;
+pub mod docs;
+pub mod health;
+pub mod json;
+
+use crate::error::ApiError;
+use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest};
+use actix_web::{App, HttpRequest, HttpResponse, web};
+use std::sync::Arc;
+use utoipa::OpenApi;
+use utoipa_actix_web::{AppExt, UtoipaApp, scope};
+
+/// Mounts every documented handler.
+pub fn register<T>(app: UtoipaApp<T>) -> UtoipaApp<T>
+where
+    T: ServiceFactory<ServiceRequest, Config = (), Error = actix_web::Error, InitError = ()>,
+{
+    app.openapi(docs::ApiDoc::openapi())
+        .service(health::healthz)
+        .service(health::readyz)
+        .service(
+            scope("/api/v1")
+                .service(accounts::create_account)
+                .service(accounts::create_token)
+                .service(accounts::create_email_link)
+                .service(accounts::get_me)
+                .service(accounts::create_personal_token)
+                .service(accounts::list_personal_tokens)
+                .service(accounts::delete_personal_token),
+        )
+}
+
+/// The OpenAPI document of the mounted handlers.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    register(App::new().into_utoipa_app()).split_for_parts().1
+}
+
+/// The document as served at `/api/openapi.json`, printed by `herald openapi` and committed as
+/// `openapi/openapi.json`: pretty JSON and a final newline.
+pub fn openapi_json() -> String {
+    let mut text = openapi().to_pretty_json().unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// The served document and the path templates it lists (to tell 404 from 405).
+pub struct Spec {
+    pub json: String,
+    routes: Vec<(ResourceDef, Vec<&'static str>)>,
+}
+
+impl Spec {
+    pub fn new() -> Spec {
+        let api = openapi();
+        let routes = api
+            .paths
+            .paths
+            .iter()
+            .map(|(path, item)| {
+                let mut allow = Vec::new();
+                for (method, op) in [
+                    ("GET", &item.get),
+                    ("POST", &item.post),
+                    ("PUT", &item.put),
+                    ("PATCH", &item.patch),
+                    ("DELETE", &item.delete),
+                ] {
+                    if op.is_some() {
+                        allow.push(method);
+                    }
+                }
+                (ResourceDef::new(path.as_str()), allow)
+            })
+            .collect();
+        let mut json = api.to_pretty_json().unwrap_or_default();
+        json.push('\n');
+        Spec { json, routes }
+    }
+
+    /// The methods a path answers, when it is a known path.
+    fn allowed(&self, path: &str) -> Option<Vec<&'static str>> {
+        let mut allow: Vec<&'static str> = self
+            .routes
+            .iter()
+            .filter(|(def, _)| def.is_match(path))
+            .flat_map(|(_, methods)| methods.iter().copied())
+            .collect();
+        allow.dedup();
+        (!allow.is_empty()).then_some(allow)
+    }
+}
+
+impl Default for Spec {
+    fn default() -> Self {
+        Spec::new()
+    }
+}
+
+/// `GET /api/openapi.json`.
+pub async fn serve_spec(spec: web::Data<Arc<Spec>>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(spec.json.clone())
+}
+
+/// What no handler took: 405 for a known path, 404 otherwise.
+pub async fn fallback(
+    req: HttpRequest,
+    spec: web::Data<Arc<Spec>>,
+) -> Result<HttpResponse, ApiError> {
+    Err(match spec.allowed(req.path()) {
+        Some(allow) => ApiError::MethodNotAllowed { allow },
+        None => ApiError::NotFound(format!("there is nothing at {}", req.path())),
+    })
+}

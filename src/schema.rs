@@ -1,0 +1,140 @@
+// @generated automatically by Diesel CLI.
+
+diesel::table! {
+    api_tokens (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        name -> Text,
+        token_hash -> Bytea,
+        scopes -> Array<Nullable<Text>>,
+        created_at -> Timestamptz,
+        last_used_at -> Nullable<Timestamptz>,
+        revoked_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    email_links (id) {
+        id -> Uuid,
+        token_hash -> Bytea,
+        user_id -> Nullable<Uuid>,
+        email -> Text,
+        purpose -> Text,
+        game_id -> Nullable<Uuid>,
+        seat -> Nullable<Int2>,
+        expires_at -> Timestamptz,
+        used_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    game_actions (game_id, seq) {
+        game_id -> Uuid,
+        seq -> Int8,
+        seat -> Int2,
+        action -> Jsonb,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    game_events (game_id, seq) {
+        game_id -> Uuid,
+        seq -> Int8,
+        action_seq -> Int8,
+        audience -> Jsonb,
+        event -> Jsonb,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    game_seats (game_id, seat) {
+        game_id -> Uuid,
+        seat -> Int2,
+        user_id -> Nullable<Uuid>,
+        invited_email -> Nullable<Text>,
+        is_pending -> Bool,
+        entropy -> Nullable<Text>,
+        joined_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    games (id) {
+        id -> Uuid,
+        kind -> Text,
+        rules_version -> Int4,
+        options -> Jsonb,
+        seed -> Bytea,
+        seed_commitment -> Text,
+        state -> Nullable<Jsonb>,
+        version -> Int8,
+        status -> Text,
+        outcome -> Nullable<Jsonb>,
+        seat_count -> Int2,
+        created_by -> Uuid,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        finished_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    idempotency_keys (user_id, key) {
+        user_id -> Uuid,
+        key -> Text,
+        request_hash -> Bytea,
+        status -> Int2,
+        body -> Jsonb,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    jobs (id) {
+        id -> Int8,
+        kind -> Text,
+        payload -> Jsonb,
+        status -> Text,
+        attempts -> Int4,
+        run_at -> Timestamptz,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    users (id) {
+        id -> Uuid,
+        email -> Text,
+        display_name -> Text,
+        locale -> Text,
+        password_hash -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(email_links -> users (user_id));
+diesel::joinable!(game_actions -> games (game_id));
+diesel::joinable!(game_events -> games (game_id));
+diesel::joinable!(game_seats -> games (game_id));
+diesel::joinable!(game_seats -> users (user_id));
+diesel::joinable!(games -> users (created_by));
+diesel::joinable!(idempotency_keys -> users (user_id));
+
+diesel::allow_tables_to_appear_in_same_query!(
+    api_tokens,
+    email_links,
+    game_actions,
+    game_events,
+    game_seats,
+    games,
+    idempotency_keys,
+    jobs,
+    users,
+);

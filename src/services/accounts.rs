@@ -1,0 +1,113 @@
+//! Registering accounts and checking passwords.
+
+use crate::auth::password;
+use crate::domain::{DisplayName, EmailAddress, Locale, UserId};
+use crate::error::ApiError;
+use crate::models::{NewUser, User};
+use crate::schema::users;
+use diesel::prelude::*;
+
+/// An account as its owner sees it.
+#[derive(Debug, Clone)]
+pub struct Account {
+    pub id: UserId,
+    pub email: String,
+    pub display_name: String,
+    pub locale: Locale,
+}
+
+impl From<User> for Account {
+    fn from(user: User) -> Account {
+        Account {
+            id: UserId(user.id),
+            email: user.email,
+            display_name: user.display_name,
+            locale: Locale::from_db(&user.locale),
+        }
+    }
+}
+
+/// Creates an account; `password_hash` is already hashed (hashing happens outside the
+/// transaction, it is slow on purpose).
+///
+/// # Errors
+/// 409 `conflict` when the address is already registered.
+pub fn register(
+    conn: &mut PgConnection,
+    email: &EmailAddress,
+    display_name: &DisplayName,
+    locale: Locale,
+    password_hash: &str,
+) -> Result<Account, ApiError> {
+    let id = UserId::new();
+    let inserted = diesel::insert_into(users::table)
+        .values(NewUser {
+            id: id.0,
+            email: email.as_str(),
+            display_name: display_name.as_str(),
+            locale: locale.as_str(),
+            password_hash: Some(password_hash),
+        })
+        .returning(User::as_returning())
+        .get_result(conn);
+    match inserted {
+        Ok(user) => {
+            tracing::info!(user.id = %id, "account registered");
+            Ok(user.into())
+        }
+        Err(e) if super::is_unique_violation(&e) => Err(ApiError::Conflict(
+            "an account with this e-mail address already exists".to_owned(),
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The account of `email` when `password` is right.
+///
+/// # Errors
+/// 401 `unauthenticated` with the same sentence whether the account is missing or the password
+/// wrong.
+pub fn authenticate(
+    conn: &mut PgConnection,
+    email: &str,
+    password: &str,
+) -> Result<UserId, ApiError> {
+    let refused = || ApiError::Unauthenticated("wrong e-mail address or password".to_owned());
+    let Ok(email) = EmailAddress::parse(email) else {
+        password::verify_nothing(password);
+        return Err(refused());
+    };
+    let user: Option<User> = users::table
+        .filter(users::email.eq(email.as_str()))
+        .select(User::as_select())
+        .first(conn)
+        .optional()?;
+    match user {
+        Some(User {
+            id,
+            password_hash: Some(stored),
+            ..
+        }) if password::verify(password, &stored) => Ok(UserId(id)),
+        Some(_) => Err(refused()),
+        None => {
+            password::verify_nothing(password);
+            Err(refused())
+        }
+    }
+}
+
+/// The account of `id`.
+///
+/// # Errors
+/// 401 when the account no longer exists (its token outlived it).
+pub fn get(conn: &mut PgConnection, id: UserId) -> Result<Account, ApiError> {
+    users::table
+        .find(id.0)
+        .select(User::as_select())
+        .first(conn)
+        .optional()?
+        .map(Account::from)
+        .ok_or_else(|| {
+            ApiError::Unauthenticated("the account of this token no longer exists".to_owned())
+        })
+}

@@ -1,0 +1,15 @@
+//! Use cases and their transactions: synchronous functions over `&mut PgConnection`, called from
+//! handlers on the blocking pool. Each returns domain values or an [`ApiError`](crate::error::ApiError).
+//!
+//! Must not depend on actix (handlers adapt) or on routes.
+
+pub mod accounts;
+pub mod tokens;
+
+/// Whether a diesel error is a unique-constraint violation (a duplicate).
+pub(crate) fn is_unique_violation(error: &diesel::result::Error) -> bool {
+    matches!(
+        error,
+        diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)
+    )
+}

@@ -1,0 +1,143 @@
+//! [`Application::build`]: the bound, configured HTTP server, used by `herald serve` and by the
+//! tests (which bind port 0 and read [`Application::port`]).
+
+use crate::config::Settings;
+use crate::error::ApiError;
+use crate::routes::{self, Spec};
+use crate::state::AppState;
+use actix_web::dev::{Server, ServerHandle, Service};
+use actix_web::{App, HttpResponse, HttpServer, web};
+use anyhow::Context;
+use std::net::TcpListener;
+use std::sync::Arc;
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::{Config, SwaggerUi};
+
+/// A server bound to its port, not yet running.
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+/// How the server is run: the defaults suit `herald serve`; tests take fewer workers and leave
+/// signals to the test harness.
+#[derive(Debug, Clone, Copy)]
+pub struct ServerOptions {
+    pub workers: usize,
+    pub handle_signals: bool,
+}
+
+impl Default for ServerOptions {
+    fn default() -> Self {
+        ServerOptions {
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            handle_signals: true,
+        }
+    }
+}
+
+impl Application {
+    /// Binds `settings.http.bind_addr` and prepares the server on the database of
+    /// `settings.database.url` (which must be set: `herald serve` fills it in with the embedded
+    /// cluster's). Does not migrate.
+    ///
+    /// # Errors
+    /// When the address cannot be bound or no database URL is set.
+    pub fn build(settings: Settings, options: ServerOptions) -> anyhow::Result<Application> {
+        let url = settings
+            .database
+            .url
+            .clone()
+            .context("no database URL: set DATABASE_URL")?;
+        let pool = crate::db::pool(&url, settings.database.pool_size)?;
+        let listener = TcpListener::bind(settings.http.bind_addr)
+            .with_context(|| format!("cannot listen on {}", settings.http.bind_addr))?;
+        let port = listener.local_addr()?.port();
+        let state = web::Data::new(AppState::new(settings, pool));
+        let spec = web::Data::new(Arc::new(Spec::new()));
+        let mut server = HttpServer::new(move || app(state.clone(), spec.clone()))
+            .workers(options.workers)
+            .shutdown_timeout(5)
+            .listen(listener)?;
+        if !options.handle_signals {
+            server = server.disable_signals();
+        }
+        Ok(Application {
+            port,
+            server: server.run(),
+        })
+    }
+
+    /// The port the server listens on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// A handle to stop the server.
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until stopped (by a signal or the handle).
+    ///
+    /// # Errors
+    /// When the server fails.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+fn app(
+    state: web::Data<AppState>,
+    spec: web::Data<Arc<Spec>>,
+) -> App<
+    impl actix_web::dev::ServiceFactory<
+        actix_web::dev::ServiceRequest,
+        Config = (),
+        Response = actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let api = App::new()
+        .app_data(state)
+        .app_data(spec)
+        .app_data(web::PathConfig::default().error_handler(|err, req| {
+            ApiError::NotFound(format!("there is nothing at {}: {err}", req.path())).into()
+        }))
+        .app_data(web::QueryConfig::default().error_handler(|err, _| {
+            ApiError::Validation(format!("bad query parameters: {err}")).into()
+        }))
+        .into_utoipa_app();
+    routes::register(api)
+        .into_app()
+        .route("/api/openapi.json", web::get().to(routes::serve_spec))
+        .route(
+            "/docs",
+            web::get().to(|| async {
+                HttpResponse::PermanentRedirect()
+                    .insert_header(("Location", "/docs/"))
+                    .finish()
+            }),
+        )
+        .service(SwaggerUi::new("/docs/{_:.*}").config(Config::new(["/api/openapi.json"])))
+        .default_service(web::to(routes::fallback))
+        .wrap_fn(|req, srv| {
+            // Method, path (never the query: it may carry a link token), status, time.
+            let method = req.method().clone();
+            let path = req.path().to_owned();
+            let started = std::time::Instant::now();
+            let fut = srv.call(req);
+            async move {
+                let res = fut.await?;
+                tracing::info!(
+                    %method,
+                    path,
+                    status = res.status().as_u16(),
+                    ms = started.elapsed().as_millis() as u64,
+                    "request"
+                );
+                Ok(res)
+            }
+        })
+}

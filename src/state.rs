@@ -1,0 +1,27 @@
+//! What every handler can reach: the pool, the token keys, the rate limiter, the settings.
+
+use crate::auth::RateLimiter;
+use crate::auth::jwt::JwtKeys;
+use crate::config::Settings;
+use crate::db::PgPool;
+use std::sync::Arc;
+
+/// Shared by all workers (cheap to clone).
+#[derive(Clone)]
+pub struct AppState {
+    pub pool: PgPool,
+    pub jwt: JwtKeys,
+    pub limiter: Arc<RateLimiter>,
+    pub settings: Arc<Settings>,
+}
+
+impl AppState {
+    pub fn new(settings: Settings, pool: PgPool) -> AppState {
+        AppState {
+            pool,
+            jwt: JwtKeys::new(&settings.auth.jwt_secret, settings.auth.access_token_ttl_s),
+            limiter: Arc::new(RateLimiter::new(settings.auth.sign_in_per_minute)),
+            settings: Arc::new(settings),
+        }
+    }
+}
