@@ -51,9 +51,12 @@ impl Seed {
     }
 }
 
-/// The generator handed to a game for one setup or one action.
+/// The generator handed to a game for one setup or one action. It keys ChaCha20 only when the
+/// first number is drawn: most actions draw none, and self-play makes one per action.
 pub struct GameRng {
-    inner: ChaCha20Rng,
+    seed: Seed,
+    stream: u64,
+    inner: Option<ChaCha20Rng>,
 }
 
 impl GameRng {
@@ -64,9 +67,11 @@ impl GameRng {
 
     /// The generator for action number `n` (the first action is 1).
     pub fn for_action(seed: &Seed, n: u64) -> GameRng {
-        let mut inner = ChaCha20Rng::from_seed(seed.0);
-        inner.set_stream(n);
-        GameRng { inner }
+        GameRng {
+            seed: *seed,
+            stream: n,
+            inner: None,
+        }
     }
 
     /// A generator from a plain integer, for tools (the referee's `"seed"`).
@@ -75,7 +80,14 @@ impl GameRng {
     }
 
     pub fn next_u32(&mut self) -> u32 {
-        self.inner.next_u32()
+        let (seed, stream) = (self.seed, self.stream);
+        self.inner
+            .get_or_insert_with(|| {
+                let mut rng = ChaCha20Rng::from_seed(seed.0);
+                rng.set_stream(stream);
+                rng
+            })
+            .next_u32()
     }
 
     /// A uniformly distributed integer in `0..n`; `0` when `n` is 0.

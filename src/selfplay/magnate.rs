@@ -8,11 +8,7 @@ use crate::games::magnate::{Action, Magnate, State, legal};
 
 impl SelfPlay for Magnate {
     fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
-        let n = legal::count(state, seat);
-        if n == 0 {
-            return None;
-        }
-        legal::nth(state, seat, rng.below(n))
+        legal::pick(state, seat, rng)
     }
 
     fn check_state(state: &State) -> Result<(), String> {

@@ -9,7 +9,7 @@
 use super::action::Action;
 use super::cards::{Card, District, Suit};
 use super::options::{ForbidAllow, TradeRule};
-use super::play::{can_place, cost, deed_price};
+use super::play::{cost, deed_allowed, deed_price, placement_suits};
 use super::state::{Phase, State};
 use super::tokens::Tokens;
 use crate::engine::Seat;
@@ -35,22 +35,22 @@ fn groups(state: &State, seat: Seat, mut f: impl FnMut(Group)) {
     }
     let player = &state.players[seat];
     if !state.turn.card_played {
+        let places = placement_suits(state, seat);
         for card in player.hand.iter() {
-            for d in District::ALL {
-                if can_place(state, seat, card, d) {
+            for (d, suits) in District::ALL.into_iter().zip(places) {
+                if card.suits().intersects(suits) {
                     f(Group::Build(card, d));
                 }
             }
         }
         for card in player.hand.iter() {
-            let Ok(price) = deed_price(card, &state.rules) else {
-                continue;
-            };
-            if !player.supply.covers(&price) {
+            if !deed_allowed(card, &state.rules)
+                || !deed_price(card, &state.rules).is_ok_and(|p| player.supply.covers(&p))
+            {
                 continue;
             }
-            for d in District::ALL {
-                if can_place(state, seat, card, d) {
+            for (d, suits) in District::ALL.into_iter().zip(places) {
+                if card.suits().intersects(suits) {
                     f(Group::Deed(card, d));
                 }
             }
@@ -291,6 +291,51 @@ pub fn count(state: &State, seat: Seat) -> u32 {
     let mut n = 0;
     groups(state, seat, |g| n += group_size(state, seat, g));
     n
+}
+
+/// A uniformly random legal action of `seat` (`None` when it has none): the groups are sized once,
+/// on the stack, and only the chosen action is built. Equivalent to `nth(state, seat,
+/// rng.below(count(state, seat)))`.
+pub fn pick(state: &State, seat: Seat, rng: &mut crate::engine::GameRng) -> Option<Action> {
+    const CAP: usize = 96;
+    let mut sized = [(Group::End, 0u32); CAP];
+    let mut len = 0;
+    let mut total = 0u32;
+    let mut overflow = false;
+    groups(state, seat, |g| {
+        let size = group_size(state, seat, g);
+        total += size;
+        match sized.get_mut(len) {
+            Some(slot) => *slot = (g, size),
+            None => overflow = true,
+        }
+        len += 1;
+    });
+    if total == 0 {
+        return None;
+    }
+    let mut left = rng.below(total);
+    if overflow {
+        // Only reachable from unusual positions with very large hands.
+        return nth(state, seat, left);
+    }
+    for &(g, size) in sized.iter().take(len) {
+        if left >= size {
+            left -= size;
+            continue;
+        }
+        let mut chosen = None;
+        members(state, seat, g, &mut |a| {
+            if left == 0 {
+                chosen = Some(a);
+                return false;
+            }
+            left -= 1;
+            true
+        });
+        return chosen;
+    }
+    None
 }
 
 /// The `i`-th legal action of `seat`, as `legal_actions(..)[i]`, built alone.

@@ -2,7 +2,7 @@
 //! the placement (MAG-PLACE) and payment (MAG-PAY) rules they share. Every check runs before
 //! anything changes, in the order of MAG-PLAY-4.
 
-use super::cards::{Card, District, Rank, Suit};
+use super::cards::{Card, District, Rank, Suit, SuitSet};
 use super::events::Event;
 use super::options::{AceDeed, ForbidAllow, Rules};
 use super::state::{Deed, Property, State};
@@ -122,16 +122,34 @@ pub fn check_placement(
     Ok(())
 }
 
-/// Whether `card` could be placed in `district` (for listing legal actions).
-pub fn can_place(state: &State, seat: Seat, card: Card, district: District) -> bool {
-    let column = &state.players[seat].columns[district];
-    match column.last() {
-        _ if column.iter().any(|p| p.deed.is_some()) => false,
-        None => {
-            let pawn = state.districts[district];
-            pawn.rank() == Rank::Excuse || card.shares_suit(pawn)
+/// For each district, the suits a card needs to be placed there by `seat` (MAG-PLACE-2/3/4):
+/// empty where an unfinished deed blocks it, every suit for an empty Excuse column. Placement
+/// is then `card.suits().intersects(..)`, computed once for a whole hand.
+pub fn placement_suits(state: &State, seat: Seat) -> [SuitSet; 5] {
+    District::ALL.map(|d| {
+        let column = &state.players[seat].columns[d];
+        match column.last() {
+            _ if column.iter().any(|p| p.deed.is_some()) => SuitSet::EMPTY,
+            None => {
+                let pawn = state.districts[d];
+                if pawn.rank() == Rank::Excuse {
+                    SuitSet::from_bits(0x3f)
+                } else {
+                    pawn.suits()
+                }
+            }
+            Some(last) => last.card.suits(),
         }
-        Some(last) => card.shares_suit(last.card),
+    })
+}
+
+/// Whether `card` may be bought as a deed under the options (MAG-DEED-2/3), without building
+/// the refusal.
+pub fn deed_allowed(card: Card, rules: &Rules) -> bool {
+    match card.rank() {
+        Rank::Ace => rules.ace_deed != AceDeed::Forbidden,
+        Rank::Number(2) => rules.deed_on_two == ForbidAllow::Allow,
+        _ => true,
     }
 }
 
