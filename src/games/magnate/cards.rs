@@ -30,11 +30,25 @@ impl Suit {
     }
 
     pub fn letter(self) -> char {
-        ['M', 'S', 'V', 'L', 'Y', 'K'][self.index()]
+        match self {
+            Suit::Moons => 'M',
+            Suit::Suns => 'S',
+            Suit::Waves => 'V',
+            Suit::Leaves => 'L',
+            Suit::Wyrms => 'Y',
+            Suit::Knots => 'K',
+        }
     }
 
     pub fn name(self) -> &'static str {
-        ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"][self.index()]
+        match self {
+            Suit::Moons => "Moons",
+            Suit::Suns => "Suns",
+            Suit::Waves => "Waves",
+            Suit::Leaves => "Leaves",
+            Suit::Wyrms => "Wyrms",
+            Suit::Knots => "Knots",
+        }
     }
 
     pub fn from_letter(c: char) -> Option<Suit> {
