@@ -21,6 +21,8 @@ const SUPERUSER: &str = "herald";
 const PORT: u16 = 5432;
 /// `sun_path` holds 108 bytes; the socket file name takes 17 of them.
 const MAX_SOCKET_DIR_LEN: usize = 90;
+/// Who runs the cluster: our pid and the socket directory, for a second `herald` to find it.
+const OWNER_FILE: &str = "owner";
 
 /// Why the embedded cluster could not be started.
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +62,8 @@ pub struct EmbeddedPostgres {
     /// The OS user PostgreSQL runs as when we are root.
     run_as: Option<String>,
     socket_dir_is_temporary: bool,
+    /// Another live `herald` runs this cluster: never stop it.
+    borrowed: bool,
     watchdog: Option<Child>,
 }
 
@@ -86,6 +90,9 @@ impl EmbeddedPostgres {
         }
         std::fs::create_dir_all(dir)?;
         let data = dir.join("data");
+        if let Some(running) = Self::borrow_running(&bin_dir, dir, &data, run_as.clone()) {
+            return Ok(running);
+        }
         let mut socket_dir = dir.join("run");
         let socket_dir_is_temporary = socket_dir.as_os_str().len() > MAX_SOCKET_DIR_LEN;
         if socket_dir_is_temporary {
@@ -107,6 +114,7 @@ impl EmbeddedPostgres {
             socket_dir,
             run_as,
             socket_dir_is_temporary,
+            borrowed: false,
             watchdog: None,
         };
         if !pg.data.join("PG_VERSION").exists() {
@@ -117,7 +125,46 @@ impl EmbeddedPostgres {
         // it running.
         pg.watchdog = pg.spawn_watchdog(None).ok();
         pg.pg_ctl_start(dir, tuning)?;
+        std::fs::write(
+            dir.join(OWNER_FILE),
+            format!("{}\n{}\n", std::process::id(), pg.socket_dir.display()),
+        )?;
         Ok(pg)
+    }
+
+    /// The cluster of a live `herald` that still runs it (`herald verify` beside `herald serve`):
+    /// used as it is, and left running.
+    fn borrow_running(
+        bin_dir: &Path,
+        dir: &Path,
+        data: &Path,
+        run_as: Option<String>,
+    ) -> Option<EmbeddedPostgres> {
+        let owner = std::fs::read_to_string(dir.join(OWNER_FILE)).ok()?;
+        let mut lines = owner.lines();
+        let owner_pid: u32 = lines.next()?.trim().parse().ok()?;
+        let socket_dir = PathBuf::from(lines.next()?);
+        let postmaster = std::fs::read_to_string(data.join("postmaster.pid")).ok()?;
+        let postmaster_pid: u32 = postmaster.lines().next()?.trim().parse().ok()?;
+        let alive = |pid: u32, name: &str| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(name))
+        };
+        if owner_pid == std::process::id()
+            || !alive(owner_pid, "herald")
+            || !alive(postmaster_pid, "postgres")
+        {
+            return None;
+        }
+        Some(EmbeddedPostgres {
+            bin_dir: bin_dir.to_owned(),
+            data: data.to_owned(),
+            socket_dir,
+            run_as,
+            socket_dir_is_temporary: false,
+            borrowed: true,
+            watchdog: None,
+        })
     }
 
     /// A diesel/libpq URL for `database` on this cluster.
@@ -160,6 +207,9 @@ impl EmbeddedPostgres {
 
     /// Stops the cluster (fast shutdown: open sessions are ended) and waits for it.
     pub fn stop(&self) {
+        if self.borrowed {
+            return;
+        }
         let ok = self
             .pg_command("pg_ctl")
             .arg("stop")

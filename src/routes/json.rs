@@ -116,7 +116,14 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(bytes).map_err(|e| {
         use serde_json::error::Category;
         match e.classify() {
-            Category::Data => ApiError::Validation(e.to_string()),
+            // A shape error may come before a syntax error further on: the body as a whole
+            // decides which problem it is.
+            Category::Data => match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                Ok(_) => ApiError::Validation(e.to_string()),
+                Err(syntax) => {
+                    ApiError::MalformedRequest(format!("the body is not valid JSON: {syntax}"))
+                }
+            },
             Category::Syntax | Category::Eof | Category::Io => {
                 ApiError::MalformedRequest(format!("the body is not valid JSON: {e}"))
             }

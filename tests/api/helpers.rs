@@ -1,0 +1,217 @@
+//! The test harness: the private cluster, a server per test, and a small JSON client.
+
+use awc::http::Method;
+use diesel::{Connection, PgConnection};
+use herald::config::Settings;
+use herald::devdb::EmbeddedPostgres;
+use herald::startup::{Application, ServerOptions};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+const TEMPLATE: &str = "herald_template";
+
+struct Cluster {
+    pg: EmbeddedPostgres,
+    dir: PathBuf,
+    next: AtomicU32,
+}
+
+/// The cluster of this test process: started on first use, stopped and deleted by its watchdog
+/// when the process exits.
+fn cluster() -> &'static Cluster {
+    static CLUSTER: OnceLock<Cluster> = OnceLock::new();
+    CLUSTER.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!(
+            "herald-test-{}-{}",
+            std::process::id(),
+            hex::encode(herald::auth::random_bytes::<4>())
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        // Test speed over durability: the cluster is thrown away.
+        let tuning = [
+            ("fsync", "off"),
+            ("synchronous_commit", "off"),
+            ("full_page_writes", "off"),
+            ("max_connections", "400"),
+        ];
+        let mut pg = EmbeddedPostgres::start(&dir.join("pg"), &tuning)
+            .unwrap_or_else(|e| panic!("the test database could not start: {e}"));
+        pg.remove_after_exit(&dir).unwrap();
+        pg.create_database(TEMPLATE, None).unwrap();
+        let mut conn = PgConnection::establish(&pg.url(TEMPLATE)).unwrap();
+        herald::db::migrate(&mut conn).unwrap();
+        drop(conn);
+        Cluster {
+            pg,
+            dir,
+            next: AtomicU32::new(0),
+        }
+    })
+}
+
+/// A server of its own on a database of its own.
+pub struct TestApp {
+    pub base: String,
+    #[allow(dead_code, reason = "used by the games tests")]
+    pub db_url: String,
+    client: awc::Client,
+}
+
+/// What came back.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: awc::http::header::HeaderMap,
+    pub text: String,
+    pub json: Value,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> String {
+        self.headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned()
+    }
+
+    /// The problem `code` of an error answer.
+    pub fn code(&self) -> &str {
+        self.json["code"].as_str().unwrap_or("")
+    }
+
+    /// Asserts the status and, for problems, the content type and code.
+    #[track_caller]
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(self.status, status, "{}", self.text);
+        assert!(
+            self.header("content-type")
+                .starts_with("application/problem+json"),
+            "content type {:?}",
+            self.header("content-type")
+        );
+        assert_eq!(self.code(), code, "{}", self.text);
+        assert_eq!(self.json["status"], json!(status));
+        assert!(self.json["detail"].as_str().is_some_and(|d| !d.is_empty()));
+        assert!(self.json["title"].is_string() && self.json["type"].is_string());
+    }
+}
+
+/// Starts a server for one test.
+pub async fn spawn_app() -> TestApp {
+    let cluster = cluster();
+    let n = cluster.next.fetch_add(1, Ordering::SeqCst);
+    let name = format!("test_{n}");
+    cluster.pg.create_database(&name, Some(TEMPLATE)).unwrap();
+    let db_url = cluster.pg.url(&name);
+    let settings = Settings::for_tests(db_url.clone(), cluster.dir.join(&name));
+    let app = Application::build(
+        settings,
+        ServerOptions {
+            workers: 2,
+            handle_signals: false,
+        },
+    )
+    .unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    actix_web::rt::spawn(app.run_until_stopped());
+    let client = awc::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .disable_redirects()
+        .finish();
+    TestApp {
+        base,
+        db_url,
+        client,
+    }
+}
+
+impl TestApp {
+    /// Sends raw bytes with the given headers.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        body: Option<Vec<u8>>,
+    ) -> Reply {
+        let mut req = self
+            .client
+            .request(method, format!("{}{path}", self.base))
+            .insert_header(("Accept", "application/json"));
+        if let Some(token) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {token}")));
+        }
+        for (name, value) in headers {
+            req = req.insert_header((*name, *value));
+        }
+        let mut res = match body {
+            Some(bytes) => req.send_body(bytes).await,
+            None => req.send().await,
+        }
+        .expect("the server answers");
+        let bytes = res.body().limit(16 * 1024 * 1024).await.unwrap();
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        Reply {
+            status: res.status().as_u16(),
+            headers: res.headers().clone(),
+            json: serde_json::from_str(&text).unwrap_or(Value::Null),
+            text,
+        }
+    }
+
+    /// Sends JSON (or nothing).
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Reply {
+        let (headers, bytes): (&[(&str, &str)], _) = match &body {
+            Some(v) => (
+                &[("Content-Type", "application/json")],
+                Some(serde_json::to_vec(v).unwrap()),
+            ),
+            None => (&[], None),
+        };
+        self.send(method, path, token, headers, bytes).await
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        self.call(Method::GET, path, token, None).await
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
+        self.call(Method::POST, path, token, Some(body)).await
+    }
+
+    /// Registers an account and signs in; returns its access token.
+    pub async fn user(&self, email: &str, name: &str) -> String {
+        let r = self
+            .post(
+                "/api/v1/accounts",
+                None,
+                json!({"email": email, "display_name": name, "password": "correct horse 42"}),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        self.sign_in(email, "correct horse 42").await
+    }
+
+    pub async fn sign_in(&self, email: &str, password: &str) -> String {
+        let r = self
+            .post(
+                "/api/v1/auth/token",
+                None,
+                json!({"email": email, "password": password}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json["access_token"].as_str().unwrap().to_owned()
+    }
+}

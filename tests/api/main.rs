@@ -1,0 +1,9 @@
+//! Integration tests: a real server on port 0, real HTTP, a real PostgreSQL (one private cluster
+//! per test process, one database per test, cloned from a migrated template).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod accounts;
+mod errors;
+mod health;
+mod helpers;
+mod openapi;
