@@ -1,0 +1,150 @@
+//! Lancaster (Matthias Cramer, Queen Games 2011), 2–5 players: the rules engine, from
+//! `shared/rules/lancaster.md` (every rule cited by its `LAN-...` ID).
+//!
+//! Rules in ten lines: five rounds. In each, players take turns placing one knight from their
+//! court on a county (minimum strength; squires add strength; a strictly stronger knight expels
+//! the occupant), on their own castle, or on a conflict with France (the first six conflict
+//! knights each earn a King's favour). Then parliament votes three proposed laws one after
+//! another, each vote secret and simultaneous (tile plus spent voting markers; ties pass), and the
+//! three current laws apply left to right. Then rewards: counties A–I (noble, reward, or both for
+//! 3 gold; Surrey picks the next start player), castles (spaces and extensions, then voting
+//! markers for the round table), conflicts (bottom row first: England wins if the knights' total
+//! reaches France's strength; a lost first attempt moves down, a lost second captures the
+//! knights for ransom). Final scoring: knighthood and castle majorities and the round table. In
+//! the two-player game each player also controls an ally.
+//!
+//! Glossary (rulebook → code): colour / ally → [`state::Faction`] (players first, then allies);
+//! knight piece → [`ids::Piece`], its zone → [`state::Loc`]; court / reserve → `Loc::Court` /
+//! `Loc::Reserve`; county → [`ids::CountyId`], [`state::CountySlot`]; castle space and extension
+//! tile → [`ids::Space`]; conflict card → [`state::Conflict`]; ballot → [`state::Ballot`]; a
+//! decision inside a step (favour pick, upgrade target, county choice, ransom...) →
+//! [`state::Frame`]; phase and step → [`state::Step`]; rules flow → [`rules`].
+//!
+//! Data provenance: `data.json` is section 13 of `shared/rules/lancaster.md` (draft v0.1). Rows
+//! tagged [P] there are placeholders, invented so the game is playable: the names, minimums and
+//! rewards of counties A, B, C, E, F, G (and the rewards of D and the minimum of I), castle
+//! spaces K3–K6 (and K2's cost), the amounts of the six favour tiles, all conflict cards but the
+//! France-5 card with PP 4/2/1, and the group numbers of the laws. Corrected data replaces
+//! `data.json` without touching code.
+//!
+//! This module is pure: it imports `engine`, serde, serde_json and thiserror only.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+pub mod action;
+pub mod check;
+pub mod data;
+pub mod events;
+pub mod ids;
+pub mod options;
+pub mod rules;
+pub mod score;
+pub mod state;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use crate::engine::{Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Viewer};
+pub use action::Action;
+pub use events::Event;
+pub use options::{Options, Rules};
+pub use score::LancasterOutcome;
+pub use state::State;
+pub use view::View;
+
+/// The Lancaster game, for the engine.
+pub struct Lancaster;
+
+impl Game for Lancaster {
+    const KIND: &'static str = "lancaster";
+    const MIN_SEATS: u8 = 2;
+    const MAX_SEATS: u8 = 5;
+
+    type Options = Options;
+    type Rules = Rules;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+    type Outcome = LancasterOutcome;
+
+    fn resolve(options: &Options) -> Result<Rules, OptionsError> {
+        options.resolve()
+    }
+
+    fn setup(
+        rules: &Rules,
+        seats: u8,
+        rng: &mut GameRng,
+        events: &mut Vec<Logged<Event>>,
+    ) -> Result<State, OptionsError> {
+        rules::setup(rules, seats, rng, events)
+    }
+
+    fn pending(state: &State) -> SeatSet {
+        state.pending()
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        rules::legal_actions(state, seat)
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        action: &Action,
+        _rng: &mut GameRng,
+        events: &mut Vec<Logged<Event>>,
+    ) -> Result<(), Illegal> {
+        if state.is_over() {
+            return Err(Illegal::new("LAN-GEN-1", "The game is over."));
+        }
+        if !state.pending().contains(seat) {
+            return Err(Illegal::new(
+                "LAN-GEN-2",
+                format!("Seat {seat} has no decision to take now."),
+            ));
+        }
+        // Validate and apply on a copy, so a refused action changes nothing.
+        let mut next = state.clone();
+        let mut new_events = Vec::new();
+        rules::act(&mut next, seat, action, &mut new_events)?;
+        *state = next;
+        events.extend(new_events);
+        Ok(())
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &State) -> Option<LancasterOutcome> {
+        state.outcome.clone()
+    }
+
+    fn resign(state: &mut State, seat: Seat) -> Result<(), Illegal> {
+        if state.is_over() {
+            return Err(Illegal::new("LAN-GEN-1", "The game is over."));
+        }
+        if seat.0 >= state.players {
+            return Err(Illegal::new(
+                "LAN-GEN-1",
+                format!("This game has seats 0 to {}.", state.players - 1),
+            ));
+        }
+        state.frames.clear();
+        state.resigned = Some(seat);
+        state.step = state::Step::Over;
+        state.outcome = Some(LancasterOutcome {
+            winners: state.seats().filter(|s| *s != seat).collect(),
+            scores: Vec::new(),
+            resigned: Some(seat),
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,94 @@
+//! Rules variants as data (`DAT-RULESET`): the options a client may give and the complete
+//! [`Rules`] a game stores and shows.
+
+use crate::engine::OptionsError;
+use serde::{Deserialize, Serialize};
+
+/// The presets, the default first.
+pub const PRESETS: &[&str] = &["standard"];
+
+/// Options as a client gives them; every field optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// LAN-SET-6: voting markers each player starts with (1 or 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_voting_markers: Option<u32>,
+    /// LAN-SET-7: `choice` (the only one implemented) or `random`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extension_draw: Option<String>,
+    /// D4: collect law choices simultaneously (not implemented; sequential is the rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sim_law_choices: Option<bool>,
+    /// `base` (the only one implemented), `new` or `mixed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub law_set: Option<String>,
+}
+
+/// Every option resolved.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    pub preset: String,
+    pub start_voting_markers: u32,
+    pub extension_draw: String,
+    pub sim_law_choices: bool,
+    pub law_set: String,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            preset: "standard".into(),
+            start_voting_markers: 1,
+            extension_draw: "choice".into(),
+            sim_law_choices: false,
+            law_set: "base".into(),
+        }
+    }
+}
+
+impl Options {
+    /// # Errors
+    /// An [`OptionsError`] naming the option.
+    pub fn resolve(&self) -> Result<Rules, OptionsError> {
+        let mut r = Rules::default();
+        if let Some(p) = &self.preset {
+            if !PRESETS.contains(&p.as_str()) {
+                return Err(OptionsError(format!(
+                    "preset: {p:?} is not a Lancaster preset (standard)"
+                )));
+            }
+            r.preset.clone_from(p);
+        }
+        if let Some(n) = self.start_voting_markers {
+            if !(1..=2).contains(&n) {
+                return Err(OptionsError(format!(
+                    "start_voting_markers: 1 or 2, not {n}"
+                )));
+            }
+            r.start_voting_markers = n;
+        }
+        if let Some(x) = &self.extension_draw {
+            if x != "choice" {
+                return Err(OptionsError(format!(
+                    "extension_draw: only \"choice\" is implemented, not {x:?}"
+                )));
+            }
+        }
+        if self.sim_law_choices == Some(true) {
+            return Err(OptionsError(
+                "sim_law_choices: only sequential law choices (false) are implemented".into(),
+            ));
+        }
+        if let Some(x) = &self.law_set {
+            if x != "base" {
+                return Err(OptionsError(format!(
+                    "law_set: only \"base\" is implemented, not {x:?}"
+                )));
+            }
+        }
+        Ok(r)
+    }
+}

@@ -1,0 +1,200 @@
+//! Final scoring (LAN-FIN): the knighthood and castle majorities with their tie-breaks and
+//! shared awards, the round table, and the winners.
+
+use super::data::data;
+use super::state::{Loc, State};
+use crate::engine::{Outcome, Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+
+/// One player's final scoring, revealed at the end (D9).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScoreLine {
+    pub seat: Seat,
+    pub pp_before: u32,
+    pub knighthood: u32,
+    pub knighthood_pp: u32,
+    pub extensions: u32,
+    pub castle_pp: u32,
+    pub nobles: u32,
+    pub round_table_pp: u32,
+    pub gold: u32,
+    pub squires: u32,
+    pub total: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LancasterOutcome {
+    pub winners: Vec<Seat>,
+    /// Empty when the game ended by resignation.
+    pub scores: Vec<ScoreLine>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resigned: Option<Seat>,
+}
+
+impl Outcome for LancasterOutcome {
+    fn winners(&self) -> SeatSet {
+        self.winners.iter().copied().collect()
+    }
+}
+
+/// LAN-FIN-1..3, LAN-2P-13: awards for `entries` (seat index, metric, tie-break), `awards` the
+/// 1st/2nd prizes. Returns the PP per entry, in the same order.
+pub fn majority(entries: &[(u32, u32)], awards: &[u32]) -> Vec<u32> {
+    let mut out = vec![0; entries.len()];
+    let key = |i: usize| entries.get(i).copied().unwrap_or((0, 0));
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by(|a, b| key(*b).cmp(&key(*a)));
+    let Some(&best) = order.first() else {
+        return out;
+    };
+    let first: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|i| key(*i) == key(best))
+        .collect();
+    let n = first.len() as u32;
+    if n > 1 {
+        // Tied for first: share 1st and 2nd together, remainder lost; no 2nd place is paid.
+        let pot: u32 = awards.iter().sum();
+        for i in &first {
+            if let Some(x) = out.get_mut(*i) {
+                *x = pot / n;
+            }
+        }
+        return out;
+    }
+    if let Some(x) = out.get_mut(best) {
+        *x = awards.first().copied().unwrap_or(0);
+    }
+    let Some(&second_award) = awards.get(1) else {
+        return out;
+    };
+    let rest: Vec<usize> = order.iter().copied().skip(1).collect();
+    if let Some(&runner) = rest.first() {
+        let seconds: Vec<usize> = rest
+            .iter()
+            .copied()
+            .filter(|i| key(*i) == key(runner))
+            .collect();
+        let m = seconds.len() as u32;
+        for i in &seconds {
+            if let Some(x) = out.get_mut(*i) {
+                *x = second_award / m;
+            }
+        }
+    }
+    out
+}
+
+/// Scores the game into its players' PP and returns the outcome (allies are ignored).
+pub fn final_scoring(state: &mut State) -> LancasterOutcome {
+    let d = data();
+    let awards = d
+        .player_count(state.players)
+        .map(|p| p.majority.clone())
+        .unwrap_or_default();
+    let players: Vec<Seat> = state.seats().collect();
+    let knighthood: Vec<(u32, u32)> = players
+        .iter()
+        .map(|s| {
+            state.faction(s.0).map_or((0, 0), |f| {
+                let strength = f
+                    .knights
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| **l != Loc::Reserve)
+                    .map(|(i, _)| u32::from(d.strength(i)))
+                    .sum();
+                (strength, f.squires)
+            })
+        })
+        .collect();
+    let castle: Vec<(u32, u32)> = players
+        .iter()
+        .map(|s| {
+            state
+                .faction(s.0)
+                .map_or((0, 0), |f| (f.built.len() as u32, f.gold))
+        })
+        .collect();
+    let k_pp = majority(&knighthood, &awards);
+    let c_pp = majority(&castle, &awards);
+    let mut scores = Vec::new();
+    for (i, s) in players.iter().enumerate() {
+        let Some(f) = state.faction_mut(s.0) else {
+            continue;
+        };
+        let nobles = f.nobles.len() as u32;
+        let rt = d.round_table_pp.get(f.nobles.len()).copied().unwrap_or(0);
+        let kp = k_pp.get(i).copied().unwrap_or(0);
+        let cp = c_pp.get(i).copied().unwrap_or(0);
+        let before = f.pp;
+        f.pp = before + kp + cp + rt;
+        scores.push(ScoreLine {
+            seat: *s,
+            pp_before: before,
+            knighthood: knighthood.get(i).map_or(0, |k| k.0),
+            knighthood_pp: kp,
+            extensions: castle.get(i).map_or(0, |c| c.0),
+            castle_pp: cp,
+            nobles,
+            round_table_pp: rt,
+            gold: f.gold,
+            squires: f.squires,
+            total: f.pp,
+        });
+    }
+    let best = scores.iter().map(|s| s.total).max().unwrap_or(0);
+    let winners = scores
+        .iter()
+        .filter(|s| s.total == best)
+        .map(|s| s.seat)
+        .collect();
+    LancasterOutcome {
+        winners,
+        scores,
+        resigned: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::majority;
+
+    #[test]
+    fn the_single_best_takes_first_and_the_next_takes_second() {
+        assert_eq!(majority(&[(9, 0), (7, 0), (3, 0)], &[8, 4]), [8, 4, 0]);
+    }
+
+    #[test]
+    fn a_tie_is_broken_by_the_tiebreak_quantity() {
+        assert_eq!(majority(&[(9, 1), (9, 3), (3, 0)], &[8, 4]), [4, 8, 0]);
+    }
+
+    #[test]
+    fn a_surviving_tie_for_first_splits_twelve_and_pays_no_second() {
+        assert_eq!(majority(&[(9, 1), (9, 1), (3, 0)], &[8, 4]), [6, 6, 0]);
+        assert_eq!(
+            majority(&[(9, 1), (9, 1), (9, 1), (1, 0)], &[8, 4]),
+            [4, 4, 4, 0]
+        );
+        assert_eq!(
+            majority(&[(9, 1), (9, 1), (9, 1), (9, 1), (9, 1)], &[8, 4]),
+            [2, 2, 2, 2, 2]
+        );
+    }
+
+    #[test]
+    fn a_tie_for_second_splits_four_with_the_remainder_lost() {
+        assert_eq!(
+            majority(&[(9, 1), (5, 1), (5, 1), (5, 1)], &[8, 4]),
+            [8, 1, 1, 1]
+        );
+    }
+
+    #[test]
+    fn two_player_majorities_pay_first_place_only() {
+        assert_eq!(majority(&[(9, 1), (5, 1)], &[8]), [8, 0]);
+        assert_eq!(majority(&[(9, 1), (9, 1)], &[8]), [4, 4]);
+    }
+}

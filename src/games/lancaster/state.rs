@@ -1,0 +1,314 @@
+//! The complete Lancaster state, hidden parts included (deck orders, sealed ballots, gold and
+//! squires behind the screens). It never leaves the server as is: players get a
+//! [`super::view::View`].
+
+use super::ids::{CardId, CountyId, FavourId, LawId, Piece, Space};
+use super::options::Rules;
+use super::score::LancasterOutcome;
+use crate::engine::{Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+
+/// Where one knight piece is (LAN-GEN-4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Loc {
+    Reserve,
+    Court,
+    County(CountyId),
+    Castle(Space),
+    Conflict(CardId),
+    /// Captured after a second French victory, waiting for the ransom decision (LAN-RWF-7).
+    Captive,
+}
+
+impl Loc {
+    /// On a knight space (LAN-LAW-2).
+    pub fn deployed(self) -> bool {
+        matches!(self, Loc::County(_) | Loc::Castle(_) | Loc::Conflict(_))
+    }
+}
+
+/// A colour on the table: a player, or (two-player game) an ally controlled by a player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Faction {
+    /// The seat that decides for this colour.
+    pub seat: Seat,
+    pub ally: bool,
+    /// Where each of the seven pieces is, by piece index.
+    pub knights: Vec<Loc>,
+    pub gold: u32,
+    pub squires: u32,
+    pub voting_markers: u32,
+    pub pp: u32,
+    /// Noble letters at the round table, in the order they were seated.
+    pub nobles: Vec<CountyId>,
+    /// Castle spaces covered by a built extension tile.
+    pub built: Vec<Space>,
+    /// Castle spaces already resolved in this round's castle step.
+    pub resolved: Vec<Space>,
+    pub castle_done: bool,
+    /// D1: the chosen starting extension, sealed until every player has chosen.
+    pub start_extension: Option<Space>,
+}
+
+impl Faction {
+    pub fn loc(&self, idx: u8) -> Loc {
+        self.knights
+            .get(usize::from(idx))
+            .copied()
+            .unwrap_or(Loc::Reserve)
+    }
+
+    pub fn set_loc(&mut self, idx: u8, loc: Loc) {
+        if let Some(l) = self.knights.get_mut(usize::from(idx)) {
+            *l = loc;
+        }
+    }
+
+    pub fn piece(&self, idx: u8) -> Piece {
+        Piece {
+            ally: self.ally,
+            idx,
+        }
+    }
+
+    /// The pieces at `loc`, by index.
+    pub fn pieces_at(&self, loc: Loc) -> impl Iterator<Item = u8> + '_ {
+        self.knights
+            .iter()
+            .enumerate()
+            .filter(move |(_, l)| **l == loc)
+            .map(|(i, _)| i as u8)
+    }
+}
+
+/// A knight in a county with the squires placed with it (LAN-CTY-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountySlot {
+    pub faction: u8,
+    pub piece: u8,
+    pub squires: u32,
+}
+
+/// One occupied space of a conflict card: a participant and its stacked knights.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stack {
+    pub faction: u8,
+    pub pieces: Vec<u8>,
+}
+
+/// A conflict card on the board with its spaces filled top to bottom (LAN-CNF-1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Conflict {
+    pub card: CardId,
+    pub spaces: Vec<Stack>,
+}
+
+/// A sealed ballot (D3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ballot {
+    pub yes: bool,
+    pub markers: u32,
+}
+
+/// A decision the game waits for in the middle of a step, owned by one colour's seat. They form
+/// a stack: the top one is asked first, and an effect's follow-up decisions go on top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Frame {
+    /// LAN-FAV-1: pick a face-up favour tile.
+    Favour { faction: u8 },
+    /// LAN-EFF-3: pick a knight to upgrade, or decline.
+    Upgrade {
+        faction: u8,
+        deployed_only: bool,
+        only_strength: Option<u8>,
+    },
+    /// LAN-EFF-4: pick an unbuilt extension tile.
+    Build { faction: u8 },
+    /// LAN-EFF-5 `take_noble(any)`, or for an ally remove a noble from the game (LAN-2P-7).
+    Noble { faction: u8 },
+    /// LAN-RWC-2: the county's occupant takes noble, reward or both.
+    County { county: CountyId },
+    /// LAN-EFF-7: move the county knight to a conflict, or decline.
+    Passage { faction: u8, piece: u8 },
+    /// LAN-RWC-4: Surrey's occupant picks the next start player.
+    StartPlayer { seat: Seat },
+    /// LAN-LAW-3: how many times to make a law's exchange.
+    Exchange { faction: u8, law: LawId },
+    /// LAN-RWF-7: ransom captured knights one by one, or stop.
+    Ransom { faction: u8 },
+}
+
+/// Where the round stands (LAN-GEN-3, LAN-RND-2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// D1, simultaneous.
+    StartExtension,
+    /// D2: `turn` places a knight.
+    Place {
+        turn: Seat,
+    },
+    /// D3: vote on proposal `k`, simultaneous and secret.
+    Vote {
+        k: u8,
+    },
+    /// D4: current law `law` for the player `player` places after the start player.
+    Laws {
+        law: u8,
+        player: u8,
+        majority: SeatSet,
+    },
+    /// D5: the next county to resolve, from `next`.
+    Counties {
+        next: u8,
+    },
+    /// D6, simultaneous.
+    Castles,
+    /// D7: the bottom row first (`top` false), then the top row.
+    Conflicts {
+        top: bool,
+    },
+    Over,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    pub rules: Rules,
+    pub players: u8,
+    /// Players first (seat order), then in two-player games each seat's ally.
+    pub factions: Vec<Faction>,
+    pub round: u8,
+    pub start_player: Seat,
+    pub step: Step,
+    pub frames: Vec<Frame>,
+    pub counties: Vec<Option<CountySlot>>,
+    /// Noble tiles left on each county's stack.
+    pub nobles: Vec<u8>,
+    /// Noble tiles removed from the game by allies, per letter.
+    pub nobles_removed: Vec<u8>,
+    pub conflict_deck: Vec<CardId>,
+    pub top_row: Vec<Conflict>,
+    pub bottom_row: Vec<Conflict>,
+    pub conflict_discard: Vec<CardId>,
+    pub law_deck: Vec<LawId>,
+    pub current_laws: Vec<LawId>,
+    /// The proposals of this round; a decided one is taken out (`None`).
+    pub proposed_laws: Vec<Option<LawId>>,
+    pub law_discard: Vec<LawId>,
+    /// Face-down favour tiles this round.
+    pub favours_taken: Vec<FavourId>,
+    /// Knights placed on conflicts this round (the first six earn favours).
+    pub conflict_placements: u8,
+    /// Sealed ballots of the current vote, per player seat.
+    pub ballots: Vec<Option<Ballot>>,
+    pub resigned: Option<Seat>,
+    pub outcome: Option<LancasterOutcome>,
+}
+
+impl State {
+    pub fn faction(&self, f: u8) -> Option<&Faction> {
+        self.factions.get(usize::from(f))
+    }
+
+    pub fn faction_mut(&mut self, f: u8) -> Option<&mut Faction> {
+        self.factions.get_mut(usize::from(f))
+    }
+
+    /// The faction of `seat`'s ally (two-player games).
+    pub fn ally_of(&self, seat: Seat) -> Option<u8> {
+        let f = seat.0.checked_add(self.players)?;
+        self.faction(f).filter(|x| x.ally).map(|_| f)
+    }
+
+    /// The faction owning `piece` for `seat`: the player's or the ally's.
+    pub fn faction_for(&self, seat: Seat, ally: bool) -> Option<u8> {
+        if ally {
+            self.ally_of(seat)
+        } else {
+            (seat.0 < self.players).then_some(seat.0)
+        }
+    }
+
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + use<> {
+        (0..self.players).map(Seat)
+    }
+
+    /// Player seats in player order from the start player (LAN-GEN-2).
+    pub fn player_order(&self) -> impl Iterator<Item = Seat> + use<> {
+        let (n, s) = (self.players, self.start_player.0);
+        (0..n).map(move |i| Seat((s + i) % n.max(1)))
+    }
+
+    pub fn next_seat(&self, seat: Seat) -> Seat {
+        Seat((seat.0 + 1) % self.players.max(1))
+    }
+
+    pub fn county(&self, c: CountyId) -> Option<CountySlot> {
+        self.counties.get(usize::from(c.0)).copied().flatten()
+    }
+
+    pub fn is_over(&self) -> bool {
+        matches!(self.step, Step::Over)
+    }
+
+    /// The seat that decides frame `f`.
+    pub fn frame_seat(&self, f: &Frame) -> Seat {
+        let faction = match *f {
+            Frame::Favour { faction }
+            | Frame::Upgrade { faction, .. }
+            | Frame::Build { faction }
+            | Frame::Noble { faction }
+            | Frame::Passage { faction, .. }
+            | Frame::Exchange { faction, .. }
+            | Frame::Ransom { faction } => faction,
+            Frame::County { county } => self.county(county).map(|s| s.faction).unwrap_or(0),
+            Frame::StartPlayer { seat } => return seat,
+        };
+        self.faction(faction).map(|x| x.seat).unwrap_or(Seat(0))
+    }
+
+    /// The conflict card `card` in either row.
+    pub fn conflict_mut(&mut self, card: CardId) -> Option<&mut Conflict> {
+        self.top_row
+            .iter_mut()
+            .chain(self.bottom_row.iter_mut())
+            .find(|c| c.card == card)
+    }
+
+    pub fn conflict(&self, card: CardId) -> Option<&Conflict> {
+        self.top_row
+            .iter()
+            .chain(self.bottom_row.iter())
+            .find(|c| c.card == card)
+    }
+
+    pub fn pending(&self) -> SeatSet {
+        if self.is_over() {
+            return SeatSet::EMPTY;
+        }
+        if let Some(f) = self.frames.last() {
+            return SeatSet::only(self.frame_seat(f));
+        }
+        match self.step {
+            Step::StartExtension => self
+                .seats()
+                .filter(|s| {
+                    self.faction(s.0)
+                        .is_some_and(|f| f.start_extension.is_none())
+                })
+                .collect(),
+            Step::Place { turn } => SeatSet::only(turn),
+            Step::Vote { .. } => self
+                .seats()
+                .filter(|s| self.ballots.get(s.index()).is_some_and(|b| b.is_none()))
+                .collect(),
+            Step::Castles => self
+                .seats()
+                .filter(|s| self.faction(s.0).is_some_and(|f| !f.castle_done))
+                .collect(),
+            _ => SeatSet::EMPTY,
+        }
+    }
+}
