@@ -157,6 +157,9 @@ pub enum ApiError {
     /// Parsed, but wrong types, unknown fields, NUL bytes or values out of range.
     #[error("{0}")]
     Validation(String),
+    /// An action in a list that cannot be read (a `validation_failed` with its `index`).
+    #[error("{detail}")]
+    InvalidAction { detail: String, index: usize },
     /// The game's rules refuse the action.
     #[error("{detail}")]
     IllegalAction {
@@ -194,7 +197,9 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => ProblemCode::MethodNotAllowed,
             ApiError::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
             ApiError::UnsupportedMediaType(_) => ProblemCode::UnsupportedMediaType,
-            ApiError::Validation(_) => ProblemCode::ValidationFailed,
+            ApiError::Validation(_) | ApiError::InvalidAction { .. } => {
+                ProblemCode::ValidationFailed
+            }
             ApiError::IllegalAction { .. } => ProblemCode::IllegalAction,
             ApiError::NotYourTurn { .. } => ProblemCode::NotYourTurn,
             ApiError::StaleVersion { .. } => ProblemCode::StaleVersion,
@@ -230,6 +235,7 @@ impl ApiError {
                 (None, *index, None)
             }
             ApiError::StaleVersion { current, .. } => (None, None, Some(*current)),
+            ApiError::InvalidAction { index, .. } => (None, Some(*index), None),
             _ => (None, None, None),
         };
         Problem {

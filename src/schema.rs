@@ -71,6 +71,7 @@ diesel::table! {
         seed_commitment -> Text,
         state -> Nullable<Jsonb>,
         version -> Int8,
+        action_count -> Int8,
         status -> Text,
         outcome -> Nullable<Jsonb>,
         seat_count -> Int2,

@@ -12,6 +12,8 @@ CREATE TABLE games (
     -- NULL until the game starts.
     state           jsonb,
     version         bigint NOT NULL DEFAULT 0,
+    -- Actions stored so far: the next action is number action_count + 1.
+    action_count    bigint NOT NULL DEFAULT 0,
     status          text NOT NULL CHECK (status IN ('waiting', 'active', 'finished', 'aborted')),
     outcome         jsonb,
     seat_count      smallint NOT NULL CHECK (seat_count BETWEEN 1 AND 8),

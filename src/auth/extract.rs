@@ -105,3 +105,37 @@ impl FromRequest for AuthUser {
         })
     }
 }
+
+/// An optional caller: no `Authorization` header means anonymous, but a header with a bad token
+/// is still a 401 (a client with an expired token should hear so, not be served as a stranger).
+#[derive(Debug, Clone)]
+pub struct MaybeAuthUser(pub Option<AuthUser>);
+
+impl FromRequest for MaybeAuthUser {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<MaybeAuthUser, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        if req.headers().get(header::AUTHORIZATION).is_none() {
+            return Box::pin(async { Ok(MaybeAuthUser(None)) });
+        }
+        let inner = AuthUser::from_request(req, payload);
+        Box::pin(async move { inner.await.map(|user| MaybeAuthUser(Some(user))) })
+    }
+}
+
+impl MaybeAuthUser {
+    /// The caller's id, after checking `scope` when there is a caller.
+    ///
+    /// # Errors
+    /// 403 when the caller's token lacks `scope`.
+    pub fn user_with(&self, scope: Scope) -> Result<Option<UserId>, ApiError> {
+        match &self.0 {
+            Some(user) => {
+                user.require(scope)?;
+                Ok(Some(user.user_id))
+            }
+            None => Ok(None),
+        }
+    }
+}

@@ -10,7 +10,7 @@ pub mod password;
 mod rate_limit;
 mod scope;
 
-pub use extract::{AuthUser, Credential};
+pub use extract::{AuthUser, Credential, MaybeAuthUser};
 pub use rate_limit::RateLimiter;
 pub use scope::{Scope, ScopeSet};
 

@@ -99,7 +99,49 @@ pub fn openapi() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn verify(_game_id: &str) -> ExitCode {
-    eprintln!("herald verify: the service is not built yet");
-    ExitCode::FAILURE
+/// `herald verify <game-id>`: replay the game from its seed and stored actions; exit 0 when the
+/// replay reproduces the stored state and outcome.
+pub fn verify(game_id: &str) -> ExitCode {
+    init_tracing();
+    let Ok(id) = game_id.parse::<uuid::Uuid>() else {
+        eprintln!("herald verify: {game_id:?} is not a game id (a UUID)");
+        return ExitCode::FAILURE;
+    };
+    let (settings, pg) = match settings_and_database() {
+        Ok(found) => found,
+        Err(e) => return fail("verify", &e),
+    };
+    let result = (|| -> anyhow::Result<crate::services::games::Verification> {
+        let url = settings.database.url.clone().unwrap_or_default();
+        let mut conn = PgConnection::establish(&url)
+            .map_err(|e| anyhow::anyhow!("cannot connect to the database: {e}"))?;
+        crate::services::games::verify(&mut conn, crate::domain::GameId(id))
+            .map_err(|e| anyhow::anyhow!("{e}"))
+    })();
+    if let Some(pg) = pg {
+        pg.stop();
+    }
+    match result {
+        Ok(v) if v.replay_ok => {
+            let when = if v.finished {
+                "from its revealed seed"
+            } else {
+                "from its seed (the game is still in progress: the seed stays secret)"
+            };
+            println!(
+                "game {id}: replaying its {} actions {when} reproduces the stored state and outcome",
+                v.actions
+            );
+            ExitCode::SUCCESS
+        }
+        Ok(v) => {
+            println!(
+                "game {id}: {}",
+                v.problem
+                    .unwrap_or_else(|| "the replay does not match".to_owned())
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => fail("verify", &e),
+    }
 }

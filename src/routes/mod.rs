@@ -7,8 +7,10 @@
 
 pub mod accounts;
 pub mod docs;
+pub mod games;
 pub mod health;
 pub mod json;
+pub mod schemas;
 
 use crate::error::ApiError;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest};
@@ -33,7 +35,17 @@ where
                 .service(accounts::get_me)
                 .service(accounts::create_personal_token)
                 .service(accounts::list_personal_tokens)
-                .service(accounts::delete_personal_token),
+                .service(accounts::delete_personal_token)
+                .service(games::list_game_kinds)
+                .service(games::create_game)
+                .service(games::list_games)
+                .service(games::get_game)
+                .service(games::join_game)
+                .service(games::submit_actions)
+                .service(games::check_actions)
+                .service(games::get_game_history)
+                .service(games::resign_game)
+                .service(games::get_game_fairness),
         )
 }
 

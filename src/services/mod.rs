@@ -4,6 +4,8 @@
 //! Must not depend on actix (handlers adapt) or on routes.
 
 pub mod accounts;
+pub mod games;
+pub mod idempotency;
 pub mod tokens;
 
 /// Whether a diesel error is a unique-constraint violation (a duplicate).

@@ -215,3 +215,104 @@ impl TestApp {
         r.json["access_token"].as_str().unwrap().to_owned()
     }
 }
+
+/// A started two-player Magnate game.
+pub struct Table {
+    pub id: String,
+    /// Access tokens by seat.
+    pub tokens: [String; 2],
+}
+
+impl TestApp {
+    /// Ada creates a Magnate game inviting Bruno, Bruno joins.
+    pub async fn table(&self) -> Table {
+        let ada = self.user("ada@example.test", "Ada").await;
+        let bruno = self.user("bruno@example.test", "Bruno").await;
+        let g = self
+            .post(
+                "/api/v1/games",
+                Some(&ada),
+                json!({"kind": "magnate", "options": {"preset": "standard"}, "invite": ["bruno@example.test"]}),
+            )
+            .await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        let id = g.json["id"].as_str().unwrap().to_owned();
+        let r = self
+            .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        Table {
+            id,
+            tokens: [ada, bruno],
+        }
+    }
+
+    pub async fn game(&self, table: &Table, seat: usize) -> Value {
+        let r = self
+            .get(
+                &format!("/api/v1/games/{}", table.id),
+                Some(&table.tokens[seat]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json
+    }
+
+    pub async fn submit(&self, table: &Table, seat: usize, version: i64, actions: Value) -> Reply {
+        self.post(
+            &format!("/api/v1/games/{}/actions", table.id),
+            Some(&table.tokens[seat]),
+            json!({"expected_version": version, "actions": actions}),
+        )
+        .await
+    }
+
+    /// The seat the game waits for, and its fresh resource.
+    pub async fn mover(&self, table: &Table) -> (usize, Value) {
+        for seat in 0..2 {
+            let g = self.game(table, seat).await;
+            if !g["legal_actions"].as_array().unwrap().is_empty() {
+                return (seat, g);
+            }
+        }
+        panic!("no seat has legal actions");
+    }
+}
+
+/// A small deterministic generator for choosing among legal actions.
+pub struct Dice(u64);
+
+impl Dice {
+    pub fn new(seed: u64) -> Dice {
+        Dice(
+            seed.wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407),
+        )
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Every string value inside a JSON document.
+pub fn strings(value: &Value, out: &mut std::collections::BTreeSet<String>) {
+    match value {
+        Value::String(s) => {
+            out.insert(s.clone());
+        }
+        Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
+
+/// The action as listed, without its notation (a client may send either).
+pub fn without_notation(action: &Value) -> Value {
+    let mut action = action.clone();
+    action.as_object_mut().unwrap().remove("notation");
+    action
+}

@@ -4,6 +4,8 @@
 
 mod accounts;
 mod errors;
+mod games;
 mod health;
 mod helpers;
 mod openapi;
+mod play;

@@ -1,0 +1,485 @@
+//! Games: the kinds on offer, create, join, list, read, play, check, history, resign, fairness.
+
+use super::docs::{AuthErrors, BodyErrors, ServerErrors};
+use super::json::{Json, OptionalJson};
+use crate::auth::{AuthUser, MaybeAuthUser, Scope};
+use crate::domain::{EmailAddress, GameId};
+use crate::engine::registry::{GameKind, KindInfo};
+use crate::error::{ApiError, Problem};
+use crate::services::games::{
+    self, Fairness, GameResource, GameStatus, GameSummary, HistoryEntry, ListFilter, Mode,
+    NewGameRequest, Submission, Submitted,
+};
+use crate::services::idempotency::IdempotencyKey;
+use crate::state::AppState;
+use actix_web::{HttpRequest, HttpResponse, get, post, web};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+/// A kind of game and what can be chosen when creating one.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameKindResponse {
+    #[schema(value_type = super::schemas::GameKindName)]
+    pub kind: String,
+    pub name: String,
+    pub min_seats: u8,
+    pub max_seats: u8,
+    /// Preset names, the default first.
+    pub presets: Vec<String>,
+    /// Each switch: its allowed values (the default first) and the rules it governs.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// The rules version new games start with (a game keeps its own).
+    pub rules_version: u32,
+}
+
+impl From<KindInfo> for GameKindResponse {
+    fn from(info: KindInfo) -> Self {
+        GameKindResponse {
+            kind: info.kind.as_str().to_owned(),
+            name: info.name.to_owned(),
+            min_seats: info.min_seats,
+            max_seats: info.max_seats,
+            presets: info.presets.iter().map(|p| (*p).to_owned()).collect(),
+            options: info.options,
+            rules_version: info.rules_version,
+        }
+    }
+}
+
+/// A new game.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGameRequest {
+    #[schema(value_type = super::schemas::GameKindName)]
+    pub kind: GameKind,
+    /// `{"preset": "...", <switch>: <value>, ...}`; see `GET /api/v1/game-kinds`. The default
+    /// preset when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>, example = json!({"preset": "standard"}))]
+    pub options: Option<Value>,
+    /// Addresses invited to the next seats, in seat order.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>, max_items = 7, example = json!(["bruno@example.org"]))]
+    pub invite: Vec<EmailAddress>,
+    /// Seats anyone may take, after the invited ones.
+    #[serde(default)]
+    #[schema(maximum = 7)]
+    pub open_seats: u8,
+}
+
+/// Joining a game.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// Your own randomness, mixed into the game's seed before the first shuffle (public; see the
+    /// fairness endpoint).
+    #[schema(max_length = 256, example = "my lucky words")]
+    pub entropy: Option<String>,
+}
+
+/// A list of actions for one game.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SubmitRequest {
+    /// The `version` of the game the actions were decided on.
+    #[schema(minimum = 0)]
+    pub expected_version: i64,
+    /// Applied in order, all or nothing.
+    #[schema(value_type = Vec<super::schemas::Action>, min_items = 1, max_items = 64)]
+    pub actions: Vec<Value>,
+}
+
+/// The answer of a check: the actions would be accepted.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CheckResponse {
+    /// Always `true` (a refusal is answered with the problem a submission would get).
+    pub accepted: bool,
+    /// The game's version the check ran against.
+    pub version: i64,
+}
+
+/// Filters of the game list.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct ListGamesQuery {
+    /// Only games in this state.
+    pub status: Option<GameStatus>,
+    /// `true`: only games waiting for the caller.
+    pub my_turn: Option<bool>,
+}
+
+fn idempotency_key(req: &HttpRequest, scope: Value) -> Result<Option<IdempotencyKey>, ApiError> {
+    req.headers()
+        .get("Idempotency-Key")
+        .map(|v| {
+            let key = v
+                .to_str()
+                .map_err(|_| ApiError::Validation("Idempotency-Key must be ASCII".to_owned()))?;
+            IdempotencyKey::new(key, &scope)
+        })
+        .transpose()
+}
+
+fn answer(submitted: Submitted, fresh_status: actix_web::http::StatusCode) -> HttpResponse {
+    match submitted {
+        Submitted::Fresh(resource) => HttpResponse::build(fresh_status).json(resource),
+        Submitted::Replayed(stored) => HttpResponse::build(
+            actix_web::http::StatusCode::from_u16(stored.status).unwrap_or(fresh_status),
+        )
+        .json(stored.body),
+    }
+}
+
+const PROBLEM: &str = "application/problem+json";
+
+/// List game kinds
+///
+/// The games herald hosts, with their seat counts, presets and switches. Public.
+#[utoipa::path(
+    operation_id = "list_game_kinds",
+    tag = "games",
+    responses((status = 200, description = "The kinds of game.", body = Vec<GameKindResponse>))
+)]
+#[get("/game-kinds")]
+pub async fn list_game_kinds() -> HttpResponse {
+    let kinds: Vec<GameKindResponse> = games::kinds().into_iter().map(Into::into).collect();
+    HttpResponse::Ok().json(kinds)
+}
+
+/// Create a game
+///
+/// The caller takes seat 0; invited addresses the next seats; open seats the rest. The game starts
+/// when every seat is taken. Accepts `Idempotency-Key`. Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "create_game",
+    tag = "games",
+    security(("bearer" = [])),
+    request_body = CreateGameRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of creating a second game.")),
+    responses(
+        (status = 201, description = "The game, waiting for its players.", body = GameResource),
+        (status = 409, description = "The `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games")]
+pub async fn create_game(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    req: HttpRequest,
+    body: Json<CreateGameRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let CreateGameRequest {
+        kind,
+        options,
+        invite,
+        open_seats,
+    } = body.0;
+    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "open_seats": open_seats});
+    let key = idempotency_key(&req, scope)?;
+    let request = NewGameRequest {
+        kind,
+        options: options.unwrap_or(Value::Null),
+        invite,
+        open_seats,
+    };
+    let user = auth.user_id;
+    let done = crate::db::run(&state.pool, move |conn| {
+        games::create(conn, user, request, key.as_ref())
+    })
+    .await?;
+    Ok(answer(done, actix_web::http::StatusCode::CREATED))
+}
+
+/// List my games
+///
+/// The games the caller sits in or is invited to, most recently changed first. Needs the `read`
+/// scope.
+#[utoipa::path(
+    operation_id = "list_games",
+    tag = "games",
+    security(("bearer" = [])),
+    params(ListGamesQuery),
+    responses(
+        (status = 200, description = "The caller's games.", body = Vec<GameSummary>),
+        (status = 422, description = "An unknown filter or value (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/games")]
+pub async fn list_games(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    query: web::Query<ListGamesQuery>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let filter = ListFilter {
+        status: query.status,
+        my_turn: query.my_turn.unwrap_or(false),
+    };
+    let user = auth.user_id;
+    let list = crate::db::run(&state.pool, move |conn| games::list(conn, user, filter)).await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// Get a game
+///
+/// The game as the caller may see it: their own view, their legal actions, everyone's pending
+/// flags. An unseated caller gets a spectator's view. Finished games are public; games in progress
+/// need a token with the `read` scope.
+#[utoipa::path(
+    operation_id = "get_game",
+    tag = "games",
+    security((), ("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The game.", body = GameResource),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/games/{id}")]
+pub async fn get_game(
+    state: web::Data<AppState>,
+    auth: MaybeAuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = auth.user_with(Scope::Read)?;
+    let id = GameId(id.into_inner());
+    let game = crate::db::run(&state.pool, move |conn| games::get(conn, caller, id)).await?;
+    Ok(HttpResponse::Ok().json(game))
+}
+
+/// Join a game
+///
+/// Accepts the caller's invitation, or takes an open seat. The game starts when every seat is
+/// taken (the game's rules decide the start player). Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "join_game",
+    tag = "games",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    request_body(content = Option<JoinRequest>, description = "Optional; `{}` or no body at all joins without entropy."),
+    responses(
+        (status = 200, description = "The game, with the caller seated (and started if the table is full).", body = GameResource),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "The caller already sits in this game, or it has started (`conflict`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games/{id}/join")]
+pub async fn join_game(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+    body: OptionalJson<JoinRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let entropy = body.0.entropy;
+    if entropy.as_ref().is_some_and(|e| e.chars().count() > 256) {
+        return Err(ApiError::Validation(
+            "entropy must be at most 256 characters".to_owned(),
+        ));
+    }
+    let (user, id) = (auth.user_id, GameId(id.into_inner()));
+    let game = crate::db::run(&state.pool, move |conn| {
+        games::join(conn, user, id, entropy)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(game))
+}
+
+/// Submit actions
+///
+/// Applies the caller's actions in order, all or nothing, if the game is still at
+/// `expected_version`. Checks run in this order: a seat (403), game over, stale version, then per
+/// action: not your turn, illegal. Answers the caller's fresh view. Accepts `Idempotency-Key`: a
+/// retry with the same key and body gets the first answer, not a second move. Needs the `play`
+/// scope.
+#[utoipa::path(
+    operation_id = "submit_actions",
+    tag = "games",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The game's id."),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of moving twice."),
+    ),
+    request_body = SubmitRequest,
+    responses(
+        (status = 200, description = "Stored; the game as the caller now sees it.", body = GameResource),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "The game is over (`game_over`), moved on (`stale_version`, with the current `version`), waits for another seat (`not_your_turn`, with `index`), has not started or the `Idempotency-Key` was used for another request (`conflict`).", body = Problem, content_type = PROBLEM),
+        (status = 422, description = "An action breaks a rule (`illegal_action` with `rule` and `index`), or cannot be read (`validation_failed` with `index`), or the body is malformed (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games/{id}/actions")]
+pub async fn submit_actions(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+    body: Json<SubmitRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let id = GameId(id.into_inner());
+    let key = idempotency_key(
+        &req,
+        json!({"op": "submit_actions", "game": id, "body": &body.0}),
+    )?;
+    let submission = Submission {
+        expected_version: body.0.expected_version,
+        actions: body.0.actions,
+    };
+    let user = auth.user_id;
+    let done = crate::db::run(&state.pool, move |conn| {
+        games::submit(conn, user, id, &submission, key.as_ref(), Mode::Store)
+    })
+    .await?;
+    Ok(answer(done, actix_web::http::StatusCode::OK))
+}
+
+/// Check actions
+///
+/// Says whether `submit_actions` with this body would be accepted now, storing nothing: 200 when
+/// it would, otherwise the same problem the submission would get. Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "check_actions",
+    tag = "games",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    request_body = SubmitRequest,
+    responses(
+        (status = 200, description = "The actions would be accepted.", body = CheckResponse),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "A submission would get `game_over`, `stale_version`, `not_your_turn` or `conflict`.", body = Problem, content_type = PROBLEM),
+        (status = 422, description = "A submission would get `illegal_action` (with `rule` and `index`) or `validation_failed`.", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games/{id}/actions/check")]
+pub async fn check_actions(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+    body: Json<SubmitRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let id = GameId(id.into_inner());
+    let submission = Submission {
+        expected_version: body.0.expected_version,
+        actions: body.0.actions,
+    };
+    let user = auth.user_id;
+    let version = submission.expected_version;
+    crate::db::run(&state.pool, move |conn| {
+        games::submit(conn, user, id, &submission, None, Mode::Check)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(CheckResponse {
+        accepted: true,
+        version,
+    }))
+}
+
+/// Get a game's history
+///
+/// The record as the caller may see it: the setup and each action with the events the caller is
+/// in the audience of; another seat's secret actions are left out until the game is over, then
+/// the whole record is public. Finished games are public; games in progress need the `read`
+/// scope.
+#[utoipa::path(
+    operation_id = "get_game_history",
+    tag = "games",
+    security((), ("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The history, oldest first.", body = Vec<HistoryEntry>),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/games/{id}/history")]
+pub async fn get_game_history(
+    state: web::Data<AppState>,
+    auth: MaybeAuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = auth.user_with(Scope::Read)?;
+    let id = GameId(id.into_inner());
+    let entries = crate::db::run(&state.pool, move |conn| games::history(conn, caller, id)).await?;
+    Ok(HttpResponse::Ok().json(entries))
+}
+
+/// Resign
+///
+/// The caller resigns; the game ends at once and the other seats win. Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "resign_game",
+    tag = "games",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The finished game.", body = GameResource),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "The game is over (`game_over`) or has not started (`conflict`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games/{id}/resign")]
+pub async fn resign_game(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let (user, id) = (auth.user_id, GameId(id.into_inner()));
+    let game = crate::db::run(&state.pool, move |conn| games::resign(conn, user, id)).await?;
+    Ok(HttpResponse::Ok().json(game))
+}
+
+/// Get a game's fairness record
+///
+/// The seed commitment and the players' entropy; once the game is over also the seed and whether
+/// replaying the public record from it reproduces the stored result. Finished games are public;
+/// games in progress need the `read` scope.
+#[utoipa::path(
+    operation_id = "get_game_fairness",
+    tag = "games",
+    security((), ("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The fairness record.", body = Fairness),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/games/{id}/fairness")]
+pub async fn get_game_fairness(
+    state: web::Data<AppState>,
+    auth: MaybeAuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = auth.user_with(Scope::Read)?;
+    let id = GameId(id.into_inner());
+    let record = crate::db::run(&state.pool, move |conn| games::fairness(conn, caller, id)).await?;
+    Ok(HttpResponse::Ok().json(record))
+}

@@ -1,0 +1,115 @@
+//! The record of a game as one caller may see it: the events each viewer is in the audience of,
+//! grouped by the action that caused them. Before the end, another seat's action is shown only
+//! when at least one of its events is visible to the caller (so a secret action such as a
+//! Magnate preference stays secret); once the game is over the whole record is public, since the
+//! revealed seed lets anyone replay it.
+
+use super::resource::{GameStatus, seat_of};
+use super::{check_readable, load_game, load_seats};
+use crate::domain::{GameId, UserId};
+use crate::engine::{Audience, Viewer};
+use crate::error::ApiError;
+use crate::schema::{game_actions, game_events};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// One step of the record: the setup (`seq` 0) or one action and what it caused.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HistoryEntry {
+    /// The action number (0 for the setup).
+    pub seq: i64,
+    /// Who acted; `null` for the setup.
+    pub seat: Option<u8>,
+    /// The action with its `notation`; `null` for the setup and for another seat's secret action.
+    #[schema(value_type = Option<crate::routes::schemas::MagnateAction>)]
+    pub action: Option<Value>,
+    /// What happened, as far as the caller may see.
+    #[schema(value_type = Vec<Object>)]
+    pub events: Vec<Value>,
+    pub created_at: DateTime<Utc>,
+}
+
+/// The history of game `id` for `caller`.
+///
+/// # Errors
+/// 404 for no such game; 401 for an anonymous caller before the end.
+pub fn history(
+    conn: &mut PgConnection,
+    caller: Option<UserId>,
+    id: GameId,
+) -> Result<Vec<HistoryEntry>, ApiError> {
+    let game = load_game(conn, id, false)?;
+    check_readable(&game, caller)?;
+    let seats = load_seats(conn, id)?;
+    let over = matches!(
+        GameStatus::from_db(&game.status),
+        GameStatus::Finished | GameStatus::Aborted
+    );
+    let me = seat_of(&seats, caller);
+    let viewer = me.map_or(Viewer::Spectator, Viewer::Seat);
+    let actions: Vec<(i64, i16, Value, DateTime<Utc>)> = game_actions::table
+        .filter(game_actions::game_id.eq(id.0))
+        .order(game_actions::seq)
+        .select((
+            game_actions::seq,
+            game_actions::seat,
+            game_actions::action,
+            game_actions::created_at,
+        ))
+        .load(conn)?;
+    let events: Vec<(i64, Value, Value, DateTime<Utc>)> = game_events::table
+        .filter(game_events::game_id.eq(id.0))
+        .order(game_events::seq)
+        .select((
+            game_events::action_seq,
+            game_events::audience,
+            game_events::event,
+            game_events::created_at,
+        ))
+        .load(conn)?;
+    let visible = |audience: &Value| {
+        over || serde_json::from_value::<Audience>(audience.clone()).is_ok_and(|a| a.admits(viewer))
+    };
+    let mut entries = Vec::with_capacity(actions.len() + 1);
+    let setup: Vec<&(i64, Value, Value, DateTime<Utc>)> =
+        events.iter().filter(|e| e.0 == 0).collect();
+    if let Some(first) = setup.first() {
+        entries.push(HistoryEntry {
+            seq: 0,
+            seat: None,
+            action: None,
+            events: setup
+                .iter()
+                .filter(|e| visible(&e.1))
+                .map(|e| e.2.clone())
+                .collect(),
+            created_at: first.3,
+        });
+    }
+    for (seq, seat, action, created_at) in actions {
+        let caused: Vec<&(i64, Value, Value, DateTime<Utc>)> =
+            events.iter().filter(|e| e.0 == seq).collect();
+        let shown: Vec<Value> = caused
+            .iter()
+            .filter(|e| visible(&e.1))
+            .map(|e| e.2.clone())
+            .collect();
+        let seat = u8::try_from(seat).unwrap_or(u8::MAX);
+        let mine = me.is_some_and(|m| m.0 == seat);
+        if !over && !mine && shown.is_empty() {
+            // Nothing of this action reaches the caller: not even that it happened.
+            continue;
+        }
+        entries.push(HistoryEntry {
+            seq,
+            seat: Some(seat),
+            action: Some(action),
+            events: shown,
+            created_at,
+        });
+    }
+    Ok(entries)
+}

@@ -1,0 +1,700 @@
+//! Games: create, join (the game starts when every seat is taken), read, list, submit actions
+//! (the request path of design.md section 5), resign, history, and the fairness replay.
+//!
+//! Every change happens in one transaction with the game row locked (`SELECT ... FOR UPDATE`), so
+//! concurrent requests on one game are serialised and exactly one of two racing moves is stored.
+
+mod fairness;
+mod history;
+pub mod resource;
+
+pub use fairness::{Fairness, Verification, effective_seed, fairness, verify};
+pub use history::{HistoryEntry, history};
+pub use resource::{GameResource, GameStatus, PlayerRef, SeatResource, SeatRow, You};
+
+use super::idempotency::{self, IdempotencyKey, StoredAnswer};
+use crate::domain::{EmailAddress, GameId, UserId};
+use crate::engine::driver::Refusal;
+use crate::engine::registry::{AnyState, GameKind, LoggedJson};
+use crate::engine::{SeatSet, Seed};
+use crate::error::ApiError;
+use crate::models::{Game, GameAction, GameEvent, GameSeat, NewGame, NewGameSeat};
+use crate::schema::{game_actions, game_events, game_seats, games, users};
+use chrono::Utc;
+use diesel::prelude::*;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+/// The most actions one request may carry.
+pub const MAX_ACTIONS_PER_REQUEST: usize = 64;
+
+/// A validated request to create a game.
+#[derive(Debug, Clone)]
+pub struct NewGameRequest {
+    pub kind: GameKind,
+    pub options: Value,
+    pub invite: Vec<EmailAddress>,
+    pub open_seats: u8,
+}
+
+/// A list of actions for one game.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    pub expected_version: i64,
+    pub actions: Vec<Value>,
+}
+
+/// What a submission answered: a fresh resource, or the stored answer to an earlier request
+/// with the same idempotency key.
+#[derive(Debug)]
+pub enum Submitted {
+    Fresh(Box<GameResource>),
+    Replayed(StoredAnswer),
+}
+
+/// Filters of the caller's game list.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ListFilter {
+    pub status: Option<GameStatus>,
+    pub my_turn: bool,
+}
+
+/// One of the caller's games, without its view.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct GameSummary {
+    pub id: uuid::Uuid,
+    pub kind: String,
+    pub status: GameStatus,
+    pub version: i64,
+    pub seats: Vec<SeatResource>,
+    /// The caller's seat; `null` when the caller is only invited.
+    pub you: Option<You>,
+    /// The caller has an unanswered invitation to this game.
+    pub invited: bool,
+    /// The game waits for the caller.
+    pub my_turn: bool,
+    pub created_at: chrono::DateTime<Utc>,
+    pub updated_at: chrono::DateTime<Utc>,
+}
+
+fn not_found(id: GameId) -> ApiError {
+    ApiError::NotFound(format!("there is no game {id}"))
+}
+
+fn internal(what: &str, detail: impl std::fmt::Display) -> ApiError {
+    ApiError::internal(anyhow::anyhow!("{what}: {detail}"))
+}
+
+fn email_of(conn: &mut PgConnection, user: UserId) -> Result<String, ApiError> {
+    users::table
+        .find(user.0)
+        .select(users::email)
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| {
+            ApiError::Unauthenticated("the account of this token no longer exists".to_owned())
+        })
+}
+
+fn load_game(conn: &mut PgConnection, id: GameId, lock: bool) -> Result<Game, ApiError> {
+    let query = games::table.find(id.0).select(Game::as_select());
+    let game = if lock {
+        query.for_update().first(conn).optional()?
+    } else {
+        query.first(conn).optional()?
+    };
+    game.ok_or_else(|| not_found(id))
+}
+
+fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiError> {
+    let rows: Vec<(GameSeat, Option<String>)> = game_seats::table
+        .left_join(users::table)
+        .filter(game_seats::game_id.eq(id.0))
+        .order(game_seats::seat)
+        .select((GameSeat::as_select(), users::display_name.nullable()))
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(row, display_name)| SeatRow { row, display_name })
+        .collect())
+}
+
+fn kind_of(game: &Game) -> Result<GameKind, ApiError> {
+    GameKind::parse(&game.kind).ok_or_else(|| internal("unknown stored kind", &game.kind))
+}
+
+fn load_state(game: &Game) -> Result<Option<AnyState>, ApiError> {
+    let Some(state) = &game.state else {
+        return Ok(None);
+    };
+    kind_of(game)?
+        .load(state)
+        .map(Some)
+        .map_err(|e| internal(&format!("game {} has an unreadable state", game.id), e))
+}
+
+fn seed_of(game: &Game, seats: &[SeatRow]) -> Result<Seed, ApiError> {
+    let entropy: Vec<Option<String>> = seats.iter().map(|s| s.row.entropy.clone()).collect();
+    effective_seed(&game.seed, &entropy).ok_or_else(|| internal("bad stored seed", game.id))
+}
+
+fn set_pending(conn: &mut PgConnection, id: GameId, pending: SeatSet) -> Result<(), ApiError> {
+    let seats: Vec<i16> = pending.iter().map(|s| i16::from(s.0)).collect();
+    diesel::update(game_seats::table.filter(game_seats::game_id.eq(id.0)))
+        .set(game_seats::is_pending.eq(game_seats::seat.eq_any(seats)))
+        .execute(conn)?;
+    Ok(())
+}
+
+fn insert_events(
+    conn: &mut PgConnection,
+    id: GameId,
+    first_seq: i64,
+    events: &[(i64, LoggedJson)],
+) -> Result<(), ApiError> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let now = Utc::now();
+    let rows: Vec<GameEvent> = events
+        .iter()
+        .zip(first_seq..)
+        .map(|((action_seq, logged), seq)| GameEvent {
+            game_id: id.0,
+            seq,
+            action_seq: *action_seq,
+            audience: serde_json::to_value(logged.audience).unwrap_or(Value::Null),
+            event: logged.event.clone(),
+            created_at: now,
+        })
+        .collect();
+    diesel::insert_into(game_events::table)
+        .values(&rows)
+        .execute(conn)?;
+    Ok(())
+}
+
+fn next_event_seq(conn: &mut PgConnection, id: GameId) -> Result<i64, ApiError> {
+    let max: Option<i64> = game_events::table
+        .filter(game_events::game_id.eq(id.0))
+        .select(diesel::dsl::max(game_events::seq))
+        .first(conn)?;
+    Ok(max.unwrap_or(0) + 1)
+}
+
+/// The kinds of game on offer.
+pub fn kinds() -> Vec<crate::engine::registry::KindInfo> {
+    GameKind::ALL.iter().map(|k| k.info()).collect()
+}
+
+/// Creates a game: the creator takes seat 0, invitations the next seats, open seats the rest.
+///
+/// # Errors
+/// 422 for options the game refuses, a seat count out of range, or a bad invitation list.
+pub fn create(
+    conn: &mut PgConnection,
+    creator: UserId,
+    request: NewGameRequest,
+    key: Option<&IdempotencyKey>,
+) -> Result<Submitted, ApiError> {
+    let info = request.kind.info();
+    let rules = request
+        .kind
+        .resolve_options(&request.options)
+        .map_err(|e| ApiError::Validation(format!("options: {e}")))?;
+    let seat_count = 1 + request.invite.len() + usize::from(request.open_seats);
+    if seat_count < usize::from(info.min_seats) || seat_count > usize::from(info.max_seats) {
+        return Err(ApiError::Validation(format!(
+            "{} is for {} to {} players; this game would have {seat_count} seats (you, {} invited, {} open)",
+            info.name,
+            info.min_seats,
+            info.max_seats,
+            request.invite.len(),
+            request.open_seats
+        )));
+    }
+    conn.transaction(|conn| {
+        if let Some(key) = key
+            && let Some(stored) = idempotency::claim(conn, creator, key)?
+        {
+            return Ok(Submitted::Replayed(stored));
+        }
+        let own = email_of(conn, creator)?;
+        let mut seen = std::collections::BTreeSet::new();
+        for email in &request.invite {
+            if email.as_str() == own {
+                return Err(ApiError::Validation("you cannot invite yourself".to_owned()));
+            }
+            if !seen.insert(email.as_str()) {
+                return Err(ApiError::Validation(format!("{email} is invited twice")));
+            }
+        }
+        let id = GameId::new();
+        let seed = crate::auth::random_bytes::<32>();
+        let commitment = hex::encode(Sha256::digest(seed));
+        diesel::insert_into(games::table)
+            .values(NewGame {
+                id: id.0,
+                kind: request.kind.as_str(),
+                rules_version: i32::try_from(info.rules_version).unwrap_or(i32::MAX),
+                options: &rules,
+                seed: &seed,
+                seed_commitment: &commitment,
+                status: GameStatus::Waiting.as_str(),
+                seat_count: i16::try_from(seat_count).unwrap_or(i16::MAX),
+                created_by: creator.0,
+            })
+            .execute(conn)?;
+        let now = Utc::now();
+        let mut seats = vec![NewGameSeat {
+            game_id: id.0,
+            seat: 0,
+            user_id: Some(creator.0),
+            invited_email: None,
+            joined_at: Some(now),
+        }];
+        for (email, seat) in request.invite.iter().zip(1i16..) {
+            seats.push(NewGameSeat {
+                game_id: id.0,
+                seat,
+                user_id: None,
+                invited_email: Some(email.as_str()),
+                joined_at: None,
+            });
+        }
+        let first_open = i16::try_from(seats.len()).unwrap_or(i16::MAX);
+        for seat in first_open..first_open + i16::from(request.open_seats) {
+            seats.push(NewGameSeat {
+                game_id: id.0,
+                seat,
+                user_id: None,
+                invited_email: None,
+                joined_at: None,
+            });
+        }
+        diesel::insert_into(game_seats::table)
+            .values(&seats)
+            .execute(conn)?;
+        tracing::info!(game.id = %id, user.id = %creator, kind = request.kind.as_str(), seats = seat_count, "game created");
+        let game = load_game(conn, id, false)?;
+        let seats = load_seats(conn, id)?;
+        let resource = resource::render(&game, &seats, None, Some(creator));
+        if let Some(key) = key {
+            let body = serde_json::to_value(&resource).map_err(ApiError::internal)?;
+            idempotency::store(conn, creator, key, 201, &body)?;
+        }
+        Ok(Submitted::Fresh(Box::new(resource)))
+    })
+}
+
+/// Takes the caller's invited seat, or else the first open seat; mixes the caller's `entropy`
+/// into the seed; starts the game when every seat is taken.
+///
+/// # Errors
+/// 404 for no such game; 409 `conflict` when the game has started or the caller already sits in
+/// it; 403 when the caller is not invited and no seat is open.
+pub fn join(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+    entropy: Option<String>,
+) -> Result<GameResource, ApiError> {
+    conn.transaction(|conn| {
+        let game = load_game(conn, id, true)?;
+        let seats = load_seats(conn, id)?;
+        if let Some(seat) = resource::seat_of(&seats, Some(user)) {
+            return Err(ApiError::Conflict(format!(
+                "you already have seat {seat} in this game"
+            )));
+        }
+        if GameStatus::from_db(&game.status) != GameStatus::Waiting {
+            return Err(ApiError::Conflict(
+                "the game has already started; every seat is taken".to_owned(),
+            ));
+        }
+        let email = email_of(conn, user)?;
+        let free = |s: &&SeatRow| s.row.user_id.is_none();
+        let seat = seats
+            .iter()
+            .filter(free)
+            .find(|s| s.row.invited_email.as_deref() == Some(email.as_str()))
+            .or_else(|| {
+                seats
+                    .iter()
+                    .filter(free)
+                    .find(|s| s.row.invited_email.is_none())
+            })
+            .map(SeatRow::seat)
+            .ok_or_else(|| {
+                ApiError::Forbidden(
+                    "you are not invited to this game and no seat is open".to_owned(),
+                )
+            })?;
+        diesel::update(game_seats::table.find((id.0, i16::from(seat.0))))
+            .set((
+                game_seats::user_id.eq(user.0),
+                game_seats::entropy.eq(entropy),
+                game_seats::joined_at.eq(Utc::now()),
+            ))
+            .execute(conn)?;
+        tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "seat taken");
+        let seats = load_seats(conn, id)?;
+        let everyone_seated = seats.iter().all(|s| s.row.user_id.is_some());
+        let (status, state_json, pending) = if everyone_seated {
+            let kind = kind_of(&game)?;
+            let seed = seed_of(&game, &seats)?;
+            let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);
+            let (state, events) = kind
+                .setup(&game.options, count, &seed)
+                .map_err(|e| internal("setup of stored rules", e))?;
+            let events: Vec<(i64, LoggedJson)> = events.into_iter().map(|e| (0, e)).collect();
+            insert_events(conn, id, 1, &events)?;
+            tracing::info!(game.id = %id, "game started");
+            (GameStatus::Active, Some(state.to_json()), state.pending())
+        } else {
+            (GameStatus::Waiting, None, SeatSet::EMPTY)
+        };
+        diesel::update(games::table.find(id.0))
+            .set((
+                games::version.eq(game.version + 1),
+                games::status.eq(status.as_str()),
+                games::state.eq(state_json),
+                games::updated_at.eq(Utc::now()),
+            ))
+            .execute(conn)?;
+        if !pending.is_empty() {
+            set_pending(conn, id, pending)?;
+        }
+        let game = load_game(conn, id, false)?;
+        let seats = load_seats(conn, id)?;
+        let state = load_state(&game)?;
+        Ok(resource::render(&game, &seats, state.as_ref(), Some(user)))
+    })
+}
+
+/// Who may read a game: anyone once it is finished, signed-in callers before.
+fn check_readable(game: &Game, caller: Option<UserId>) -> Result<(), ApiError> {
+    let status = GameStatus::from_db(&game.status);
+    if caller.is_none() && !matches!(status, GameStatus::Finished | GameStatus::Aborted) {
+        return Err(ApiError::Unauthenticated(
+            "a game in progress is visible to signed-in callers only: send an `Authorization: Bearer <token>` header".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// The game as `caller` may see it (a spectator's view when not seated).
+///
+/// # Errors
+/// 404 for no such game; 401 for an anonymous caller before the game is over.
+pub fn get(
+    conn: &mut PgConnection,
+    caller: Option<UserId>,
+    id: GameId,
+) -> Result<GameResource, ApiError> {
+    let game = load_game(conn, id, false)?;
+    check_readable(&game, caller)?;
+    let seats = load_seats(conn, id)?;
+    let state = load_state(&game)?;
+    Ok(resource::render(&game, &seats, state.as_ref(), caller))
+}
+
+/// The caller's games (seated or invited), newest change first.
+///
+/// # Errors
+/// Database failures only.
+pub fn list(
+    conn: &mut PgConnection,
+    user: UserId,
+    filter: ListFilter,
+) -> Result<Vec<GameSummary>, ApiError> {
+    let email = email_of(conn, user)?;
+    let mine = game_seats::table
+        .filter(
+            game_seats::user_id.eq(user.0).or(game_seats::user_id
+                .is_null()
+                .and(game_seats::invited_email.eq(&email))),
+        )
+        .select(game_seats::game_id);
+    let mut query = games::table
+        .filter(games::id.eq_any(mine))
+        .order((games::updated_at.desc(), games::id))
+        .select(Game::as_select())
+        .limit(500)
+        .into_boxed();
+    if let Some(status) = filter.status {
+        query = query.filter(games::status.eq(status.as_str()));
+    }
+    let found: Vec<Game> = query.load(conn)?;
+    let ids: Vec<uuid::Uuid> = found.iter().map(|g| g.id).collect();
+    let rows: Vec<(GameSeat, Option<String>)> = game_seats::table
+        .left_join(users::table)
+        .filter(game_seats::game_id.eq_any(&ids))
+        .order((game_seats::game_id, game_seats::seat))
+        .select((GameSeat::as_select(), users::display_name.nullable()))
+        .load(conn)?;
+    let mut summaries = Vec::new();
+    for game in found {
+        let seats: Vec<SeatRow> = rows
+            .iter()
+            .filter(|(row, _)| row.game_id == game.id)
+            .map(|(row, display_name)| SeatRow {
+                row: row.clone(),
+                display_name: display_name.clone(),
+            })
+            .collect();
+        let you = resource::seat_of(&seats, Some(user));
+        let status = GameStatus::from_db(&game.status);
+        let my_turn = status == GameStatus::Active
+            && seats
+                .iter()
+                .any(|s| s.row.user_id == Some(user.0) && s.row.is_pending);
+        if filter.my_turn && !my_turn {
+            continue;
+        }
+        summaries.push(GameSummary {
+            id: game.id,
+            kind: game.kind.clone(),
+            status,
+            version: game.version,
+            seats: seats
+                .iter()
+                .map(|s| SeatResource {
+                    seat: s.seat().0,
+                    player: match (s.row.user_id, &s.display_name) {
+                        (Some(id), Some(name)) => Some(PlayerRef {
+                            id,
+                            display_name: name.clone(),
+                        }),
+                        _ => None,
+                    },
+                    pending: s.row.is_pending,
+                    invited: s.row.user_id.is_none() && s.row.invited_email.is_some(),
+                })
+                .collect(),
+            you: you.map(|s| You { seat: s.0 }),
+            invited: you.is_none(),
+            my_turn,
+            created_at: game.created_at,
+            updated_at: game.updated_at,
+        });
+    }
+    Ok(summaries)
+}
+
+fn refusal(refused: Refusal, index: usize, pending: SeatSet) -> ApiError {
+    let index = Some(index);
+    match refused {
+        Refusal::GameOver => ApiError::GameOver { index },
+        Refusal::NotYourTurn(_) => {
+            let waiting: Vec<String> = pending.iter().map(|s| s.to_string()).collect();
+            ApiError::NotYourTurn {
+                detail: format!(
+                    "it is not your turn: the game waits for seat {}",
+                    waiting.join(" and ")
+                ),
+                index,
+            }
+        }
+        Refusal::Illegal(illegal) => ApiError::IllegalAction {
+            rule: illegal.rule.to_owned(),
+            detail: illegal.detail,
+            index,
+        },
+    }
+}
+
+/// Whether a submission is stored or only checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Store,
+    Check,
+}
+
+/// Applies a list of actions by the caller, all or nothing (design.md section 5): the game row
+/// locked, then in order: a seat (403), game over, stale version, and for each action not
+/// pending / illegal; then state, version, pending flags, actions and events are written in the
+/// same transaction. In [`Mode::Check`] nothing is written or locked.
+///
+/// # Errors
+/// The first refusal, as its problem (`game_over`, `stale_version`, `not_your_turn`,
+/// `illegal_action` with `rule` and `index`, `validation_failed` with `index`).
+pub fn submit(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+    submission: &Submission,
+    key: Option<&IdempotencyKey>,
+    mode: Mode,
+) -> Result<Submitted, ApiError> {
+    if submission.actions.is_empty() || submission.actions.len() > MAX_ACTIONS_PER_REQUEST {
+        return Err(ApiError::Validation(format!(
+            "actions must list 1 to {MAX_ACTIONS_PER_REQUEST} actions"
+        )));
+    }
+    conn.transaction(|conn| {
+        let game = load_game(conn, id, mode == Mode::Store)?;
+        if let Some(key) = key.filter(|_| mode == Mode::Store)
+            && let Some(stored) = idempotency::claim(conn, user, key)?
+        {
+            return Ok(Submitted::Replayed(stored));
+        }
+        let seats = load_seats(conn, id)?;
+        let seat = resource::seat_of(&seats, Some(user))
+            .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
+        match GameStatus::from_db(&game.status) {
+            GameStatus::Waiting => {
+                return Err(ApiError::Conflict("the game has not started: seats are still open".to_owned()));
+            }
+            GameStatus::Finished | GameStatus::Aborted => return Err(ApiError::GameOver { index: None }),
+            GameStatus::Active => {}
+        }
+        if submission.expected_version != game.version {
+            return Err(ApiError::StaleVersion {
+                current: game.version,
+                expected: submission.expected_version,
+            });
+        }
+        let kind = kind_of(&game)?;
+        let mut state = load_state(&game)?.ok_or_else(|| internal("active game without state", game.id))?;
+        let seed = seed_of(&game, &seats)?;
+        let mut stored_actions = Vec::with_capacity(submission.actions.len());
+        let mut events: Vec<(i64, LoggedJson)> = Vec::new();
+        for (index, raw) in submission.actions.iter().enumerate() {
+            let action = kind.parse_action(raw).map_err(|detail| ApiError::InvalidAction {
+                detail: format!("action {index}: {detail}"),
+                index,
+            })?;
+            let number = game.action_count + 1 + i64::try_from(index).unwrap_or(i64::MAX);
+            let pending = state.pending();
+            let logged = state
+                .submit(seat, &action, &seed, u64::try_from(number).unwrap_or(u64::MAX))
+                .map_err(|refused| refusal(refused, index, pending))?;
+            events.extend(logged.into_iter().map(|e| (number, e)));
+            stored_actions.push((number, action.to_json()));
+        }
+        if mode == Mode::Check {
+            let rendered = resource::render(&game, &seats, load_state(&game)?.as_ref(), Some(user));
+            return Ok(Submitted::Fresh(Box::new(rendered)));
+        }
+        let outcome = state.outcome();
+        let status = if outcome.is_some() { GameStatus::Finished } else { GameStatus::Active };
+        let now = Utc::now();
+        let action_count = game.action_count + i64::try_from(stored_actions.len()).unwrap_or(0);
+        diesel::update(games::table.find(id.0))
+            .set((
+                games::state.eq(Some(state.to_json())),
+                games::version.eq(game.version + 1),
+                games::action_count.eq(action_count),
+                games::status.eq(status.as_str()),
+                games::outcome.eq(&outcome),
+                games::updated_at.eq(now),
+                games::finished_at.eq(outcome.as_ref().map(|_| now)),
+            ))
+            .execute(conn)?;
+        let before = seats.iter().filter(|s| s.row.is_pending).map(SeatRow::seat).collect::<SeatSet>();
+        if state.pending() != before {
+            set_pending(conn, id, state.pending())?;
+        }
+        let rows: Vec<GameAction> = stored_actions
+            .into_iter()
+            .map(|(seq, action)| GameAction {
+                game_id: id.0,
+                seq,
+                seat: i16::from(seat.0),
+                action,
+                created_at: now,
+            })
+            .collect();
+        diesel::insert_into(game_actions::table).values(&rows).execute(conn)?;
+        if !events.is_empty() {
+            let first = next_event_seq(conn, id)?;
+            insert_events(conn, id, first, &events)?;
+        }
+        tracing::info!(game.id = %id, user.id = %user, seat = seat.0, actions = rows.len(), version = game.version + 1, "actions stored");
+        let game = Game {
+            state: None,
+            version: game.version + 1,
+            action_count,
+            status: status.as_str().to_owned(),
+            outcome,
+            updated_at: now,
+            finished_at: None,
+            ..game
+        };
+        let mut seats = seats;
+        for s in &mut seats {
+            s.row.is_pending = state.pending().contains(s.seat());
+        }
+        let rendered = resource::render(&game, &seats, Some(&state), Some(user));
+        if let Some(key) = key {
+            let body = serde_json::to_value(&rendered).map_err(ApiError::internal)?;
+            idempotency::store(conn, user, key, 200, &body)?;
+        }
+        Ok(Submitted::Fresh(Box::new(rendered)))
+    })
+}
+
+/// The caller resigns: the game ends at once and the other seats win. Stored as the action
+/// `{"type": "resign"}` so the record replays.
+///
+/// # Errors
+/// 403 without a seat; 409 `conflict` before the start, `game_over` after the end.
+pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameResource, ApiError> {
+    conn.transaction(|conn| {
+        let game = load_game(conn, id, true)?;
+        let seats = load_seats(conn, id)?;
+        let seat = resource::seat_of(&seats, Some(user))
+            .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
+        match GameStatus::from_db(&game.status) {
+            GameStatus::Waiting => {
+                return Err(ApiError::Conflict(
+                    "the game has not started: there is nothing to resign".to_owned(),
+                ));
+            }
+            GameStatus::Finished | GameStatus::Aborted => {
+                return Err(ApiError::GameOver { index: None });
+            }
+            GameStatus::Active => {}
+        }
+        let mut state =
+            load_state(&game)?.ok_or_else(|| internal("active game without state", game.id))?;
+        state
+            .resign(seat)
+            .map_err(|_| ApiError::GameOver { index: None })?;
+        let number = game.action_count + 1;
+        let now = Utc::now();
+        let outcome = state.outcome();
+        diesel::update(games::table.find(id.0))
+            .set((
+                games::state.eq(Some(state.to_json())),
+                games::version.eq(game.version + 1),
+                games::action_count.eq(number),
+                games::status.eq(GameStatus::Finished.as_str()),
+                games::outcome.eq(&outcome),
+                games::updated_at.eq(now),
+                games::finished_at.eq(Some(now)),
+            ))
+            .execute(conn)?;
+        set_pending(conn, id, state.pending())?;
+        diesel::insert_into(game_actions::table)
+            .values(GameAction {
+                game_id: id.0,
+                seq: number,
+                seat: i16::from(seat.0),
+                action: json!({"type": "resign", "notation": "resign"}),
+                created_at: now,
+            })
+            .execute(conn)?;
+        let first = next_event_seq(conn, id)?;
+        let event = LoggedJson {
+            audience: crate::engine::Audience::Everyone,
+            event: json!({"type": "resigned", "seat": seat.0}),
+        };
+        insert_events(conn, id, first, &[(number, event)])?;
+        tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "resigned");
+        let game = load_game(conn, id, false)?;
+        let seats = load_seats(conn, id)?;
+        Ok(resource::render(&game, &seats, Some(&state), Some(user)))
+    })
+}

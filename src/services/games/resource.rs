@@ -1,0 +1,168 @@
+//! The game resource of api.md as one caller may see it, built from the rows and the state:
+//! the view is the engine's view for the caller's seat (a spectator's when unseated).
+
+use crate::domain::UserId;
+use crate::engine::registry::AnyState;
+use crate::engine::{Seat, Viewer};
+use crate::models::{Game, GameSeat};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Where a game is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Seats are still open or invitations unanswered.
+    Waiting,
+    Active,
+    Finished,
+    Aborted,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Waiting => "waiting",
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+
+    pub fn from_db(text: &str) -> GameStatus {
+        match text {
+            "waiting" => GameStatus::Waiting,
+            "active" => GameStatus::Active,
+            "finished" => GameStatus::Finished,
+            _ => GameStatus::Aborted,
+        }
+    }
+}
+
+/// A seat's row with its player's display name.
+#[derive(Debug, Clone)]
+pub struct SeatRow {
+    pub row: GameSeat,
+    pub display_name: Option<String>,
+}
+
+impl SeatRow {
+    pub fn seat(&self) -> Seat {
+        Seat(u8::try_from(self.row.seat).unwrap_or(u8::MAX))
+    }
+}
+
+/// A player as others see them.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlayerRef {
+    pub id: Uuid,
+    pub display_name: String,
+}
+
+/// One seat at the table.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct SeatResource {
+    pub seat: u8,
+    /// The player in this seat; `null` while it is open or its invitation unanswered.
+    pub player: Option<PlayerRef>,
+    /// Whether the game waits for this seat.
+    pub pending: bool,
+    /// Whether the seat is reserved for an invited address (not shown) that has not joined yet.
+    pub invited: bool,
+}
+
+/// The caller's place in the game.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct You {
+    pub seat: u8,
+}
+
+/// A game as the caller may see it.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct GameResource {
+    pub id: Uuid,
+    /// The kind of game, e.g. `magnate`.
+    pub kind: String,
+    pub status: GameStatus,
+    /// Increments with every stored change; send it back as `expected_version`.
+    pub version: i64,
+    /// The resolved rules: every option with its value.
+    #[schema(value_type = Object)]
+    pub options: Value,
+    /// Indexed by seat.
+    pub seats: Vec<SeatResource>,
+    /// The caller's seat; `null` for spectators.
+    pub you: Option<You>,
+    /// The game-specific view for the caller; `null` until the game starts.
+    #[schema(value_type = Option<crate::routes::schemas::GameView>)]
+    pub view: Option<Value>,
+    /// What the caller may do now, each submittable as listed; empty when not pending.
+    #[schema(value_type = Vec<crate::routes::schemas::MagnateAction>)]
+    pub legal_actions: Vec<Value>,
+    /// Places, scores and tie-break detail once the game is over.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Value>,
+    /// Lower-case hex SHA-256 of the secret seed, published at creation.
+    #[schema(pattern = "^[0-9a-f]{64}$")]
+    pub seed_commitment: String,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// The caller's seat in `seats`, if any.
+pub fn seat_of(seats: &[SeatRow], user: Option<UserId>) -> Option<Seat> {
+    let user = user?;
+    seats
+        .iter()
+        .find(|s| s.row.user_id == Some(user.0))
+        .map(SeatRow::seat)
+}
+
+/// Renders the resource for `caller` (a spectator when unseated or anonymous).
+pub fn render(
+    game: &Game,
+    seats: &[SeatRow],
+    state: Option<&AnyState>,
+    caller: Option<UserId>,
+) -> GameResource {
+    let you = seat_of(seats, caller);
+    let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
+    let pending = state.map(AnyState::pending).unwrap_or_default();
+    let status = GameStatus::from_db(&game.status);
+    let legal_actions = match (state, you) {
+        (Some(state), Some(seat)) if status == GameStatus::Active => state.legal_actions(seat),
+        _ => Vec::new(),
+    };
+    GameResource {
+        id: game.id,
+        kind: game.kind.clone(),
+        status,
+        version: game.version,
+        options: game.options.clone(),
+        seats: seats
+            .iter()
+            .map(|s| SeatResource {
+                seat: s.seat().0,
+                player: match (s.row.user_id, &s.display_name) {
+                    (Some(id), Some(name)) => Some(PlayerRef {
+                        id,
+                        display_name: name.clone(),
+                    }),
+                    _ => None,
+                },
+                pending: pending.contains(s.seat()),
+                invited: s.row.user_id.is_none() && s.row.invited_email.is_some(),
+            })
+            .collect(),
+        you: you.map(|s| You { seat: s.0 }),
+        view: state.map(|s| s.view(viewer)),
+        legal_actions,
+        outcome: game.outcome.clone(),
+        seed_commitment: game.seed_commitment.clone(),
+        created_at: game.created_at,
+        updated_at: game.updated_at,
+    }
+}

@@ -1,0 +1,631 @@
+//! Creating, joining, listing and reading games, and the refusals of submissions.
+
+use crate::helpers::{spawn_app, without_notation};
+use awc::http::Method;
+use serde_json::json;
+
+#[actix_web::test]
+async fn the_game_kinds_are_public_and_list_magnate_with_its_presets() {
+    let app = spawn_app().await;
+    let r = app.get("/api/v1/game-kinds", None).await;
+    assert_eq!(r.status, 200);
+    let magnate = r
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["kind"] == "magnate")
+        .unwrap();
+    assert_eq!(magnate["min_seats"], 2);
+    assert_eq!(magnate["max_seats"], 2);
+    assert!(
+        magnate["presets"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("standard"))
+    );
+    assert!(magnate["options"].is_object());
+}
+
+#[actix_web::test]
+async fn a_new_game_waits_for_its_invited_player_with_a_published_commitment() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let r = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "invite": ["Bruno@Example.test"]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let g = &r.json;
+    assert_eq!(g["status"], "waiting");
+    assert_eq!(g["you"], json!({"seat": 0}));
+    assert_eq!(g["seats"][0]["player"]["display_name"], "Ada");
+    assert_eq!(g["seats"][1]["player"], json!(null));
+    assert_eq!(g["seats"][1]["invited"], true);
+    assert!(
+        !r.text.contains("bruno@example.test"),
+        "invited addresses are not shown"
+    );
+    assert_eq!(g["view"], json!(null));
+    assert_eq!(g["legal_actions"], json!([]));
+    let commitment = g["seed_commitment"].as_str().unwrap();
+    assert_eq!(commitment.len(), 64);
+    assert!(commitment.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_eq!(g["options"]["courts"], false, "options are stored resolved");
+}
+
+#[actix_web::test]
+async fn bad_game_requests_are_refused_with_a_validation_problem() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let cases = [
+        json!({"kind": "chess", "invite": ["b@example.test"]}),
+        json!({"kind": "magnate", "options": {"preset": "no-such-preset"}, "invite": ["b@example.test"]}),
+        json!({"kind": "magnate", "options": {"courts": "sometimes"}, "invite": ["b@example.test"]}),
+        json!({"kind": "magnate", "invite": []}),
+        json!({"kind": "magnate", "invite": ["b@example.test", "c@example.test"]}),
+        json!({"kind": "magnate", "invite": ["ada@example.test"]}),
+        json!({"kind": "magnate", "invite": ["not an address"]}),
+        json!({"kind": "magnate", "open_seats": 300}),
+        json!({"kind": "magnate", "open_seats": 1, "colour": "red"}),
+    ];
+    for body in cases {
+        let r = app.post("/api/v1/games", Some(&ada), body.clone()).await;
+        assert_eq!(r.status, 422, "{body} -> {}", r.text);
+        r.assert_problem(422, "validation_failed");
+    }
+    let r = app.get("/api/v1/games", Some(&ada)).await;
+    assert_eq!(r.json, json!([]), "nothing half-written");
+}
+
+#[actix_web::test]
+async fn the_game_starts_when_the_invitee_joins_and_exactly_one_seat_is_pending() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let a = app.game(&table, 0).await;
+    let b = app.game(&table, 1).await;
+    assert_eq!(a["status"], "active");
+    assert_eq!(a["you"], json!({"seat": 0}));
+    assert_eq!(b["you"], json!({"seat": 1}));
+    assert_eq!(a["version"], b["version"]);
+    let pending: Vec<bool> = a["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["pending"].as_bool().unwrap())
+        .collect();
+    assert_eq!(pending.iter().filter(|p| **p).count(), 1);
+    let mover = pending.iter().position(|p| *p).unwrap();
+    let views = [&a, &b];
+    assert!(!views[mover]["legal_actions"].as_array().unwrap().is_empty());
+    assert!(
+        views[1 - mover]["legal_actions"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    for action in views[mover]["legal_actions"].as_array().unwrap() {
+        assert!(action["notation"].is_string(), "{action}");
+    }
+    assert!(a["view"]["players"][0]["hand"].is_array());
+    assert!(a["view"]["players"][1].get("hand").is_none());
+    assert!(b["view"]["players"][1]["hand"].is_array());
+}
+
+#[actix_web::test]
+async fn open_seats_are_taken_by_anyone_but_only_once() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let carla = app.user("carla@example.test", "Carla").await;
+    let dan = app.user("dan@example.test", "Dan").await;
+    let r = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "open_seats": 1}),
+        )
+        .await;
+    let id = r.json["id"].as_str().unwrap().to_owned();
+    let r = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&ada), json!({}))
+        .await;
+    r.assert_problem(409, "conflict");
+    let r = app
+        .call(
+            Method::POST,
+            &format!("/api/v1/games/{id}/join"),
+            Some(&carla),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["status"], "active");
+    let r = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&dan), json!({}))
+        .await;
+    r.assert_problem(409, "conflict");
+}
+
+#[actix_web::test]
+async fn a_stranger_cannot_take_an_invited_seat() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let eve = app.user("eve@example.test", "Eve").await;
+    let r = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    let id = r.json["id"].as_str().unwrap().to_owned();
+    let r = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&eve), json!({}))
+        .await;
+    r.assert_problem(403, "forbidden");
+}
+
+#[actix_web::test]
+async fn my_games_list_invitations_and_filters_by_status_and_turn() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let r = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    let id = r.json["id"].as_str().unwrap().to_owned();
+    let list = app.get("/api/v1/games", Some(&bruno)).await;
+    assert_eq!(list.status, 200, "{}", list.text);
+    assert_eq!(list.json[0]["id"], id.as_str());
+    assert_eq!(list.json[0]["invited"], true);
+    assert_eq!(list.json[0]["you"], json!(null));
+    app.post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+
+    let mine_a = app.get("/api/v1/games?my_turn=true", Some(&ada)).await.json;
+    let mine_b = app
+        .get("/api/v1/games?my_turn=true", Some(&bruno))
+        .await
+        .json;
+    assert_eq!(
+        mine_a.as_array().unwrap().len() + mine_b.as_array().unwrap().len(),
+        1,
+        "exactly one player has the move"
+    );
+    let active = app
+        .get("/api/v1/games?status=active", Some(&ada))
+        .await
+        .json;
+    assert_eq!(active.as_array().unwrap().len(), 1);
+    let finished = app
+        .get("/api/v1/games?status=finished", Some(&ada))
+        .await
+        .json;
+    assert_eq!(finished, json!([]));
+    let r = app.get("/api/v1/games?status=sleeping", Some(&ada)).await;
+    r.assert_problem(422, "validation_failed");
+}
+
+#[actix_web::test]
+async fn a_game_in_progress_is_not_public_and_an_unknown_game_is_not_found() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let r = app.get(&format!("/api/v1/games/{}", table.id), None).await;
+    r.assert_problem(401, "unauthenticated");
+    let r = app
+        .get(&format!("/api/v1/games/{}/history", table.id), None)
+        .await;
+    r.assert_problem(401, "unauthenticated");
+    let r = app
+        .get(
+            "/api/v1/games/6f1c2a52-0000-4000-8000-000000000000",
+            Some(&table.tokens[0]),
+        )
+        .await;
+    r.assert_problem(404, "not_found");
+    let r = app
+        .get("/api/v1/games/not-a-game", Some(&table.tokens[0]))
+        .await;
+    r.assert_problem(404, "not_found");
+}
+
+#[actix_web::test]
+async fn a_spectator_sees_no_hand_and_has_no_legal_actions() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let eve = app.user("eve@example.test", "Eve").await;
+    let r = app
+        .get(&format!("/api/v1/games/{}", table.id), Some(&eve))
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json["you"], json!(null));
+    assert_eq!(r.json["legal_actions"], json!([]));
+    for p in r.json["view"]["players"].as_array().unwrap() {
+        assert!(p.get("hand").is_none());
+    }
+    let r = app
+        .submit(
+            &crate::helpers::Table {
+                id: table.id.clone(),
+                tokens: [eve.clone(), eve],
+            },
+            0,
+            2,
+            json!([{"type": "end"}]),
+        )
+        .await;
+    r.assert_problem(403, "forbidden");
+}
+
+#[actix_web::test]
+async fn each_refusal_has_its_own_code_in_the_documented_order() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let version = g["version"].as_i64().unwrap();
+    let legal = without_notation(&g["legal_actions"][0]);
+
+    let r = app
+        .submit(&table, 1 - mover, version, json!([{"type": "end"}]))
+        .await;
+    r.assert_problem(409, "not_your_turn");
+    assert_eq!(r.json["index"], 0);
+
+    let r = app.submit(&table, mover, version - 1, json!([legal])).await;
+    r.assert_problem(409, "stale_version");
+    assert_eq!(r.json["version"], version, "the current version is given");
+
+    let r = app
+        .submit(
+            &table,
+            mover,
+            version,
+            json!([{"type": "sell", "card": "PMYK"}]),
+        )
+        .await;
+    r.assert_problem(422, "illegal_action");
+    assert!(
+        r.json["rule"].as_str().unwrap().starts_with("MAG-"),
+        "{}",
+        r.text
+    );
+
+    let r = app
+        .submit(
+            &table,
+            mover,
+            version,
+            json!([{"type": "sell", "card": "ZZZ"}]),
+        )
+        .await;
+    r.assert_problem(422, "validation_failed");
+
+    let r = app
+        .submit(
+            &table,
+            mover,
+            version,
+            json!([{"type": "build", "card": "1M", "district": "a", "payment": {"M": 9}}]),
+        )
+        .await;
+    r.assert_problem(422, "illegal_action");
+    assert!(
+        r.json["rule"].as_str().unwrap().starts_with("MAG-"),
+        "{}",
+        r.text
+    );
+    assert_eq!(r.json["index"], 0);
+
+    let r = app
+        .submit(
+            &table,
+            mover,
+            version,
+            json!([{"type": "roll", "d10": [9, 9]}]),
+        )
+        .await;
+    r.assert_problem(422, "illegal_action");
+
+    let r = app
+        .submit(&table, mover, version, json!([{"type": "dance"}]))
+        .await;
+    r.assert_problem(422, "validation_failed");
+    assert_eq!(r.json["index"], 0);
+
+    let r = app.submit(&table, mover, version, json!([])).await;
+    r.assert_problem(422, "validation_failed");
+
+    let after = app.game(&table, mover).await;
+    assert_eq!(after["version"], version, "no refusal changed anything");
+}
+
+#[actix_web::test]
+async fn a_list_of_actions_is_all_or_nothing() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let version = g["version"].as_i64().unwrap();
+    let legal = without_notation(&g["legal_actions"][0]);
+    let r = app
+        .submit(
+            &table,
+            mover,
+            version,
+            json!([legal, {"type": "sell", "card": "0"}, {"type": "end"}]),
+        )
+        .await;
+    assert!(r.status == 422 || r.status == 409, "{}", r.text);
+    assert!(r.json["index"].as_u64().unwrap() >= 1, "{}", r.text);
+    let after = app.game(&table, mover).await;
+    assert_eq!(after["version"], version);
+    assert_eq!(after["view"], g["view"], "the first action was not kept");
+    let history = app
+        .get(
+            &format!("/api/v1/games/{}/history", table.id),
+            Some(&table.tokens[mover]),
+        )
+        .await;
+    assert_eq!(
+        history.json.as_array().unwrap().len(),
+        1,
+        "only the setup: {}",
+        history.text
+    );
+}
+
+#[actix_web::test]
+async fn an_action_given_by_notation_alone_is_accepted() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let notation = g["legal_actions"][0]["notation"].as_str().unwrap();
+    let r = app
+        .submit(
+            &table,
+            mover,
+            g["version"].as_i64().unwrap(),
+            json!([{"notation": notation}]),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["version"], g["version"].as_i64().unwrap() + 1);
+}
+
+#[actix_web::test]
+async fn checking_actions_stores_nothing_and_answers_like_a_submission() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let version = g["version"].as_i64().unwrap();
+    let legal = without_notation(&g["legal_actions"][0]);
+    let path = format!("/api/v1/games/{}/actions/check", table.id);
+    let r = app
+        .post(
+            &path,
+            Some(&table.tokens[mover]),
+            json!({"expected_version": version, "actions": [legal]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json, json!({"accepted": true, "version": version}));
+    assert_eq!(app.game(&table, mover).await["version"], version);
+    let r = app
+        .post(
+            &path,
+            Some(&table.tokens[1 - mover]),
+            json!({"expected_version": version, "actions": [{"type": "end"}]}),
+        )
+        .await;
+    r.assert_problem(409, "not_your_turn");
+    let r = app
+        .post(
+            &path,
+            Some(&table.tokens[mover]),
+            json!({"expected_version": version + 5, "actions": [legal]}),
+        )
+        .await;
+    r.assert_problem(409, "stale_version");
+}
+
+#[actix_web::test]
+async fn a_retried_submission_with_the_same_key_is_answered_again_not_played_twice() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let version = g["version"].as_i64().unwrap();
+    let legal = without_notation(&g["legal_actions"][0]);
+    let body = json!({"expected_version": version, "actions": [legal]});
+    let path = format!("/api/v1/games/{}/actions", table.id);
+    let key = [
+        ("Content-Type", "application/json"),
+        ("Idempotency-Key", "move-1"),
+    ];
+    let first = app
+        .send(
+            Method::POST,
+            &path,
+            Some(&table.tokens[mover]),
+            &key,
+            Some(serde_json::to_vec(&body).unwrap()),
+        )
+        .await;
+    let second = app
+        .send(
+            Method::POST,
+            &path,
+            Some(&table.tokens[mover]),
+            &key,
+            Some(serde_json::to_vec(&body).unwrap()),
+        )
+        .await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    assert_eq!(second.status, 200, "{}", second.text);
+    assert_eq!(first.json, second.json);
+    assert_eq!(
+        app.game(&table, mover).await["version"],
+        version + 1,
+        "stored once"
+    );
+    let other = json!({"expected_version": version + 1, "actions": [{"type": "end"}]});
+    let third = app
+        .send(
+            Method::POST,
+            &path,
+            Some(&table.tokens[mover]),
+            &key,
+            Some(serde_json::to_vec(&other).unwrap()),
+        )
+        .await;
+    third.assert_problem(409, "conflict");
+}
+
+#[actix_web::test]
+async fn creating_a_game_with_an_idempotency_key_twice_creates_one_game() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let body = serde_json::to_vec(&json!({"kind": "magnate", "open_seats": 1})).unwrap();
+    let headers = [
+        ("Content-Type", "application/json"),
+        ("Idempotency-Key", "new-game"),
+    ];
+    let a = app
+        .send(
+            Method::POST,
+            "/api/v1/games",
+            Some(&ada),
+            &headers,
+            Some(body.clone()),
+        )
+        .await;
+    let b = app
+        .send(
+            Method::POST,
+            "/api/v1/games",
+            Some(&ada),
+            &headers,
+            Some(body),
+        )
+        .await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    assert_eq!(b.status, 201);
+    assert_eq!(a.json["id"], b.json["id"]);
+    assert_eq!(
+        app.get("/api/v1/games", Some(&ada))
+            .await
+            .json
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+#[actix_web::test]
+async fn a_read_only_token_cannot_play() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let r = app
+        .post(
+            "/api/v1/me/tokens",
+            Some(&table.tokens[0]),
+            json!({"name": "watcher", "scopes": ["read"]}),
+        )
+        .await;
+    let read_only = r.json["token"].as_str().unwrap().to_owned();
+    let g = app
+        .get(&format!("/api/v1/games/{}", table.id), Some(&read_only))
+        .await;
+    assert_eq!(g.status, 200);
+    assert_eq!(g.json["you"], json!({"seat": 0}));
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/actions", table.id),
+            Some(&read_only),
+            json!({"expected_version": g.json["version"], "actions": [{"type": "end"}]}),
+        )
+        .await;
+    r.assert_problem(403, "forbidden");
+}
+
+#[actix_web::test]
+async fn resigning_ends_the_game_the_record_becomes_public_and_the_seed_is_revealed() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let fair = app
+        .get(
+            &format!("/api/v1/games/{}/fairness", table.id),
+            Some(&table.tokens[0]),
+        )
+        .await;
+    assert_eq!(fair.status, 200);
+    assert!(
+        fair.json.get("seed").is_none() && fair.json.get("replay_ok").is_none(),
+        "{}",
+        fair.text
+    );
+
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/resign", table.id),
+            Some(&table.tokens[0]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["status"], "finished");
+    assert_eq!(r.json["outcome"]["winners"], json!([1]));
+    assert_eq!(r.json["legal_actions"], json!([]));
+
+    let again = app
+        .post(
+            &format!("/api/v1/games/{}/resign", table.id),
+            Some(&table.tokens[1]),
+            json!({}),
+        )
+        .await;
+    again.assert_problem(409, "game_over");
+    let late = app
+        .submit(
+            &table,
+            1,
+            r.json["version"].as_i64().unwrap(),
+            json!([{"type": "end"}]),
+        )
+        .await;
+    late.assert_problem(409, "game_over");
+
+    let public = app.get(&format!("/api/v1/games/{}", table.id), None).await;
+    assert_eq!(public.status, 200, "a finished game is public");
+    let fair = app
+        .get(&format!("/api/v1/games/{}/fairness", table.id), None)
+        .await;
+    assert_eq!(fair.status, 200);
+    assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
+    let seed = hex::decode(fair.json["seed"].as_str().unwrap()).unwrap();
+    use sha2::Digest;
+    assert_eq!(
+        hex::encode(sha2::Sha256::digest(&seed)),
+        fair.json["seed_commitment"].as_str().unwrap()
+    );
+}
+
+#[actix_web::test]
+async fn the_documented_magnate_view_lists_every_field_the_engine_sends() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let g = app.game(&table, 0).await;
+    let documented = herald::routes::schemas::magnate_view_fields();
+    for key in g["view"].as_object().unwrap().keys() {
+        assert!(
+            documented.contains(key),
+            "view field {key} is not in the OpenAPI schema"
+        );
+    }
+}

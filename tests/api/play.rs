@@ -1,0 +1,284 @@
+//! Whole games over HTTP: a complete Magnate game chosen from `legal_actions`, hidden
+//! information, a 20-way race, and `herald verify`.
+
+use crate::helpers::{Dice, spawn_app, strings, without_notation};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+
+#[actix_web::test]
+async fn two_players_finish_a_magnate_game_over_http_and_verify_confirms_the_dice() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let mut dice = Dice::new(7);
+    let mut steps = 0;
+    let finished = loop {
+        let g = app.game(&table, 0).await;
+        if g["status"] != "active" {
+            break g;
+        }
+        steps += 1;
+        assert!(steps < 3000, "the game does not end");
+        let (mover, g) = app.mover(&table).await;
+        let legal = g["legal_actions"].as_array().unwrap();
+        let choice = &legal[dice.below(legal.len())];
+        // Half the time as listed (with notation), half without.
+        let action = if steps % 2 == 0 {
+            choice.clone()
+        } else {
+            without_notation(choice)
+        };
+        let r = app
+            .submit(
+                &table,
+                mover,
+                g["version"].as_i64().unwrap(),
+                json!([action]),
+            )
+            .await;
+        assert_eq!(
+            r.status, 200,
+            "a listed action was refused: {choice} -> {}",
+            r.text
+        );
+    };
+    assert_eq!(finished["status"], "finished");
+    assert!(
+        finished["outcome"]["winners"].is_array(),
+        "{}",
+        finished["outcome"]
+    );
+    assert_eq!(finished["legal_actions"], json!([]));
+    assert!(
+        finished["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["pending"] == false)
+    );
+
+    let fair = app
+        .get(&format!("/api/v1/games/{}/fairness", table.id), None)
+        .await;
+    assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
+
+    let history = app
+        .get(&format!("/api/v1/games/{}/history", table.id), None)
+        .await;
+    assert_eq!(history.status, 200);
+    let entries = history.json.as_array().unwrap();
+    assert_eq!(
+        entries.len(),
+        steps + 1,
+        "the setup and every action, once the game is over"
+    );
+    assert!(
+        entries[1..]
+            .iter()
+            .all(|e| e["action"]["notation"].is_string())
+    );
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .args(["verify", &table.id])
+        .env("DATABASE_URL", &app.db_url)
+        .env(
+            "DATA_DIR",
+            std::env::temp_dir().join("herald-verify-unused"),
+        )
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("reproduces the stored state"), "{stdout}");
+}
+
+/// Every string one seat can read about the game right now: the game, its history, its list
+/// entry, the fairness record, and the errors of a wrong move and an out-of-turn move.
+async fn everything_seen_by(
+    app: &crate::helpers::TestApp,
+    table: &crate::helpers::Table,
+    seat: usize,
+    version: i64,
+) -> BTreeSet<String> {
+    let token = Some(table.tokens[seat].as_str());
+    let mut seen = BTreeSet::new();
+    for path in [
+        format!("/api/v1/games/{}", table.id),
+        format!("/api/v1/games/{}/history", table.id),
+        format!("/api/v1/games/{}/fairness", table.id),
+        "/api/v1/games".to_owned(),
+    ] {
+        strings(&app.get(&path, token).await.json, &mut seen);
+    }
+    for actions in [
+        json!([{"type": "sell", "card": "PMYK"}]),
+        json!([{"type": "end"}, {"type": "end"}]),
+    ] {
+        let r = app.submit(table, seat, version, actions).await;
+        strings(&r.json, &mut seen);
+        seen.insert(r.text);
+    }
+    seen
+}
+
+#[actix_web::test]
+async fn no_response_to_one_player_shows_the_other_hand_preferences_or_the_seed() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let mut dice = Dice::new(3);
+    let mut preferences = 0;
+    for step in 0..40 {
+        let views = [app.game(&table, 0).await, app.game(&table, 1).await];
+        if views[0]["status"] != "active" {
+            break;
+        }
+        let version = views[0]["version"].as_i64().unwrap();
+        for seat in 0..2 {
+            let other = 1 - seat;
+            let hand: Vec<String> = views[other]["view"]["players"][other]["hand"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_owned())
+                .collect();
+            let seen = everything_seen_by(&app, &table, seat, version).await;
+            for card in &hand {
+                assert!(
+                    !seen.contains(card),
+                    "seat {seat} can see {card} in seat {other}'s hand"
+                );
+            }
+            // The other seat's preferences appear in its own view only.
+            let prefs = views[other]["view"]["districts"].to_string();
+            let mine_seen = views[seat]["view"]["districts"].to_string();
+            if prefs.contains("\"prefer\"") {
+                let my_columns: Vec<&Value> = views[seat]["view"]["districts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| &d["columns"][other])
+                    .collect();
+                assert!(
+                    !serde_json::to_string(&my_columns)
+                        .unwrap()
+                        .contains("\"prefer\""),
+                    "seat {seat} sees seat {other}'s preference: {mine_seen}"
+                );
+            }
+            let seed_hidden = app
+                .get(
+                    &format!("/api/v1/games/{}/fairness", table.id),
+                    Some(&table.tokens[seat]),
+                )
+                .await;
+            assert!(seed_hidden.json.get("seed").is_none());
+        }
+        let (mover, g) = app.mover(&table).await;
+        let legal = g["legal_actions"].as_array().unwrap();
+        let mut actions = vec![without_notation(&legal[dice.below(legal.len())])];
+        // Now and then the waiting player sets a (secret) income preference out of turn.
+        if step % 3 == 0 {
+            let other = 1 - mover;
+            let theirs = app.game(&table, other).await;
+            let deed = theirs["view"]["districts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|d| d["columns"][other].as_array().unwrap().clone())
+                .find(|p| p["deed"] == true);
+            if let Some(deed) = deed {
+                let card = deed["card"].as_str().unwrap();
+                let suit = card.chars().last().unwrap().to_string();
+                let r = app
+                    .submit(
+                        &table,
+                        other,
+                        theirs["version"].as_i64().unwrap(),
+                        json!([{"type": "prefer", "card": card, "suit": suit}]),
+                    )
+                    .await;
+                assert_eq!(r.status, 200, "{}", r.text);
+                preferences += 1;
+                let history = app
+                    .get(
+                        &format!("/api/v1/games/{}/history", table.id),
+                        Some(&table.tokens[mover]),
+                    )
+                    .await;
+                let leaked = history.json.as_array().unwrap().iter().any(|e| {
+                    e["seat"] == json!(other)
+                        && (e["action"]["type"] == "prefer"
+                            || e["events"].to_string().contains("prefer"))
+                });
+                assert!(
+                    !leaked,
+                    "seat {other}'s preference shows in seat {mover}'s history"
+                );
+                let g = app.game(&table, mover).await;
+                actions = vec![without_notation(&g["legal_actions"][0])];
+                let r = app
+                    .submit(
+                        &table,
+                        mover,
+                        g["version"].as_i64().unwrap(),
+                        json!(actions),
+                    )
+                    .await;
+                assert_eq!(r.status, 200, "{}", r.text);
+                continue;
+            }
+        }
+        let r = app
+            .submit(
+                &table,
+                mover,
+                g["version"].as_i64().unwrap(),
+                json!(actions),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    assert!(
+        preferences > 0,
+        "the test set no preference: choose another seed"
+    );
+}
+
+#[actix_web::test]
+async fn twenty_racing_submissions_of_the_same_turn_store_exactly_one() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let version = g["version"].as_i64().unwrap();
+    let action = without_notation(&g["legal_actions"][0]);
+    let racers = (0..20).map(|_| app.submit(&table, mover, version, json!([action.clone()])));
+    let replies = futures_util::future::join_all(racers).await;
+    let won = replies.iter().filter(|r| r.status == 200).count();
+    assert_eq!(
+        won,
+        1,
+        "{:?}",
+        replies.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
+    for r in replies.iter().filter(|r| r.status != 200) {
+        r.assert_problem(409, "stale_version");
+        assert_eq!(r.json["version"], version + 1);
+    }
+    let after = app.game(&table, mover).await;
+    assert_eq!(after["version"], version + 1);
+    let history = app
+        .get(
+            &format!("/api/v1/games/{}/history", table.id),
+            Some(&table.tokens[mover]),
+        )
+        .await;
+    assert_eq!(
+        history.json.as_array().unwrap().len(),
+        2,
+        "the setup and one action"
+    );
+}
