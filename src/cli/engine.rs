@@ -3,6 +3,7 @@
 #![allow(clippy::print_stdout)]
 
 use crate::engine::registry::GameKind;
+use crate::games::lancaster::{self, Lancaster};
 use crate::games::magnate::{self, Magnate};
 use crate::selfplay::{Run, report};
 use clap::Args;
@@ -12,7 +13,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
-    /// The game: magnate.
+    /// The game: magnate or lancaster.
     pub game: String,
     /// How many games to play.
     #[arg(long, default_value_t = 1000)]
@@ -94,6 +95,31 @@ pub fn selfplay(args: SelfplayArgs) -> ExitCode {
             };
             let seats = args.players.unwrap_or(2);
             report::<Magnate>(&Run {
+                rules,
+                seats,
+                games: args.games,
+                seed: args.seed,
+                threads: args.threads,
+                check: args.check,
+            })
+        }
+        GameKind::Lancaster => {
+            let rules = match serde_json::from_value::<lancaster::Options>(options)
+                .map_err(|e| e.to_string())
+                .and_then(|o| o.resolve().map_err(|e| e.to_string()))
+            {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("selfplay: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let seats = args.players.unwrap_or(2);
+            if !(2..=5).contains(&seats) {
+                eprintln!("selfplay: Lancaster is for 2 to 5 players, not {seats}");
+                return ExitCode::from(2);
+            }
+            report::<Lancaster>(&Run {
                 rules,
                 seats,
                 games: args.games,

@@ -8,6 +8,7 @@ use super::driver::{self, Refusal};
 use super::{
     Audience, Game, GameRng, Illegal, Logged, OptionsError, Outcome, Seat, SeatSet, Seed, Viewer,
 };
+use crate::games::lancaster::{self, Lancaster};
 use crate::games::magnate::{self, Magnate};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -17,6 +18,7 @@ use serde_json::{Map, Value, json};
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
     Magnate,
+    Lancaster,
 }
 
 /// What a client needs to offer a game: its seats, presets and switches.
@@ -46,12 +48,14 @@ pub struct LoggedJson {
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyState {
     Magnate(Box<magnate::State>),
+    Lancaster(Box<lancaster::State>),
 }
 
 /// An action, typed for its game.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnyAction {
     Magnate(magnate::Action),
+    Lancaster(lancaster::Action),
 }
 
 fn to_json<T: Serialize>(value: &T) -> Value {
@@ -130,11 +134,12 @@ fn rules<G: Game>(rules: &Value) -> Result<G::Rules, OptionsError> {
 }
 
 impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Magnate];
+    pub const ALL: &'static [GameKind] = &[GameKind::Magnate, GameKind::Lancaster];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameKind::Magnate => Magnate::KIND,
+            GameKind::Lancaster => Lancaster::KIND,
         }
     }
 
@@ -168,6 +173,20 @@ impl GameKind {
                 }),
                 rules_version: 1,
             },
+            GameKind::Lancaster => KindInfo {
+                kind: self,
+                name: "Lancaster",
+                min_seats: Lancaster::MIN_SEATS,
+                max_seats: Lancaster::MAX_SEATS,
+                presets: lancaster::options::PRESETS.to_vec(),
+                options: json!({
+                    "start_voting_markers": {"values": [1, 2], "rules": "LAN-SET-6"},
+                    "extension_draw": {"values": ["choice"], "rules": "LAN-SET-7"},
+                    "sim_law_choices": {"values": [false], "rules": "LAN-LAW-3"},
+                    "law_set": {"values": ["base"], "rules": "DAT-RULESET"},
+                }),
+                rules_version: 1,
+            },
         }
     }
 
@@ -178,6 +197,7 @@ impl GameKind {
     pub fn resolve_options(self, options: &Value) -> Result<Value, OptionsError> {
         match self {
             GameKind::Magnate => resolve::<Magnate>(options),
+            GameKind::Lancaster => resolve::<Lancaster>(options),
         }
     }
 
@@ -202,6 +222,19 @@ impl GameKind {
                     logged_json::<Magnate>(events),
                 ))
             }
+            GameKind::Lancaster => {
+                let mut events = Vec::new();
+                let state = Lancaster::setup(
+                    &rules::<Lancaster>(rules_json)?,
+                    seats,
+                    &mut rng,
+                    &mut events,
+                )?;
+                Ok((
+                    AnyState::Lancaster(Box::new(state)),
+                    logged_json::<Lancaster>(events),
+                ))
+            }
         }
     }
 
@@ -214,6 +247,9 @@ impl GameKind {
             GameKind::Magnate => serde_json::from_value(state.clone())
                 .map(|s| AnyState::Magnate(Box::new(s)))
                 .map_err(|e| e.to_string()),
+            GameKind::Lancaster => serde_json::from_value(state.clone())
+                .map(|s| AnyState::Lancaster(Box::new(s)))
+                .map_err(|e| e.to_string()),
         }
     }
 
@@ -224,6 +260,7 @@ impl GameKind {
     pub fn parse_action(self, action: &Value) -> Result<AnyAction, String> {
         match self {
             GameKind::Magnate => parse_action::<Magnate>(action).map(AnyAction::Magnate),
+            GameKind::Lancaster => parse_action::<Lancaster>(action).map(AnyAction::Lancaster),
         }
     }
 }
@@ -233,12 +270,14 @@ impl AnyAction {
     pub fn to_json(&self) -> Value {
         match self {
             AnyAction::Magnate(a) => action_json::<Magnate>(a),
+            AnyAction::Lancaster(a) => action_json::<Lancaster>(a),
         }
     }
 
     pub fn notation(&self) -> String {
         match self {
             AnyAction::Magnate(a) => a.to_string(),
+            AnyAction::Lancaster(a) => a.to_string(),
         }
     }
 }
@@ -247,6 +286,7 @@ impl AnyState {
     pub fn kind(&self) -> GameKind {
         match self {
             AnyState::Magnate(_) => GameKind::Magnate,
+            AnyState::Lancaster(_) => GameKind::Lancaster,
         }
     }
 
@@ -254,12 +294,14 @@ impl AnyState {
     pub fn to_json(&self) -> Value {
         match self {
             AnyState::Magnate(s) => to_json(s),
+            AnyState::Lancaster(s) => to_json(s),
         }
     }
 
     pub fn pending(&self) -> SeatSet {
         match self {
             AnyState::Magnate(s) => Magnate::pending(s),
+            AnyState::Lancaster(s) => Lancaster::pending(s),
         }
     }
 
@@ -269,6 +311,10 @@ impl AnyState {
             AnyState::Magnate(s) => Magnate::legal_actions(s, seat)
                 .iter()
                 .map(action_json::<Magnate>)
+                .collect(),
+            AnyState::Lancaster(s) => Lancaster::legal_actions(s, seat)
+                .iter()
+                .map(action_json::<Lancaster>)
                 .collect(),
         }
     }
@@ -291,24 +337,38 @@ impl AnyState {
                 driver::submit::<Magnate>(s, seat, a, &mut rng, &mut events)?;
                 Ok(logged_json::<Magnate>(events))
             }
+            (AnyState::Lancaster(s), AnyAction::Lancaster(a)) => {
+                let mut events = Vec::new();
+                driver::submit::<Lancaster>(s, seat, a, &mut rng, &mut events)?;
+                Ok(logged_json::<Lancaster>(events))
+            }
+            _ => Err(Refusal::Illegal(Illegal::new(
+                "GAME-KIND",
+                "The action is for another kind of game.",
+            ))),
         }
     }
 
     pub fn view(&self, viewer: Viewer) -> Value {
         match self {
             AnyState::Magnate(s) => to_json(&Magnate::view(s, viewer)),
+            AnyState::Lancaster(s) => to_json(&Lancaster::view(s, viewer)),
         }
     }
 
     pub fn outcome(&self) -> Option<Value> {
         match self {
             AnyState::Magnate(s) => Magnate::outcome(s).map(|o| to_json(&o)),
+            AnyState::Lancaster(s) => Lancaster::outcome(s).map(|o| to_json(&o)),
         }
     }
 
     pub fn winners(&self) -> SeatSet {
         match self {
             AnyState::Magnate(s) => Magnate::outcome(s).map(|o| o.winners()).unwrap_or_default(),
+            AnyState::Lancaster(s) => Lancaster::outcome(s)
+                .map(|o| o.winners())
+                .unwrap_or_default(),
         }
     }
 
@@ -319,6 +379,7 @@ impl AnyState {
     pub fn resign(&mut self, seat: Seat) -> Result<(), Illegal> {
         match self {
             AnyState::Magnate(s) => Magnate::resign(s, seat),
+            AnyState::Lancaster(s) => Lancaster::resign(s, seat),
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::engine::{Game, GameRng, Logged, Seat, Seed, Viewer, driver};
 use std::fmt::Write as _;
 use std::time::Instant;
 
+mod lancaster;
 mod magnate;
 
 /// What self-play needs from a game beyond [`Game`].

@@ -1,0 +1,82 @@
+//! Self-play hooks for Lancaster: the invariant checks, what each seat must not see, and checks
+//! of the views (screens hide other players' gold and squires in 3-5 player games).
+
+use super::SelfPlay;
+use crate::engine::{Game, Seat, Viewer};
+use crate::games::lancaster::state::Step;
+use crate::games::lancaster::{Action, Lancaster, State, check};
+
+impl SelfPlay for Lancaster {
+    fn check_state(state: &State) -> Result<(), String> {
+        check::check(state)
+    }
+
+    fn hidden_from(state: &State, seat: Seat) -> Vec<String> {
+        let mut hidden = Vec::new();
+        // Deck orders: cards still in a deck are named nowhere.
+        hidden.extend(state.law_deck.iter().map(|l| format!("\"{l}\"")));
+        hidden.extend(state.conflict_deck.iter().map(|c| format!("\"{c}\"")));
+        for other in state.seats().filter(|s| *s != seat) {
+            // Sealed ballots and sealed starting extensions of the others.
+            if matches!(state.step, Step::Vote { .. })
+                && state
+                    .ballots
+                    .get(other.index())
+                    .is_some_and(Option::is_some)
+            {
+                hidden.push(format!("\"seat\":{other},\"yes\":"));
+            }
+            if matches!(state.step, Step::StartExtension) {
+                if let Some(sp) = state.faction(other.0).and_then(|f| f.start_extension) {
+                    hidden.push(format!("\"seat\":{other},\"space\":\"{sp}\""));
+                }
+            }
+        }
+        hidden
+    }
+
+    fn check_actions(state: &State, seat: Seat, listed: &[Action]) -> Result<(), String> {
+        for a in listed {
+            let text = a.to_string();
+            if text.parse::<Action>().ok().as_ref() != Some(a) {
+                return Err(format!(
+                    "notation {text} does not read back to the same action"
+                ));
+            }
+        }
+        if seat.0 >= state.players || state.players == 2 || state.is_over() {
+            return Ok(());
+        }
+        // LAN-GEN-5: behind the screens.
+        let view = serde_json::to_value(Lancaster::view(state, Viewer::Seat(seat)))
+            .map_err(|e| e.to_string())?;
+        let factions = view
+            .get("factions")
+            .and_then(|f| f.as_array())
+            .ok_or("the view has no factions")?;
+        for f in factions {
+            let own = f.get("seat").and_then(serde_json::Value::as_u64) == Some(u64::from(seat.0));
+            let shows = f.get("gold").is_some() || f.get("squires").is_some();
+            if shows != own {
+                return Err(format!(
+                    "seat {seat}'s view {} gold/squires of {f}",
+                    if shows { "shows" } else { "hides its own" }
+                ));
+            }
+        }
+        let spectator = serde_json::to_string(&Lancaster::view(state, Viewer::Spectator))
+            .map_err(|e| e.to_string())?;
+        if spectator.contains("\"gold\"") || spectator.contains("my_ballot") {
+            return Err("the spectator's view shows gold or a ballot".into());
+        }
+        Ok(())
+    }
+
+    fn outcome_label(state: &State) -> String {
+        match Lancaster::outcome(state) {
+            Some(o) if o.winners.len() > 1 => "shared win".to_string(),
+            Some(o) => format!("seat {} wins", o.winners.first().map(|s| s.0).unwrap_or(0)),
+            None => "unfinished".to_string(),
+        }
+    }
+}
