@@ -1008,6 +1008,11 @@ fn settle_vote(state: &mut State, k: u8, events: &mut Events) {
         let Some(b) = state.ballots.get(s.index()).copied().flatten() else {
             continue;
         };
+        // LAN-PAR-4: committed markers go to the supply whatever the result; they leave the
+        // voter's public pile only now, so the pile does not betray a sealed ballot.
+        if let Some(f) = state.faction_mut(s.0) {
+            f.voting_markers = f.voting_markers.saturating_sub(b.markers);
+        }
         // LAN-PAR-3: the tile is one vote, each marker one more.
         if b.yes {
             yes += 1 + b.markers;
@@ -1436,10 +1441,6 @@ fn act_step(
             }
             if state.ballots.get(seat.index()).is_some_and(Option::is_some) {
                 return Err(illegal("LAN-PAR-2", "You have already voted."));
-            }
-            if let Some(f) = state.faction_mut(seat.0) {
-                // LAN-PAR-4: committed markers go to the supply whatever the result.
-                f.voting_markers -= markers;
             }
             if let Some(b) = state.ballots.get_mut(seat.index()) {
                 *b = Some(Ballot {

@@ -49,3 +49,184 @@ fn random_games_for_two_to_five_players_end_with_an_outcome() {
         }
     }
 }
+
+use super::ids::{CardId, CountyId};
+use super::state::{Conflict, Loc, Stack, Step};
+use crate::engine::{Seat, Viewer};
+
+/// A game past the starting extensions (everyone built K1), seat 0 to place.
+fn placing(players: u8) -> State {
+    let mut s = new_game(players, 11);
+    for seat in 0..players {
+        act(&mut s, seat, "X:K1").unwrap();
+    }
+    s.start_player = Seat(0);
+    s.step = Step::Place { turn: Seat(0) };
+    s
+}
+
+fn act(s: &mut State, seat: u8, notation: &str) -> Result<Vec<Logged<Event>>, String> {
+    let a: Action = notation.parse().map_err(|e| format!("{e}"))?;
+    let mut events = Vec::new();
+    let mut rng = GameRng::from_u64(0);
+    driver::submit::<Lancaster>(s, Seat(seat), &a, &mut rng, &mut events)
+        .map_err(|e| e.to_string())?;
+    check::check(s)?;
+    Ok(events)
+}
+
+/// Puts `faction`'s strength-`strength` knight (the first one in reserve) into its court.
+fn to_court(s: &mut State, faction: u8, strength: u8) {
+    let f = s.faction_mut(faction).unwrap();
+    let i = (0..7u8)
+        .find(|i| {
+            f.loc(*i) == Loc::Reserve
+                && ids::Piece {
+                    ally: false,
+                    idx: *i,
+                }
+                .strength()
+                    == strength
+        })
+        .unwrap();
+    f.set_loc(i, Loc::Court);
+}
+
+fn refused_with(s: &mut State, seat: u8, notation: &str, rule: &str) {
+    let before = s.clone();
+    let e = act(s, seat, notation).unwrap_err();
+    assert!(e.contains(rule), "{notation}: {e}");
+    assert_eq!(*s, before, "a refused action changed the state");
+}
+
+#[test]
+fn a_knight_below_the_county_minimum_is_refused_even_with_squires() {
+    // LAN-CTY-1: Gloucester (D) needs strength 3; squires do not count.
+    let mut s = placing(3);
+    refused_with(&mut s, 0, "P:2@D+2", "LAN-CTY-1");
+    to_court(&mut s, 0, 3);
+    act(&mut s, 0, "P:3@D").unwrap();
+}
+
+#[test]
+fn the_stafford_example_a_weaker_knight_with_squires_expels_and_the_squires_are_lost() {
+    // LAN-CTY-2/3 and S1's example: blue's strength-2 knight holds Stafford (H); red places a
+    // strength-1 knight with 2 squires (3 > 2) and expels it back to blue's court.
+    let mut s = placing(3);
+    act(&mut s, 0, "P:2@H").unwrap();
+    let events = act(&mut s, 1, "P:1@H+2").unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.event, Event::Expelled { faction: 0, .. }))
+    );
+    assert_eq!(s.county(CountyId(7)).unwrap().faction, 1);
+    assert_eq!(s.faction(1).unwrap().squires, 0);
+    assert_eq!(s.faction(0).unwrap().pieces_at(Loc::Court).count(), 2);
+    // An equal total does not expel (strictly stronger), and only in the same turn.
+    refused_with(&mut s, 2, "P:2@H+1", "LAN-CTY-3");
+    // Expelling the new occupant (1 + 2 squires = 3) needs 4: blue's 2 with 2 squires.
+    act(&mut s, 2, "P:2@A").unwrap();
+    act(&mut s, 0, "P:2@H+2").unwrap();
+    assert_eq!(
+        s.faction(1).unwrap().squires,
+        0,
+        "red's squires went to the supply"
+    );
+}
+
+#[test]
+fn a_player_never_expels_their_own_knight() {
+    let mut s = placing(3);
+    act(&mut s, 0, "P:1@A").unwrap();
+    act(&mut s, 1, "P:1@B").unwrap_err();
+    act(&mut s, 1, "P:1@C").unwrap();
+    act(&mut s, 2, "P:1@F").unwrap_err();
+    act(&mut s, 2, "P:2@F").unwrap();
+    refused_with(&mut s, 0, "P:2@A", "LAN-CTY-4");
+}
+
+#[test]
+fn squires_are_refused_outside_counties_and_castle_spaces_hold_one_knight() {
+    let mut s = placing(3);
+    refused_with(&mut s, 0, "P:1@K2+1", "LAN-CTY-5");
+    refused_with(&mut s, 0, "P:1@X01+1", "LAN-CTY-5");
+    // K1 is covered by the starting extension (LAN-CAS-2).
+    refused_with(&mut s, 0, "P:1@K1", "LAN-CAS-1");
+    act(&mut s, 0, "P:1@K2").unwrap();
+    act(&mut s, 1, "P:1@K2").unwrap();
+    act(&mut s, 2, "P:1@K3").unwrap();
+    refused_with(&mut s, 0, "P:2@K2", "LAN-CAS-1");
+    refused_with(&mut s, 0, "P:2@AK1", "LAN-CAS-3");
+}
+
+#[test]
+fn conflicts_take_one_space_per_player_and_stack_further_knights() {
+    // LAN-CNF-1/2, LAN-FAV-1/2.
+    let mut s = placing(4);
+    let card = s.top_row[0].card;
+    for seat in 0..3u8 {
+        act(&mut s, seat, &format!("P:1@{card}")).unwrap();
+        // Each of the first six conflict knights earns a favour, picked at once.
+        assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(seat)));
+        act(&mut s, seat, &format!("F:F{}", seat + 3)).unwrap();
+    }
+    refused_with(&mut s, 3, &format!("P:1@{card}"), "LAN-CNF-1");
+    act(&mut s, 3, "P:1@A").unwrap();
+    act(&mut s, 0, &format!("P:2@{card}")).unwrap();
+    let c = s.conflict(card).unwrap();
+    assert_eq!(c.spaces.len(), 3);
+    assert_eq!(
+        c.spaces[0].pieces.len(),
+        2,
+        "seat 0 stacked its second knight"
+    );
+    // A face-down favour tile cannot be picked again this round.
+    refused_with(&mut s, 0, "F:F3", "LAN-FAV-1");
+    // F1: a noble of any letter, chosen at once (LAN-EFF-5).
+    act(&mut s, 0, "F:F1").unwrap();
+    act(&mut s, 0, "N:C").unwrap();
+    assert_eq!(s.faction(0).unwrap().nobles, vec![CountyId(2)]);
+}
+
+#[test]
+fn only_the_first_six_conflict_knights_of_a_round_earn_a_favour() {
+    let mut s = placing(3);
+    for f in 0..3u8 {
+        for st in [1, 2, 3, 4] {
+            to_court(&mut s, f, st);
+        }
+    }
+    let cards: Vec<CardId> = s.top_row.iter().map(|c| c.card).collect();
+    let mut favours = 0;
+    for i in 0..7u8 {
+        let seat = i % 3;
+        let card = cards[usize::from(i / 3 % 2)];
+        let strength = 1 + i / 3;
+        act(&mut s, seat, &format!("P:{strength}@{card}")).unwrap();
+        if !s.frames.is_empty() {
+            favours += 1;
+            let tile = Lancaster::legal_actions(&s, Seat(seat))
+                .into_iter()
+                .find(|a| matches!(a, Action::Favour { .. }))
+                .unwrap();
+            let mut ev = Vec::new();
+            driver::submit::<Lancaster>(
+                &mut s,
+                Seat(seat),
+                &tile,
+                &mut GameRng::from_u64(0),
+                &mut ev,
+            )
+            .unwrap();
+            while let Some(top) = s.frames.last().copied() {
+                let who = s.frame_seat(&top);
+                let a = Lancaster::legal_actions(&s, who).remove(0);
+                driver::submit::<Lancaster>(&mut s, who, &a, &mut GameRng::from_u64(0), &mut ev)
+                    .unwrap();
+            }
+        }
+    }
+    assert_eq!(favours, 6);
+    assert_eq!(s.favours_taken.len(), 6);
+}
