@@ -230,3 +230,239 @@ fn only_the_first_six_conflict_knights_of_a_round_earn_a_favour() {
     assert_eq!(favours, 6);
     assert_eq!(s.favours_taken.len(), 6);
 }
+
+/// A game at the first vote of round 1 (placement skipped: all knights back in reserve).
+fn voting(players: u8) -> State {
+    let mut s = placing(players);
+    for f in s.factions.iter_mut() {
+        for l in f.knights.iter_mut() {
+            *l = Loc::Reserve;
+        }
+    }
+    s.ballots = vec![None; usize::from(players)];
+    s.step = Step::Vote { k: 0 };
+    s
+}
+
+#[test]
+fn every_voter_is_pending_at_once_and_ballots_stay_sealed_until_the_last_is_in() {
+    // LAN-PAR-2, spec §15: D3 is simultaneous and secret.
+    let mut s = voting(3);
+    s.faction_mut(1).unwrap().voting_markers = 3;
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3));
+    let events = act(&mut s, 1, "V:N+2").unwrap();
+    for e in &events {
+        let text = serde_json::to_string(&e.event).unwrap();
+        if text.contains("\"yes\"") {
+            assert!(!e.audience.admits(Viewer::Seat(Seat(0))));
+            assert!(!e.audience.admits(Viewer::Spectator));
+            assert!(e.audience.admits(Viewer::Seat(Seat(1))));
+        }
+    }
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3).without(Seat(1)));
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(2)),
+        Viewer::Spectator,
+    ] {
+        let v = serde_json::to_string(&Lancaster::view(&s, viewer)).unwrap();
+        assert!(!v.contains("my_ballot"), "{v}");
+        // The marker pile does not move before the reveal.
+        let vm = Lancaster::view(&s, viewer).factions[1].voting_markers;
+        assert_eq!(vm, 3);
+    }
+    assert!(
+        Lancaster::view(&s, Viewer::Seat(Seat(1)))
+            .my_ballot
+            .is_some()
+    );
+    // No second ballot.
+    refused_with(&mut s, 1, "V:Y", "not seat 1's turn");
+    act(&mut s, 0, "V:Y").unwrap();
+    let events = act(&mut s, 2, "V:Y").unwrap();
+    let revealed = events
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::VoteRevealed {
+                yes, no, passed, ..
+            } => Some((*yes, *no, *passed)),
+            _ => None,
+        })
+        .unwrap();
+    // 2 yes tiles against 1 no tile plus 2 markers: 2 against 3, rejected.
+    assert_eq!(revealed, (2, 3, false));
+    assert_eq!(
+        s.faction(1).unwrap().voting_markers,
+        1,
+        "committed markers are spent"
+    );
+    assert_eq!(s.step, Step::Vote { k: 1 });
+}
+
+#[test]
+fn a_tied_vote_passes_its_law_which_replaces_the_leftmost_current_law() {
+    // LAN-PAR-3 (ties pass) and LAN-PAR-5, with four players voting 2 against 2.
+    let mut s = voting(4);
+    let proposal = s.proposed_laws[0].unwrap();
+    let leftmost = s.current_laws[0];
+    let (second, third) = (s.current_laws[1], s.current_laws[2]);
+    act(&mut s, 0, "V:Y").unwrap();
+    act(&mut s, 1, "V:N").unwrap();
+    act(&mut s, 2, "V:Y").unwrap();
+    act(&mut s, 3, "V:N").unwrap();
+    assert_eq!(s.current_laws, vec![second, third, proposal]);
+    assert!(s.law_discard.contains(&leftmost));
+}
+
+#[test]
+fn leftover_voting_markers_return_to_the_supply_after_the_third_vote() {
+    // LAN-PAR-6
+    let mut s = voting(3);
+    for f in 0..3 {
+        s.faction_mut(f).unwrap().voting_markers = 2;
+    }
+    for _ in 0..3 {
+        for seat in 0..3 {
+            act(&mut s, seat, "V:Y").unwrap();
+        }
+    }
+    assert!(s.factions.iter().all(|f| f.voting_markers <= 2));
+    assert!(!matches!(s.step, Step::Vote { .. }));
+}
+
+/// A state at the conflict step with only `conflict` on the board (top row unless `bottom`).
+fn at_conflicts(players: u8, conflict: Conflict, bottom: bool) -> State {
+    let mut s = voting(players);
+    s.conflict_deck.extend(s.top_row.drain(..).map(|c| c.card));
+    s.conflict_deck.retain(|c| *c != conflict.card);
+    for st in &conflict.spaces {
+        for p in &st.pieces {
+            s.faction_mut(st.faction)
+                .unwrap()
+                .set_loc(*p, Loc::Conflict(conflict.card));
+        }
+    }
+    if bottom {
+        s.bottom_row.push(conflict);
+    } else {
+        s.top_row.push(conflict);
+    }
+    for p in s.proposed_laws.drain(..).flatten() {
+        s.law_discard.push(p);
+    }
+    s.step = Step::Conflicts { top: false };
+    check::check(&s).unwrap();
+    s
+}
+
+fn stack(faction: u8, pieces: &[u8]) -> Stack {
+    Stack {
+        faction,
+        pieces: pieces.to_vec(),
+    }
+}
+
+fn resolve(s: &mut State) -> Vec<Logged<Event>> {
+    let mut events = Vec::new();
+    rules::advance(s, &mut events);
+    events
+}
+
+// Piece indices: 0-2 strength 1, 3-4 strength 2, 5 strength 3, 6 strength 4.
+
+#[test]
+fn the_conflict_example_england_wins_and_a_tie_ranks_the_later_knight_higher() {
+    // LAN-RWF-2..4 with the France 5 card (PP 4/2/1): seat 0 (top space) and seat 1 (below)
+    // both have strength 2, seat 2 has 1: total 5 reaches France's 5.
+    let card: CardId = "X03".parse().unwrap();
+    let mut s = at_conflicts(
+        3,
+        Conflict {
+            card,
+            spaces: vec![stack(0, &[3]), stack(1, &[0, 1]), stack(2, &[0])],
+        },
+        false,
+    );
+    resolve(&mut s);
+    let pp: Vec<u32> = s.factions.iter().map(|f| f.pp).collect();
+    assert_eq!(pp, vec![2, 4, 1]);
+    assert!(s.conflict_discard.contains(&card));
+    assert_eq!(s.faction(1).unwrap().loc(0), Loc::Court);
+}
+
+#[test]
+fn a_lost_first_attempt_pays_the_second_and_third_values_and_moves_the_card_down() {
+    // LAN-RWF-5: France 5 against 2 + 2; the later knight ranks first and gets pp2 = 2.
+    let card: CardId = "X03".parse().unwrap();
+    let mut s = at_conflicts(
+        3,
+        Conflict {
+            card,
+            spaces: vec![stack(0, &[3]), stack(1, &[4])],
+        },
+        false,
+    );
+    resolve(&mut s);
+    let pp: Vec<u32> = s.factions.iter().map(|f| f.pp).collect();
+    assert_eq!(pp, vec![1, 2, 0]);
+    let moved = s.bottom_row.iter().find(|c| c.card == card).unwrap();
+    assert_eq!(moved.spaces.len(), 2, "the knights stay in their spaces");
+    assert_eq!(s.faction(0).unwrap().loc(3), Loc::Conflict(card));
+    assert_eq!(s.round, 2);
+}
+
+#[test]
+fn a_second_defeat_captures_the_knights_and_owners_may_ransom_them() {
+    // LAN-RWF-7: ransom costs the knight's strength in gold; the rest go to the reserve.
+    let card: CardId = "X03".parse().unwrap();
+    let mut s = at_conflicts(
+        3,
+        Conflict {
+            card,
+            spaces: vec![stack(0, &[3, 0]), stack(1, &[1])],
+        },
+        true,
+    );
+    s.start_player = Seat(1);
+    s.faction_mut(0).unwrap().gold = 2;
+    resolve(&mut s);
+    // Seat 0 ranked first (3 > 1): pp2 = 2; seat 1 pp3 = 1. Every owner is asked, in player
+    // order from the start player (seat 1).
+    assert_eq!(s.faction(0).unwrap().pp, 2);
+    assert_eq!(s.faction(1).unwrap().pp, 1);
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(1)));
+    act(&mut s, 1, "R:-").unwrap();
+    assert_eq!(s.faction(1).unwrap().loc(1), Loc::Reserve);
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)));
+    refused_with(&mut s, 0, "R:1c", "LAN-RWF-7");
+    act(&mut s, 0, "R:2a").unwrap();
+    assert_eq!(s.faction(0).unwrap().gold, 0);
+    assert_eq!(s.faction(0).unwrap().loc(3), Loc::Court);
+    // Out of gold: only stopping is left.
+    assert_eq!(
+        Lancaster::legal_actions(&s, Seat(0)),
+        vec!["R:-".parse().unwrap()]
+    );
+    act(&mut s, 0, "R:-").unwrap();
+    assert_eq!(s.faction(0).unwrap().loc(0), Loc::Reserve);
+    assert!(s.conflict_discard.contains(&card));
+}
+
+#[test]
+fn an_empty_top_row_conflict_is_lost_and_moves_down_empty() {
+    let card: CardId = "X01".parse().unwrap();
+    let mut s = at_conflicts(
+        3,
+        Conflict {
+            card,
+            spaces: vec![],
+        },
+        false,
+    );
+    resolve(&mut s);
+    assert!(
+        s.bottom_row
+            .iter()
+            .any(|c| c.card == card && c.spaces.is_empty())
+    );
+}
