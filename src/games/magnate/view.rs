@@ -128,7 +128,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         .collect();
     let last_roll = state.last_roll.map(|r| {
         let suits: Vec<Suit> = if r.taxes() {
-            r.d6.iter().filter_map(|&f| Suit::from_d6(f)).collect()
+            r.tax_suits().iter().collect()
         } else {
             Vec::new()
         };
