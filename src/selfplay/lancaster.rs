@@ -26,10 +26,10 @@ impl SelfPlay for Lancaster {
             {
                 hidden.push(format!("\"seat\":{other},\"yes\":"));
             }
-            if matches!(state.step, Step::StartExtension) {
-                if let Some(sp) = state.faction(other.0).and_then(|f| f.start_extension) {
-                    hidden.push(format!("\"seat\":{other},\"space\":\"{sp}\""));
-                }
+            if matches!(state.step, Step::StartExtension)
+                && let Some(sp) = state.faction(other.0).and_then(|f| f.start_extension)
+            {
+                hidden.push(format!("\"seat\":{other},\"space\":\"{sp}\""));
             }
         }
         hidden

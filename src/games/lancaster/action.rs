@@ -251,7 +251,7 @@ fn parse(text: &str) -> Result<Action, String> {
         "K" => {
             let (space, take) = match body.strip_suffix('-') {
                 Some(s) => (s, false),
-                None => (&body[..], true),
+                None => (body, true),
             };
             Ok(Action::Castle {
                 space: space.parse()?,

@@ -72,11 +72,7 @@ pub fn check(state: &State) -> Result<(), String> {
                     }
                 }
                 Loc::Captive => {
-                    if !state
-                        .frames
-                        .iter()
-                        .any(|fr| *fr == Frame::Ransom { faction: fi })
-                    {
+                    if !state.frames.contains(&Frame::Ransom { faction: fi }) {
                         return Err(format!("colour {i} has captives but no ransom decision"));
                     }
                 }

@@ -70,24 +70,24 @@ impl Options {
             }
             r.start_voting_markers = n;
         }
-        if let Some(x) = &self.extension_draw {
-            if x != "choice" {
-                return Err(OptionsError(format!(
-                    "extension_draw: only \"choice\" is implemented, not {x:?}"
-                )));
-            }
+        if let Some(x) = &self.extension_draw
+            && x != "choice"
+        {
+            return Err(OptionsError(format!(
+                "extension_draw: only \"choice\" is implemented, not {x:?}"
+            )));
         }
         if self.sim_law_choices == Some(true) {
             return Err(OptionsError(
                 "sim_law_choices: only sequential law choices (false) are implemented".into(),
             ));
         }
-        if let Some(x) = &self.law_set {
-            if x != "base" {
-                return Err(OptionsError(format!(
-                    "law_set: only \"base\" is implemented, not {x:?}"
-                )));
-            }
+        if let Some(x) = &self.law_set
+            && x != "base"
+        {
+            return Err(OptionsError(format!(
+                "law_set: only \"base\" is implemented, not {x:?}"
+            )));
         }
         Ok(r)
     }

@@ -731,7 +731,7 @@ fn exchange_max(state: &State, faction: u8, law: LawId) -> u32 {
     let (Some(f), Some(l)) = (state.faction(faction), data().law(usize::from(law.0))) else {
         return 0;
     };
-    let lim = |have: u32, need: u32| if need == 0 { u32::MAX } else { have / need };
+    let lim = |have: u32, need: u32| have.checked_div(need).unwrap_or(u32::MAX);
     lim(f.gold, l.give.gold)
         .min(lim(f.squires, l.give.squires))
         .min(lim(f.voting_markers, l.give.voting_markers))
@@ -826,11 +826,11 @@ pub fn advance(state: &mut State, events: &mut Events) {
                 }
                 let mut built = Vec::new();
                 for s in state.seats() {
-                    if let Some(f) = state.faction_mut(s.0) {
-                        if let Some(sp) = f.start_extension {
-                            f.built.push(sp);
-                            built.push((s, sp));
-                        }
+                    if let Some(f) = state.faction_mut(s.0)
+                        && let Some(sp) = f.start_extension
+                    {
+                        f.built.push(sp);
+                        built.push((s, sp));
                     }
                 }
                 events.push(Logged::public(Event::StartExtensionsRevealed { built }));

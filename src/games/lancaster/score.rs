@@ -43,7 +43,7 @@ pub fn majority(entries: &[(u32, u32)], awards: &[u32]) -> Vec<u32> {
     let mut out = vec![0; entries.len()];
     let key = |i: usize| entries.get(i).copied().unwrap_or((0, 0));
     let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_by(|a, b| key(*b).cmp(&key(*a)));
+    order.sort_by_key(|i| std::cmp::Reverse(key(*i)));
     let Some(&best) = order.first() else {
         return out;
     };
