@@ -242,6 +242,11 @@ fn apply_effect(state: &mut State, faction: u8, e: &Effect, events: &mut Events)
     state.frames.extend(frames);
 }
 
+#[cfg(test)]
+pub fn apply_effect_for_test(state: &mut State, faction: u8, e: &Effect, events: &mut Events) {
+    apply_effect(state, faction, e, events);
+}
+
 /// LAN-EFF-3: the knights `faction` may upgrade under `frame`'s restrictions.
 pub fn upgrade_options(
     state: &State,

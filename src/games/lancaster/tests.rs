@@ -466,3 +466,301 @@ fn an_empty_top_row_conflict_is_lost_and_moves_down_empty() {
             .any(|c| c.card == card && c.spaces.is_empty())
     );
 }
+
+/// A state at the county step with `faction`'s piece `piece` in each of `counties`.
+fn at_counties(players: u8, occupants: &[(u8, u8, u8)]) -> State {
+    let mut s = voting(players);
+    for p in s.proposed_laws.drain(..).flatten() {
+        s.law_discard.push(p);
+    }
+    for &(county, faction, piece) in occupants {
+        s.counties[usize::from(county)] = Some(state::CountySlot {
+            faction,
+            piece,
+            squires: 0,
+        });
+        s.faction_mut(faction)
+            .unwrap()
+            .set_loc(piece, Loc::County(CountyId(county)));
+    }
+    s.step = Step::Counties { next: 0 };
+    resolve(&mut s);
+    check::check(&s).unwrap();
+    s
+}
+
+#[test]
+fn a_county_offers_noble_reward_or_both_for_three_gold() {
+    // LAN-RWC-2: county A (2 squires). Seat 0 has 2 gold: no "both" yet.
+    let mut s = at_counties(3, &[(0, 0, 0), (1, 1, 3)]);
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)));
+    let takes: Vec<String> = Lancaster::legal_actions(&s, Seat(0))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(takes, ["C:N", "C:R"]);
+    refused_with(&mut s, 0, "C:B", "LAN-RWC-2");
+    act(&mut s, 0, "C:R").unwrap();
+    assert_eq!(s.faction(0).unwrap().squires, 4);
+    assert_eq!(s.faction(0).unwrap().loc(0), Loc::Court, "LAN-RWC-3");
+    // County B: seat 1 with 3 gold pays for both.
+    s.faction_mut(1).unwrap().gold = 3;
+    act(&mut s, 1, "C:B").unwrap();
+    let f = s.faction(1).unwrap();
+    assert_eq!((f.gold, f.nobles.clone()), (2, vec![CountyId(1)]));
+}
+
+#[test]
+fn a_player_holds_at_most_one_noble_of_each_letter() {
+    // LAN-EFF-5, LAN-RWC-2 [E]: with the letter held, only the reward remains.
+    let mut s = at_counties(3, &[(0, 0, 0)]);
+    s.faction_mut(0).unwrap().nobles.push(CountyId(0));
+    s.nobles[0] -= 1;
+    assert_eq!(
+        Lancaster::legal_actions(&s, Seat(0)),
+        vec!["C:R".parse::<Action>().unwrap()]
+    );
+}
+
+#[test]
+fn surrey_chooses_the_next_start_player_after_its_reward() {
+    // LAN-RWC-4
+    let mut s = at_counties(3, &[(8, 2, 3)]);
+    act(&mut s, 2, "C:R").unwrap();
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(2)));
+    act(&mut s, 2, "S:1").unwrap();
+    assert_eq!(s.start_player, Seat(1));
+}
+
+#[test]
+fn stafford_upgrades_a_knight_which_keeps_its_place() {
+    // LAN-EFF-3: the strength-2 knight on a conflict becomes the strength-3 knight there.
+    let card = "X03".parse::<CardId>().unwrap();
+    let mut s = at_counties(3, &[(7, 0, 0)]);
+    s.conflict_deck.retain(|c| *c != card);
+    let old: Vec<CardId> = s.top_row.drain(..).map(|c| c.card).collect();
+    s.conflict_deck.extend(old);
+    s.top_row.push(Conflict {
+        card,
+        spaces: vec![stack(0, &[3])],
+    });
+    s.faction_mut(0).unwrap().set_loc(3, Loc::Conflict(card));
+    act(&mut s, 0, "C:R").unwrap();
+    assert!(
+        Lancaster::legal_actions(&s, Seat(0)).contains(&"U:2a".parse().unwrap()),
+        "{:?}",
+        Lancaster::legal_actions(&s, Seat(0))
+    );
+    act(&mut s, 0, "U:2a").unwrap();
+    assert_eq!(s.faction(0).unwrap().loc(5), Loc::Conflict(card));
+    assert_eq!(s.faction(0).unwrap().loc(3), Loc::Reserve);
+    assert_eq!(s.conflict(card).unwrap().spaces[0].pieces, vec![5]);
+}
+
+#[test]
+fn the_castle_step_is_simultaneous_and_pays_the_round_table() {
+    // LAN-RWK-1..4: everyone resolves at once; then 1 marker per noble plus 1 for the lord.
+    let mut s = at_counties(3, &[]);
+    assert_eq!(s.step, Step::Castles);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3));
+    s.faction_mut(1).unwrap().nobles.push(CountyId(4));
+    s.nobles[4] -= 1;
+    let before = s.faction(1).unwrap().squires;
+    act(&mut s, 1, "K:K1").unwrap();
+    let f = s.faction(1).unwrap();
+    assert_eq!(f.squires, before + 2);
+    assert_eq!(
+        f.voting_markers,
+        1 + 1 + 1,
+        "start marker, lord and one noble"
+    );
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3).without(Seat(1)));
+    refused_with(&mut s, 0, "K:K2", "LAN-RWK-1");
+}
+
+#[test]
+fn a_law_exchange_is_asked_in_player_order() {
+    // LAN-LAW-3 with L16 (gold for PP) as the only current law that asks.
+    let mut s = voting(3);
+    let l16: ids::LawId = "L16".parse().unwrap();
+    // Put L16 into force in place of the first current law.
+    let pos = s.law_deck.iter().position(|l| *l == l16);
+    match pos {
+        Some(i) => {
+            s.law_deck[i] = s.current_laws[0];
+            s.current_laws[0] = l16;
+        }
+        None => {
+            let i = s.current_laws.iter().position(|l| *l == l16);
+            if i.is_none() {
+                let j = s
+                    .proposed_laws
+                    .iter()
+                    .position(|l| *l == Some(l16))
+                    .unwrap();
+                s.proposed_laws[j] = Some(s.current_laws[0]);
+                s.current_laws[0] = l16;
+            }
+        }
+    }
+    s.start_player = Seat(2);
+    for _ in 0..3 {
+        for seat in 0..3 {
+            act(&mut s, seat, "V:N").unwrap();
+        }
+    }
+    // Ties pass: 3 no against 0 yes rejects every proposal, so L16 is in force.
+    assert!(s.current_laws.contains(&l16));
+    let first = Lancaster::pending(&s);
+    assert_eq!(first, SeatSet::only(Seat(2)));
+    act(&mut s, 2, "E:2").unwrap();
+    assert_eq!(s.faction(2).unwrap().pp, 2);
+    assert_eq!(s.faction(2).unwrap().gold, 0);
+    refused_with(&mut s, 0, "E:3", "LAN-LAW-3");
+}
+
+#[test]
+fn in_the_two_player_game_each_player_also_places_an_ally_without_squires() {
+    // LAN-2P-1..5
+    let mut s = placing(2);
+    assert_eq!(s.factions.len(), 4);
+    let ally = s.faction(2).unwrap();
+    assert!(ally.ally && ally.seat == Seat(0));
+    assert_eq!(ally.pieces_at(Loc::Court).count(), 1);
+    refused_with(&mut s, 0, "P:a2@B+1", "LAN-2P-4");
+    refused_with(&mut s, 0, "P:a1@A", "LAN-PLC-1");
+    act(&mut s, 0, "P:a2@B").unwrap();
+    // Seat 0 may not expel its own ally; seat 1 may expel it.
+    to_court(&mut s, 0, 3);
+    act(&mut s, 1, "P:1@A").unwrap();
+    refused_with(&mut s, 0, "P:3@B", "LAN-2P-5");
+    to_court(&mut s, 1, 3);
+    act(&mut s, 0, "P:1@C").unwrap();
+    act(&mut s, 1, "P:3@B").unwrap();
+    assert_eq!(s.faction(2).unwrap().pieces_at(Loc::Court).count(), 1);
+    // The ally's castle has its own two spaces.
+    act(&mut s, 0, "P:a2@AK2").unwrap();
+    assert_eq!(
+        s.faction(2).unwrap().loc(3),
+        Loc::Castle("AK2".parse().unwrap())
+    );
+}
+
+#[test]
+fn allies_do_not_vote_and_gain_no_gold_or_squires() {
+    // LAN-2P-7, LAN-2P-8
+    let mut s = voting(2);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
+    let mut events = Vec::new();
+    rules::apply_effect_for_test(&mut s, 2, &data::data().favours[2].effect, &mut events);
+    let a = s.faction(2).unwrap();
+    assert_eq!((a.gold, a.squires), (0, 0));
+}
+
+#[test]
+fn an_ally_noble_removes_the_tile_from_the_game() {
+    // LAN-2P-10: only recruit, upgrade, noble (removed) and passage serve an ally.
+    let mut s = at_counties(2, &[(0, 2, 3)]);
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)));
+    let takes: Vec<String> = Lancaster::legal_actions(&s, Seat(0))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(takes, ["C:N", "C:R"]);
+    act(&mut s, 0, "C:N").unwrap();
+    assert_eq!(s.nobles_removed[0], 1);
+    assert!(s.faction(0).unwrap().nobles.is_empty());
+}
+
+#[test]
+fn screens_hide_other_players_gold_and_squires_except_with_two_players() {
+    // LAN-GEN-5, LAN-2P-2
+    let s = placing(3);
+    let v = Lancaster::view(&s, Viewer::Seat(Seat(1)));
+    assert!(v.factions[0].gold.is_none() && v.factions[0].squires.is_none());
+    assert_eq!(v.factions[1].gold, Some(2));
+    let spectator = serde_json::to_string(&Lancaster::view(&s, Viewer::Spectator)).unwrap();
+    assert!(!spectator.contains("\"gold\""));
+    let two = placing(2);
+    let v = Lancaster::view(&two, Viewer::Seat(Seat(1)));
+    assert_eq!(v.factions[0].gold, Some(2));
+    // Deck orders are never shown; the top law group is.
+    let text = serde_json::to_string(&Lancaster::view(&s, Viewer::Seat(Seat(0)))).unwrap();
+    for l in &s.law_deck {
+        assert!(!text.contains(&format!("\"{l}\"")));
+    }
+    for c in &s.conflict_deck {
+        assert!(!text.contains(&format!("\"{c}\"")));
+    }
+}
+
+#[test]
+fn starting_extensions_are_chosen_simultaneously_and_revealed_together() {
+    // LAN-SET-7, D1.
+    let mut s = new_game(3, 5);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3));
+    act(&mut s, 2, "X:K4").unwrap();
+    let other = serde_json::to_string(&Lancaster::view(&s, Viewer::Seat(Seat(0)))).unwrap();
+    assert!(other.contains("\"start_extension_chosen\":true"));
+    assert!(s.faction(2).unwrap().built.is_empty());
+    act(&mut s, 0, "X:K1").unwrap();
+    act(&mut s, 1, "X:K1").unwrap();
+    assert_eq!(s.faction(2).unwrap().built, vec!["K4".parse().unwrap()]);
+    assert!(matches!(s.step, Step::Place { .. }));
+}
+
+#[test]
+fn setup_follows_the_player_count_table() {
+    // LAN-SET-1, LAN-SET-2, LAN-SET-5, LAN-SET-6.
+    for (players, nobles) in [(2, 2), (3, 2), (4, 3), (5, 4)] {
+        let s = new_game(players, 1);
+        assert!(s.nobles.iter().all(|n| *n == nobles));
+        assert_eq!(s.current_laws.len(), 3);
+        assert_eq!(s.proposed_laws.len(), 3);
+        assert_eq!(s.top_row.len(), 2);
+        // The first six laws come from group 0.
+        for l in s
+            .current_laws
+            .iter()
+            .chain(s.proposed_laws.iter().flatten())
+        {
+            assert_eq!(data::data().law(usize::from(l.0)).unwrap().group, 0);
+        }
+        let f = s.faction(0).unwrap();
+        assert_eq!((f.gold, f.squires, f.voting_markers), (2, 2, 1));
+        assert_eq!(f.pieces_at(Loc::Court).count(), 2);
+    }
+    let mut events = Vec::new();
+    assert!(
+        Lancaster::setup(&Rules::default(), 6, &mut GameRng::from_u64(1), &mut events).is_err()
+    );
+}
+
+#[test]
+fn final_scoring_pays_majorities_and_the_round_table_and_names_the_winner() {
+    // LAN-FIN-1..5: play a random three-player game and recompute the totals.
+    let s = random_game(3, 42);
+    let o = Lancaster::outcome(&s).unwrap();
+    for line in &o.scores {
+        assert_eq!(
+            line.total,
+            line.pp_before + line.knighthood_pp + line.castle_pp + line.round_table_pp
+        );
+        assert_eq!(
+            line.round_table_pp,
+            data::data().round_table_pp[line.nobles as usize]
+        );
+    }
+    let best = o.scores.iter().map(|l| l.total).max().unwrap();
+    for w in &o.winners {
+        assert_eq!(o.scores[w.index()].total, best);
+    }
+}
+
+#[test]
+fn a_resignation_ends_the_game_and_the_others_win() {
+    let mut s = placing(4);
+    Lancaster::resign(&mut s, Seat(2)).unwrap();
+    assert!(Lancaster::pending(&s).is_empty());
+    assert_eq!(Lancaster::outcome(&s).unwrap().winners.len(), 3);
+}
