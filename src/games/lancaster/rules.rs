@@ -1268,12 +1268,11 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                             take: true,
                         });
                     }
-                    if !space.cost.is_zero() || !affordable {
-                        out.push(Action::Castle {
-                            space: sp,
-                            take: false,
-                        });
-                    }
+                    // LAN-ENG-3: every effect may be declined.
+                    out.push(Action::Castle {
+                        space: sp,
+                        take: false,
+                    });
                 }
             }
         }

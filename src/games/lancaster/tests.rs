@@ -764,3 +764,85 @@ fn a_resignation_ends_the_game_and_the_others_win() {
     assert!(Lancaster::pending(&s).is_empty());
     assert_eq!(Lancaster::outcome(&s).unwrap().winners.len(), 3);
 }
+
+#[test]
+fn passage_to_france_moves_the_county_knight_onto_a_conflict_without_a_favour() {
+    // LAN-EFF-7 [P], LAN-FAV-3: county G.
+    let mut s = at_counties(3, &[(6, 1, 3)]);
+    act(&mut s, 1, "C:R").unwrap();
+    let card = s.top_row[0].card;
+    assert!(Lancaster::legal_actions(&s, Seat(1)).contains(&Action::Passage { card: Some(card) }));
+    act(&mut s, 1, &format!("T:{card}")).unwrap();
+    assert_eq!(s.faction(1).unwrap().loc(3), Loc::Conflict(card));
+    assert!(s.favours_taken.is_empty());
+}
+
+#[test]
+fn actions_of_seats_that_are_not_pending_are_refused_and_change_nothing() {
+    // Property over random games: the driver and `apply` refuse, and the state is unchanged.
+    for players in 2..=5 {
+        let mut s = new_game(players, 77);
+        let mut policy = GameRng::from_u64(u64::from(players));
+        let mut n = 0;
+        while let Some(seat) = Lancaster::pending(&s).lowest() {
+            let actions = Lancaster::legal_actions(&s, seat);
+            for other in (0..players).map(Seat) {
+                if Lancaster::pending(&s).contains(other) {
+                    continue;
+                }
+                for a in actions.iter().take(5) {
+                    let before = s.clone();
+                    let mut ev = Vec::new();
+                    assert!(
+                        Lancaster::apply(&mut s, other, a, &mut GameRng::from_u64(0), &mut ev)
+                            .is_err()
+                    );
+                    assert_eq!(s, before);
+                    assert!(ev.is_empty());
+                }
+            }
+            let a = actions[policy.index(actions.len())].clone();
+            let mut ev = Vec::new();
+            driver::submit::<Lancaster>(&mut s, seat, &a, &mut GameRng::from_u64(0), &mut ev)
+                .unwrap();
+            n += 1;
+            assert!(n < 20_000);
+        }
+    }
+}
+
+#[test]
+fn every_listed_action_is_accepted_in_random_games_with_views_free_of_sealed_ballots() {
+    for players in 2..=5 {
+        let mut s = new_game(players, 99);
+        let mut policy = GameRng::from_u64(u64::from(players) + 100);
+        while let Some(seat) = Lancaster::pending(&s).lowest() {
+            for p in Lancaster::pending(&s).iter() {
+                for a in Lancaster::legal_actions(&s, p) {
+                    let mut copy = s.clone();
+                    let mut ev = Vec::new();
+                    driver::submit::<Lancaster>(
+                        &mut copy,
+                        p,
+                        &a,
+                        &mut GameRng::from_u64(0),
+                        &mut ev,
+                    )
+                    .unwrap_or_else(|e| panic!("{a}: {e}"));
+                }
+            }
+            if matches!(s.step, Step::Vote { .. }) {
+                for viewer in (0..players).map(Seat) {
+                    let v = Lancaster::view(&s, Viewer::Seat(viewer));
+                    let own = s.ballots[viewer.index()];
+                    assert_eq!(v.my_ballot, own);
+                }
+            }
+            let actions = Lancaster::legal_actions(&s, seat);
+            let a = actions[policy.index(actions.len())].clone();
+            let mut ev = Vec::new();
+            driver::submit::<Lancaster>(&mut s, seat, &a, &mut GameRng::from_u64(0), &mut ev)
+                .unwrap();
+        }
+    }
+}
