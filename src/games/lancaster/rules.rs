@@ -1239,8 +1239,10 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     if !state.pending().contains(seat) {
         return out;
     }
-    if let Some(top) = state.frames.last().copied() {
-        frame_actions(state, top, &mut out);
+    if !state.frames.is_empty() {
+        if let Some((_, frame)) = state.frame_for(seat) {
+            frame_actions(state, frame, &mut out);
+        }
         return out;
     }
     match state.step {
@@ -1383,8 +1385,11 @@ pub fn act(
     action: &Action,
     events: &mut Events,
 ) -> Result<(), Illegal> {
-    if let Some(top) = state.frames.last().copied() {
-        act_frame(state, seat, top, action, events)?;
+    if !state.frames.is_empty() {
+        let (at, frame) = state
+            .frame_for(seat)
+            .ok_or_else(|| illegal("LAN-GEN-2", "Another player decides first."))?;
+        act_frame(state, at, frame, action, events)?;
     } else {
         act_step(state, seat, action, events)?;
     }
@@ -1507,14 +1512,11 @@ fn act_step(
 
 fn act_frame(
     state: &mut State,
-    seat: Seat,
+    at: usize,
     top: Frame,
     action: &Action,
     events: &mut Events,
 ) -> Result<(), Illegal> {
-    if state.frame_seat(&top) != seat {
-        return Err(illegal("LAN-GEN-2", "Another player decides first."));
-    }
     let listed = {
         let mut v = Vec::new();
         frame_actions(state, top, &mut v);
@@ -1523,7 +1525,7 @@ fn act_frame(
     if !listed.contains(action) {
         return Err(frame_refusal(top, action));
     }
-    state.frames.pop();
+    state.frames.remove(at);
     match (top, action) {
         (Frame::Favour { faction }, Action::Favour { tile }) => {
             state.favours_taken.push(*tile);
@@ -1613,7 +1615,8 @@ fn act_frame(
                     piece: *p,
                     gold: cost,
                 }));
-                state.frames.push(Frame::Ransom { faction });
+                // Still deciding: the decision stays where it was.
+                state.frames.insert(at, Frame::Ransom { faction });
             }
             None => {
                 if let Some(f) = state.faction_mut(faction) {

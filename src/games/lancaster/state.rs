@@ -284,11 +284,39 @@ impl State {
             .find(|c| c.card == card)
     }
 
+    /// The ransom decisions on top of the stack, asked together (D7a: the owners' choices are
+    /// independent, so a slow owner does not hold up the others).
+    fn ransom_block(&self) -> impl Iterator<Item = (usize, Frame)> + '_ {
+        self.frames
+            .iter()
+            .copied()
+            .enumerate()
+            .rev()
+            .take_while(|(_, f)| matches!(f, Frame::Ransom { .. }))
+    }
+
+    /// The decision `seat` is asked now inside a step, with its place on the stack.
+    pub fn frame_for(&self, seat: Seat) -> Option<(usize, Frame)> {
+        let top = *self.frames.last()?;
+        if matches!(top, Frame::Ransom { .. }) {
+            return self
+                .ransom_block()
+                .find(|(_, f)| self.frame_seat(f) == seat);
+        }
+        (self.frame_seat(&top) == seat).then_some((self.frames.len() - 1, top))
+    }
+
     pub fn pending(&self) -> SeatSet {
         if self.is_over() {
             return SeatSet::EMPTY;
         }
         if let Some(f) = self.frames.last() {
+            if matches!(f, Frame::Ransom { .. }) {
+                return self
+                    .ransom_block()
+                    .map(|(_, f)| self.frame_seat(&f))
+                    .collect();
+            }
             return SeatSet::only(self.frame_seat(f));
         }
         match self.step {

@@ -426,16 +426,17 @@ fn a_second_defeat_captures_the_knights_and_owners_may_ransom_them() {
     s.start_player = Seat(1);
     s.faction_mut(0).unwrap().gold = 2;
     resolve(&mut s);
-    // Seat 0 ranked first (3 > 1): pp2 = 2; seat 1 pp3 = 1. Every owner is asked, in player
-    // order from the start player (seat 1).
+    // Seat 0 ranked first (3 > 1): pp2 = 2; seat 1 pp3 = 1. Every owner is asked at once
+    // (D7a: the choices are independent).
     assert_eq!(s.faction(0).unwrap().pp, 2);
     assert_eq!(s.faction(1).unwrap().pp, 1);
-    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(1)));
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
+    refused_with(&mut s, 0, "R:1c", "LAN-RWF-7");
+    act(&mut s, 0, "R:2a").unwrap();
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
     act(&mut s, 1, "R:-").unwrap();
     assert_eq!(s.faction(1).unwrap().loc(1), Loc::Reserve);
     assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)));
-    refused_with(&mut s, 0, "R:1c", "LAN-RWF-7");
-    act(&mut s, 0, "R:2a").unwrap();
     assert_eq!(s.faction(0).unwrap().gold, 0);
     assert_eq!(s.faction(0).unwrap().loc(3), Loc::Court);
     // Out of gold: only stopping is left.
