@@ -129,8 +129,11 @@ fn app(
             let started = std::time::Instant::now();
             let fut = srv.call(req);
             async move {
-                let res = fut.await?;
-                tracing::info!(
+                let mut res = fut.await?;
+                // `Content-Type` rather than `content-type` on HTTP/1.1: names are
+                // case-insensitive, but some clients look them up by their usual spelling.
+                res.response_mut().head_mut().set_camel_case_headers(true);
+                tracing::debug!(
                     %method,
                     path,
                     status = res.status().as_u16(),

@@ -22,7 +22,7 @@ pub struct CreateAccountRequest {
     /// The name other players see.
     #[schema(value_type = String, min_length = 1, max_length = 64, example = "Ada")]
     pub display_name: DisplayName,
-    #[schema(value_type = String, format = Password, min_length = 10, example = "correct horse battery")]
+    #[schema(value_type = String, format = Password, min_length = 10, max_length = 1024, example = "correct horse battery")]
     pub password: Password,
     /// The language of emails and pages; English when absent.
     #[serde(default)]

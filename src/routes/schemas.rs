@@ -94,6 +94,7 @@ pub struct NotationAction {
 pub enum Action {
     Magnate(MagnateAction),
     Notation(NotationAction),
+    Other(OtherGameAction),
 }
 
 /// One property in a district column.
@@ -177,8 +178,10 @@ pub struct MagnateView {
 /// The game-specific view for the caller.
 #[derive(ToSchema)]
 #[serde(untagged)]
+#[expect(clippy::large_enum_variant, reason = "a schema only: never built")]
 pub enum GameView {
     Magnate(MagnateView),
+    Other(OtherGameView),
 }
 
 /// Property names of the documented Magnate view, for the test that keeps this file honest.
@@ -191,9 +194,45 @@ pub fn magnate_view_fields() -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The kinds of game herald hosts.
+/// The kinds of game herald hosts (the registry's list, so a new game appears by itself).
+pub struct GameKindName;
+
+impl utoipa::PartialSchema for GameKindName {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::engine::registry::GameKind;
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("A kind of game."))
+            .enum_values(Some(GameKind::ALL.iter().map(|k| k.as_str())))
+            .into()
+    }
+}
+
+impl ToSchema for GameKindName {}
+
+/// An action of a game whose precise schema is not documented yet (it comes with that game's
+/// service support): an object with its `type` and, on output, its `notation`; see the game's
+/// rules spec.
 #[derive(ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKindName {
-    Magnate,
+pub struct OtherGameAction {
+    #[schema(example = "place")]
+    #[serde(rename = "type")]
+    kind: String,
+    notation: Option<String>,
+}
+
+/// The view of a game whose precise schema is not documented yet.
+#[derive(ToSchema)]
+pub struct OtherGameView {
+    /// The resolved rules in force.
+    #[schema(value_type = Object)]
+    rules: serde_json::Value,
+}
+
+/// An action as the server lists it (`legal_actions`, history), with its `notation`.
+#[derive(ToSchema)]
+#[serde(untagged)]
+pub enum GameAction {
+    Magnate(MagnateAction),
+    Other(OtherGameAction),
 }

@@ -138,3 +138,25 @@ pub fn fairness(
         replay_ok,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::effective_seed;
+
+    #[test]
+    fn every_seat_s_entropy_changes_the_seed_and_its_position_matters() {
+        let secret = [7u8; 32];
+        let none = effective_seed(&secret, &[None, None]).map(|s| s.0);
+        let mine = effective_seed(&secret, &[Some("a".into()), None]).map(|s| s.0);
+        let theirs = effective_seed(&secret, &[None, Some("a".into())]).map(|s| s.0);
+        assert!(none.is_some());
+        assert_ne!(none, mine);
+        assert_ne!(mine, theirs);
+        // Length-prefixed: ("ab", "") differs from ("a", "b").
+        let split = effective_seed(&secret, &[Some("a".into()), Some("b".into())]).map(|s| s.0);
+        let joined =
+            effective_seed(&secret, &[Some("ab".into()), Some(String::new())]).map(|s| s.0);
+        assert_ne!(split, joined);
+        assert!(effective_seed(&[1, 2, 3], &[]).is_none());
+    }
+}

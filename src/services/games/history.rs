@@ -24,7 +24,7 @@ pub struct HistoryEntry {
     /// Who acted; `null` for the setup.
     pub seat: Option<u8>,
     /// The action with its `notation`; `null` for the setup and for another seat's secret action.
-    #[schema(value_type = Option<crate::routes::schemas::MagnateAction>)]
+    #[schema(value_type = Option<crate::routes::schemas::GameAction>)]
     pub action: Option<Value>,
     /// What happened, as far as the caller may see.
     #[schema(value_type = Vec<Object>)]

@@ -100,7 +100,7 @@ pub struct GameResource {
     #[schema(value_type = Option<crate::routes::schemas::GameView>)]
     pub view: Option<Value>,
     /// What the caller may do now, each submittable as listed; empty when not pending.
-    #[schema(value_type = Vec<crate::routes::schemas::MagnateAction>)]
+    #[schema(value_type = Vec<crate::routes::schemas::GameAction>)]
     pub legal_actions: Vec<Value>,
     /// Places, scores and tie-break detail once the game is over.
     #[schema(value_type = Option<Object>)]
