@@ -847,3 +847,48 @@ fn every_listed_action_is_accepted_in_random_games_with_views_free_of_sealed_bal
         }
     }
 }
+
+#[test]
+fn the_castle_examples_a_knight_and_an_extension_each_pay_their_space_once() {
+    // S1's castle examples: K1 gives 2 squires; K2 recruits a strength-1 knight for 3 squires.
+    let mut s = at_counties(3, &[]);
+    let k2: ids::Space = "K2".parse().unwrap();
+    {
+        let f = s.faction_mut(1).unwrap();
+        f.set_loc(3, Loc::Castle(k2));
+        f.squires = 1;
+    }
+    // Seat 1 holds a knight on K2 and the K1 extension: both to resolve, in any order.
+    let listed: Vec<String> = Lancaster::legal_actions(&s, Seat(1))
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        listed,
+        ["K:K1", "K:K1-", "K:K2-"],
+        "3 squires are needed for K2"
+    );
+    act(&mut s, 1, "K:K1").unwrap();
+    assert_eq!(s.faction(1).unwrap().squires, 3);
+    refused_with(&mut s, 1, "K:K1", "LAN-RWK-1");
+    let reserve_ones = |s: &State| {
+        (0..3u8)
+            .filter(|i| s.faction(1).unwrap().loc(*i) == Loc::Reserve)
+            .count()
+    };
+    let before = reserve_ones(&s);
+    act(&mut s, 1, "K:K2").unwrap();
+    assert_eq!(
+        reserve_ones(&s),
+        before - 1,
+        "a strength-1 knight was recruited"
+    );
+    let f = s.faction(1).unwrap();
+    assert_eq!(f.squires, 0);
+    assert_eq!(
+        f.loc(3),
+        Loc::Court,
+        "the knight returns to court once resolved"
+    );
+    assert!(f.castle_done);
+}
