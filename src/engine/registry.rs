@@ -182,7 +182,7 @@ impl GameKind {
                 options: json!({
                     "start_voting_markers": {"values": [1, 2], "rules": "LAN-SET-6"},
                     "extension_draw": {"values": ["choice"], "rules": "LAN-SET-7"},
-                    "sim_law_choices": {"values": [false], "rules": "LAN-LAW-3"},
+                    "sim_law_choices": {"values": [false, true], "rules": "LAN-LAW-3"},
                     "law_set": {"values": ["base"], "rules": "DAT-RULESET"},
                 }),
                 rules_version: 1,

@@ -138,6 +138,7 @@ impl Game for Lancaster {
             ));
         }
         state.frames.clear();
+        state.parallel_from = None;
         state.resigned = Some(seat);
         state.step = state::Step::Over;
         state.outcome = Some(LancasterOutcome {

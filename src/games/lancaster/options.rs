@@ -19,7 +19,7 @@ pub struct Options {
     /// LAN-SET-7: `choice` (the only one implemented) or `random`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extension_draw: Option<String>,
-    /// D4: collect law choices simultaneously (not implemented; sequential is the rule).
+    /// D4: collect law choices from every player at once (the rule is player order).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sim_law_choices: Option<bool>,
     /// `base` (the only one implemented), `new` or `mixed`.
@@ -77,10 +77,8 @@ impl Options {
                 "extension_draw: only \"choice\" is implemented, not {x:?}"
             )));
         }
-        if self.sim_law_choices == Some(true) {
-            return Err(OptionsError(
-                "sim_law_choices: only sequential law choices (false) are implemented".into(),
-            ));
+        if let Some(b) = self.sim_law_choices {
+            r.sim_law_choices = b;
         }
         if let Some(x) = &self.law_set
             && x != "base"

@@ -103,6 +103,7 @@ pub fn setup(
         start_player,
         step: Step::StartExtension,
         frames: Vec::new(),
+        parallel_from: None,
         counties: vec![None; d.counties.len()],
         nobles: vec![pc.nobles_per_county; d.counties.len()],
         nobles_removed: vec![0; d.counties.len()],
@@ -791,30 +792,47 @@ fn apply_law(state: &mut State, law: LawId, seat: Seat, majority: SeatSet, event
     }
 }
 
+/// Whether decision `top` has no option left (LAN-ENG-4: the effect is lost).
+fn frame_dead(state: &State, top: Frame) -> bool {
+    match top {
+        Frame::Build { faction } => build_options(state, faction).is_empty(),
+        Frame::Noble { faction } => noble_options(state, faction).is_empty(),
+        Frame::Favour { .. } => state.favours_taken.len() >= data().favours.len(),
+        Frame::Upgrade {
+            faction,
+            deployed_only,
+            only_strength,
+        } => upgrade_options(state, faction, deployed_only, only_strength).is_empty(),
+        Frame::Passage { faction, piece } => state
+            .faction(faction)
+            .is_none_or(|f| f.loc(piece) != Loc::Court),
+        Frame::Ransom { faction } => state
+            .faction(faction)
+            .is_none_or(|f| !f.knights.contains(&Loc::Captive)),
+        _ => false,
+    }
+}
+
 /// Runs every automatic step until a decision is needed or the game is over.
 pub fn advance(state: &mut State, events: &mut Events) {
-    let d = data();
     for _ in 0..10_000 {
+        if let Some(start) = state.parallel_from {
+            // Drop decisions of the block that have become impossible, then wait for the rest.
+            let mut i = state.frames.len();
+            while i > start {
+                i -= 1;
+                if state.frames.get(i).is_some_and(|f| frame_dead(state, *f)) {
+                    state.frames.remove(i);
+                }
+            }
+            if state.frames.len() > start {
+                return;
+            }
+            state.parallel_from = None;
+        }
         // Drop decisions that have become impossible (LAN-ENG-4: the effect is lost).
         if let Some(top) = state.frames.last().copied() {
-            let dead = match top {
-                Frame::Build { faction } => build_options(state, faction).is_empty(),
-                Frame::Noble { faction } => noble_options(state, faction).is_empty(),
-                Frame::Favour { .. } => state.favours_taken.len() >= d.favours.len(),
-                Frame::Upgrade {
-                    faction,
-                    deployed_only,
-                    only_strength,
-                } => upgrade_options(state, faction, deployed_only, only_strength).is_empty(),
-                Frame::Passage { faction, piece } => state
-                    .faction(faction)
-                    .is_none_or(|f| f.loc(piece) != Loc::Court),
-                Frame::Ransom { faction } => state
-                    .faction(faction)
-                    .is_none_or(|f| !f.knights.contains(&Loc::Captive)),
-                _ => false,
-            };
-            if dead {
+            if frame_dead(state, top) {
                 state.frames.pop();
                 continue;
             }
@@ -921,6 +939,19 @@ pub fn advance(state: &mut State, events: &mut Events) {
                 if player == 0 {
                     events.push(Logged::public(Event::LawApplied { law: law_id }));
                     majority = law_majority(state, law_id);
+                    if state.rules.sim_law_choices {
+                        // D4 with `sim_law_choices`: every player's choices are asked at once.
+                        state.parallel_from = Some(state.frames.len());
+                        for seat in state.player_order().collect::<Vec<_>>() {
+                            apply_law(state, law_id, seat, majority, events);
+                        }
+                        state.step = Step::Laws {
+                            law,
+                            player: state.players,
+                            majority,
+                        };
+                        continue;
+                    }
                 }
                 let seat = state
                     .player_order()
@@ -1205,6 +1236,10 @@ fn resolve_conflict(state: &mut State, c: Conflict, second: bool, events: &mut E
         state.conflict_discard.push(c.card);
         let order: Vec<Seat> = state.player_order().collect();
         frames.sort_by_key(|(s, _)| order.iter().position(|o| o == s));
+        if !frames.is_empty() {
+            // D7a: the owners' choices are independent, so they are asked at once.
+            state.parallel_from = Some(state.frames.len());
+        }
         for (_, faction) in frames.into_iter().rev() {
             state.frames.push(Frame::Ransom { faction });
         }

@@ -183,6 +183,10 @@ pub struct State {
     pub start_player: Seat,
     pub step: Step,
     pub frames: Vec<Frame>,
+    /// The decisions from this stack index up are asked together, each seat answering its own
+    /// (ransoms, D7a; law choices with `sim_law_choices`, D4): they are independent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_from: Option<usize>,
     pub counties: Vec<Option<CountySlot>>,
     /// Noble tiles left on each county's stack.
     pub nobles: Vec<u8>,
@@ -284,25 +288,20 @@ impl State {
             .find(|c| c.card == card)
     }
 
-    /// The ransom decisions on top of the stack, asked together (D7a: the owners' choices are
-    /// independent, so a slow owner does not hold up the others).
-    fn ransom_block(&self) -> impl Iterator<Item = (usize, Frame)> + '_ {
-        self.frames
-            .iter()
-            .copied()
-            .enumerate()
-            .rev()
-            .take_while(|(_, f)| matches!(f, Frame::Ransom { .. }))
+    /// The decisions asked together, top first, when a parallel block is open.
+    pub fn block(&self) -> Option<impl Iterator<Item = (usize, Frame)> + '_> {
+        let start = self.parallel_from?;
+        (self.frames.len() > start)
+            .then(|| self.frames.iter().copied().enumerate().skip(start).rev())
     }
 
-    /// The decision `seat` is asked now inside a step, with its place on the stack.
+    /// The decision `seat` is asked now inside a step, with its place on the stack: the top one,
+    /// or in a parallel block the seat's own topmost one.
     pub fn frame_for(&self, seat: Seat) -> Option<(usize, Frame)> {
-        let top = *self.frames.last()?;
-        if matches!(top, Frame::Ransom { .. }) {
-            return self
-                .ransom_block()
-                .find(|(_, f)| self.frame_seat(f) == seat);
+        if let Some(mut block) = self.block() {
+            return block.find(|(_, f)| self.frame_seat(f) == seat);
         }
+        let top = *self.frames.last()?;
         (self.frame_seat(&top) == seat).then_some((self.frames.len() - 1, top))
     }
 
@@ -310,13 +309,10 @@ impl State {
         if self.is_over() {
             return SeatSet::EMPTY;
         }
+        if let Some(block) = self.block() {
+            return block.map(|(_, f)| self.frame_seat(&f)).collect();
+        }
         if let Some(f) = self.frames.last() {
-            if matches!(f, Frame::Ransom { .. }) {
-                return self
-                    .ransom_block()
-                    .map(|(_, f)| self.frame_seat(&f))
-                    .collect();
-            }
             return SeatSet::only(self.frame_seat(f));
         }
         match self.step {

@@ -579,10 +579,10 @@ fn the_castle_step_is_simultaneous_and_pays_the_round_table() {
     refused_with(&mut s, 0, "K:K2", "LAN-RWK-1");
 }
 
-#[test]
-fn a_law_exchange_is_asked_in_player_order() {
-    // LAN-LAW-3 with L16 (gold for PP) as the only current law that asks.
+/// Three players at the first vote with L16 (gold for PP) as the first current law.
+fn with_l16_in_force(sim: bool) -> State {
     let mut s = voting(3);
+    s.rules.sim_law_choices = sim;
     let l16: ids::LawId = "L16".parse().unwrap();
     // Put L16 into force in place of the first current law.
     let pos = s.law_deck.iter().position(|l| *l == l16);
@@ -610,8 +610,15 @@ fn a_law_exchange_is_asked_in_player_order() {
             act(&mut s, seat, "V:N").unwrap();
         }
     }
-    // Ties pass: 3 no against 0 yes rejects every proposal, so L16 is in force.
+    // 3 no against 0 yes rejects every proposal, so L16 stays in force.
     assert!(s.current_laws.contains(&l16));
+    s
+}
+
+#[test]
+fn a_law_exchange_is_asked_in_player_order() {
+    // LAN-LAW-3
+    let mut s = with_l16_in_force(false);
     let first = Lancaster::pending(&s);
     assert_eq!(first, SeatSet::only(Seat(2)));
     act(&mut s, 2, "E:2").unwrap();
@@ -891,4 +898,17 @@ fn the_castle_examples_a_knight_and_an_extension_each_pay_their_space_once() {
         "the knight returns to court once resolved"
     );
     assert!(f.castle_done);
+}
+
+#[test]
+fn with_sim_law_choices_every_player_answers_a_law_at_once() {
+    // D4 with `sim_law_choices = true`.
+    let mut s = with_l16_in_force(true);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3));
+    act(&mut s, 1, "E:1").unwrap();
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3).without(Seat(1)));
+    act(&mut s, 0, "E:0").unwrap();
+    act(&mut s, 2, "E:2").unwrap();
+    let pp: Vec<u32> = s.factions.iter().map(|f| f.pp).collect();
+    assert_eq!(pp, vec![0, 1, 2]);
 }
