@@ -912,3 +912,69 @@ fn with_sim_law_choices_every_player_answers_a_law_at_once() {
     let pp: Vec<u32> = s.factions.iter().map(|f| f.pp).collect();
     assert_eq!(pp, vec![0, 1, 2]);
 }
+
+/// A three-player state at the laws step with `laws` in force (the proposals already decided).
+fn laws_in_force(laws: [&str; 3]) -> State {
+    let mut s = voting(3);
+    let all: Vec<ids::LawId> = laws.iter().map(|l| l.parse().unwrap()).collect();
+    let mut pool: Vec<ids::LawId> = s.law_deck.drain(..).collect();
+    pool.extend(s.current_laws.drain(..));
+    pool.extend(s.proposed_laws.drain(..).flatten());
+    pool.retain(|l| !all.contains(l));
+    s.current_laws = all;
+    s.law_discard.extend(pool);
+    s.step = Step::Laws {
+        law: 0,
+        player: 0,
+        majority: SeatSet::EMPTY,
+    };
+    s
+}
+
+#[test]
+fn majority_laws_reward_everyone_tied_for_the_most_even_at_zero() {
+    // LAN-LAW-4 [E]: L02 (most squires recruit); seats 0 and 2 tie with 3 squires.
+    let mut s = laws_in_force(["L02", "L03", "L12"]);
+    s.faction_mut(0).unwrap().squires = 3;
+    s.faction_mut(1).unwrap().squires = 1;
+    s.faction_mut(2).unwrap().squires = 3;
+    let court = |s: &State, f: u8| s.faction(f).unwrap().pieces_at(Loc::Court).count();
+    let before: Vec<usize> = (0..3).map(|f| court(&s, f)).collect();
+    resolve(&mut s);
+    let after: Vec<usize> = (0..3).map(|f| court(&s, f)).collect();
+    assert_eq!(after, vec![before[0] + 1, before[1], before[2] + 1]);
+    // Nobody holds squires: all tie at zero and all qualify.
+    let mut s = laws_in_force(["L02", "L03", "L12"]);
+    for f in 0..3 {
+        s.faction_mut(f).unwrap().squires = 0;
+    }
+    resolve(&mut s);
+    assert!((0..3).all(|f| court(&s, f) == 1));
+}
+
+#[test]
+fn counting_laws_pay_per_complete_group_and_ignore_the_rest() {
+    // L03: 3 PP per 2 counties; L12: 3 PP per conflict; L18: 6 PP for a deployed 1-2-3-4 set.
+    let mut s = laws_in_force(["L03", "L12", "L18"]);
+    let card = s.top_row[0].card;
+    for (c, piece) in [(0u8, 0u8), (1, 3), (2, 1)] {
+        s.counties[usize::from(c)] = Some(state::CountySlot {
+            faction: 0,
+            piece,
+            squires: 0,
+        });
+        s.faction_mut(0)
+            .unwrap()
+            .set_loc(piece, Loc::County(CountyId(c)));
+    }
+    s.faction_mut(0)
+        .unwrap()
+        .set_loc(5, Loc::Castle("K2".parse().unwrap()));
+    s.faction_mut(0).unwrap().set_loc(6, Loc::Conflict(card));
+    s.top_row[0].spaces.push(stack(0, &[6]));
+    check::check(&s).unwrap();
+    resolve(&mut s);
+    // 3 counties -> 1 pair -> 3 PP; 1 conflict -> 3 PP; strengths 1, 2, 3, 4 deployed -> 6 PP.
+    assert_eq!(s.faction(0).unwrap().pp, 12);
+    assert_eq!(s.faction(1).unwrap().pp, 0);
+}
