@@ -72,6 +72,7 @@ diesel::table! {
         state -> Nullable<Jsonb>,
         version -> Int8,
         action_count -> Int8,
+        event_count -> Int8,
         status -> Text,
         outcome -> Nullable<Jsonb>,
         seat_count -> Int2,

@@ -14,6 +14,8 @@ CREATE TABLE games (
     version         bigint NOT NULL DEFAULT 0,
     -- Actions stored so far: the next action is number action_count + 1.
     action_count    bigint NOT NULL DEFAULT 0,
+    -- Events stored so far: the next event is number event_count + 1.
+    event_count     bigint NOT NULL DEFAULT 0,
     status          text NOT NULL CHECK (status IN ('waiting', 'active', 'finished', 'aborted')),
     outcome         jsonb,
     seat_count      smallint NOT NULL CHECK (seat_count BETWEEN 1 AND 8),

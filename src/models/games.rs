@@ -15,6 +15,7 @@ pub struct Game {
     pub state: Option<serde_json::Value>,
     pub version: i64,
     pub action_count: i64,
+    pub event_count: i64,
     pub status: String,
     pub outcome: Option<serde_json::Value>,
     pub seat_count: i16,

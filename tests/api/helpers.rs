@@ -100,6 +100,15 @@ impl Reply {
     }
 }
 
+/// A fresh, empty (unmigrated) database; returns its URL.
+pub async fn spawn_empty_database() -> String {
+    let cluster = cluster();
+    let n = cluster.next.fetch_add(1, Ordering::SeqCst);
+    let name = format!("empty_{n}");
+    cluster.pg.create_database(&name, None).unwrap();
+    cluster.pg.url(&name)
+}
+
 /// Starts a server for one test.
 pub async fn spawn_app() -> TestApp {
     let cluster = cluster();

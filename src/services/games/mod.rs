@@ -174,14 +174,6 @@ fn insert_events(
     Ok(())
 }
 
-fn next_event_seq(conn: &mut PgConnection, id: GameId) -> Result<i64, ApiError> {
-    let max: Option<i64> = game_events::table
-        .filter(game_events::game_id.eq(id.0))
-        .select(diesel::dsl::max(game_events::seq))
-        .first(conn)?;
-    Ok(max.unwrap_or(0) + 1)
-}
-
 /// The kinds of game on offer.
 pub fn kinds() -> Vec<crate::engine::registry::KindInfo> {
     GameKind::ALL.iter().map(|k| k.info()).collect()
@@ -340,7 +332,7 @@ pub fn join(
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "seat taken");
         let seats = load_seats(conn, id)?;
         let everyone_seated = seats.iter().all(|s| s.row.user_id.is_some());
-        let (status, state_json, pending) = if everyone_seated {
+        let (status, state_json, pending, event_count) = if everyone_seated {
             let kind = kind_of(&game)?;
             let seed = seed_of(&game, &seats)?;
             let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);
@@ -350,15 +342,22 @@ pub fn join(
             let events: Vec<(i64, LoggedJson)> = events.into_iter().map(|e| (0, e)).collect();
             insert_events(conn, id, 1, &events)?;
             tracing::info!(game.id = %id, "game started");
-            (GameStatus::Active, Some(state.to_json()), state.pending())
+            let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
+            (
+                GameStatus::Active,
+                Some(state.to_json()),
+                state.pending(),
+                count,
+            )
         } else {
-            (GameStatus::Waiting, None, SeatSet::EMPTY)
+            (GameStatus::Waiting, None, SeatSet::EMPTY, 0)
         };
         diesel::update(games::table.find(id.0))
             .set((
                 games::version.eq(game.version + 1),
                 games::status.eq(status.as_str()),
                 games::state.eq(state_json),
+                games::event_count.eq(event_count),
                 games::updated_at.eq(Utc::now()),
             ))
             .execute(conn)?;
@@ -581,11 +580,13 @@ pub fn submit(
         let status = if outcome.is_some() { GameStatus::Finished } else { GameStatus::Active };
         let now = Utc::now();
         let action_count = game.action_count + i64::try_from(stored_actions.len()).unwrap_or(0);
+        let event_count = game.event_count + i64::try_from(events.len()).unwrap_or(0);
         diesel::update(games::table.find(id.0))
             .set((
                 games::state.eq(Some(state.to_json())),
                 games::version.eq(game.version + 1),
                 games::action_count.eq(action_count),
+                games::event_count.eq(event_count),
                 games::status.eq(status.as_str()),
                 games::outcome.eq(&outcome),
                 games::updated_at.eq(now),
@@ -607,15 +608,13 @@ pub fn submit(
             })
             .collect();
         diesel::insert_into(game_actions::table).values(&rows).execute(conn)?;
-        if !events.is_empty() {
-            let first = next_event_seq(conn, id)?;
-            insert_events(conn, id, first, &events)?;
-        }
+        insert_events(conn, id, game.event_count + 1, &events)?;
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, actions = rows.len(), version = game.version + 1, "actions stored");
         let game = Game {
             state: None,
             version: game.version + 1,
             action_count,
+            event_count,
             status: status.as_str().to_owned(),
             outcome,
             updated_at: now,
@@ -670,6 +669,7 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
                 games::state.eq(Some(state.to_json())),
                 games::version.eq(game.version + 1),
                 games::action_count.eq(number),
+                games::event_count.eq(game.event_count + 1),
                 games::status.eq(GameStatus::Finished.as_str()),
                 games::outcome.eq(&outcome),
                 games::updated_at.eq(now),
@@ -686,12 +686,11 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
                 created_at: now,
             })
             .execute(conn)?;
-        let first = next_event_seq(conn, id)?;
         let event = LoggedJson {
             audience: crate::engine::Audience::Everyone,
             event: json!({"type": "resigned", "seat": seat.0}),
         };
-        insert_events(conn, id, first, &[(number, event)])?;
+        insert_events(conn, id, game.event_count + 1, &[(number, event)])?;
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "resigned");
         let game = load_game(conn, id, false)?;
         let seats = load_seats(conn, id)?;
