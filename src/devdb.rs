@@ -39,6 +39,10 @@ pub enum DevDbError {
         "the embedded PostgreSQL directory {0} contains a quote character; choose another DATA_DIR"
     )]
     BadPath(PathBuf),
+    #[error(
+        "the `postgres` OS user cannot reach {0}: choose a DATA_DIR outside private directories such as /root, or set DATABASE_URL"
+    )]
+    Unreachable(PathBuf),
     #[error("{what} failed: {detail}")]
     Command { what: String, detail: String },
     #[error("{0}")]
@@ -108,6 +112,18 @@ impl EmbeddedPostgres {
             std::os::unix::fs::chown(&socket_dir, Some(uid), Some(gid))?;
         }
         set_mode(&socket_dir, 0o700)?;
+        if let Some(user) = &run_as {
+            // A cluster under a directory the user cannot traverse (say /root) fails later with an
+            // obscure message: say it plainly now.
+            let reachable = Command::new("runuser")
+                .args(["-u", user, "--", "test", "-w"])
+                .arg(dir)
+                .status()
+                .is_ok_and(|s| s.success());
+            if !reachable {
+                return Err(DevDbError::Unreachable(dir.to_owned()));
+            }
+        }
         let mut pg = EmbeddedPostgres {
             bin_dir,
             data,

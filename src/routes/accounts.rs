@@ -208,10 +208,11 @@ pub async fn create_token(
 ) -> Result<HttpResponse, ApiError> {
     let TokenRequest { email, password } = body.0;
     rate_limit(&state, &req, "sign-in", &email)?;
-    let user = crate::db::run(&state.pool, move |conn| {
-        accounts::authenticate(conn, &email, &password)
-    })
-    .await?;
+    let found =
+        crate::db::run(&state.pool, move |conn| accounts::credentials(conn, &email)).await?;
+    let user = web::block(move || accounts::check_password(found, &password))
+        .await
+        .map_err(ApiError::internal)??;
     let issued = state.jwt.issue(user).map_err(ApiError::internal)?;
     Ok(HttpResponse::Ok().json(TokenResponse {
         access_token: issued.token,

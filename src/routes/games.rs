@@ -131,6 +131,10 @@ fn answer(submitted: Submitted, fresh_status: actix_web::http::StatusCode) -> Ht
             actix_web::http::StatusCode::from_u16(stored.status).unwrap_or(fresh_status),
         )
         .json(stored.body),
+        Submitted::Checked { version } => HttpResponse::Ok().json(CheckResponse {
+            accepted: true,
+            version,
+        }),
     }
 }
 
@@ -386,15 +390,11 @@ pub async fn check_actions(
         actions: body.0.actions,
     };
     let user = auth.user_id;
-    let version = submission.expected_version;
-    crate::db::run(&state.pool, move |conn| {
+    let done = crate::db::run(&state.pool, move |conn| {
         games::submit(conn, user, id, &submission, None, Mode::Check)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(CheckResponse {
-        accepted: true,
-        version,
-    }))
+    Ok(answer(done, actix_web::http::StatusCode::OK))
 }
 
 /// Get a game's history

@@ -62,34 +62,40 @@ pub fn register(
     }
 }
 
-/// The account of `email` when `password` is right.
+/// What is stored to check a password: the account and its hash, if the address is registered.
+/// Looked up apart from [`check_password`] so no database connection is held while argon2 works.
 ///
 /// # Errors
-/// 401 `unauthenticated` with the same sentence whether the account is missing or the password
-/// wrong.
-pub fn authenticate(
+/// Database failures only.
+pub fn credentials(
     conn: &mut PgConnection,
     email: &str,
+) -> Result<Option<(UserId, Option<String>)>, ApiError> {
+    let Ok(email) = EmailAddress::parse(email) else {
+        return Ok(None);
+    };
+    let found: Option<(uuid::Uuid, Option<String>)> = users::table
+        .filter(users::email.eq(email.as_str()))
+        .select((users::id, users::password_hash))
+        .first(conn)
+        .optional()?;
+    Ok(found.map(|(id, hash)| (UserId(id), hash)))
+}
+
+/// The account when `password` matches what [`credentials`] found.
+///
+/// # Errors
+/// 401 `unauthenticated` with the same sentence (and about the same time) whether the account is
+/// missing or the password wrong.
+pub fn check_password(
+    found: Option<(UserId, Option<String>)>,
     password: &str,
 ) -> Result<UserId, ApiError> {
     let refused = || ApiError::Unauthenticated("wrong e-mail address or password".to_owned());
-    let Ok(email) = EmailAddress::parse(email) else {
-        password::verify_nothing(password);
-        return Err(refused());
-    };
-    let user: Option<User> = users::table
-        .filter(users::email.eq(email.as_str()))
-        .select(User::as_select())
-        .first(conn)
-        .optional()?;
-    match user {
-        Some(User {
-            id,
-            password_hash: Some(stored),
-            ..
-        }) if password::verify(password, &stored) => Ok(UserId(id)),
-        Some(_) => Err(refused()),
-        None => {
+    match found {
+        Some((id, Some(stored))) if password::verify(password, &stored) => Ok(id),
+        Some((_, Some(_))) => Err(refused()),
+        _ => {
             password::verify_nothing(password);
             Err(refused())
         }

@@ -50,6 +50,10 @@ pub struct Submission {
 pub enum Submitted {
     Fresh(Box<GameResource>),
     Replayed(StoredAnswer),
+    /// A check found the actions acceptable at this version; nothing was stored.
+    Checked {
+        version: i64,
+    },
 }
 
 /// Filters of the caller's game list.
@@ -531,12 +535,12 @@ pub fn submit(
             "actions must list 1 to {MAX_ACTIONS_PER_REQUEST} actions"
         )));
     }
-    conn.transaction(|conn| {
+    let stored = conn.transaction(|conn| {
         let game = load_game(conn, id, mode == Mode::Store)?;
         if let Some(key) = key.filter(|_| mode == Mode::Store)
             && let Some(stored) = idempotency::claim(conn, user, key)?
         {
-            return Ok(Submitted::Replayed(stored));
+            return Ok(Stored::Answer(Submitted::Replayed(stored)));
         }
         let seats = load_seats(conn, id)?;
         let seat = resource::seat_of(&seats, Some(user))
@@ -573,8 +577,7 @@ pub fn submit(
             stored_actions.push((number, action.to_json()));
         }
         if mode == Mode::Check {
-            let rendered = resource::render(&game, &seats, load_state(&game)?.as_ref(), Some(user));
-            return Ok(Submitted::Fresh(Box::new(rendered)));
+            return Ok(Stored::Checked { version: game.version });
         }
         let outcome = state.outcome();
         let status = if outcome.is_some() { GameStatus::Finished } else { GameStatus::Active };
@@ -625,13 +628,38 @@ pub fn submit(
         for s in &mut seats {
             s.row.is_pending = state.pending().contains(s.seat());
         }
-        let rendered = resource::render(&game, &seats, Some(&state), Some(user));
-        if let Some(key) = key {
-            let body = serde_json::to_value(&rendered).map_err(ApiError::internal)?;
-            idempotency::store(conn, user, key, 200, &body)?;
+        match key {
+            // The stored answer must be written in the transaction that made it.
+            Some(key) => {
+                let rendered = resource::render(&game, &seats, Some(&state), Some(user));
+                let body = serde_json::to_value(&rendered).map_err(ApiError::internal)?;
+                idempotency::store(conn, user, key, 200, &body)?;
+                Ok(Stored::Answer(Submitted::Fresh(Box::new(rendered))))
+            }
+            None => Ok(Stored::ToRender(Box::new((game, seats, state)))),
         }
-        Ok(Submitted::Fresh(Box::new(rendered)))
+    })?;
+    // Rendering (the view, the legal actions) happens after the commit, without the row lock.
+    Ok(match stored {
+        Stored::Answer(answer) => answer,
+        Stored::ToRender(parts) => {
+            let (game, seats, state) = *parts;
+            Submitted::Fresh(Box::new(resource::render(
+                &game,
+                &seats,
+                Some(&state),
+                Some(user),
+            )))
+        }
+        Stored::Checked { version } => Submitted::Checked { version },
     })
+}
+
+/// What the submission transaction hands back.
+enum Stored {
+    Answer(Submitted),
+    ToRender(Box<(Game, Vec<SeatRow>, AnyState)>),
+    Checked { version: i64 },
 }
 
 /// The caller resigns: the game ends at once and the other seats win. Stored as the action
