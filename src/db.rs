@@ -31,10 +31,16 @@ pub fn pool(url: &str, size: u32) -> anyhow::Result<PgPool> {
 /// # Errors
 /// When the database cannot be reached or a migration fails.
 pub fn migrate(conn: &mut PgConnection) -> anyhow::Result<usize> {
+    use diesel::RunQueryDsl;
+    // Several instances may start at once on one database: one migrates, the others wait.
+    const MIGRATION_LOCK: i64 = 0x6865_7261_6c64; // "herald"
+    diesel::sql_query(format!("SELECT pg_advisory_lock({MIGRATION_LOCK})")).execute(conn)?;
     let done = conn
         .run_pending_migrations(MIGRATIONS)
-        .map_err(|e| anyhow::anyhow!("database migration failed: {e}"))?;
-    Ok(done.len())
+        .map(|done| done.len())
+        .map_err(|e| anyhow::anyhow!("database migration failed: {e}"));
+    diesel::sql_query(format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})")).execute(conn)?;
+    done
 }
 
 /// Why a database call from a handler failed.

@@ -570,6 +570,17 @@ async fn resigning_ends_the_game_the_record_becomes_public_and_the_seed_is_revea
         "{}",
         fair.text
     );
+    let mut before_the_end = vec![fair.text];
+    for seat in 0..2 {
+        let token = Some(table.tokens[seat].as_str());
+        for path in ["", "/history", "/fairness"] {
+            let path = format!("/api/v1/games/{}{path}", table.id);
+            before_the_end.push(app.get(&path, token).await.text);
+        }
+        before_the_end.push(app.get("/api/v1/games", token).await.text);
+        let refused = app.submit(&table, seat, 1, json!([{"type": "end"}])).await;
+        before_the_end.push(refused.text);
+    }
 
     let r = app
         .post(
@@ -608,7 +619,14 @@ async fn resigning_ends_the_game_the_record_becomes_public_and_the_seed_is_revea
         .await;
     assert_eq!(fair.status, 200);
     assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
-    let seed = hex::decode(fair.json["seed"].as_str().unwrap()).unwrap();
+    let seed_hex = fair.json["seed"].as_str().unwrap();
+    for text in &before_the_end {
+        assert!(
+            !text.contains(seed_hex),
+            "the seed showed before the end: {text}"
+        );
+    }
+    let seed = hex::decode(seed_hex).unwrap();
     use sha2::Digest;
     assert_eq!(
         hex::encode(sha2::Sha256::digest(&seed)),
