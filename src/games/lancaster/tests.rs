@@ -978,3 +978,60 @@ fn counting_laws_pay_per_complete_group_and_ignore_the_rest() {
     assert_eq!(s.faction(0).unwrap().pp, 12);
     assert_eq!(s.faction(1).unwrap().pp, 0);
 }
+
+#[test]
+fn an_ally_ranks_in_conflicts_but_its_points_are_lost() {
+    // LAN-2P-12: seat 0's ally (faction 2) ranks first; its 4 PP are lost; seat 1 gets 2.
+    let card: CardId = "X03".parse().unwrap();
+    let mut s = at_conflicts(
+        2,
+        Conflict {
+            card,
+            spaces: vec![stack(1, &[3]), stack(2, &[5])],
+        },
+        false,
+    );
+    resolve(&mut s);
+    let pp: Vec<u32> = s.factions.iter().map(|f| f.pp).collect();
+    assert_eq!(pp, vec![0, 2, 0, 0]);
+}
+
+#[test]
+fn a_player_without_a_legal_placement_is_skipped() {
+    // LAN-PLC-2/4: seat 1's court is empty, so seat 2 follows seat 0.
+    let mut s = placing(3);
+    for l in s.faction_mut(1).unwrap().knights.iter_mut() {
+        *l = Loc::Reserve;
+    }
+    act(&mut s, 0, "P:1@A").unwrap();
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(2)));
+}
+
+#[test]
+fn bottom_row_conflicts_resolve_before_the_top_row() {
+    // LAN-RWF-1: the second attempt on X01 comes before the new X03.
+    let x01: CardId = "X01".parse().unwrap();
+    let mut s = at_conflicts(
+        3,
+        Conflict {
+            card: x01,
+            spaces: vec![stack(0, &[6])],
+        },
+        true,
+    );
+    let x03: CardId = "X03".parse().unwrap();
+    s.conflict_deck.retain(|c| *c != x03);
+    s.top_row.push(Conflict {
+        card: x03,
+        spaces: vec![],
+    });
+    let events = resolve(&mut s);
+    let order: Vec<CardId> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::ConflictResolved { card, .. } => Some(*card),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(order, vec![x01, x03]);
+}
