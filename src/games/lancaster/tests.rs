@@ -918,7 +918,7 @@ fn laws_in_force(laws: [&str; 3]) -> State {
     let mut s = voting(3);
     let all: Vec<ids::LawId> = laws.iter().map(|l| l.parse().unwrap()).collect();
     let mut pool: Vec<ids::LawId> = s.law_deck.drain(..).collect();
-    pool.extend(s.current_laws.drain(..));
+    pool.append(&mut s.current_laws);
     pool.extend(s.proposed_laws.drain(..).flatten());
     pool.retain(|l| !all.contains(l));
     s.current_laws = all;
