@@ -2,6 +2,7 @@
 
 use crate::auth::RateLimiter;
 use crate::auth::jwt::JwtKeys;
+use crate::auth::links::LinkKeys;
 use crate::config::Settings;
 use crate::db::PgPool;
 use std::sync::Arc;
@@ -11,6 +12,8 @@ use std::sync::Arc;
 pub struct AppState {
     pub pool: PgPool,
     pub jwt: JwtKeys,
+    /// Emailed links and browser session cookies.
+    pub links: LinkKeys,
     pub limiter: Arc<RateLimiter>,
     pub settings: Arc<Settings>,
 }
@@ -20,6 +23,7 @@ impl AppState {
         AppState {
             pool,
             jwt: JwtKeys::new(&settings.auth.jwt_secret, settings.auth.access_token_ttl_s),
+            links: LinkKeys::new(&settings.auth.jwt_secret),
             limiter: Arc::new(RateLimiter::new(settings.auth.sign_in_per_minute)),
             settings: Arc::new(settings),
         }

@@ -6,6 +6,7 @@
 
 mod extract;
 pub mod jwt;
+pub mod links;
 pub mod password;
 mod rate_limit;
 mod scope;

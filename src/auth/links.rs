@@ -1,0 +1,243 @@
+//! Signed tokens for browsers and emailed links, all HS256 with the server's secret and each
+//! with its own `typ`, so no kind of token passes for another:
+//!
+//! - `play`: the `?t=` of a "your move" link, `PUBLIC_URL/play/{game_id}?t=<token>`. It names one
+//!   game and one seat and expires (default 14 days). It is refused for any other game.
+//! - `play_session`: the cookie a valid `play` link sets for that game only
+//!   ([`play_cookie_name`], `Path=/play/{game_id}`): the device may act for that seat.
+//! - `sign_in`: an emailed sign-in link; `jti` names its `email_links` row, so it is single use.
+//! - `user_session`: the account-wide browser session ([`USER_COOKIE`]) after a sign-in link.
+//!
+//! Tokens carry ids only, never a hand, a seed or an address.
+
+use crate::domain::{GameId, UserId};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// The account-wide browser session cookie.
+pub const USER_COOKIE: &str = "herald_user";
+
+/// The cookie holding a device's grant for one game's seat.
+pub fn play_cookie_name(game: GameId) -> String {
+    format!("herald_play_{}", game.0.simple())
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Claims {
+    sub: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    game: Option<Uuid>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seat: Option<i16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    jti: Option<Uuid>,
+    iat: i64,
+    exp: i64,
+    typ: String,
+}
+
+/// What a play link or play session grants: acting for `seat` of `game` as `user`, nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayGrant {
+    pub user: UserId,
+    pub game: GameId,
+    pub seat: i16,
+}
+
+/// Why a link was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum LinkError {
+    #[error("this link has expired")]
+    Expired,
+    #[error("this link is for another game")]
+    OtherGame,
+    #[error("this link is not valid")]
+    Invalid,
+}
+
+/// Signs and checks link and session tokens.
+#[derive(Clone)]
+pub struct LinkKeys {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+}
+
+impl LinkKeys {
+    pub fn new(secret: &[u8]) -> LinkKeys {
+        LinkKeys {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+        }
+    }
+
+    fn sign(&self, claims: &Claims) -> String {
+        // HS256 over our own claims cannot fail; an empty token would simply never verify.
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
+            .unwrap_or_default()
+    }
+
+    fn read(&self, token: &str, typ: &str) -> Result<Claims, LinkError> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.leeway = 5;
+        validation.set_required_spec_claims(&["exp", "sub"]);
+        match jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation) {
+            Ok(data) if data.claims.typ == typ => Ok(data.claims),
+            Ok(_) => Err(LinkError::Invalid),
+            Err(e) if matches!(e.kind(), jsonwebtoken::errors::ErrorKind::ExpiredSignature) => {
+                Err(LinkError::Expired)
+            }
+            Err(_) => Err(LinkError::Invalid),
+        }
+    }
+
+    fn claims(typ: &str, user: UserId, ttl_s: i64) -> Claims {
+        let now = chrono::Utc::now().timestamp();
+        Claims {
+            sub: user.0,
+            game: None,
+            seat: None,
+            jti: None,
+            iat: now,
+            exp: now + ttl_s,
+            typ: typ.to_owned(),
+        }
+    }
+
+    fn grant(&self, token: &str, typ: &str, game: GameId) -> Result<PlayGrant, LinkError> {
+        let c = self.read(token, typ)?;
+        match (c.game, c.seat) {
+            (Some(g), Some(seat)) if g == game.0 => Ok(PlayGrant {
+                user: UserId(c.sub),
+                game,
+                seat,
+            }),
+            (Some(_), Some(_)) => Err(LinkError::OtherGame),
+            _ => Err(LinkError::Invalid),
+        }
+    }
+
+    /// The `?t=` token of a "your move" link for `grant`, valid `ttl_s` seconds.
+    pub fn play_link(&self, grant: PlayGrant, ttl_s: i64) -> String {
+        let mut c = LinkKeys::claims("play", grant.user, ttl_s);
+        c.game = Some(grant.game.0);
+        c.seat = Some(grant.seat);
+        self.sign(&c)
+    }
+
+    /// Checks a play link opened at `/play/{game}`.
+    ///
+    /// # Errors
+    /// [`LinkError`]: expired, for another game, or not a valid play link.
+    pub fn verify_play_link(&self, token: &str, game: GameId) -> Result<PlayGrant, LinkError> {
+        self.grant(token, "play", game)
+    }
+
+    /// The value of the [`play_cookie_name`] cookie for `grant`.
+    pub fn play_session(&self, grant: PlayGrant, ttl_s: i64) -> String {
+        let mut c = LinkKeys::claims("play_session", grant.user, ttl_s);
+        c.game = Some(grant.game.0);
+        c.seat = Some(grant.seat);
+        self.sign(&c)
+    }
+
+    /// The grant of a play-session cookie, for `game` only.
+    pub fn verify_play_session(&self, token: &str, game: GameId) -> Option<PlayGrant> {
+        self.grant(token, "play_session", game).ok()
+    }
+
+    /// The token of a single-use sign-in link; `link_id` is its `email_links` row.
+    pub fn sign_in_link(&self, user: UserId, link_id: Uuid, ttl_s: i64) -> String {
+        let mut c = LinkKeys::claims("sign_in", user, ttl_s);
+        c.jti = Some(link_id);
+        self.sign(&c)
+    }
+
+    /// The user and `email_links` row of a sign-in link (the caller marks the row used).
+    ///
+    /// # Errors
+    /// [`LinkError::Expired`] or [`LinkError::Invalid`].
+    pub fn verify_sign_in(&self, token: &str) -> Result<(UserId, Uuid), LinkError> {
+        let c = self.read(token, "sign_in")?;
+        c.jti.map(|j| (UserId(c.sub), j)).ok_or(LinkError::Invalid)
+    }
+
+    /// The value of the [`USER_COOKIE`] cookie.
+    pub fn user_session(&self, user: UserId, ttl_s: i64) -> String {
+        self.sign(&LinkKeys::claims("user_session", user, ttl_s))
+    }
+
+    pub fn verify_user_session(&self, token: &str) -> Option<UserId> {
+        self.read(token, "user_session").ok().map(|c| UserId(c.sub))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys() -> LinkKeys {
+        LinkKeys::new(b"a test secret of some length")
+    }
+
+    #[test]
+    fn a_play_link_works_for_its_game_only_and_is_no_session() {
+        let k = keys();
+        let grant = PlayGrant {
+            user: UserId::new(),
+            game: GameId::new(),
+            seat: 1,
+        };
+        let t = k.play_link(grant, 60);
+        assert_eq!(k.verify_play_link(&t, grant.game), Ok(grant));
+        assert_eq!(
+            k.verify_play_link(&t, GameId::new()),
+            Err(LinkError::OtherGame)
+        );
+        assert_eq!(k.verify_play_session(&t, grant.game), None);
+        assert_eq!(k.verify_user_session(&t), None);
+        let mut tampered = t.clone();
+        tampered.push('x');
+        assert_eq!(
+            k.verify_play_link(&tampered, grant.game),
+            Err(LinkError::Invalid)
+        );
+        assert_eq!(
+            LinkKeys::new(b"another secret").verify_play_link(&t, grant.game),
+            Err(LinkError::Invalid)
+        );
+    }
+
+    #[test]
+    fn an_expired_link_says_so() {
+        let k = keys();
+        let grant = PlayGrant {
+            user: UserId::new(),
+            game: GameId::new(),
+            seat: 0,
+        };
+        let t = k.play_link(grant, -60);
+        assert_eq!(k.verify_play_link(&t, grant.game), Err(LinkError::Expired));
+    }
+
+    #[test]
+    fn sessions_and_sign_in_links_keep_their_kinds_apart() {
+        let k = keys();
+        let user = UserId::new();
+        let link = Uuid::new_v4();
+        let s = k.sign_in_link(user, link, 60);
+        assert_eq!(k.verify_sign_in(&s), Ok((user, link)));
+        assert_eq!(k.verify_user_session(&s), None);
+        let u = k.user_session(user, 60);
+        assert_eq!(k.verify_user_session(&u), Some(user));
+        assert_eq!(k.verify_sign_in(&u), Err(LinkError::Invalid));
+        let grant = PlayGrant {
+            user,
+            game: GameId::new(),
+            seat: 0,
+        };
+        let p = k.play_session(grant, 60);
+        assert_eq!(k.verify_play_session(&p, grant.game), Some(grant));
+        assert_eq!(k.verify_play_session(&p, GameId::new()), None);
+    }
+}
