@@ -7,6 +7,8 @@
 //!   ([`play_cookie_name`], `Path=/play/{game_id}`): the device may act for that seat.
 //! - `sign_in`: an emailed sign-in link; `jti` names its `email_links` row, so it is single use.
 //! - `user_session`: the account-wide browser session ([`USER_COOKIE`]) after a sign-in link.
+//! - `invite`: the accept link of an invitation mailed to an address that may have no account
+//!   yet: one game, one seat, and the invited address's SHA-256 (never the address itself).
 //!
 //! Tokens carry ids only, never a hand, a seed or an address.
 
@@ -32,6 +34,9 @@ struct Claims {
     seat: Option<i16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     jti: Option<Uuid>,
+    /// `invite` only: hex SHA-256 of the invited address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    email: Option<String>,
     iat: i64,
     exp: i64,
     typ: String,
@@ -162,6 +167,29 @@ impl LinkKeys {
         c.jti.map(|j| (UserId(c.sub), j)).ok_or(LinkError::Invalid)
     }
 
+    /// The token of an invitation's accept link: seat `seat` of `game` for whoever holds the
+    /// invited `email` (the accepting account must have that address).
+    pub fn invite_link(&self, game: GameId, seat: i16, email: &str, ttl_s: i64) -> String {
+        let mut c = LinkKeys::claims("invite", UserId(Uuid::nil()), ttl_s);
+        c.game = Some(game.0);
+        c.seat = Some(seat);
+        c.email = Some(email_digest(email));
+        self.sign(&c)
+    }
+
+    /// The seat an invitation link offers, if it is valid for `game` and `email`.
+    ///
+    /// # Errors
+    /// [`LinkError`]: expired, for another game, or not for this address.
+    pub fn verify_invite(&self, token: &str, game: GameId, email: &str) -> Result<i16, LinkError> {
+        let c = self.read(token, "invite")?;
+        match (c.game, c.seat, c.email) {
+            (Some(g), _, _) if g != game.0 => Err(LinkError::OtherGame),
+            (Some(_), Some(seat), Some(digest)) if digest == email_digest(email) => Ok(seat),
+            _ => Err(LinkError::Invalid),
+        }
+    }
+
     /// The value of the [`USER_COOKIE`] cookie.
     pub fn user_session(&self, user: UserId, ttl_s: i64) -> String {
         self.sign(&LinkKeys::claims("user_session", user, ttl_s))
@@ -170,6 +198,11 @@ impl LinkKeys {
     pub fn verify_user_session(&self, token: &str) -> Option<UserId> {
         self.read(token, "user_session").ok().map(|c| UserId(c.sub))
     }
+}
+
+/// Hex SHA-256 of a trimmed, lower-case address.
+fn email_digest(email: &str) -> String {
+    hex::encode(crate::auth::token_hash(&email.trim().to_lowercase()))
 }
 
 #[cfg(test)]
@@ -239,5 +272,22 @@ mod tests {
         let p = k.play_session(grant, 60);
         assert_eq!(k.verify_play_session(&p, grant.game), Some(grant));
         assert_eq!(k.verify_play_session(&p, GameId::new()), None);
+    }
+
+    #[test]
+    fn an_invitation_link_is_for_its_game_and_address_only() {
+        let k = keys();
+        let game = GameId::new();
+        let t = k.invite_link(game, 1, "Bruno@Example.test", 60);
+        assert_eq!(k.verify_invite(&t, game, "bruno@example.test"), Ok(1));
+        assert_eq!(
+            k.verify_invite(&t, game, "eve@example.test"),
+            Err(LinkError::Invalid)
+        );
+        assert_eq!(
+            k.verify_invite(&t, GameId::new(), "bruno@example.test"),
+            Err(LinkError::OtherGame)
+        );
+        assert_eq!(k.verify_play_link(&t, game), Err(LinkError::Invalid));
     }
 }
