@@ -103,6 +103,7 @@ impl LinkKeys {
             game: None,
             seat: None,
             jti: None,
+            email: None,
             iat: now,
             exp: now + ttl_s,
             typ: typ.to_owned(),
