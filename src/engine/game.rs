@@ -112,6 +112,13 @@ pub trait Game {
         false
     }
 
+    /// Who may see `action`, sent by `seat`, in the history before the game ends (its effects
+    /// are events with audiences of their own). Secret choices (a deed preference, a sealed
+    /// ballot) are seen by their sender only.
+    fn action_audience(_action: &Self::Action, _seat: Seat) -> Audience {
+        Audience::Everyone
+    }
+
     /// Applies one action. A refused action leaves `state` exactly as it was and pushes no event.
     fn apply(
         state: &mut Self::State,

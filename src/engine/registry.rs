@@ -253,6 +253,19 @@ impl GameKind {
         }
     }
 
+    /// Who may see a stored action (sent by `seat`) before the game ends. An action that no
+    /// longer reads is treated as its sender's alone.
+    pub fn action_audience(self, action: &Value, seat: Seat) -> Audience {
+        if action.get("type").and_then(Value::as_str) == Some("resign") {
+            return Audience::Everyone;
+        }
+        match self.parse_action(action) {
+            Ok(AnyAction::Magnate(a)) => Magnate::action_audience(&a, seat),
+            Ok(AnyAction::Lancaster(a)) => Lancaster::action_audience(&a, seat),
+            Err(_) => Audience::Only(SeatSet::only(seat)),
+        }
+    }
+
     /// Reads a client's action for this kind of game.
     ///
     /// # Errors

@@ -8,5 +8,6 @@ mod errors;
 mod games;
 mod health;
 mod helpers;
+mod lancaster;
 mod openapi;
 mod play;

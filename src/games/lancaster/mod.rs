@@ -49,7 +49,9 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use crate::engine::{Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Viewer};
+use crate::engine::{
+    Audience, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Viewer,
+};
 pub use action::Action;
 pub use events::Event;
 pub use options::{Options, Rules};
@@ -92,6 +94,17 @@ impl Game for Lancaster {
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         rules::legal_actions(state, seat)
+    }
+
+    /// Sealed choices (a parliament ballot, a starting extension) are the sender's alone until
+    /// the reveal, which is an event of its own.
+    fn action_audience(action: &Action, seat: Seat) -> Audience {
+        match action {
+            Action::Vote { .. } | Action::StartExtension { .. } => {
+                Audience::Only(SeatSet::only(seat))
+            }
+            _ => Audience::Everyone,
+        }
     }
 
     fn apply(

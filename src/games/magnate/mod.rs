@@ -46,7 +46,9 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use crate::engine::{Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Viewer};
+use crate::engine::{
+    Audience, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Viewer,
+};
 pub use action::Action;
 pub use events::Event;
 pub use options::{Options, Rules};
@@ -103,6 +105,14 @@ impl Game for Magnate {
 
     fn allowed_out_of_turn(_state: &State, _seat: Seat, action: &Action) -> bool {
         matches!(action, Action::Prefer { .. })
+    }
+
+    /// MAG-INFO-1/2: the action log is public except `PREFER`.
+    fn action_audience(action: &Action, seat: Seat) -> Audience {
+        match action {
+            Action::Prefer { .. } => Audience::Only(SeatSet::only(seat)),
+            _ => Audience::Everyone,
+        }
     }
 
     fn apply(

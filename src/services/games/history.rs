@@ -1,13 +1,15 @@
 //! The record of a game as one caller may see it: the events each viewer is in the audience of,
-//! grouped by the action that caused them. Before the end, another seat's action is shown only
-//! when at least one of its events is visible to the caller (so a secret action such as a
-//! Magnate preference stays secret); once the game is over the whole record is public, since the
+//! grouped by the action that caused them. Before the end, another seat's action is shown when
+//! the game says its audience admits the caller (`Game::action_audience`: a Magnate preference
+//! or a Lancaster ballot is its sender's alone), and its entry at all only when the action or
+//! one of its events is visible; once the game is over the whole record is public, since the
 //! revealed seed lets anyone replay it.
 
 use super::resource::{GameStatus, seat_of};
 use super::{check_readable, load_game, load_seats};
 use crate::domain::{GameId, UserId};
-use crate::engine::{Audience, Viewer};
+use crate::engine::registry::GameKind;
+use crate::engine::{Audience, Seat, Viewer};
 use crate::error::ApiError;
 use crate::schema::{game_actions, game_events};
 use chrono::{DateTime, Utc};
@@ -50,6 +52,7 @@ pub fn history(
     );
     let me = seat_of(&seats, caller);
     let viewer = me.map_or(Viewer::Spectator, Viewer::Seat);
+    let kind = GameKind::parse(&game.kind);
     let actions: Vec<(i64, i16, Value, DateTime<Utc>)> = game_actions::table
         .filter(game_actions::game_id.eq(id.0))
         .order(game_actions::seq)
@@ -99,14 +102,17 @@ pub fn history(
             .collect();
         let seat = u8::try_from(seat).unwrap_or(u8::MAX);
         let mine = me.is_some_and(|m| m.0 == seat);
-        if !over && !mine && shown.is_empty() {
+        let action_shown = over
+            || mine
+            || kind.is_some_and(|k| k.action_audience(&action, Seat(seat)).admits(viewer));
+        if !action_shown && shown.is_empty() {
             // Nothing of this action reaches the caller: not even that it happened.
             continue;
         }
         entries.push(HistoryEntry {
             seq,
             seat: Some(seat),
-            action: Some(action),
+            action: action_shown.then_some(action),
             events: shown,
             created_at,
         });

@@ -1,0 +1,142 @@
+//! Lancaster over HTTP: three clients play a whole game from `legal_actions`; during a
+//! parliament vote all three are pending at once and nobody's ballot reaches the others early.
+
+use crate::helpers::{Dice, spawn_app, without_notation};
+use serde_json::{Value, json};
+
+#[actix_web::test]
+async fn three_players_finish_a_lancaster_game_and_ballots_stay_sealed() {
+    let app = spawn_app().await;
+    let names = [
+        ("ada@example.test", "Ada"),
+        ("bruno@example.test", "Bruno"),
+        ("chiara@example.test", "Chiara"),
+    ];
+    let mut tokens = Vec::new();
+    for (email, name) in names {
+        tokens.push(app.user(email, name).await);
+    }
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&tokens[0]),
+            json!({"kind": "lancaster", "invite": ["bruno@example.test", "chiara@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    for t in &tokens[1..] {
+        let r = app
+            .post(&format!("/api/v1/games/{id}/join"), Some(t), json!({}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    // Tokens by seat.
+    let mut by_seat: Vec<String> = vec![String::new(); 3];
+    for t in &tokens {
+        let r = app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
+        assert_eq!(r.json["status"], "active", "{}", r.text);
+        by_seat[r.json["you"]["seat"].as_u64().unwrap() as usize] = t.clone();
+    }
+
+    let mut dice = Dice::new(11);
+    let mut all_three_voting = false;
+    let mut steps = 0;
+    loop {
+        let mut games: Vec<Value> = Vec::new();
+        for t in &by_seat {
+            let r = app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            games.push(r.json);
+        }
+        if games[0]["status"] != "active" {
+            break;
+        }
+        steps += 1;
+        assert!(steps < 4000, "the game does not end");
+        let voting: Vec<usize> = (0..3)
+            .filter(|&s| {
+                games[s]["legal_actions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|a| a["type"] == "vote")
+            })
+            .collect();
+        if voting.len() == 3 {
+            all_three_voting = true;
+            assert!(
+                games[0]["seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|s| s["pending"] == true)
+            );
+        }
+        let mover = (0..3)
+            .find(|&s| !games[s]["legal_actions"].as_array().unwrap().is_empty())
+            .expect("someone is pending");
+        let legal = games[mover]["legal_actions"].as_array().unwrap();
+        let choice = without_notation(&legal[dice.below(legal.len())]);
+        let r = app
+            .post(
+                &format!("/api/v1/games/{id}/actions"),
+                Some(&by_seat[mover]),
+                json!({"expected_version": games[mover]["version"], "actions": [choice]}),
+            )
+            .await;
+        assert_eq!(
+            r.status, 200,
+            "a listed action was refused: {choice} -> {}",
+            r.text
+        );
+        if choice["type"] == "vote" {
+            // Nobody else learns this ballot: not in their game, not in their history.
+            for other in (0..3).filter(|&s| s != mover) {
+                let h = app
+                    .get(
+                        &format!("/api/v1/games/{id}/history"),
+                        Some(&by_seat[other]),
+                    )
+                    .await;
+                let leaked = h
+                    .json
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|e| e["seat"] != json!(other) && e["action"]["type"] == "vote");
+                assert!(
+                    !leaked,
+                    "seat {other} sees another seat's vote action: {}",
+                    h.text
+                );
+                if voting.contains(&other) {
+                    // `other` has not voted yet, so its view holds no ballot at all.
+                    let g = app
+                        .get(&format!("/api/v1/games/{id}"), Some(&by_seat[other]))
+                        .await;
+                    let mine = &g.json["view"]["my_ballot"];
+                    assert!(
+                        mine.is_null(),
+                        "seat {other} sees a ballot before voting: {mine}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        all_three_voting,
+        "a vote had all three players pending at once"
+    );
+    let done = app
+        .get(&format!("/api/v1/games/{id}"), Some(&by_seat[0]))
+        .await;
+    assert_eq!(done.json["status"], "finished");
+    assert!(
+        done.json["outcome"]["winners"].is_array(),
+        "{}",
+        done.json["outcome"]
+    );
+    let fair = app.get(&format!("/api/v1/games/{id}/fairness"), None).await;
+    assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
+}
