@@ -1,0 +1,294 @@
+//! The submission-path benchmark of design.md section 5: 16 two-player Magnate games (32
+//! clients) submitting moves as fast as the server takes them, on a private PostgreSQL with
+//! fsync and synchronous_commit on, compared with what `pgbench` (tpcb-like, 32 clients) commits
+//! on the same cluster. It prints numbers; it asserts nothing.
+//!
+//! Run: `cargo run --release --example bench_submit [seconds]` (default 10 s per phase).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
+
+use diesel::{Connection, PgConnection};
+use herald::config::Settings;
+use herald::devdb::EmbeddedPostgres;
+use herald::startup::{Application, ServerOptions};
+use serde_json::{Value, json};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const GAMES: usize = 16;
+
+fn pgbench_tps(pg: &EmbeddedPostgres, seconds: u64) -> Option<f64> {
+    let bin = ["/usr/lib/postgresql/15/bin/pgbench", "pgbench"]
+        .into_iter()
+        .find(|b| Command::new(b).arg("--version").output().is_ok())?;
+    pg.create_database("pgbench", None).ok()?;
+    let url = pg.url("pgbench");
+    let init = Command::new(bin)
+        .args(["-i", "-q", "-s", "10", &url])
+        .output()
+        .ok()?;
+    if !init.status.success() {
+        eprintln!(
+            "pgbench -i failed: {}",
+            String::from_utf8_lossy(&init.stderr)
+        );
+        return None;
+    }
+    let run = Command::new(bin)
+        .args([
+            "-c",
+            "32",
+            "-j",
+            "2",
+            "-T",
+            &seconds.to_string(),
+            "-b",
+            "tpcb-like",
+            &url,
+        ])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&run.stdout).to_string();
+    text.lines()
+        .find(|l| l.starts_with("tps = "))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|v| v.parse().ok())
+}
+
+struct Client {
+    http: awc::Client,
+    base: String,
+}
+
+impl Client {
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let mut req = match method {
+            "GET" => self.http.get(format!("{}{path}", self.base)),
+            _ => self.http.post(format!("{}{path}", self.base)),
+        };
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        let mut resp = match body {
+            Some(b) => req.send_json(&b).await.unwrap(),
+            None => req.send().await.unwrap(),
+        };
+        let bytes = resp.body().limit(16 << 20).await.unwrap();
+        (
+            resp.status().as_u16(),
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    async fn user(&self, i: usize) -> String {
+        let email = format!("p{i}@bench.test");
+        let (st, _) = self.call("POST", "/api/v1/accounts", None, Some(json!({"email": email, "display_name": format!("P{i}"), "password": "bench password 1234"}))).await;
+        assert_eq!(st, 201);
+        let (_, t) = self
+            .call(
+                "POST",
+                "/api/v1/auth/token",
+                None,
+                Some(json!({"email": email, "password": "bench password 1234"})),
+            )
+            .await;
+        t["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// A new game between the pair; the tokens by seat.
+    async fn game(&self, a: &str, b: &str, b_email: &str) -> (String, [String; 2]) {
+        let (st, g) = self
+            .call(
+                "POST",
+                "/api/v1/games",
+                Some(a),
+                Some(json!({"kind": "magnate", "invite": [b_email]})),
+            )
+            .await;
+        assert_eq!(st, 201, "{g}");
+        let id = g["id"].as_str().unwrap().to_owned();
+        let (st, g) = self
+            .call(
+                "POST",
+                &format!("/api/v1/games/{id}/join"),
+                Some(b),
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(st, 200, "{g}");
+        let (_, ga) = self
+            .call("GET", &format!("/api/v1/games/{id}"), Some(a), None)
+            .await;
+        let tokens = if ga["you"]["seat"] == 0 {
+            [a.to_owned(), b.to_owned()]
+        } else {
+            [b.to_owned(), a.to_owned()]
+        };
+        (id, tokens)
+    }
+}
+
+/// One pair of clients playing games back to back until `until`; returns submission latencies.
+async fn play(
+    client: Client,
+    a: String,
+    b: String,
+    b_email: String,
+    until: Instant,
+    seed: u64,
+) -> (Vec<Duration>, u64) {
+    let mut latencies = Vec::new();
+    let mut reads = 0u64;
+    let mut rng = seed | 1;
+    while Instant::now() < until {
+        let (id, tokens) = client.game(&a, &b, &b_email).await;
+        let mut current: Option<(usize, Value)> = None;
+        loop {
+            if Instant::now() >= until {
+                return (latencies, reads);
+            }
+            let (seat, g) = match current.take() {
+                Some(x) => x,
+                None => {
+                    let mut found = None;
+                    for seat in 0..2 {
+                        let (_, g) = client
+                            .call(
+                                "GET",
+                                &format!("/api/v1/games/{id}"),
+                                Some(&tokens[seat]),
+                                None,
+                            )
+                            .await;
+                        reads += 1;
+                        if g["status"] != "active" {
+                            break;
+                        }
+                        if g["legal_actions"].as_array().is_some_and(|l| !l.is_empty()) {
+                            found = Some((seat, g));
+                            break;
+                        }
+                    }
+                    match found {
+                        Some(x) => x,
+                        None => break,
+                    }
+                }
+            };
+            let legal = g["legal_actions"].as_array().unwrap();
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let action = legal
+                .iter()
+                .find(|a| a["type"] == "end")
+                .unwrap_or(&legal[(rng % legal.len() as u64) as usize])
+                .clone();
+            let start = Instant::now();
+            let (st, next) = client
+                .call(
+                    "POST",
+                    &format!("/api/v1/games/{id}/actions"),
+                    Some(&tokens[seat]),
+                    Some(json!({"expected_version": g["version"], "actions": [action]})),
+                )
+                .await;
+            latencies.push(start.elapsed());
+            assert_eq!(st, 200, "{next}");
+            if next["legal_actions"]
+                .as_array()
+                .is_some_and(|l| !l.is_empty())
+            {
+                current = Some((seat, next));
+            }
+        }
+    }
+    (latencies, reads)
+}
+
+fn main() {
+    let seconds: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    let dir = std::env::temp_dir().join(format!("herald-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Durable settings: fsync and synchronous_commit stay on (the defaults).
+    let mut pg = EmbeddedPostgres::start(&dir.join("pg"), &[("max_connections", "200")]).unwrap();
+    pg.remove_after_exit(&dir).unwrap();
+    let tps = pgbench_tps(&pg, seconds);
+    pg.create_database("herald_bench", None).unwrap();
+    let url = pg.url("herald_bench");
+    herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
+    let mut settings = Settings::for_tests(url, dir.join("data"));
+    settings.database.pool_size = 32;
+    settings.auth.sign_in_per_minute = 10_000;
+
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(
+            settings,
+            ServerOptions {
+                workers: 2,
+                handle_signals: false,
+            },
+        )
+        .unwrap();
+        let base = format!("http://127.0.0.1:{}", app.port());
+        actix_web::rt::spawn(app.run_until_stopped());
+        let client = || Client {
+            http: awc::Client::builder()
+                .timeout(Duration::from_secs(60))
+                .finish(),
+            base: base.clone(),
+        };
+        let setup = client();
+        let mut tokens = Vec::new();
+        for i in 0..2 * GAMES {
+            tokens.push(setup.user(i).await);
+        }
+        let until = Instant::now() + Duration::from_secs(seconds);
+        let start = Instant::now();
+        let tasks: Vec<_> = (0..GAMES)
+            .map(|g| {
+                actix_web::rt::spawn(play(
+                    client(),
+                    tokens[2 * g].clone(),
+                    tokens[2 * g + 1].clone(),
+                    format!("p{}@bench.test", 2 * g + 1),
+                    until,
+                    g as u64 + 1,
+                ))
+            })
+            .collect();
+        let mut all = Vec::new();
+        let mut reads = 0;
+        for t in tasks {
+            let (l, r) = t.await.unwrap();
+            all.extend(l);
+            reads += r;
+        }
+        let elapsed = start.elapsed().as_secs_f64();
+        all.sort_unstable();
+        let pct = |p: f64| {
+            all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
+                .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        };
+        let per_s = all.len() as f64 / elapsed;
+        println!("clients=32 games={GAMES} seconds={elapsed:.1} reads={reads}");
+        match tps {
+            Some(t) => println!("pgbench_tpcb_tps={t:.0} target_60pct={:.0}", t * 0.6),
+            None => println!("pgbench_tpcb_tps=unavailable"),
+        }
+        println!(
+            "submissions={} submissions_per_s={per_s:.0} p50_ms={:.1} p99_ms={:.1}",
+            all.len(),
+            pct(0.5),
+            pct(0.99)
+        );
+    });
+}
