@@ -80,6 +80,134 @@ pub enum MagnateAction {
     },
 }
 
+/// A Lancaster place name in the data file's ids: a castle space (`K1`), a county (`A`–`I`,
+/// by their letters), or a conflict card (`X05`).
+#[derive(ToSchema)]
+#[schema(value_type = String, pattern = "^[0-9A-Za-z]{1,4}$", example = "K1")]
+pub struct LancasterId(String);
+
+/// A Lancaster action, tagged by `type` (rules/lancaster.md, the decision points of section
+/// 15). `notation` is optional on input and present on output.
+#[derive(ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LancasterAction {
+    /// The starting extension chosen in secret at setup.
+    StartExtension {
+        space: LancasterId,
+        notation: Option<String>,
+    },
+    /// Place a court knight (or the ally's, two-player game) in a county, a castle space or a
+    /// conflict, with squires.
+    Place {
+        #[schema(minimum = 1, maximum = 9)]
+        knight: u8,
+        ally: Option<bool>,
+        target: LancasterId,
+        squires: Option<u32>,
+        #[schema(example = "P:2@F+1")]
+        notation: Option<String>,
+    },
+    /// Take a King's favour tile.
+    Favour {
+        tile: LancasterId,
+        notation: Option<String>,
+    },
+    /// A sealed parliament ballot with the voting markers committed to it.
+    Vote {
+        yes: bool,
+        markers: Option<u32>,
+        #[schema(example = "V:Y+2")]
+        notation: Option<String>,
+    },
+    /// A law's exchange, repeated `times`.
+    Exchange {
+        times: u32,
+        notation: Option<String>,
+    },
+    /// Upgrade a knight (`null` declines).
+    Upgrade {
+        #[schema(value_type = Option<String>)]
+        knight: Option<String>,
+        notation: Option<String>,
+    },
+    /// Build a castle extension.
+    Build {
+        space: LancasterId,
+        notation: Option<String>,
+    },
+    /// Take a noble of a county.
+    Noble {
+        county: LancasterId,
+        notation: Option<String>,
+    },
+    /// A county reward: the noble, the reward, or both for three gold.
+    County {
+        #[schema(value_type = String, pattern = "^(noble|reward|both)$")]
+        take: String,
+        notation: Option<String>,
+    },
+    /// The passage to France (`null` declines).
+    Passage {
+        card: Option<LancasterId>,
+        notation: Option<String>,
+    },
+    /// Surrey's choice of the next start player.
+    StartPlayer { seat: u8, notation: Option<String> },
+    /// Resolve a castle space (take its reward or not).
+    Castle {
+        space: LancasterId,
+        take: Option<bool>,
+        notation: Option<String>,
+    },
+    /// Ransom a captured knight (`null` stops ransoming).
+    Ransom {
+        #[schema(value_type = Option<String>)]
+        knight: Option<String>,
+        notation: Option<String>,
+    },
+}
+
+/// The Lancaster view for one seat (secret ballots, hidden gold and squires with three or more
+/// players, deck orders: never shown). See `src/games/lancaster/view.rs` for the nested shapes.
+#[derive(ToSchema)]
+pub struct LancasterView {
+    #[schema(value_type = Object)]
+    rules: serde_json::Value,
+    players: u8,
+    round: u8,
+    start_player: u8,
+    #[schema(value_type = Object)]
+    step: serde_json::Value,
+    #[schema(value_type = Option<Object>)]
+    decision: Option<serde_json::Value>,
+    pending: Vec<u8>,
+    #[schema(value_type = Vec<Object>)]
+    factions: Vec<serde_json::Value>,
+    #[schema(value_type = Vec<Object>)]
+    counties: Vec<serde_json::Value>,
+    #[schema(value_type = Vec<Object>)]
+    top_row: Vec<serde_json::Value>,
+    #[schema(value_type = Vec<Object>)]
+    bottom_row: Vec<serde_json::Value>,
+    conflict_deck_count: u32,
+    conflict_discard: Vec<String>,
+    current_laws: Vec<String>,
+    proposed_laws: Vec<Option<String>>,
+    law_deck_count: u32,
+    law_deck_top_group: Option<u8>,
+    law_discard: Vec<String>,
+    favours_face_down: Vec<String>,
+    conflict_knights_placed: u8,
+    /// Who has voted in the current vote (contents sealed).
+    voted: Vec<u8>,
+    /// The viewer's own sealed ballot.
+    #[schema(value_type = Option<Object>)]
+    my_ballot: Option<serde_json::Value>,
+    my_start_extension: Option<String>,
+    #[schema(value_type = Option<Object>)]
+    outcome: Option<serde_json::Value>,
+}
+
 /// Any action given by its one-line notation alone, e.g. `{"notation": "S:6SY"}`.
 #[derive(ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -93,8 +221,8 @@ pub struct NotationAction {
 #[serde(untagged)]
 pub enum Action {
     Magnate(MagnateAction),
+    Lancaster(LancasterAction),
     Notation(NotationAction),
-    Other(OtherGameAction),
 }
 
 /// One property in a district column.
@@ -181,13 +309,21 @@ pub struct MagnateView {
 #[expect(clippy::large_enum_variant, reason = "a schema only: never built")]
 pub enum GameView {
     Magnate(MagnateView),
-    Other(OtherGameView),
+    Lancaster(LancasterView),
 }
 
 /// Property names of the documented Magnate view, for the test that keeps this file honest.
 pub fn magnate_view_fields() -> Vec<String> {
-    use utoipa::PartialSchema;
-    let schema = serde_json::to_value(MagnateView::schema()).unwrap_or_default();
+    fields::<MagnateView>()
+}
+
+/// Property names of the documented Lancaster view.
+pub fn lancaster_view_fields() -> Vec<String> {
+    fields::<LancasterView>()
+}
+
+fn fields<T: utoipa::PartialSchema>() -> Vec<String> {
+    let schema = serde_json::to_value(T::schema()).unwrap_or_default();
     schema["properties"]
         .as_object()
         .map(|p| p.keys().cloned().collect())
@@ -210,29 +346,34 @@ impl utoipa::PartialSchema for GameKindName {
 
 impl ToSchema for GameKindName {}
 
-/// An action of a game whose precise schema is not documented yet (it comes with that game's
-/// service support): an object with its `type` and, on output, its `notation`; see the game's
-/// rules spec.
-#[derive(ToSchema)]
-pub struct OtherGameAction {
-    #[schema(example = "place")]
-    #[serde(rename = "type")]
-    kind: String,
-    notation: Option<String>,
-}
-
-/// The view of a game whose precise schema is not documented yet.
-#[derive(ToSchema)]
-pub struct OtherGameView {
-    /// The resolved rules in force.
-    #[schema(value_type = Object)]
-    rules: serde_json::Value,
-}
-
 /// An action as the server lists it (`legal_actions`, history), with its `notation`.
 #[derive(ToSchema)]
 #[serde(untagged)]
 pub enum GameAction {
     Magnate(MagnateAction),
-    Other(OtherGameAction),
+    Lancaster(LancasterAction),
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::registry::GameKind;
+    use crate::engine::{Seat, Seed, Viewer};
+
+    #[test]
+    fn the_documented_lancaster_view_lists_every_field_the_engine_sends() {
+        let rules = GameKind::Lancaster
+            .resolve_options(&serde_json::Value::Null)
+            .unwrap();
+        let (state, _) = GameKind::Lancaster
+            .setup(&rules, 3, &Seed([1; 32]))
+            .unwrap();
+        let view = state.view(Viewer::Seat(Seat(0)));
+        let documented = super::lancaster_view_fields();
+        for key in view.as_object().unwrap().keys() {
+            assert!(
+                documented.contains(key),
+                "view field {key} is not in the OpenAPI schema"
+            );
+        }
+    }
 }
