@@ -19,3 +19,4 @@ pub mod selfplay;
 pub mod services;
 pub mod startup;
 pub mod state;
+pub mod web;

@@ -121,6 +121,7 @@ fn app(
             }),
         )
         .service(SwaggerUi::new("/docs/{_:.*}").config(Config::new(["/api/openapi.json"])))
+        .configure(crate::web::configure)
         .default_service(web::to(routes::fallback))
         .wrap_fn(|req, srv| {
             // Method, path (never the query: it may carry a link token), status, time.

@@ -57,6 +57,9 @@ pub struct TestApp {
     pub base: String,
     #[allow(dead_code, reason = "used by the games tests")]
     pub db_url: String,
+    /// The server's link keys (same secret), to mint play and sign-in links as emails would.
+    #[allow(dead_code, reason = "used by the web tests")]
+    pub links: herald::auth::links::LinkKeys,
     client: awc::Client,
 }
 
@@ -117,6 +120,7 @@ pub async fn spawn_app() -> TestApp {
     cluster.pg.create_database(&name, Some(TEMPLATE)).unwrap();
     let db_url = cluster.pg.url(&name);
     let settings = Settings::for_tests(db_url.clone(), cluster.dir.join(&name));
+    let links = herald::auth::links::LinkKeys::new(&settings.auth.jwt_secret);
     let app = Application::build(
         settings,
         ServerOptions {
@@ -134,6 +138,7 @@ pub async fn spawn_app() -> TestApp {
     TestApp {
         base,
         db_url,
+        links,
         client,
     }
 }

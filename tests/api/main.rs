@@ -11,3 +11,4 @@ mod helpers;
 mod lancaster;
 mod openapi;
 mod play;
+mod web;

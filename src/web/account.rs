@@ -1,0 +1,527 @@
+//! The account pages: sign in by email link, my games ("your move" first), create a game, accept
+//! an invitation, notification preferences.
+
+use super::i18n::t;
+use super::layout::{Chrome, message, page, respond, see_other};
+use super::play::{chrome_of, error_page};
+use super::session;
+use crate::domain::{EmailAddress, GameId, Locale, UserId};
+use crate::engine::registry::GameKind;
+use crate::error::ApiError;
+use crate::services::games::{
+    self, GameStatus, GameSummary, ListFilter, NewGameRequest, Submitted,
+};
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// The sign-in form, optionally returning to `next`.
+pub fn sign_in_box(l: Locale, next: &str, button: &str) -> Markup {
+    html! {
+        form.action method="post" action="/sign-in" data-action="sign-in" {
+            input type="hidden" name="next" value=(next);
+            label for="sign-in-email" { (t(l, "email")) }
+            br;
+            input id="sign-in-email" type="email" name="email" autocomplete="email" required;
+            " "
+            button type="submit" { (button) }
+        }
+    }
+}
+
+/// A page's account: the signed-in user, their cookie, and the page shell.
+async fn signed_in(state: &AppState, req: &HttpRequest) -> Option<(UserId, String, Chrome)> {
+    let (user, cookie) = session::account(state, req)?;
+    let chrome = crate::db::run(&state.pool, move |conn| {
+        Ok::<_, ApiError>(chrome_of(conn, Some(user), true))
+    })
+    .await
+    .ok()?;
+    chrome.account.as_ref()?;
+    Some((user, cookie, chrome))
+}
+
+fn sign_in_page(status: StatusCode, next: &str) -> HttpResponse {
+    let l = Locale::En;
+    let chrome = Chrome::anonymous(l);
+    respond(
+        status,
+        page(
+            &chrome,
+            t(l, "sign_in"),
+            html! {
+                h1 { (t(l, "sign_in")) }
+                (sign_in_box(l, next, t(l, "send_link")))
+            },
+        ),
+    )
+}
+
+/// `GET /`: my games when signed in, the sign-in form otherwise.
+pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    match session::account(&state, &req) {
+        Some(_) => see_other("/games"),
+        None => see_other("/sign-in"),
+    }
+}
+
+/// `GET /sign-in`.
+pub async fn sign_in_form() -> HttpResponse {
+    sign_in_page(StatusCode::OK, "/games")
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignInForm {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    next: String,
+}
+
+/// `POST /sign-in`: asks for a sign-in link by email. The answer never says whether the address
+/// has an account.
+pub async fn request_sign_in(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<SignInForm>,
+) -> HttpResponse {
+    let l = Locale::En;
+    let chrome = Chrome::anonymous(l);
+    let Ok(email) = EmailAddress::parse(&form.email) else {
+        return respond(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            page(
+                &chrome,
+                t(l, "sign_in"),
+                html! {
+                    h1 { (t(l, "sign_in")) }
+                    p.problem role="alert" { (t(l, "invalid_form")) ": " (t(l, "email")) }
+                    (sign_in_box(l, &form.next, t(l, "send_link")))
+                },
+            ),
+        );
+    };
+    let client = req
+        .connection_info()
+        .realip_remote_addr()
+        .unwrap_or("unknown")
+        .to_owned();
+    let keys = [
+        format!("email-link:email:{}", email.as_str()),
+        format!("email-link:client:{client}"),
+    ];
+    if let Err(retry) = state.limiter.check(&[&keys[0], &keys[1]]) {
+        return message(
+            &chrome,
+            StatusCode::TOO_MANY_REQUESTS,
+            t(l, "sign_in"),
+            &ApiError::RateLimited {
+                retry_after_s: retry,
+            }
+            .to_string(),
+        );
+    }
+    // Mailing the link belongs to the email service (issue 4), like POST /api/v1/auth/email-link.
+    message(&chrome, StatusCode::OK, t(l, "sign_in"), t(l, "link_sent"))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct NextQuery {
+    next: Option<String>,
+}
+
+fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_owned(),
+        _ => "/games".to_owned(),
+    }
+}
+
+/// `GET /sign-in/{token}`: a single-use sign-in link becomes the account cookie.
+pub async fn sign_in_landing(
+    state: web::Data<AppState>,
+    path: web::Path<String>,
+    query: web::Query<NextQuery>,
+) -> HttpResponse {
+    let l = Locale::En;
+    let refused = |text: &str| {
+        respond(
+            StatusCode::FORBIDDEN,
+            page(
+                &Chrome::anonymous(l),
+                t(l, "link_refused"),
+                html! {
+                    h1 { (t(l, "link_refused")) }
+                    p.problem { (text) }
+                    (sign_in_box(l, "/games", t(l, "fresh_link")))
+                },
+            ),
+        )
+    };
+    let (user, link) = match state.links.verify_sign_in(&path) {
+        Ok(x) => x,
+        Err(crate::auth::links::LinkError::Expired) => return refused(t(l, "link_expired")),
+        Err(_) => return refused(t(l, "link_invalid")),
+    };
+    let used = crate::db::run(&state.pool, move |conn| {
+        session::use_sign_in_link(conn, user, link).map_err(ApiError::from)
+    })
+    .await;
+    match used {
+        Ok(true) => {
+            tracing::info!(user.id = %user, "signed in by email link");
+            let mut res = see_other(&safe_next(query.next.as_deref()));
+            let _ = res.add_cookie(&session::user_cookie(&state, user));
+            res
+        }
+        Ok(false) => refused(t(l, "link_invalid")),
+        Err(e) => error_page(&Chrome::anonymous(l), &ApiError::from(e)),
+    }
+}
+
+/// `POST /sign-out`.
+pub async fn sign_out(state: web::Data<AppState>) -> HttpResponse {
+    let mut res = see_other("/sign-in");
+    let _ = res.add_cookie(&session::user_cookie_removal(&state));
+    res
+}
+
+fn status_text(l: Locale, s: GameStatus) -> &'static str {
+    t(
+        l,
+        match s {
+            GameStatus::Waiting => "status_waiting",
+            GameStatus::Active => "status_active",
+            GameStatus::Finished => "status_finished",
+            GameStatus::Aborted => "status_aborted",
+        },
+    )
+}
+
+fn game_row(l: Locale, g: &GameSummary, csrf: &str) -> Markup {
+    let names: Vec<String> = g
+        .seats
+        .iter()
+        .map(|s| {
+            s.player
+                .as_ref()
+                .map_or("…".to_owned(), |p| p.display_name.clone())
+        })
+        .collect();
+    html! {
+        li.card {
+            @if g.my_turn { strong { (t(l, "your_move")) } " · " }
+            a href={ "/play/" (g.id) } { (g.kind) ": " (names.join(" – ")) }
+            " · " (status_text(l, g.status))
+            @if g.invited {
+                " "
+                form.quick method="post" action={ "/invitations/" (g.id) } data-action="accept" {
+                    input type="hidden" name="csrf" value=(csrf);
+                    button type="submit" { (t(l, "accept")) }
+                }
+            }
+        }
+    }
+}
+
+/// `GET /games`: the signed-in account's games, those waiting for them first.
+pub async fn my_games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(StatusCode::UNAUTHORIZED, "/games");
+    };
+    let l = chrome.locale;
+    let listed = crate::db::run(&state.pool, move |conn| {
+        games::list(conn, user, ListFilter::default())
+    })
+    .await;
+    let mut list = match listed {
+        Ok(list) => list,
+        Err(e) => return error_page(&chrome, &ApiError::from(e)),
+    };
+    // Stable: the newest change first within each group.
+    list.sort_by_key(|g| (!g.my_turn, !g.invited));
+    let csrf = session::csrf_token(&state, &cookie);
+    respond(
+        StatusCode::OK,
+        page(
+            &chrome,
+            t(l, "my_games"),
+            html! {
+                h1 { (t(l, "my_games")) }
+                p { a href="/games/new" { (t(l, "new_game")) } }
+                @if list.is_empty() {
+                    p { (t(l, "no_games")) }
+                } @else {
+                    ul.plain {
+                        @for g in &list { (game_row(l, g, &csrf)) }
+                    }
+                }
+            },
+        ),
+    )
+}
+
+fn new_game_page(
+    chrome: &Chrome,
+    csrf: &str,
+    problem: Option<&str>,
+    entered: &HashMap<String, String>,
+) -> Markup {
+    let l = chrome.locale;
+    let kinds = games::kinds();
+    let chosen_kind = entered.get("kind").map_or("magnate", String::as_str);
+    page(
+        chrome,
+        t(l, "new_game"),
+        html! {
+            h1 { (t(l, "new_game")) }
+            @if let Some(p) = problem { p.problem role="alert" id="problem-create" { (p) } }
+            form.action method="post" action="/games/new" data-action="create" {
+                input type="hidden" name="csrf" value=(csrf);
+                label for="new-kind" { "Game" }
+                select id="new-kind" name="kind" {
+                    @for k in &kinds {
+                        option value=(k.kind.as_str()) selected[k.kind.as_str() == chosen_kind] { (k.name) }
+                    }
+                }
+                @for k in kinds.iter().filter(|k| k.kind.as_str() == chosen_kind) {
+                    p {
+                        label for="new-preset" { (t(l, "preset")) }
+                        select id="new-preset" name="preset" {
+                            @for p in &k.presets {
+                                option value=(p) selected[entered.get("preset").map(String::as_str) == Some(*p)] { (p) }
+                            }
+                        }
+                    }
+                    details {
+                        summary { (t(l, "options")) }
+                        @if let Some(opts) = k.options.as_object() {
+                            @for (name, spec) in opts {
+                                p {
+                                    label for={ "opt-" (name) } { (name) " " span.muted { "(" (spec["rules"].as_str().unwrap_or("")) ")" } }
+                                    select id={ "opt-" (name) } name={ "opt_" (name) } {
+                                        option value="" { "—" }
+                                        @for v in spec["values"].as_array().into_iter().flatten() {
+                                            @let text = value_text(v);
+                                            option value=(text) selected[entered.get(&format!("opt_{name}")) == Some(&text)] { (text) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                p {
+                    label for="new-invite" { (t(l, "invite")) }
+                    br;
+                    input id="new-invite" type="email" name="invite" multiple required
+                        value=(entered.get("invite").map_or("", String::as_str))
+                        aria-describedby=[problem.map(|_| "problem-create")];
+                }
+                button type="submit" { (t(l, "create")) }
+            }
+        },
+    )
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `GET /games/new`.
+pub async fn new_game_form(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    let Some((_, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(StatusCode::UNAUTHORIZED, "/games/new");
+    };
+    let csrf = session::csrf_token(&state, &cookie);
+    respond(
+        StatusCode::OK,
+        new_game_page(&chrome, &csrf, None, &HashMap::new()),
+    )
+}
+
+/// The create request a form describes.
+fn new_game_request(form: &HashMap<String, String>) -> Result<NewGameRequest, String> {
+    let kind_text = form.get("kind").map_or("magnate", String::as_str);
+    let kind = GameKind::parse(kind_text).ok_or_else(|| format!("unknown game “{kind_text}”"))?;
+    let info = kind.info();
+    let mut options = serde_json::Map::new();
+    if let Some(p) = form.get("preset").filter(|p| !p.is_empty()) {
+        options.insert("preset".to_owned(), Value::from(p.clone()));
+    }
+    if let Some(opts) = info.options.as_object() {
+        for (name, spec) in opts {
+            let Some(text) = form.get(&format!("opt_{name}")).filter(|v| !v.is_empty()) else {
+                continue;
+            };
+            let value = spec["values"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|v| value_text(v) == *text)
+                .ok_or_else(|| format!("{name}: “{text}” is not one of its values"))?;
+            options.insert(name.clone(), value.clone());
+        }
+    }
+    let invite = form
+        .get("invite")
+        .map(String::as_str)
+        .unwrap_or("")
+        .split([',', ' ', '\n', ';'])
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| EmailAddress::parse(s).map_err(|e| e.0))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(NewGameRequest {
+        kind,
+        options: Value::Object(options),
+        invite,
+        open_seats: 0,
+    })
+}
+
+/// `POST /games/new`: creates the game; a refusal shows the form again with the reason.
+pub async fn create_game(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(StatusCode::UNAUTHORIZED, "/games/new");
+    };
+    let form = form.into_inner();
+    let csrf = session::csrf_token(&state, &cookie);
+    let refuse = |text: &str| {
+        respond(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            new_game_page(&chrome, &csrf, Some(text), &form),
+        )
+    };
+    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+        return refuse(t(chrome.locale, "csrf"));
+    }
+    let request = match new_game_request(&form) {
+        Ok(r) => r,
+        Err(text) => return refuse(&text),
+    };
+    let created = crate::db::run(&state.pool, move |conn| {
+        games::create(conn, user, request, None)
+    })
+    .await
+    .map_err(ApiError::from);
+    match created {
+        Ok(Submitted::Fresh(g)) => see_other(&format!("/play/{}", g.id)),
+        Ok(_) => see_other("/games"),
+        Err(ApiError::Validation(text)) => refuse(&text),
+        Err(e) => error_page(&chrome, &e),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct InviteQuery {
+    t: Option<String>,
+}
+
+/// `GET /invitations/{game_id}?t=...`: the accept page of an invitation.
+pub async fn invitation(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    query: web::Query<InviteQuery>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    let here = match &query.t {
+        Some(tok) => format!("/invitations/{game}?t={tok}"),
+        None => format!("/invitations/{game}"),
+    };
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(StatusCode::UNAUTHORIZED, &here);
+    };
+    let l = chrome.locale;
+    if let Some(token) = &query.t {
+        let token = token.clone();
+        let links = state.links.clone();
+        let checked = crate::db::run(&state.pool, move |conn| {
+            let account = crate::services::accounts::get(conn, user)?;
+            Ok::<_, ApiError>(links.verify_invite(&token, game, &account.email))
+        })
+        .await;
+        match checked {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                return message(
+                    &chrome,
+                    StatusCode::FORBIDDEN,
+                    t(l, "link_refused"),
+                    &e.to_string(),
+                );
+            }
+            Err(e) => return error_page(&chrome, &ApiError::from(e)),
+        }
+    }
+    let csrf = session::csrf_token(&state, &cookie);
+    respond(
+        StatusCode::OK,
+        page(
+            &chrome,
+            t(l, "invited"),
+            html! {
+                h1 { (t(l, "invited")) }
+                form.action method="post" action={ "/invitations/" (game) } data-action="accept" {
+                    input type="hidden" name="csrf" value=(csrf);
+                    button type="submit" { (t(l, "accept")) }
+                }
+            },
+        ),
+    )
+}
+
+/// `POST /invitations/{game_id}`: joins the game (the invited seat of the account's address).
+pub async fn accept_invitation(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(StatusCode::UNAUTHORIZED, &format!("/invitations/{game}"));
+    };
+    let l = chrome.locale;
+    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+        return message(
+            &chrome,
+            StatusCode::FORBIDDEN,
+            t(l, "invited"),
+            t(l, "csrf"),
+        );
+    }
+    let joined = crate::db::run(&state.pool, move |conn| games::join(conn, user, game, None))
+        .await
+        .map_err(ApiError::from);
+    match joined {
+        Ok(_) => see_other(&format!("/play/{game}")),
+        Err(e) => error_page(&chrome, &e),
+    }
+}
+
+/// `GET /settings`: notification preferences (the preference service comes with the email issue).
+pub async fn settings(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
+    let Some((_, _, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(StatusCode::UNAUTHORIZED, "/settings");
+    };
+    let l = chrome.locale;
+    message(
+        &chrome,
+        StatusCode::OK,
+        t(l, "settings"),
+        t(l, "notifications_later"),
+    )
+}

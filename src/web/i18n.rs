@@ -1,0 +1,557 @@
+//! The words of the pages in en, es, it, fr (the account's locale; English when unknown). Rule
+//! sentences from the engine stay as the engine writes them; the rule ID is the same everywhere.
+
+use crate::domain::Locale;
+
+/// Each entry: key, then en, es, it, fr.
+const STRINGS: &[(&str, [&str; 4])] = &[
+    ("app", ["Herald", "Herald", "Herald", "Herald"]),
+    (
+        "skip",
+        [
+            "Skip to the game",
+            "Saltar al juego",
+            "Vai al gioco",
+            "Aller au jeu",
+        ],
+    ),
+    (
+        "my_games",
+        ["My games", "Mis partidas", "Le mie partite", "Mes parties"],
+    ),
+    (
+        "new_game",
+        [
+            "New game",
+            "Nueva partida",
+            "Nuova partita",
+            "Nouvelle partie",
+        ],
+    ),
+    (
+        "settings",
+        [
+            "Notifications",
+            "Notificaciones",
+            "Notifiche",
+            "Notifications",
+        ],
+    ),
+    ("sign_in", ["Sign in", "Entrar", "Accedi", "Se connecter"]),
+    ("sign_out", ["Sign out", "Salir", "Esci", "Se déconnecter"]),
+    (
+        "your_move",
+        ["Your move", "Te toca", "Tocca a te", "À vous de jouer"],
+    ),
+    (
+        "waiting_for",
+        [
+            "Waiting for",
+            "Esperando a",
+            "In attesa di",
+            "En attente de",
+        ],
+    ),
+    ("you", ["you", "tú", "tu", "vous"]),
+    (
+        "districts",
+        ["Districts", "Distritos", "Distretti", "Quartiers"],
+    ),
+    (
+        "district",
+        ["District", "Distrito", "Distretto", "Quartier"],
+    ),
+    (
+        "your_hand",
+        ["Your hand", "Tu mano", "La tua mano", "Votre main"],
+    ),
+    (
+        "cards_in_hand",
+        [
+            "cards in hand",
+            "cartas en la mano",
+            "carte in mano",
+            "cartes en main",
+        ],
+    ),
+    ("supply", ["Supply", "Reserva", "Riserva", "Réserve"]),
+    ("crowns", ["Crowns", "Coronas", "Corone", "Couronnes"]),
+    ("players", ["Players", "Jugadores", "Giocatori", "Joueurs"]),
+    (
+        "last_roll",
+        [
+            "Last roll",
+            "Última tirada",
+            "Ultimo tiro",
+            "Dernier lancer",
+        ],
+    ),
+    (
+        "income_rank",
+        [
+            "income for rank",
+            "ingresos por rango",
+            "rendita per il rango",
+            "revenu pour le rang",
+        ],
+    ),
+    ("taxed", ["taxed", "gravado", "tassato", "taxé"]),
+    (
+        "no_tax",
+        ["no tax", "sin impuesto", "nessuna tassa", "pas de taxe"],
+    ),
+    ("income", ["Income", "Ingresos", "Rendita", "Revenu"]),
+    (
+        "tax_paid",
+        ["Tax paid", "Impuesto pagado", "Tassa pagata", "Taxe payée"],
+    ),
+    ("draw_pile", ["Draw pile", "Mazo", "Mazzo", "Pioche"]),
+    ("discard", ["Discard", "Descartes", "Scarti", "Défausse"]),
+    ("cards", ["cards", "cartas", "carte", "cartes"]),
+    ("turn", ["Turn", "Turno", "Turno", "Tour"]),
+    (
+        "card_played",
+        [
+            "card played",
+            "carta jugada",
+            "carta giocata",
+            "carte jouée",
+        ],
+    ),
+    (
+        "card_not_played",
+        [
+            "no card played yet",
+            "aún sin carta jugada",
+            "nessuna carta ancora giocata",
+            "pas encore de carte jouée",
+        ],
+    ),
+    (
+        "standings",
+        ["Standings", "Clasificación", "Classifica", "Classement"],
+    ),
+    (
+        "districts_won",
+        [
+            "districts won",
+            "distritos ganados",
+            "distretti vinti",
+            "quartiers gagnés",
+        ],
+    ),
+    ("total", ["total", "total", "totale", "total"]),
+    (
+        "history",
+        ["History", "Historial", "Cronologia", "Historique"],
+    ),
+    (
+        "actions",
+        [
+            "Your actions",
+            "Tus acciones",
+            "Le tue azioni",
+            "Vos actions",
+        ],
+    ),
+    ("deed", ["deed", "escritura", "atto", "titre"]),
+    (
+        "property",
+        ["property", "propiedad", "proprietà", "propriété"],
+    ),
+    ("tokens", ["tokens", "fichas", "gettoni", "jetons"]),
+    ("of", ["of", "de", "di", "sur"]),
+    (
+        "prefers",
+        [
+            "income preference",
+            "preferencia de ingresos",
+            "preferenza di rendita",
+            "préférence de revenu",
+        ],
+    ),
+    ("build", ["Build", "Construir", "Costruire", "Construire"]),
+    (
+        "build_help",
+        [
+            "Develop a card outright: choose the card, the district and the tokens you pay.",
+            "Desarrolla una carta directamente: elige la carta, el distrito y las fichas que pagas.",
+            "Sviluppa subito una carta: scegli la carta, il distretto e i gettoni che paghi.",
+            "Développez une carte directement : choisissez la carte, le quartier et les jetons payés.",
+        ],
+    ),
+    (
+        "deed_action",
+        [
+            "Buy a deed",
+            "Comprar una escritura",
+            "Comprare un atto",
+            "Acheter un titre",
+        ],
+    ),
+    ("sell", ["Sell", "Vender", "Vendere", "Vendre"]),
+    (
+        "develop",
+        [
+            "Develop a deed",
+            "Desarrollar una escritura",
+            "Sviluppare un atto",
+            "Développer un titre",
+        ],
+    ),
+    (
+        "trade",
+        [
+            "Trade with the bank",
+            "Cambiar con la banca",
+            "Scambiare con la banca",
+            "Échanger avec la banque",
+        ],
+    ),
+    (
+        "give",
+        [
+            "Give (three tokens)",
+            "Dar (tres fichas)",
+            "Dai (tre gettoni)",
+            "Donner (trois jetons)",
+        ],
+    ),
+    ("take", ["Take", "Tomar", "Prendi", "Prendre"]),
+    (
+        "prefer",
+        [
+            "Set a deed preference",
+            "Fijar la preferencia de una escritura",
+            "Imposta la preferenza di un atto",
+            "Fixer la préférence d'un titre",
+        ],
+    ),
+    (
+        "end",
+        [
+            "End the turn",
+            "Terminar el turno",
+            "Termina il turno",
+            "Finir le tour",
+        ],
+    ),
+    ("card", ["Card", "Carta", "Carta", "Carte"]),
+    ("suit", ["Suit", "Palo", "Seme", "Couleur"]),
+    ("payment", ["Payment", "Pago", "Pagamento", "Paiement"]),
+    (
+        "refused",
+        ["Not accepted", "No aceptado", "Non accettato", "Refusé"],
+    ),
+    (
+        "stale",
+        [
+            "The game changed meanwhile; here it is as it stands now.",
+            "La partida cambió entretanto; así está ahora.",
+            "La partita è cambiata nel frattempo; eccola com'è ora.",
+            "La partie a changé entre-temps ; la voici telle qu'elle est.",
+        ],
+    ),
+    (
+        "not_your_turn",
+        [
+            "It is not your turn.",
+            "No es tu turno.",
+            "Non è il tuo turno.",
+            "Ce n'est pas votre tour.",
+        ],
+    ),
+    (
+        "csrf",
+        [
+            "This form has expired; please try again.",
+            "Este formulario ha caducado; inténtalo de nuevo.",
+            "Questo modulo è scaduto; riprova.",
+            "Ce formulaire a expiré ; veuillez réessayer.",
+        ],
+    ),
+    (
+        "game_over",
+        [
+            "The game is over.",
+            "La partida ha terminado.",
+            "La partita è finita.",
+            "La partie est terminée.",
+        ],
+    ),
+    ("winner", ["Winner", "Ganador", "Vincitore", "Gagnant"]),
+    (
+        "spectator",
+        [
+            "You are watching this game.",
+            "Estás mirando esta partida.",
+            "Stai guardando questa partita.",
+            "Vous regardez cette partie.",
+        ],
+    ),
+    (
+        "need_sign_in",
+        [
+            "Sign in to see this game.",
+            "Entra para ver esta partida.",
+            "Accedi per vedere questa partita.",
+            "Connectez-vous pour voir cette partie.",
+        ],
+    ),
+    (
+        "link_refused",
+        [
+            "This link cannot be used",
+            "Este enlace no se puede usar",
+            "Questo link non può essere usato",
+            "Ce lien ne peut pas être utilisé",
+        ],
+    ),
+    (
+        "link_expired",
+        [
+            "The link has expired.",
+            "El enlace ha caducado.",
+            "Il link è scaduto.",
+            "Le lien a expiré.",
+        ],
+    ),
+    (
+        "link_other_game",
+        [
+            "The link is for another game.",
+            "El enlace es de otra partida.",
+            "Il link è per un'altra partita.",
+            "Le lien concerne une autre partie.",
+        ],
+    ),
+    (
+        "link_invalid",
+        [
+            "The link is not valid.",
+            "El enlace no es válido.",
+            "Il link non è valido.",
+            "Le lien n'est pas valide.",
+        ],
+    ),
+    (
+        "fresh_link",
+        [
+            "Mail me a fresh link",
+            "Envíame un enlace nuevo",
+            "Inviami un nuovo link",
+            "M'envoyer un nouveau lien",
+        ],
+    ),
+    (
+        "email",
+        [
+            "Email address",
+            "Correo electrónico",
+            "Indirizzo email",
+            "Adresse e-mail",
+        ],
+    ),
+    (
+        "link_sent",
+        [
+            "If the address has an account, a sign-in link is on its way. Open it on this device.",
+            "Si la dirección tiene cuenta, va en camino un enlace para entrar. Ábrelo en este dispositivo.",
+            "Se l'indirizzo ha un account, un link di accesso è in arrivo. Aprilo su questo dispositivo.",
+            "Si l'adresse a un compte, un lien de connexion arrive. Ouvrez-le sur cet appareil.",
+        ],
+    ),
+    (
+        "send_link",
+        [
+            "Send me a sign-in link",
+            "Envíame un enlace para entrar",
+            "Inviami un link di accesso",
+            "M'envoyer un lien de connexion",
+        ],
+    ),
+    (
+        "no_games",
+        [
+            "No games yet.",
+            "Aún no hay partidas.",
+            "Ancora nessuna partita.",
+            "Pas encore de parties.",
+        ],
+    ),
+    (
+        "invited",
+        ["Invitation", "Invitación", "Invito", "Invitation"],
+    ),
+    (
+        "accept",
+        [
+            "Accept the invitation",
+            "Aceptar la invitación",
+            "Accetta l'invito",
+            "Accepter l'invitation",
+        ],
+    ),
+    ("open", ["Open", "Abrir", "Apri", "Ouvrir"]),
+    (
+        "status_waiting",
+        [
+            "waiting for players",
+            "esperando jugadores",
+            "in attesa di giocatori",
+            "en attente de joueurs",
+        ],
+    ),
+    (
+        "status_active",
+        ["in play", "en juego", "in corso", "en cours"],
+    ),
+    (
+        "status_finished",
+        ["finished", "terminada", "finita", "terminée"],
+    ),
+    (
+        "status_aborted",
+        ["aborted", "cancelada", "annullata", "annulée"],
+    ),
+    ("preset", ["Variant", "Variante", "Variante", "Variante"]),
+    (
+        "invite",
+        [
+            "Invite (email address)",
+            "Invitar (correo)",
+            "Invita (email)",
+            "Inviter (e-mail)",
+        ],
+    ),
+    (
+        "create",
+        [
+            "Create the game",
+            "Crear la partida",
+            "Crea la partita",
+            "Créer la partie",
+        ],
+    ),
+    ("options", ["Switches", "Opciones", "Opzioni", "Options"]),
+    (
+        "invalid_form",
+        [
+            "Please check the form",
+            "Revisa el formulario",
+            "Controlla il modulo",
+            "Vérifiez le formulaire",
+        ],
+    ),
+    (
+        "notifications_later",
+        [
+            "Notification preferences are not available yet.",
+            "Las preferencias de notificación aún no están disponibles.",
+            "Le preferenze di notifica non sono ancora disponibili.",
+            "Les préférences de notification ne sont pas encore disponibles.",
+        ],
+    ),
+    ("seat", ["Seat", "Asiento", "Posto", "Place"]),
+    (
+        "final_turns",
+        [
+            "Final turns",
+            "Turnos finales",
+            "Turni finali",
+            "Derniers tours",
+        ],
+    ),
+    (
+        "reshuffled",
+        [
+            "The deck has been reshuffled once.",
+            "El mazo ya se rebarajó una vez.",
+            "Il mazzo è già stato rimescolato una volta.",
+            "La pioche a déjà été remélangée une fois.",
+        ],
+    ),
+    ("none", ["none", "ninguna", "nessuna", "aucune"]),
+    (
+        "setup",
+        ["Setup", "Preparación", "Preparazione", "Mise en place"],
+    ),
+    (
+        "unsupported",
+        [
+            "This game has no page yet; use the API.",
+            "Esta partida aún no tiene página; usa la API.",
+            "Questa partita non ha ancora una pagina; usa l'API.",
+            "Cette partie n'a pas encore de page ; utilisez l'API.",
+        ],
+    ),
+    (
+        "not_found",
+        ["Not found", "No encontrado", "Non trovato", "Introuvable"],
+    ),
+    (
+        "error",
+        [
+            "Something went wrong",
+            "Algo salió mal",
+            "Qualcosa è andato storto",
+            "Une erreur s'est produite",
+        ],
+    ),
+    (
+        "signed_in_as",
+        [
+            "Signed in as",
+            "Sesión de",
+            "Accesso come",
+            "Connecté en tant que",
+        ],
+    ),
+];
+
+/// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).
+pub fn t(locale: Locale, key: &str) -> &'static str {
+    let i = match locale {
+        Locale::En => 0,
+        Locale::Es => 1,
+        Locale::It => 2,
+        Locale::Fr => 3,
+    };
+    STRINGS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("?", |(_, texts)| texts[i])
+}
+
+/// The name of a suit by its letter.
+pub fn suit_name(locale: Locale, suit: &str) -> &'static str {
+    let names: [&str; 4] = match suit {
+        "M" => ["Moons", "Lunas", "Lune", "Lunes"],
+        "S" => ["Suns", "Soles", "Soli", "Soleils"],
+        "V" => ["Waves", "Olas", "Onde", "Vagues"],
+        "L" => ["Leaves", "Hojas", "Foglie", "Feuilles"],
+        "Y" => ["Wyrms", "Dragones", "Draghi", "Wyrms"],
+        "K" => ["Knots", "Nudos", "Nodi", "Nœuds"],
+        _ => ["?", "?", "?", "?"],
+    };
+    let i = match locale {
+        Locale::En => 0,
+        Locale::Es => 1,
+        Locale::It => 2,
+        Locale::Fr => 3,
+    };
+    names[i]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_has_four_non_empty_texts() {
+        for (key, texts) in STRINGS {
+            assert!(texts.iter().all(|t| !t.is_empty()), "{key}");
+        }
+        assert_eq!(t(Locale::Fr, "your_move"), "À vous de jouer");
+    }
+}

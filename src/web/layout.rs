@@ -1,0 +1,116 @@
+//! The page shell (landmarks, language, viewport, navigation) and HTML answers.
+
+use super::assets::SUIT_SYMBOLS;
+use super::i18n::{suit_name, t};
+use crate::domain::Locale;
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+/// What the shell needs to know about the reader.
+#[derive(Debug, Clone)]
+pub struct Chrome {
+    pub locale: Locale,
+    /// The signed-in account's display name, for the navigation.
+    pub account: Option<String>,
+}
+
+impl Chrome {
+    pub fn anonymous(locale: Locale) -> Chrome {
+        Chrome {
+            locale,
+            account: None,
+        }
+    }
+}
+
+/// A whole page.
+pub fn page(chrome: &Chrome, title: &str, body: Markup) -> Markup {
+    let l = chrome.locale;
+    html! {
+        (DOCTYPE)
+        html lang=(l.as_str()) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · Herald" }
+                link rel="stylesheet" href="/static/herald.css";
+            }
+            body {
+                a.skip href="#main" { (t(l, "skip")) }
+                (PreEscaped(SUIT_SYMBOLS))
+                header.top {
+                    a.brand href="/games" { (t(l, "app")) }
+                    nav aria-label="Herald" {
+                        ul {
+                            @if let Some(name) = &chrome.account {
+                                li { a href="/games" { (t(l, "my_games")) } }
+                                li { a href="/games/new" { (t(l, "new_game")) } }
+                                li { a href="/settings" { (t(l, "settings")) } }
+                                li { (t(l, "signed_in_as")) " " (name) }
+                            } @else {
+                                li { a href="/sign-in" { (t(l, "sign_in")) } }
+                            }
+                        }
+                    }
+                }
+                main id="main" tabindex="-1" {
+                    (body)
+                }
+                footer {
+                    "Herald"
+                    @if chrome.account.is_some() {
+                        " · "
+                        form.quick method="post" action="/sign-out" {
+                            button.secondary type="submit" { (t(l, "sign_out")) }
+                        }
+                    }
+                }
+                script src="/static/herald.js" defer {}
+            }
+        }
+    }
+}
+
+/// An HTML answer with `status`.
+pub fn respond(status: StatusCode, markup: Markup) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("Referrer-Policy", "same-origin"))
+        .body(markup.into_string())
+}
+
+/// A 303 to `location` (Post/Redirect/Get).
+pub fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header(("Location", location))
+        .insert_header(("Cache-Control", "no-store"))
+        .finish()
+}
+
+/// A short page with a heading and a sentence.
+pub fn message(chrome: &Chrome, status: StatusCode, title: &str, text: &str) -> HttpResponse {
+    respond(
+        status,
+        page(
+            chrome,
+            title,
+            html! {
+                h1 { (title) }
+                p { (text) }
+            },
+        ),
+    )
+}
+
+/// A suit shown by icon and letter (never by colour alone), named for screen readers.
+pub fn suit(locale: Locale, letter: &str) -> Markup {
+    html! {
+        span class={ "suit s-" (letter) } title=(suit_name(locale, letter)) {
+            svg aria-hidden="true" focusable="false" { use href={ "#i-" (letter) } {} }
+            span aria-hidden="true" { (letter) }
+            span.skip { (suit_name(locale, letter)) }
+        }
+    }
+}

@@ -1,0 +1,666 @@
+//! The Magnate game page, drawn from the game resource the API serves (the caller's view and legal
+//! actions) and the caller's history: it can only show what the viewer may see, because it is
+//! never given more.
+//!
+//! Each action form posts to `/play/{id}/{type}`; the page's version and CSRF token ride in the
+//! form's address (`?v=..&csrf=..`), so the body holds only the player's choices. One-click forms
+//! (sell a card, end the turn) carry their choice in the address too.
+
+use super::i18n::{suit_name, t};
+use super::layout::suit;
+use super::play::{GamePage, Notice};
+use crate::domain::Locale;
+use crate::games::magnate::cards::Card;
+use maud::{Markup, html};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+const SUITS: [&str; 6] = ["M", "S", "V", "L", "Y", "K"];
+const DISTRICTS: [&str; 5] = ["a", "b", "c", "d", "e"];
+
+/// The page title.
+pub fn title(p: &GamePage) -> String {
+    let names: Vec<String> = p
+        .game
+        .seats
+        .iter()
+        .map(|s| {
+            s.player
+                .as_ref()
+                .map_or("…".to_owned(), |pl| pl.display_name.clone())
+        })
+        .collect();
+    format!("Magnate: {}", names.join(" – "))
+}
+
+fn name_of(p: &GamePage, seat: usize) -> String {
+    p.game
+        .seats
+        .get(seat)
+        .and_then(|s| s.player.as_ref())
+        .map_or_else(
+            || format!("{} {seat}", t(p.locale, "seat")),
+            |pl| pl.display_name.clone(),
+        )
+}
+
+fn me(p: &GamePage) -> Option<usize> {
+    p.game.you.as_ref().map(|y| usize::from(y.seat))
+}
+
+/// A card by code: the code, its suits as icons and letters, its name.
+fn card(l: Locale, code: &str) -> Markup {
+    let info = Card::from_code(code);
+    html! {
+        span.card {
+            span.code { (code) }
+            @if let Some(c) = info {
+                @for s in c.suits().iter() {
+                    (suit(l, &s.to_string()))
+                }
+                span.name { (c.name()) }
+            }
+        }
+    }
+}
+
+/// A suit->count map as icons with counts.
+fn tokens(l: Locale, map: &Value) -> Markup {
+    let items: Vec<(&str, u64)> = SUITS
+        .iter()
+        .filter_map(|s| map.get(*s).and_then(Value::as_u64).map(|n| (*s, n)))
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    html! {
+        @if items.is_empty() {
+            span.muted { "—" }
+        } @else {
+            span.tokens {
+                @for (s, n) in items {
+                    span { (suit(l, s)) "×" (n) }
+                }
+            }
+        }
+    }
+}
+
+fn str_list(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The body of the game page.
+pub fn body(p: &GamePage) -> Markup {
+    let l = p.locale;
+    let Some(view) = p.game.view.as_ref() else {
+        return html! {
+            h1 { (title(p)) }
+            p.status { (t(l, "status_waiting")) }
+        };
+    };
+    let me = me(p);
+    let turn_seat = view["turn"]["seat"].as_u64().map(|s| s as usize);
+    let active = p.game.status == crate::services::games::GameStatus::Active;
+    let my_turn = active && !p.game.legal_actions.is_empty();
+    html! {
+        h1 { (title(p)) }
+        (status_line(p, my_turn, turn_seat))
+        @if let Some(n) = &p.notes.notice {
+            p.notice role="alert" {
+                @match n { Notice::Key(k) => { (t(l, k)) } Notice::Text(s) => { (s) } }
+            }
+        }
+        @if let Some(problem) = p.notes.problem.as_ref().filter(|pr| pr.action == "sell" || pr.action == "end") {
+            (problem_box(p, &problem.action))
+        }
+        @if let Some(seat) = me {
+            (hand(p, view, seat, my_turn))
+        } @else {
+            p.notice { (t(l, "spectator")) }
+        }
+        div.grid {
+            div {
+                (districts(p, view))
+            }
+            div {
+                (players(p, view))
+                (roll(p, view))
+                (piles(p, view))
+                (standings(p, view))
+            }
+        }
+        @if let Some(seat) = me {
+            @if active {
+                (actions(p, view, seat))
+            }
+        }
+        (history(p))
+    }
+}
+
+fn status_line(p: &GamePage, my_turn: bool, turn_seat: Option<usize>) -> Markup {
+    let l = p.locale;
+    let csrf = p.csrf.clone().unwrap_or_default();
+    let end = p.game.legal_actions.iter().any(|a| a["type"] == "end");
+    html! {
+        @match p.game.status {
+            crate::services::games::GameStatus::Finished | crate::services::games::GameStatus::Aborted => {
+                div.status role="status" {
+                    strong { (t(l, "game_over")) }
+                    @if let Some(winners) = p.game.outcome.as_ref().and_then(|o| o["winners"].as_array()) {
+                        " " (t(l, "winner")) ": "
+                        @for (i, w) in winners.iter().enumerate() {
+                            @if i > 0 { ", " }
+                            (name_of(p, w.as_u64().unwrap_or(0) as usize))
+                        }
+                    }
+                }
+            }
+            _ => {
+                @if my_turn {
+                    div.status.mine role="status" {
+                        strong { (t(l, "your_move")) }
+                        @if end {
+                            " "
+                            form.quick method="post" data-action="end"
+                                action={ "/play/" (p.game.id) "/end?v=" (p.game.version) "&csrf=" (csrf) } {
+                                button type="submit" { (t(l, "end")) }
+                            }
+                        }
+                    }
+                } @else if let Some(s) = turn_seat {
+                    div.status role="status" {
+                        (t(l, "waiting_for")) " " strong { (name_of(p, s)) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn problem_box(p: &GamePage, action: &str) -> Markup {
+    html! {
+        @if let Some(pr) = p.notes.problem.as_ref().filter(|pr| pr.action == action) {
+            div.problem role="alert" id={ "problem-" (action) } {
+                strong { (t(p.locale, "refused")) }
+                @if let Some(rule) = &pr.rule { " (" span.rule { (rule) } ")" }
+                ": " (pr.detail)
+            }
+        }
+    }
+}
+
+fn hand(p: &GamePage, view: &Value, seat: usize, my_turn: bool) -> Markup {
+    let l = p.locale;
+    let cards = str_list(&view["players"][seat]["hand"]);
+    let sellable: BTreeSet<String> = p
+        .game
+        .legal_actions
+        .iter()
+        .filter(|a| a["type"] == "sell")
+        .filter_map(|a| a["card"].as_str().map(str::to_owned))
+        .collect();
+    let csrf = p.csrf.clone().unwrap_or_default();
+    html! {
+        section aria-labelledby="hand-h" {
+            h2 id="hand-h" { (t(l, "your_hand")) " (" (cards.len()) ")" }
+            ul.plain {
+                @for c in &cards {
+                    li {
+                        (card(l, c))
+                        @if my_turn && sellable.contains(c) {
+                            " "
+                            form.quick method="post" data-action="sell"
+                                action={ "/play/" (p.game.id) "/sell?card=" (c) "&v=" (p.game.version) "&csrf=" (csrf) } {
+                                button.secondary type="submit" {
+                                    (t(l, "sell")) span.skip { " " (c) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn districts(p: &GamePage, view: &Value) -> Markup {
+    let l = p.locale;
+    let me = me(p);
+    let empty = Vec::new();
+    html! {
+        section aria-labelledby="districts-h" {
+            h2 id="districts-h" { (t(l, "districts")) }
+            div.districts {
+                @for d in view["districts"].as_array().unwrap_or(&empty) {
+                    @let letter = d["district"].as_str().unwrap_or("?");
+                    div.district {
+                        h3 {
+                            span { (t(l, "district")) " " (letter) }
+                            (card(l, d["card"].as_str().unwrap_or("")))
+                        }
+                        div.cols {
+                            @for seat in 0..2usize {
+                                div class={ "col" @if me == Some(seat) { " me" } } {
+                                    h4 { (name_of(p, seat)) }
+                                    ul.plain {
+                                        @for prop in d["columns"][seat].as_array().unwrap_or(&empty) {
+                                            li { (property(l, prop)) }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn property(l: Locale, prop: &Value) -> Markup {
+    let code = prop["card"].as_str().unwrap_or("");
+    let deed = prop["deed"].as_bool().unwrap_or(false);
+    html! {
+        @if deed {
+            span.card.deed {
+                span.code { (code) }
+                span { " " (t(l, "deed")) ": " }
+                (tokens(l, &prop["tokens_on_deed"]))
+                @if let Some(target) = prop["target"].as_u64() {
+                    span.muted { " " (t(l, "of")) " " (target) }
+                }
+                @if let Some(pref) = prop["prefer"].as_str() {
+                    span.muted { " · " (t(l, "prefers")) ": " } (suit(l, pref))
+                }
+            }
+        } @else {
+            (card(l, code))
+        }
+    }
+}
+
+fn players(p: &GamePage, view: &Value) -> Markup {
+    let l = p.locale;
+    let empty = Vec::new();
+    html! {
+        section aria-labelledby="players-h" {
+            h2 id="players-h" { (t(l, "players")) }
+            @for (seat, pl) in view["players"].as_array().unwrap_or(&empty).iter().enumerate() {
+                h3 {
+                    (name_of(p, seat))
+                    @if me(p) == Some(seat) { " (" (t(l, "you")) ")" }
+                    @if p.game.seats.get(seat).is_some_and(|s| s.pending) { " · " (t(l, "turn")) }
+                }
+                p { (t(l, "supply")) ": " (tokens(l, &pl["supply"])) }
+                p {
+                    (t(l, "crowns")) ": "
+                    @for c in str_list(&pl["crowns"]) { (card(l, &c)) " " }
+                }
+                p { (pl["hand_count"].as_u64().unwrap_or(0)) " " (t(l, "cards_in_hand")) }
+            }
+        }
+    }
+}
+
+fn roll(p: &GamePage, view: &Value) -> Markup {
+    let l = p.locale;
+    let r = &view["last_roll"];
+    // The taxation and income of the last roll are in the history.
+    let last_of = |kind: &str| {
+        p.history
+            .iter()
+            .rev()
+            .flat_map(|h| h.events.iter().rev())
+            .find(|e| e["type"] == kind)
+            .cloned()
+    };
+    let taxed = last_of("taxed");
+    let income = last_of("income");
+    html! {
+        section aria-labelledby="roll-h" {
+            h2 id="roll-h" { (t(l, "last_roll")) }
+            @if r.is_null() {
+                p.muted { "—" }
+            } @else {
+                p {
+                    "🎲 " (r["d10"][0]) " + " (r["d10"][1])
+                    " · " (t(l, "income_rank")) " " strong { (r["hi"]) }
+                    " · "
+                    @let suits = str_list(&r["tax_suits"]);
+                    @if suits.is_empty() {
+                        (t(l, "no_tax"))
+                    } @else {
+                        (t(l, "taxed")) ": "
+                        @for s in &suits { (suit(l, s)) " " }
+                    }
+                }
+                @if let Some(tx) = taxed.filter(|_| !str_list(&r["tax_suits"]).is_empty()) {
+                    p {
+                        (t(l, "tax_paid")) ": "
+                        @for seat in 0..2usize {
+                            (name_of(p, seat)) " " (tokens(l, &tx["lost"][seat])) " "
+                        }
+                    }
+                }
+                @if let Some(inc) = income {
+                    p {
+                        (t(l, "income")) ": "
+                        @for seat in 0..2usize {
+                            (name_of(p, seat)) " " (tokens(l, &inc["gained"][seat])) " "
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn piles(p: &GamePage, view: &Value) -> Markup {
+    let l = p.locale;
+    let discard = str_list(&view["discard"]);
+    html! {
+        section aria-labelledby="piles-h" {
+            h2 id="piles-h" { (t(l, "draw_pile")) " · " (t(l, "discard")) }
+            p { (t(l, "draw_pile")) ": " (view["draw_pile_count"].as_u64().unwrap_or(0)) " " (t(l, "cards")) }
+            p {
+                (t(l, "discard")) ": " (discard.len()) " " (t(l, "cards"))
+                @for c in &discard { " " (card(l, c)) }
+            }
+            @if view["reshuffled"].as_bool() == Some(true) { p.muted { (t(l, "reshuffled")) } }
+            @if let Some(rem) = view["final_turns"]["remaining"].as_array() {
+                p {
+                    (t(l, "final_turns")) ": "
+                    @for s in rem { (name_of(p, s.as_u64().unwrap_or(0) as usize)) " " }
+                }
+            }
+        }
+    }
+}
+
+fn standings(p: &GamePage, view: &Value) -> Markup {
+    let l = p.locale;
+    let s = &view["standings"];
+    html! {
+        section aria-labelledby="standings-h" {
+            h2 id="standings-h" { (t(l, "standings")) }
+            table {
+                thead {
+                    tr {
+                        th scope="col" { (t(l, "district")) }
+                        th scope="col" { (name_of(p, 0)) }
+                        th scope="col" { (name_of(p, 1)) }
+                    }
+                }
+                tbody {
+                    @for d in DISTRICTS {
+                        tr {
+                            th scope="row" { (d) }
+                            td { (s["districts"][d][0]) }
+                            td { (s["districts"][d][1]) }
+                        }
+                    }
+                    tr {
+                        th scope="row" { (t(l, "districts_won")) }
+                        td { (s["district_points"][0]) }
+                        td { (s["district_points"][1]) }
+                    }
+                    tr {
+                        th scope="row" { (t(l, "total")) }
+                        td { (s["totals"][0]) }
+                        td { (s["totals"][1]) }
+                    }
+                    tr {
+                        th scope="row" { (t(l, "tokens")) }
+                        td { (s["tokens"][0]) }
+                        td { (s["tokens"][1]) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The entered value of `name` when the form of `action` was refused.
+fn entered<'a>(p: &'a GamePage, action: &str, name: &str) -> Option<&'a str> {
+    p.notes
+        .problem
+        .as_ref()
+        .filter(|pr| pr.action == action)
+        .and_then(|pr| pr.fields.get(name))
+        .map(String::as_str)
+}
+
+fn form_url(p: &GamePage, action: &str) -> String {
+    format!(
+        "/play/{}/{action}?v={}&csrf={}",
+        p.game.id,
+        p.game.version,
+        p.csrf.as_deref().unwrap_or("")
+    )
+}
+
+fn select(
+    p: &GamePage,
+    action: &str,
+    name: &str,
+    label: &str,
+    options: &[(String, Markup)],
+) -> Markup {
+    let chosen = entered(p, action, name);
+    let id = format!("{action}-{name}");
+    html! {
+        label for=(id) { (label) }
+        select id=(id) name=(name) required
+            aria-describedby=[chosen.map(|_| format!("problem-{action}"))] {
+            @for (value, text) in options {
+                option value=(value) selected[chosen == Some(value.as_str())] { (text) }
+            }
+        }
+    }
+}
+
+fn suit_inputs(p: &GamePage, action: &str, prefix: &str, legend: &str) -> Markup {
+    let l = p.locale;
+    html! {
+        fieldset data-payment {
+            legend { (legend) }
+            @for s in SUITS {
+                @let id = format!("{action}-{prefix}{s}");
+                label for=(id) { (suit(l, s)) }
+                input id=(id) type="number" name={ (prefix) (s) } min="0" max="99" inputmode="numeric"
+                    value=(entered(p, action, &format!("{prefix}{s}")).unwrap_or("")) placeholder="0";
+                " "
+            }
+        }
+    }
+}
+
+fn card_options(codes: &BTreeSet<String>) -> Vec<(String, Markup)> {
+    codes
+        .iter()
+        .map(|c| {
+            let name = Card::from_code(c).map_or("", Card::name);
+            (c.clone(), html! { (c) " " (name) })
+        })
+        .collect()
+}
+
+fn suit_options(l: Locale) -> Vec<(String, Markup)> {
+    SUITS
+        .iter()
+        .map(|s| ((*s).to_owned(), html! { (s) " " (suit_name(l, s)) }))
+        .collect()
+}
+
+fn actions(p: &GamePage, view: &Value, seat: usize) -> Markup {
+    let l = p.locale;
+    let legal = &p.game.legal_actions;
+    let of = |kind: &str| -> Vec<&Value> { legal.iter().filter(|a| a["type"] == kind).collect() };
+    let cards_of = |kind: &str| -> BTreeSet<String> {
+        of(kind)
+            .iter()
+            .filter_map(|a| a["card"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let districts_of = |kind: &str| -> BTreeSet<String> {
+        of(kind)
+            .iter()
+            .filter_map(|a| a["district"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let district_options: Vec<(String, Markup)> = view["districts"]
+        .as_array()
+        .map(|ds| {
+            ds.iter()
+                .map(|d| {
+                    let letter = d["district"].as_str().unwrap_or("?").to_owned();
+                    let code = d["card"].as_str().unwrap_or("").to_owned();
+                    (letter.clone(), html! { (letter) " · " (code) })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let build_cards = cards_of("build");
+    let deed_cards = cards_of("deed");
+    let deed_districts = districts_of("deed");
+    let develop_cards = cards_of("develop");
+    let trade = !of("trade").is_empty();
+    let my_deeds: BTreeSet<String> = view["districts"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|d| d["columns"][seat].as_array().into_iter().flatten())
+        .filter(|prop| prop["deed"].as_bool() == Some(true))
+        .filter_map(|prop| prop["card"].as_str().map(str::to_owned))
+        .collect();
+    // A refused form stays on the page even when its action is no longer listed.
+    let refused = |kind: &str| p.notes.problem.as_ref().is_some_and(|pr| pr.action == kind);
+    let hand: BTreeSet<String> = str_list(&view["players"][seat]["hand"])
+        .into_iter()
+        .collect();
+    // Before the turn's card play the build and deed forms are offered even when nothing is
+    // affordable, so the player hears why a build is refused.
+    let card_play = !of("sell").is_empty();
+    let my_turn = !legal.is_empty();
+    html! {
+        section aria-labelledby="actions-h" {
+            h2 id="actions-h" { (t(l, "actions")) }
+            @if !build_cards.is_empty() || card_play || refused("build") {
+                form.action method="post" action=(form_url(p, "build")) data-action="build" {
+                    h3 { (t(l, "build")) }
+                    p.muted { (t(l, "build_help")) }
+                    (problem_box(p, "build"))
+                    (select(p, "build", "card", t(l, "card"), &card_options(if build_cards.is_empty() { &hand } else { &build_cards })))
+                    " "
+                    (select(p, "build", "district", t(l, "district"), &district_options))
+                    (suit_inputs(p, "build", "pay_", t(l, "payment")))
+                    button type="submit" { (t(l, "build")) }
+                    details {
+                        summary { (of("build").len()) " ✓" }
+                        ul.plain {
+                            @for a in of("build").iter().take(40) {
+                                li { code { (a["notation"].as_str().unwrap_or("")) } }
+                            }
+                        }
+                    }
+                }
+            }
+            @if !deed_cards.is_empty() || card_play || refused("deed") {
+                form.action method="post" action=(form_url(p, "deed")) data-action="deed" {
+                    h3 { (t(l, "deed_action")) }
+                    (problem_box(p, "deed"))
+                    (select(p, "deed", "card", t(l, "card"), &card_options(if deed_cards.is_empty() { &hand } else { &deed_cards })))
+                    " "
+                    (select(p, "deed", "district", t(l, "district"), &district_options.iter().filter(|(d, _)| deed_districts.is_empty() || deed_districts.contains(d)).cloned().collect::<Vec<_>>()))
+                    " "
+                    button type="submit" { (t(l, "deed_action")) }
+                }
+            }
+            @if !develop_cards.is_empty() || (my_turn && !my_deeds.is_empty()) || refused("develop") {
+                form.action method="post" action=(form_url(p, "develop")) data-action="develop" {
+                    h3 { (t(l, "develop")) }
+                    (problem_box(p, "develop"))
+                    (select(p, "develop", "card", t(l, "card"), &card_options(if develop_cards.is_empty() { &my_deeds } else { &develop_cards })))
+                    (suit_inputs(p, "develop", "pay_", t(l, "payment")))
+                    button type="submit" { (t(l, "develop")) }
+                }
+            }
+            @if trade || my_turn || refused("trade") {
+                form.action method="post" action=(form_url(p, "trade")) data-action="trade" {
+                    h3 { (t(l, "trade")) }
+                    (problem_box(p, "trade"))
+                    (suit_inputs(p, "trade", "give_", t(l, "give")))
+                    (select(p, "trade", "take", t(l, "take"), &suit_options(l)))
+                    " "
+                    button type="submit" { (t(l, "trade")) }
+                }
+            }
+            @if !my_deeds.is_empty() {
+                form.action method="post" action=(form_url(p, "prefer")) data-action="prefer" {
+                    h3 { (t(l, "prefer")) }
+                    (problem_box(p, "prefer"))
+                    (select(p, "prefer", "card", t(l, "card"), &card_options(&my_deeds)))
+                    " "
+                    (select(p, "prefer", "suit", t(l, "suit"), &suit_options(l)))
+                    " "
+                    button type="submit" { (t(l, "prefer")) }
+                }
+            }
+        }
+    }
+}
+
+fn event_text(p: &GamePage, e: &Value) -> Markup {
+    let l = p.locale;
+    let who = |v: &Value| {
+        v.as_u64()
+            .map_or_else(String::new, |s| name_of(p, s as usize))
+    };
+    let kind = e["type"].as_str().unwrap_or("");
+    html! {
+        @match kind {
+            "rolled" => { (who(&e["seat"])) " 🎲 " (e["d10"][0]) " + " (e["d10"][1]) }
+            "taxed" => { (t(l, "taxed")) ": " @for s in str_list(&e["suits"]) { (suit(l, &s)) " " } }
+            "income" => { (t(l, "income")) ": " (name_of(p, 0)) " " (tokens(l, &e["gained"][0])) " · " (name_of(p, 1)) " " (tokens(l, &e["gained"][1])) }
+            "built" => { (who(&e["seat"])) ": " (t(l, "build")) " " (card(l, e["card"].as_str().unwrap_or(""))) " → " (e["district"].as_str().unwrap_or("")) " " (tokens(l, &e["payment"])) }
+            "deeded" => { (who(&e["seat"])) ": " (t(l, "deed_action")) " " (card(l, e["card"].as_str().unwrap_or(""))) " → " (e["district"].as_str().unwrap_or("")) }
+            "sold" => { (who(&e["seat"])) ": " (t(l, "sell")) " " (card(l, e["card"].as_str().unwrap_or(""))) " " (tokens(l, &e["gained"])) }
+            "developed" => { (who(&e["seat"])) ": " (t(l, "develop")) " " (card(l, e["card"].as_str().unwrap_or(""))) " " (tokens(l, &e["payment"])) }
+            "traded" => { (who(&e["seat"])) ": " (t(l, "trade")) " " (tokens(l, &e["give"])) " → " (suit(l, e["take"].as_str().unwrap_or(""))) }
+            "drew" => { (who(&e["seat"])) " + " (card(l, e["card"].as_str().unwrap_or(""))) }
+            "drew_face_down" => { (who(&e["seat"])) " + 1 " (t(l, "cards")) }
+            _ => { (kind.replace('_', " ")) }
+        }
+    }
+}
+
+fn history(p: &GamePage) -> Markup {
+    let l = p.locale;
+    html! {
+        section aria-labelledby="history-h" {
+            h2 id="history-h" { (t(l, "history")) }
+            ol.plain.history reversed {
+                @for h in p.history.iter().rev().take(40) {
+                    li {
+                        @if h.seq == 0 {
+                            strong { (t(l, "setup")) }
+                        } @else {
+                            strong { (h.seq) ". " }
+                            @if let Some(seat) = h.seat { (name_of(p, usize::from(seat))) " " }
+                            @if let Some(n) = h.action.as_ref().and_then(|a| a["notation"].as_str()) { code { (n) } }
+                        }
+                        ul {
+                            @for e in &h.events { li { (event_text(p, e)) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

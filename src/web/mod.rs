@@ -1,0 +1,40 @@
+//! The server-rendered pages of design.md section 9: the landing from a "your move" link, the game
+//! page with its action forms, my games, creating a game, accepting an invitation, signing in by
+//! email link. Everything works without JavaScript; the stylesheet and the suit icons are compiled
+//! into the binary.
+//!
+//! Pages call the same services as the API (`services::games`, `services::accounts`); the tokens
+//! come from `auth::links`. This module owns no rules and must not be imported by `services`,
+//! `engine` or `games`.
+
+pub mod account;
+pub mod assets;
+pub mod i18n;
+pub mod layout;
+pub mod magnate;
+pub mod play;
+pub mod session;
+
+use actix_web::web;
+
+/// Mounts the pages (outside the OpenAPI document: these answer HTML).
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/static/herald.css", web::get().to(assets::stylesheet))
+        .route("/static/herald.js", web::get().to(assets::script))
+        .route("/", web::get().to(account::home))
+        .route("/games", web::get().to(account::my_games))
+        .route("/games/new", web::get().to(account::new_game_form))
+        .route("/games/new", web::post().to(account::create_game))
+        .route("/sign-in", web::get().to(account::sign_in_form))
+        .route("/sign-in", web::post().to(account::request_sign_in))
+        .route("/sign-in/{token}", web::get().to(account::sign_in_landing))
+        .route("/sign-out", web::post().to(account::sign_out))
+        .route("/invitations/{game_id}", web::get().to(account::invitation))
+        .route(
+            "/invitations/{game_id}",
+            web::post().to(account::accept_invitation),
+        )
+        .route("/settings", web::get().to(account::settings))
+        .route("/play/{game_id}", web::get().to(play::game_page))
+        .route("/play/{game_id}/{action}", web::post().to(play::act));
+}

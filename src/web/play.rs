@@ -1,0 +1,393 @@
+//! The game page: the landing from a "your move" link (`/play/{id}?t=...`), the page itself, and
+//! the action forms' posts, submitted through `services::games::submit` like the API's.
+
+use super::i18n::t;
+use super::layout::{Chrome, message, page, respond, see_other};
+use super::session::{self, Viewer};
+use crate::auth::links::LinkError;
+use crate::domain::{GameId, Locale, UserId};
+use crate::error::ApiError;
+use crate::services::games::{self, GameResource, HistoryEntry, Mode, Submission};
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
+use maud::html;
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+#[derive(Debug, Deserialize)]
+pub struct LinkQuery {
+    t: Option<String>,
+}
+
+/// A refused form: which form, why, and what the player entered.
+#[derive(Debug, Clone, Default)]
+pub struct FormProblem {
+    pub action: String,
+    pub rule: Option<String>,
+    pub detail: String,
+    pub fields: HashMap<String, String>,
+}
+
+/// What the game page shows besides the game.
+#[derive(Debug, Clone, Default)]
+pub struct PageNotes {
+    pub problem: Option<FormProblem>,
+    pub notice: Option<Notice>,
+}
+
+/// A sentence above the game: a translated one by key, or the service's own words.
+#[derive(Debug, Clone)]
+pub enum Notice {
+    Key(&'static str),
+    Text(String),
+}
+
+/// Everything one rendering of the game page needs.
+pub struct GamePage {
+    pub game: GameResource,
+    pub history: Vec<HistoryEntry>,
+    pub locale: Locale,
+    pub csrf: Option<String>,
+    pub notes: PageNotes,
+}
+
+/// The account's name and locale, for the page shell.
+pub(super) fn chrome_of(
+    conn: &mut diesel::PgConnection,
+    user: Option<UserId>,
+    signed_in: bool,
+) -> Chrome {
+    match user.and_then(|u| crate::services::accounts::get(conn, u).ok()) {
+        Some(account) => Chrome {
+            locale: account.locale,
+            account: signed_in.then_some(account.display_name),
+        },
+        None => Chrome::anonymous(Locale::En),
+    }
+}
+
+/// `GET /play/{game_id}[?t=...]`.
+pub async fn game_page(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    query: web::Query<LinkQuery>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    if let Some(token) = &query.t {
+        return landing(&state, game, token);
+    }
+    let viewer = session::viewer(&state, &req, game);
+    render(&state, game, viewer, PageNotes::default(), StatusCode::OK).await
+}
+
+/// A link: a valid one becomes the play-session cookie and a 303 to the clean address.
+fn landing(state: &AppState, game: GameId, token: &str) -> HttpResponse {
+    match state.links.verify_play_link(token, game) {
+        Ok(grant) => {
+            tracing::info!(game.id = %game, user.id = %grant.user, seat = grant.seat, "play link opened");
+            let mut res = see_other(&format!("/play/{game}"));
+            let _ = res.add_cookie(&session::play_cookie(state, grant));
+            res
+        }
+        Err(e) => {
+            let l = Locale::En;
+            let reason = match e {
+                LinkError::Expired => t(l, "link_expired"),
+                LinkError::OtherGame => t(l, "link_other_game"),
+                LinkError::Invalid => t(l, "link_invalid"),
+            };
+            respond(
+                StatusCode::FORBIDDEN,
+                page(
+                    &Chrome::anonymous(l),
+                    t(l, "link_refused"),
+                    html! {
+                        h1 { (t(l, "link_refused")) }
+                        p.problem { (reason) }
+                        (super::account::sign_in_box(l, &format!("/play/{game}"), t(l, "fresh_link")))
+                    },
+                ),
+            )
+        }
+    }
+}
+
+/// Renders the game page for `viewer` with `status`.
+async fn render(
+    state: &AppState,
+    game: GameId,
+    viewer: Viewer,
+    notes: PageNotes,
+    status: StatusCode,
+) -> HttpResponse {
+    let user = viewer.user();
+    let signed_in = matches!(viewer, Viewer::User { seat: None, .. });
+    let csrf = match &viewer {
+        Viewer::User { session, .. } => Some(session::csrf_token(state, session)),
+        Viewer::Anonymous => None,
+    };
+    let loaded = crate::db::run(&state.pool, move |conn| {
+        let chrome = chrome_of(conn, user, signed_in);
+        let found = games::get(conn, user, game)
+            .and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
+        Ok::<_, ApiError>((chrome, found))
+    })
+    .await;
+    let (chrome, found) = match loaded {
+        Ok(x) => x,
+        Err(e) => return error_page(&Chrome::anonymous(Locale::En), &ApiError::from(e)),
+    };
+    let (game_res, history) = match found {
+        Ok(x) => x,
+        Err(ApiError::Unauthenticated(_)) => {
+            let l = chrome.locale;
+            return respond(
+                StatusCode::UNAUTHORIZED,
+                page(
+                    &chrome,
+                    t(l, "sign_in"),
+                    html! {
+                        h1 { (t(l, "sign_in")) }
+                        p { (t(l, "need_sign_in")) }
+                        (super::account::sign_in_box(l, &format!("/play/{game}"), t(l, "send_link")))
+                    },
+                ),
+            );
+        }
+        Err(e) => return error_page(&chrome, &e),
+    };
+    let view = GamePage {
+        game: game_res,
+        history,
+        locale: chrome.locale,
+        csrf,
+        notes,
+    };
+    let title = super::magnate::title(&view);
+    let body = match view.game.kind.as_str() {
+        "magnate" => super::magnate::body(&view),
+        _ => html! { h1 { (title) } p { (t(view.locale, "unsupported")) } },
+    };
+    respond(status, page(&chrome, &title, body))
+}
+
+/// A page for a problem outside the forms.
+pub(super) fn error_page(chrome: &Chrome, e: &ApiError) -> HttpResponse {
+    let l = chrome.locale;
+    let status = e.status_code();
+    let title = if status == StatusCode::NOT_FOUND {
+        t(l, "not_found")
+    } else {
+        t(l, "error")
+    };
+    let text = if status.is_server_error() {
+        String::new()
+    } else {
+        e.to_string()
+    };
+    message(chrome, status, title, &text)
+}
+
+fn field<'a>(
+    body: &'a HashMap<String, String>,
+    query: &'a HashMap<String, String>,
+    name: &str,
+) -> &'a str {
+    body.get(name)
+        .map(String::as_str)
+        .filter(|v| !v.trim().is_empty())
+        .or_else(|| query.get(name).map(String::as_str))
+        .unwrap_or("")
+        .trim()
+}
+
+const SUITS: [&str; 6] = ["M", "S", "V", "L", "Y", "K"];
+
+/// A suit->count map from the `<prefix>M` ... `<prefix>K` fields.
+fn tokens(
+    body: &HashMap<String, String>,
+    query: &HashMap<String, String>,
+    prefix: &str,
+) -> Result<Value, String> {
+    let mut map = serde_json::Map::new();
+    for s in SUITS {
+        let text = field(body, query, &format!("{prefix}{s}"));
+        if text.is_empty() {
+            continue;
+        }
+        let n: u16 = text
+            .parse()
+            .map_err(|_| format!("{s}: “{text}” is not a whole number from 0 to 99"))?;
+        if n > 99 {
+            return Err(format!("{s}: {n} is more than 99"));
+        }
+        if n > 0 {
+            map.insert(s.to_owned(), Value::from(n));
+        }
+    }
+    Ok(Value::Object(map))
+}
+
+/// The action a form describes, as the API's JSON.
+fn action_of(
+    kind: &str,
+    body: &HashMap<String, String>,
+    query: &HashMap<String, String>,
+) -> Result<Value, String> {
+    let f = |name: &str| Value::from(field(body, query, name));
+    Ok(match kind {
+        "build" => {
+            serde_json::json!({"type": "build", "card": f("card"), "district": f("district"), "payment": tokens(body, query, "pay_")?})
+        }
+        "deed" => serde_json::json!({"type": "deed", "card": f("card"), "district": f("district")}),
+        "sell" => serde_json::json!({"type": "sell", "card": f("card")}),
+        "develop" => {
+            serde_json::json!({"type": "develop", "card": f("card"), "payment": tokens(body, query, "pay_")?})
+        }
+        "trade" => {
+            serde_json::json!({"type": "trade", "give": tokens(body, query, "give_")?, "take": f("take")})
+        }
+        "prefer" => serde_json::json!({"type": "prefer", "card": f("card"), "suit": f("suit")}),
+        "end" => serde_json::json!({"type": "end"}),
+        other => return Err(format!("there is no action “{other}”")),
+    })
+}
+
+/// `POST /play/{game_id}/{action}`: one action from a form. Accepted: 303 to the game page.
+/// Refused: 422 (409 for a stale page or another seat's turn) with the page, the reason next to
+/// the form and the player's entries kept.
+pub async fn act(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<(Uuid, String)>,
+    query: web::Query<HashMap<String, String>>,
+    body: Option<web::Form<HashMap<String, String>>>,
+) -> HttpResponse {
+    let (game, kind) = path.into_inner();
+    let game = GameId(game);
+    let query = query.into_inner();
+    let body = body.map(web::Form::into_inner).unwrap_or_default();
+    let viewer = session::viewer(&state, &req, game);
+    let (user, session_value) = match &viewer {
+        Viewer::User { user, session, .. } => (*user, session.clone()),
+        Viewer::Anonymous => {
+            return render(
+                &state,
+                game,
+                viewer,
+                PageNotes::default(),
+                StatusCode::UNAUTHORIZED,
+            )
+            .await;
+        }
+    };
+    let csrf = field(&body, &query, "csrf");
+    if !session::csrf_ok(&state, &session_value, csrf) {
+        let notes = PageNotes {
+            problem: None,
+            notice: Some(Notice::Key("csrf")),
+        };
+        return render(&state, game, viewer, notes, StatusCode::FORBIDDEN).await;
+    }
+    let mut fields = query.clone();
+    fields.extend(body.clone());
+    fields.remove("csrf");
+    let refused = |rule: Option<String>, detail: String| PageNotes {
+        problem: Some(FormProblem {
+            action: kind.clone(),
+            rule,
+            detail,
+            fields: fields.clone(),
+        }),
+        notice: None,
+    };
+    let action = match action_of(&kind, &body, &query) {
+        Ok(a) => a,
+        Err(detail) => {
+            let status = StatusCode::UNPROCESSABLE_ENTITY;
+            return render(&state, game, viewer, refused(None, detail), status).await;
+        }
+    };
+    let Ok(version) = field(&body, &query, "v").parse::<i64>() else {
+        let notes = PageNotes {
+            problem: None,
+            notice: Some(Notice::Key("csrf")),
+        };
+        return render(
+            &state,
+            game,
+            viewer,
+            notes,
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    };
+    let submission = Submission {
+        expected_version: version,
+        actions: vec![action],
+    };
+    let result = crate::db::run(&state.pool, move |conn| {
+        games::submit(conn, user, game, &submission, None, Mode::Store)
+    })
+    .await
+    .map_err(ApiError::from);
+    match result {
+        Ok(_) => {
+            tracing::info!(game.id = %game, user.id = %user, action = kind, "form action stored");
+            see_other(&format!("/play/{game}"))
+        }
+        Err(ApiError::IllegalAction { rule, detail, .. }) => {
+            let notes = refused(Some(rule), detail);
+            render(
+                &state,
+                game,
+                viewer,
+                notes,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(ApiError::InvalidAction { detail, .. } | ApiError::Validation(detail)) => {
+            let notes = refused(None, detail);
+            render(
+                &state,
+                game,
+                viewer,
+                notes,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(
+            e @ (ApiError::StaleVersion { .. }
+            | ApiError::NotYourTurn { .. }
+            | ApiError::GameOver { .. }
+            | ApiError::Conflict(_)),
+        ) => {
+            let notes = PageNotes {
+                problem: None,
+                notice: Some(match e {
+                    ApiError::StaleVersion { .. } => Notice::Key("stale"),
+                    other => Notice::Text(other.to_string()),
+                }),
+            };
+            render(&state, game, viewer, notes, StatusCode::CONFLICT).await
+        }
+        Err(e) => {
+            let status = e.status_code();
+            let notes = PageNotes {
+                problem: None,
+                notice: Some(if status.is_server_error() {
+                    Notice::Key("error")
+                } else {
+                    Notice::Text(e.to_string())
+                }),
+            };
+            render(&state, game, viewer, notes, status).await
+        }
+    }
+}

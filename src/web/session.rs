@@ -1,0 +1,185 @@
+//! Who is looking at a page: the play-session cookie of one game (set by a "your move" link), or
+//! the account cookie (set by a sign-in link). Also the cookies themselves and the CSRF token of
+//! the action forms, a keyed hash of the session that a page from another site cannot know.
+
+use crate::auth::links::{PlayGrant, USER_COOKIE, play_cookie_name};
+use crate::domain::{GameId, UserId};
+use crate::schema::email_links;
+use crate::state::AppState;
+use actix_web::HttpRequest;
+use actix_web::cookie::{Cookie, SameSite};
+use chrono::Utc;
+use diesel::prelude::*;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+/// How long a play session and an account session last in the browser.
+pub const PLAY_SESSION_TTL_S: i64 = 30 * 24 * 3600;
+pub const USER_SESSION_TTL_S: i64 = 30 * 24 * 3600;
+/// How long an emailed sign-in link stays valid.
+pub const SIGN_IN_LINK_TTL_S: i64 = 3600;
+
+/// Who acts on a game page.
+#[derive(Debug, Clone)]
+pub enum Viewer {
+    /// A play session (from a link) or a signed-in account.
+    User {
+        user: UserId,
+        /// The session cookie's value, the key of the CSRF token.
+        session: String,
+        /// The seat of the play link; `None` for an account session.
+        seat: Option<i16>,
+    },
+    Anonymous,
+}
+
+impl Viewer {
+    pub fn user(&self) -> Option<UserId> {
+        match self {
+            Viewer::User { user, .. } => Some(*user),
+            Viewer::Anonymous => None,
+        }
+    }
+}
+
+/// The signed-in account of the account cookie, if any.
+pub fn account(state: &AppState, req: &HttpRequest) -> Option<(UserId, String)> {
+    let cookie = req.cookie(USER_COOKIE)?;
+    let token = cookie.value().to_owned();
+    state.links.verify_user_session(&token).map(|u| (u, token))
+}
+
+/// The viewer of game `game`: its play session first, then the account session.
+pub fn viewer(state: &AppState, req: &HttpRequest, game: GameId) -> Viewer {
+    if let Some(cookie) = req.cookie(&play_cookie_name(game))
+        && let Some(grant) = state.links.verify_play_session(cookie.value(), game)
+    {
+        return Viewer::User {
+            user: grant.user,
+            session: cookie.value().to_owned(),
+            seat: Some(grant.seat),
+        };
+    }
+    match account(state, req) {
+        Some((user, session)) => Viewer::User {
+            user,
+            session,
+            seat: None,
+        },
+        None => Viewer::Anonymous,
+    }
+}
+
+fn secure(state: &AppState) -> bool {
+    state.settings.http.public_url.starts_with("https://")
+}
+
+/// The play-session cookie for `grant`, scoped to its game's pages.
+pub fn play_cookie(state: &AppState, grant: PlayGrant) -> Cookie<'static> {
+    Cookie::build(
+        play_cookie_name(grant.game),
+        state.links.play_session(grant, PLAY_SESSION_TTL_S),
+    )
+    .path(format!("/play/{}", grant.game))
+    .http_only(true)
+    .same_site(SameSite::Lax)
+    .secure(secure(state))
+    .max_age(actix_web::cookie::time::Duration::seconds(
+        PLAY_SESSION_TTL_S,
+    ))
+    .finish()
+}
+
+/// The account cookie for `user`.
+pub fn user_cookie(state: &AppState, user: UserId) -> Cookie<'static> {
+    Cookie::build(
+        USER_COOKIE,
+        state.links.user_session(user, USER_SESSION_TTL_S),
+    )
+    .path("/")
+    .http_only(true)
+    .same_site(SameSite::Lax)
+    .secure(secure(state))
+    .max_age(actix_web::cookie::time::Duration::seconds(
+        USER_SESSION_TTL_S,
+    ))
+    .finish()
+}
+
+/// An expired account cookie (signing out).
+pub fn user_cookie_removal(state: &AppState) -> Cookie<'static> {
+    let mut c = Cookie::build(USER_COOKIE, "")
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure(state))
+        .finish();
+    c.make_removal();
+    c
+}
+
+/// The CSRF token of a session: a keyed hash, so it changes with the session and cannot be
+/// guessed from outside.
+pub fn csrf_token(state: &AppState, session: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(&state.settings.auth.jwt_secret);
+    h.update(b"\0herald-csrf\0");
+    h.update(session.as_bytes());
+    hex::encode(&h.finalize()[..16])
+}
+
+/// Whether `token` is the CSRF token of `session` (compared in constant time).
+pub fn csrf_ok(state: &AppState, session: &str, token: &str) -> bool {
+    let expected = csrf_token(state, session);
+    expected.len() == token.len()
+        && expected
+            .bytes()
+            .zip(token.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
+}
+
+/// Records a single-use sign-in link for `user` and returns its token (for the `/sign-in/{token}`
+/// landing). Used by `herald demo`; emailed links are recorded the same way.
+///
+/// # Errors
+/// Database failures.
+pub fn new_sign_in_link(
+    conn: &mut PgConnection,
+    state_links: &crate::auth::links::LinkKeys,
+    user: UserId,
+    email: &str,
+    ttl_s: i64,
+) -> QueryResult<String> {
+    let id = Uuid::new_v4();
+    let token = state_links.sign_in_link(user, id, ttl_s);
+    diesel::insert_into(email_links::table)
+        .values((
+            email_links::id.eq(id),
+            email_links::token_hash.eq(crate::auth::token_hash(&token)),
+            email_links::user_id.eq(Some(user.0)),
+            email_links::email.eq(email),
+            email_links::purpose.eq("sign_in"),
+            email_links::expires_at.eq(Utc::now() + chrono::Duration::seconds(ttl_s)),
+        ))
+        .execute(conn)?;
+    Ok(token)
+}
+
+/// Marks the sign-in link row `link` used; false when it was already used, expired or unknown.
+///
+/// # Errors
+/// Database failures.
+pub fn use_sign_in_link(conn: &mut PgConnection, user: UserId, link: Uuid) -> QueryResult<bool> {
+    let now = Utc::now();
+    let n = diesel::update(
+        email_links::table
+            .filter(email_links::id.eq(link))
+            .filter(email_links::user_id.eq(user.0))
+            .filter(email_links::used_at.is_null())
+            .filter(email_links::expires_at.gt(now)),
+    )
+    .set(email_links::used_at.eq(Some(now)))
+    .execute(conn)?;
+    Ok(n == 1)
+}

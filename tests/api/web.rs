@@ -1,0 +1,522 @@
+//! The web pages over plain HTTP: the landing from a play link, the game page, every action form
+//! and its errors, sign-in links, my games, creating a game, invitations.
+
+use crate::helpers::{Reply, Table, TestApp, spawn_app};
+use awc::http::Method;
+use herald::auth::links::PlayGrant;
+use herald::domain::{GameId, UserId};
+use serde_json::Value;
+
+const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
+
+fn unescape(s: &str) -> String {
+    s.replace("&amp;", "&")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+}
+
+/// The `action` address of the first form with `data-action="<kind>"`.
+pub fn form_action(page: &str, kind: &str) -> Option<String> {
+    let at = page.find(&format!("data-action=\"{kind}\""))?;
+    let start = page[..at].rfind("<form")?;
+    let tag = &page[start..start + page[start..].find('>')?];
+    let a = tag.find(" action=\"")? + 9;
+    let end = tag[a..].find('"')?;
+    Some(unescape(&tag[a..a + end]))
+}
+
+pub async fn user_id(app: &TestApp, token: &str) -> UserId {
+    let me = app.get("/api/v1/me", Some(token)).await;
+    UserId(me.json["id"].as_str().unwrap().parse().unwrap())
+}
+
+/// Opens a fresh play link for `seat` and returns the session cookie (`name=value`).
+pub async fn open_link(app: &TestApp, table: &Table, seat: usize) -> String {
+    let user = user_id(app, &table.tokens[seat]).await;
+    let game = GameId(table.id.parse().unwrap());
+    let token = app.links.play_link(
+        PlayGrant {
+            user,
+            game,
+            seat: seat as i16,
+        },
+        3600,
+    );
+    let r = page(app, &format!("/play/{}?t={token}", table.id), "").await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    assert_eq!(r.header("location"), format!("/play/{}", table.id));
+    let set = r.header("set-cookie");
+    assert!(set.contains("HttpOnly"), "{set}");
+    assert!(set.contains("SameSite=Lax"), "{set}");
+    assert!(set.contains(&format!("Path=/play/{}", table.id)), "{set}");
+    assert!(!set.contains("Secure"), "plain http test server: {set}");
+    set.split(';').next().unwrap().to_owned()
+}
+
+pub async fn page(app: &TestApp, path: &str, cookie: &str) -> Reply {
+    let headers: Vec<(&str, &str)> = if cookie.is_empty() {
+        vec![("Accept", "text/html")]
+    } else {
+        vec![("Accept", "text/html"), ("Cookie", cookie)]
+    };
+    app.send(Method::GET, path, None, &headers, None).await
+}
+
+pub async fn post_form(app: &TestApp, path: &str, cookie: &str, body: &str) -> Reply {
+    let headers = [FORM, ("Cookie", cookie), ("Accept", "text/html")];
+    app.send(
+        Method::POST,
+        path,
+        None,
+        &headers,
+        Some(body.as_bytes().to_vec()),
+    )
+    .await
+}
+
+fn hand(game: &Value, seat: usize) -> Vec<String> {
+    game["view"]["players"][seat]["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn shows_card(page: &str, code: &str) -> bool {
+    let bytes = page.as_bytes();
+    page.match_indices(code).any(|(i, _)| {
+        let before = i.checked_sub(1).map(|j| bytes[j]);
+        let after = bytes.get(i + code.len()).copied();
+        let edge = |c: Option<u8>| c.is_none_or(|c| !c.is_ascii_digit() && !c.is_ascii_uppercase());
+        edge(before) && edge(after)
+    })
+}
+
+#[actix_web::test]
+async fn a_play_link_signs_the_seat_in_and_the_page_shows_its_hand_and_not_the_other() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let other = 1 - mover;
+    let theirs = hand(&app.game(&table, other).await, other);
+    let cookie = open_link(&app, &table, mover).await;
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.header("content-type").starts_with("text/html"));
+    assert!(r.text.contains("name=\"viewport\""));
+    assert!(r.text.contains("<html lang=\"en\""));
+    assert!(r.text.contains("<main"));
+    for c in hand(&g, mover) {
+        assert!(shows_card(&r.text, &c), "own card {c} missing");
+    }
+    for c in &theirs {
+        assert!(
+            !shows_card(&r.text, c),
+            "the other hand's {c} is on the page"
+        );
+    }
+    let seed = app
+        .get(&format!("/api/v1/games/{}/fairness", table.id), None)
+        .await;
+    assert!(seed.json["seed"].is_null());
+    assert!(r.text.contains("data-action=\"sell\""));
+    assert!(r.text.contains("data-action=\"build\""));
+    assert!(!r.text.contains("http://") || !r.text.contains("src=\"http"));
+    // The other seat's page, from its own link: it waits, and shows no hand of the mover.
+    let cookie2 = open_link(&app, &table, other).await;
+    let r2 = page(&app, &format!("/play/{}", table.id), &cookie2).await;
+    assert_eq!(r2.status, 200);
+    for c in hand(&g, mover) {
+        assert!(
+            !shows_card(&r2.text, &c),
+            "the mover's {c} is on the other page"
+        );
+    }
+    assert!(!r2.text.contains("data-action=\"sell\""));
+}
+
+#[actix_web::test]
+async fn a_refused_link_answers_403_with_a_form_for_a_fresh_link() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let user = user_id(&app, &table.tokens[0]).await;
+    let game = GameId(table.id.parse().unwrap());
+    let other_game = app.links.play_link(
+        PlayGrant {
+            user,
+            game: GameId::new(),
+            seat: 0,
+        },
+        3600,
+    );
+    let expired = app.links.play_link(
+        PlayGrant {
+            user,
+            game,
+            seat: 0,
+        },
+        -3600,
+    );
+    let good = app.links.play_link(
+        PlayGrant {
+            user,
+            game,
+            seat: 0,
+        },
+        3600,
+    );
+    let tampered = format!("{good}x");
+    for (token, why) in [
+        (other_game, "another game"),
+        (expired, "expired"),
+        (tampered, "not valid"),
+    ] {
+        let r = page(&app, &format!("/play/{}?t={token}", table.id), "").await;
+        assert_eq!(r.status, 403, "{why}: {}", r.text);
+        assert!(r.text.contains(why), "{why}: {}", r.text);
+        assert!(r.text.contains("action=\"/sign-in\""));
+        assert!(r.header("set-cookie").is_empty());
+    }
+}
+
+#[actix_web::test]
+async fn a_game_page_without_a_session_asks_to_sign_in() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let r = page(&app, &format!("/play/{}", table.id), "").await;
+    assert_eq!(r.status, 401);
+    assert!(r.text.contains("action=\"/sign-in\""));
+    let missing = page(&app, &format!("/play/{}", uuid::Uuid::new_v4()), "").await;
+    assert_eq!(missing.status, 404);
+}
+
+#[actix_web::test]
+async fn selling_from_the_page_redirects_back_and_shows_the_sale() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let cookie = open_link(&app, &table, mover).await;
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    let action = form_action(&r.text, "sell").unwrap();
+    let posted = post_form(&app, &action, &cookie, "").await;
+    assert_eq!(posted.status, 303, "{}", posted.text);
+    assert_eq!(posted.header("location"), format!("/play/{}", table.id));
+    let after = app.game(&table, mover).await;
+    assert_eq!(after["version"], g["version"].as_i64().unwrap() + 1);
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    assert!(
+        r.text.contains("data-action=\"end\""),
+        "end is offered after the card play"
+    );
+    // End the turn from its form.
+    let end = form_action(&r.text, "end").unwrap();
+    let ended = post_form(&app, &end, &cookie, "").await;
+    assert_eq!(ended.status, 303, "{}", ended.text);
+    let (next, _) = app.mover(&table).await;
+    assert_eq!(next, 1 - mover);
+}
+
+/// Plays whole turns through the API (sell a card, end) until the mover can build; returns the
+/// mover and one legal build.
+async fn until_a_build(app: &TestApp, table: &Table) -> (usize, Value) {
+    for _ in 0..40 {
+        let (mover, g) = app.mover(table).await;
+        let legal = g["legal_actions"].as_array().unwrap();
+        if let Some(b) = legal.iter().find(|a| a["type"] == "build") {
+            return (mover, b.clone());
+        }
+        let sell = legal.iter().find(|a| a["type"] == "sell").unwrap().clone();
+        let r = app
+            .submit(
+                table,
+                mover,
+                g["version"].as_i64().unwrap(),
+                serde_json::json!([sell, {"type": "end"}]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    panic!("no build became legal in 40 turns");
+}
+
+#[actix_web::test]
+async fn an_illegal_build_answers_422_with_the_rule_next_to_the_form_and_keeps_the_entries() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, build) = until_a_build(&app, &table).await;
+    let g = app.game(&table, mover).await;
+    let cookie = open_link(&app, &table, mover).await;
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    let action = form_action(&r.text, "build").unwrap();
+    let body = format!(
+        "card={}&district={}&pay_M=0&pay_K=",
+        build["card"].as_str().unwrap(),
+        build["district"].as_str().unwrap()
+    );
+    let refused = post_form(&app, &action, &cookie, &body).await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(refused.header("content-type").starts_with("text/html"));
+    assert!(refused.text.contains("id=\"problem-build\""));
+    assert!(refused.text.contains("MAG-"), "{}", refused.text);
+    assert!(refused.text.contains(&format!(
+        "<option value=\"{}\" selected",
+        build["card"].as_str().unwrap()
+    )));
+    // Nothing was stored.
+    assert_eq!(app.game(&table, mover).await["version"], g["version"]);
+    // A payment that is not a number is refused with its own sentence.
+    let body = format!(
+        "card={}&district={}&pay_V=lots",
+        build["card"].as_str().unwrap(),
+        build["district"].as_str().unwrap()
+    );
+    let bad = post_form(&app, &action, &cookie, &body).await;
+    assert_eq!(bad.status, 422);
+    assert!(bad.text.contains("not a whole number"), "{}", bad.text);
+    assert!(bad.text.contains("value=\"lots\""));
+    // An unknown card: refused as unreadable, still on the page.
+    let bad = post_form(&app, &action, &cookie, "card=ZZZ&district=a&pay_V=1").await;
+    assert_eq!(bad.status, 422);
+    assert!(bad.text.contains("id=\"problem-build\""));
+    // The legal build from the form is accepted.
+    let mut body = format!(
+        "card={}&district={}",
+        build["card"].as_str().unwrap(),
+        build["district"].as_str().unwrap()
+    );
+    for (suit, n) in build["payment"].as_object().unwrap() {
+        body.push_str(&format!("&pay_{suit}={n}"));
+    }
+    let ok = post_form(&app, &action, &cookie, &body).await;
+    assert_eq!(ok.status, 303, "{}", ok.text);
+}
+
+#[actix_web::test]
+async fn every_form_refusal_has_its_answer() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, _) = app.mover(&table).await;
+    let cookie = open_link(&app, &table, mover).await;
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    let build = form_action(&r.text, "build").unwrap();
+    // A wrong CSRF token: 403, nothing stored.
+    let forged = build.split("&csrf=").next().unwrap().to_owned() + "&csrf=0000";
+    let f = post_form(&app, &forged, &cookie, "card=x").await;
+    assert_eq!(f.status, 403);
+    // No session at all: 401.
+    let anon = post_form(&app, &build, "", "card=x").await;
+    assert_eq!(anon.status, 401);
+    // An unknown action type.
+    let unknown = build.replace("/build?", "/fly?");
+    let u = post_form(&app, &unknown, &cookie, "").await;
+    assert_eq!(u.status, 422);
+    // Deed, develop, trade and prefer forms refused by the rules or the reader.
+    let trade = form_action(&r.text, "trade").unwrap();
+    let t = post_form(&app, &trade, &cookie, "give_M=1&take=S").await;
+    assert_eq!(t.status, 422, "{}", t.text);
+    assert!(t.text.contains("id=\"problem-trade\""));
+    let deed = form_action(&r.text, "deed");
+    if let Some(deed) = deed {
+        let d = post_form(&app, &deed, &cookie, "card=NM&district=a").await;
+        assert_eq!(d.status, 422, "{}", d.text);
+        assert!(d.text.contains("id=\"problem-deed\""));
+    }
+    let develop = build.replace("/build?", "/develop?");
+    let d = post_form(&app, &develop, &cookie, "card=1M&pay_M=1").await;
+    assert_eq!(d.status, 422, "{}", d.text);
+    assert!(d.text.contains("id=\"problem-develop\""));
+    let prefer = build.replace("/build?", "/prefer?");
+    let p = post_form(&app, &prefer, &cookie, "card=1M&suit=M").await;
+    assert_eq!(p.status, 422, "{}", p.text);
+    let end = build.replace("/build?", "/end?");
+    let e = post_form(&app, &end, &cookie, "").await;
+    assert_eq!(e.status, 422, "end before the card play: {}", e.text);
+    assert!(e.text.contains("MAG-TURN-4"), "{}", e.text);
+    // A stale page: 409 with the current page.
+    let sell = form_action(&r.text, "sell").unwrap();
+    assert_eq!(post_form(&app, &sell, &cookie, "").await.status, 303);
+    let again = post_form(&app, &sell, &cookie, "").await;
+    assert_eq!(again.status, 409, "{}", again.text);
+    // Another session's page may not reuse this session's CSRF token.
+    let cookie2 = open_link(&app, &table, 1 - mover).await;
+    let other = sell.replace(&cookie_csrf(&sell), "");
+    let o = post_form(&app, &other, &cookie2, "").await;
+    assert_eq!(o.status, 403, "another session's CSRF token: {}", o.text);
+}
+
+fn cookie_csrf(action: &str) -> String {
+    action
+        .split("&csrf=")
+        .nth(1)
+        .map(|c| format!("&csrf={c}"))
+        .unwrap_or_default()
+}
+
+/// Records a sign-in link for `email` the way an emailed one is.
+async fn sign_in_link(app: &TestApp, token: &str, email: &str) -> String {
+    use diesel::Connection;
+    let user = user_id(app, token).await;
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    herald::web::session::new_sign_in_link(&mut conn, &app.links, user, email, 600).unwrap()
+}
+
+async fn signed_in(app: &TestApp, token: &str, email: &str) -> String {
+    let link = sign_in_link(app, token, email).await;
+    let r = page(app, &format!("/sign-in/{link}"), "").await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    assert_eq!(r.header("location"), "/games");
+    let set = r.header("set-cookie");
+    assert!(set.contains("HttpOnly") && set.contains("SameSite=Lax"));
+    let again = page(app, &format!("/sign-in/{link}"), "").await;
+    assert_eq!(again.status, 403, "a sign-in link is single use");
+    set.split(';').next().unwrap().to_owned()
+}
+
+#[actix_web::test]
+async fn a_sign_in_link_signs_in_once_and_my_games_lists_my_move_first() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, _) = app.mover(&table).await;
+    let email = ["ada@example.test", "bruno@example.test"][mover];
+    let cookie = signed_in(&app, &table.tokens[mover], email).await;
+    let games = page(&app, "/games", &cookie).await;
+    assert_eq!(games.status, 200);
+    assert!(games.text.contains("Your move"));
+    assert!(games.text.contains(&format!("/play/{}", table.id)));
+    // The account cookie opens the game page for the account's seat.
+    let g = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    assert_eq!(g.status, 200);
+    assert!(g.text.contains("data-action=\"sell\""));
+    assert_eq!(page(&app, "/games", "").await.status, 401);
+    assert_eq!(page(&app, "/sign-in/not-a-token", "").await.status, 403);
+    let form = page(&app, "/sign-in", "").await;
+    assert_eq!(form.status, 200);
+    let asked = post_form(
+        &app,
+        "/sign-in",
+        "",
+        "email=ada%40example.test&next=%2Fgames",
+    )
+    .await;
+    assert_eq!(asked.status, 200);
+    let bad = post_form(&app, "/sign-in", "", "email=nope").await;
+    assert_eq!(bad.status, 422);
+    assert_eq!(page(&app, "/settings", &cookie).await.status, 200);
+    let out = post_form(&app, "/sign-out", &cookie, "").await;
+    assert_eq!(out.status, 303);
+    assert!(out.header("set-cookie").contains("herald_user="));
+}
+
+#[actix_web::test]
+async fn a_game_is_created_from_the_form_and_the_invitation_accepted_from_its_page() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let form = page(&app, "/games/new", &cookie).await;
+    assert_eq!(form.status, 200);
+    let csrf = form
+        .text
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let bad = post_form(
+        &app,
+        "/games/new",
+        &cookie,
+        &format!("csrf={csrf}&kind=magnate&preset=standard&invite=not-an-address"),
+    )
+    .await;
+    assert_eq!(bad.status, 422);
+    assert!(bad.text.contains("id=\"problem-create\""));
+    assert!(bad.text.contains("value=\"not-an-address\""));
+    let forged = post_form(
+        &app,
+        "/games/new",
+        &cookie,
+        "csrf=x&kind=magnate&invite=bruno%40example.test",
+    )
+    .await;
+    assert_eq!(forged.status, 422);
+    let made = post_form(
+        &app,
+        "/games/new",
+        &cookie,
+        &format!(
+            "csrf={csrf}&kind=magnate&preset=standard&opt_courts=true&invite=bruno%40example.test"
+        ),
+    )
+    .await;
+    assert_eq!(made.status, 303, "{}", made.text);
+    let location = made.header("location");
+    let id = location.trim_start_matches("/play/").to_owned();
+    let g = app.get(&format!("/api/v1/games/{id}"), Some(&ada)).await;
+    assert_eq!(g.json["options"]["courts"], true);
+    // Bruno accepts from the invitation link.
+    let bcookie = signed_in(&app, &bruno, "bruno@example.test").await;
+    let game = GameId(id.parse().unwrap());
+    let token = app.links.invite_link(game, 1, "bruno@example.test", 600);
+    let inv = page(&app, &format!("/invitations/{id}?t={token}"), &bcookie).await;
+    assert_eq!(inv.status, 200, "{}", inv.text);
+    let wrong = app.links.invite_link(game, 1, "eve@example.test", 600);
+    let w = page(&app, &format!("/invitations/{id}?t={wrong}"), &bcookie).await;
+    assert_eq!(w.status, 403);
+    let bcsrf = inv
+        .text
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let accepted = post_form(
+        &app,
+        &format!("/invitations/{id}"),
+        &bcookie,
+        &format!("csrf={bcsrf}"),
+    )
+    .await;
+    assert_eq!(accepted.status, 303, "{}", accepted.text);
+    let g = app.get(&format!("/api/v1/games/{id}"), Some(&bruno)).await;
+    assert_eq!(g.json["status"], "active");
+    let again = post_form(
+        &app,
+        &format!("/invitations/{id}"),
+        &bcookie,
+        &format!("csrf={bcsrf}"),
+    )
+    .await;
+    assert_eq!(again.status, 409);
+}
+
+#[actix_web::test]
+async fn the_page_speaks_the_account_language_and_serves_its_own_assets() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    // Bruno prefers French.
+    {
+        use diesel::prelude::*;
+        let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+        diesel::update(herald::schema::users::table)
+            .filter(herald::schema::users::email.eq("bruno@example.test"))
+            .set(herald::schema::users::locale.eq("fr"))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let cookie = open_link(&app, &table, 1).await;
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    assert!(r.text.contains("<html lang=\"fr\""));
+    assert!(r.text.contains("Votre main"));
+    let css = page(&app, "/static/herald.css", "").await;
+    assert_eq!(css.status, 200);
+    assert!(css.header("content-type").starts_with("text/css"));
+    let js = page(&app, "/static/herald.js", "").await;
+    assert_eq!(js.status, 200);
+}
