@@ -21,6 +21,8 @@ pub enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Create two demo accounts and a Magnate game between them; print a sign-in link per seat.
+    Demo,
     /// Print the OpenAPI document.
     Openapi,
     /// Replay a finished game from its revealed seed and say whether it reproduces the stored result.
@@ -39,6 +41,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => service::serve(),
         Command::Migrate => service::migrate(),
+        Command::Demo => service::demo(),
         Command::Openapi => service::openapi(),
         Command::Verify { game_id } => service::verify(&game_id),
         Command::Selfplay(args) => engine::selfplay(args),

@@ -93,6 +93,38 @@ pub fn migrate() -> ExitCode {
     }
 }
 
+/// `herald demo`: on the configured database (migrated first), two demo accounts and a Magnate
+/// game between them; prints one sign-in link per seat.
+pub fn demo() -> ExitCode {
+    init_tracing();
+    let (settings, pg) = match settings_and_database() {
+        Ok(found) => found,
+        Err(e) => return fail("demo", &e),
+    };
+    let result = (|| -> anyhow::Result<crate::web::demo::Demo> {
+        let url = settings.database.url.clone().unwrap_or_default();
+        migrate_database(&url)?;
+        let mut conn = PgConnection::establish(&url)?;
+        let links = crate::auth::links::LinkKeys::new(&settings.auth.jwt_secret);
+        crate::web::demo::create(&mut conn, &links).map_err(|e| anyhow::anyhow!("{e}"))
+    })();
+    if let Some(pg) = pg {
+        pg.stop();
+    }
+    match result {
+        Ok(demo) => {
+            let base = settings.http.public_url.trim_end_matches('/');
+            println!("Magnate demo game {}", demo.game);
+            for (seat, (name, link)) in demo.seats.iter().enumerate() {
+                println!("seat {seat} ({name}): {base}{link}");
+            }
+            println!("Open each link in its own browser (or a private window): cookies are per browser.");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail("demo", &e),
+    }
+}
+
 /// `herald openapi`: print the OpenAPI document (the bytes of `openapi/openapi.json`).
 pub fn openapi() -> ExitCode {
     print!("{}", crate::routes::openapi_json());

@@ -9,6 +9,7 @@
 
 pub mod account;
 pub mod assets;
+pub mod demo;
 pub mod i18n;
 pub mod layout;
 pub mod magnate;

@@ -520,3 +520,26 @@ async fn the_page_speaks_the_account_language_and_serves_its_own_assets() {
     let js = page(&app, "/static/herald.js", "").await;
     assert_eq!(js.status, 200);
 }
+
+#[actix_web::test]
+async fn the_demo_makes_a_game_and_a_sign_in_link_per_seat_that_opens_it() {
+    use diesel::Connection;
+    let app = spawn_app().await;
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    let demo = herald::web::demo::create(&mut conn, &app.links).unwrap();
+    assert_eq!(demo.seats.len(), 2);
+    let again = herald::web::demo::create(&mut conn, &app.links).unwrap();
+    assert_ne!(
+        again.game, demo.game,
+        "each run starts a new game with the same accounts"
+    );
+    for (_, link) in &demo.seats {
+        let r = page(&app, link, "").await;
+        assert_eq!(r.status, 303, "{}", r.text);
+        assert_eq!(r.header("location"), format!("/play/{}", demo.game));
+        let cookie = r.header("set-cookie").split(';').next().unwrap().to_owned();
+        let g = page(&app, &format!("/play/{}", demo.game), &cookie).await;
+        assert_eq!(g.status, 200);
+        assert!(g.text.contains("Your hand"));
+    }
+}
