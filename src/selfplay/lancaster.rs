@@ -1,10 +1,12 @@
 //! Self-play hooks for Lancaster: the invariant checks, what each seat must not see, and checks
-//! of the views (screens hide other players' gold and squires in 3-5 player games).
+//! of the views (screens hide other players' gold and squires in 3-5 player games). With
+//! `extension_draw = random`, no extension tile is ever offered as a choice and the views list
+//! face-down tiles in castle order only.
 
 use super::SelfPlay;
 use crate::engine::{Game, Seat, Viewer};
 use crate::games::lancaster::state::Step;
-use crate::games::lancaster::{Action, Lancaster, State, check};
+use crate::games::lancaster::{Action, Lancaster, State, check, rules};
 
 impl SelfPlay for Lancaster {
     fn check_state(state: &State) -> Result<(), String> {
@@ -42,6 +44,30 @@ impl SelfPlay for Lancaster {
                 return Err(format!(
                     "notation {text} does not read back to the same action"
                 ));
+            }
+        }
+        // LAN-SET-7 with `extension_draw = random`: the draw replaces the choice, so no tile is
+        // ever offered.
+        if state.rules.draws_extensions()
+            && let Some(a) = listed
+                .iter()
+                .find(|a| matches!(a, Action::StartExtension { .. } | Action::Build { .. }))
+        {
+            return Err(format!(
+                "{a} is listed although extension tiles are drawn blind"
+            ));
+        }
+        if state.rules.draws_extensions() && seat.0 < state.players {
+            // The face-down tiles have no order; the view lists them in castle order only.
+            let view = Lancaster::view(state, Viewer::Seat(seat));
+            for f in &view.factions {
+                if f.extensions_unbuilt != rules::build_options(state, f.faction) {
+                    return Err(format!(
+                        "seat {seat}'s view lists the face-down tiles of colour {} as {:?}, \
+                         not in castle order",
+                        f.faction, f.extensions_unbuilt
+                    ));
+                }
             }
         }
         if seat.0 >= state.players || state.players == 2 || state.is_over() {

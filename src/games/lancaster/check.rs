@@ -1,11 +1,12 @@
 //! The state's invariants, for self-play `--check` and the tests: every component of the game
 //! accounted for exactly once (knights, nobles, laws, conflict cards, favour tiles, extension
 //! tiles), board and knight positions agreeing, and the stored form reading back the same.
+//! With `extension_draw = random`, no extension tile is ever a decision.
 //! Gold, squires, voting markers and PP are unsigned, so they cannot go negative.
 
 use super::data::data;
 use super::ids::{CardId, LawId};
-use super::state::{Frame, Loc, State};
+use super::state::{Frame, Loc, State, Step};
 
 fn once<T: PartialEq + std::fmt::Debug>(what: &str, all: &[T], found: &[T]) -> Result<(), String> {
     for x in all {
@@ -115,6 +116,25 @@ pub fn check(state: &State) -> Result<(), String> {
                 if state.faction(s.faction).map(|f| f.loc(*p)) != Some(Loc::Conflict(c.card)) {
                     return Err(format!("{}: a knight that is elsewhere", c.card));
                 }
+            }
+        }
+    }
+    if state.rules.draws_extensions() {
+        // LAN-SET-7 with `extension_draw = random`: no tile is ever chosen, and every player's
+        // starting extension was drawn and built at setup.
+        if matches!(state.step, Step::StartExtension) {
+            return Err("a starting extension is chosen although tiles are drawn".into());
+        }
+        if state
+            .frames
+            .iter()
+            .any(|f| matches!(f, Frame::Build { .. }))
+        {
+            return Err("an extension tile is chosen although tiles are drawn".into());
+        }
+        for f in state.factions.iter().filter(|f| !f.ally) {
+            if f.start_extension.is_none_or(|sp| !f.built.contains(&sp)) {
+                return Err(format!("seat {} has no drawn starting extension", f.seat));
             }
         }
     }

@@ -1,5 +1,7 @@
 //! What happened, for histories, emails and pages. Each event is logged with an audience: a
 //! sealed ballot and a sealed starting extension are seen by their owner only until revealed.
+//! With `extension_draw = random` the starting extensions are drawn at setup and revealed at
+//! once (`StartExtensionsRevealed`), and later tiles are drawn blind (`ExtensionDrawn`).
 //! Gains and payments of gold and squires are public events (spec §15.2,
 //! `log_resource_events = public`); only the totals behind the screens are private.
 
@@ -92,7 +94,15 @@ pub enum Event {
         faction: u8,
         what: &'static str,
     },
+    /// A chosen extension tile is built (LAN-EFF-4).
     Built {
+        faction: u8,
+        space: Space,
+    },
+    /// With `extension_draw = random`: a gained extension tile drawn blind from the face-down
+    /// tiles and built. Public, like every built tile (LAN-GEN-5); the face-down tiles have no
+    /// order to reveal, as each draw is made at the moment of gaining.
+    ExtensionDrawn {
         faction: u8,
         space: Space,
     },

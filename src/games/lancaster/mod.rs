@@ -111,7 +111,7 @@ impl Game for Lancaster {
         state: &mut State,
         seat: Seat,
         action: &Action,
-        _rng: &mut GameRng,
+        rng: &mut GameRng,
         events: &mut Vec<Logged<Event>>,
     ) -> Result<(), Illegal> {
         if state.is_over() {
@@ -126,7 +126,9 @@ impl Game for Lancaster {
         // Validate and apply on a copy, so a refused action changes nothing.
         let mut next = state.clone();
         let mut new_events = Vec::new();
-        rules::act(&mut next, seat, action, &mut new_events)?;
+        // The generator is this action's own stream: a blind extension draw
+        // (`extension_draw = random`) replays exactly.
+        rules::act(&mut next, seat, action, rng, &mut new_events)?;
         *state = next;
         events.extend(new_events);
         Ok(())

@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 /// The presets, the default first.
 pub const PRESETS: &[&str] = &["standard"];
 
+/// The values of `extension_draw` (LAN-SET-7, §14 Q7), the default first.
+pub const EXTENSION_DRAWS: &[&str] = &["choice", "random"];
+
 /// Options as a client gives them; every field optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -16,13 +19,15 @@ pub struct Options {
     /// LAN-SET-6: voting markers each player starts with (1 or 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_voting_markers: Option<u32>,
-    /// LAN-SET-7: `choice` (the only one implemented) or `random`.
+    /// LAN-SET-7, §14 Q7: `choice` (a gained extension tile is chosen) or `random` (it is drawn
+    /// blind from the player's face-down tiles).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extension_draw: Option<String>,
     /// D4: collect law choices from every player at once (the rule is player order).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sim_law_choices: Option<bool>,
-    /// `base` (the only one implemented), `new` or `mixed`.
+    /// `base` (the only one available), `new` or `mixed` (refused: the New Laws data is not in
+    /// the spec yet).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub law_set: Option<String>,
 }
@@ -49,6 +54,13 @@ impl Default for Rules {
     }
 }
 
+impl Rules {
+    /// `extension_draw = random`: a gained extension tile is drawn blind, not chosen.
+    pub fn draws_extensions(&self) -> bool {
+        self.extension_draw == "random"
+    }
+}
+
 impl Options {
     /// # Errors
     /// An [`OptionsError`] naming the option.
@@ -70,22 +82,33 @@ impl Options {
             }
             r.start_voting_markers = n;
         }
-        if let Some(x) = &self.extension_draw
-            && x != "choice"
-        {
-            return Err(OptionsError(format!(
-                "extension_draw: only \"choice\" is implemented, not {x:?}"
-            )));
+        if let Some(x) = &self.extension_draw {
+            if !EXTENSION_DRAWS.contains(&x.as_str()) {
+                return Err(OptionsError(format!(
+                    "extension_draw: \"choice\" or \"random\", not {x:?}"
+                )));
+            }
+            r.extension_draw.clone_from(x);
         }
         if let Some(b) = self.sim_law_choices {
             r.sim_law_choices = b;
         }
-        if let Some(x) = &self.law_set
-            && x != "base"
-        {
-            return Err(OptionsError(format!(
-                "law_set: only \"base\" is implemented, not {x:?}"
-            )));
+        if let Some(x) = &self.law_set {
+            match x.as_str() {
+                "base" => {}
+                "new" | "mixed" => {
+                    return Err(OptionsError(format!(
+                        "law_set: {x:?} needs the New Laws expansion, whose 18 cards are not in \
+                         the spec yet (DAT-LAWS lists only the 18 base laws), so only \"base\" \
+                         can be played."
+                    )));
+                }
+                _ => {
+                    return Err(OptionsError(format!(
+                        "law_set: \"base\", \"new\" or \"mixed\", not {x:?}"
+                    )));
+                }
+            }
         }
         Ok(r)
     }

@@ -122,7 +122,38 @@ pub fn setup(
         outcome: None,
     };
     reveal_round(&mut state, events);
+    if rules.draws_extensions() {
+        // LAN-SET-7 with `extension_draw = random` (R4): each player's starting extension is
+        // drawn blind now, after R1-R3, so there is no D1 decision.
+        let mut built = Vec::new();
+        for seat in state.seats() {
+            if let Some(sp) = draw_extension(&mut state, seat.0, rng) {
+                if let Some(f) = state.faction_mut(seat.0) {
+                    f.start_extension = Some(sp);
+                }
+                built.push((seat, sp));
+            }
+        }
+        events.push(Logged::public(Event::StartExtensionsRevealed { built }));
+        state.step = Step::Place {
+            turn: state.start_player,
+        };
+    }
     Ok(state)
+}
+
+/// LAN-EFF-4 with `extension_draw = random`: one of `faction`'s face-down extension tiles, drawn
+/// blind with the action's generator and built. The face-down tiles have no stored order: the
+/// draw happens at the moment of gaining, so no view or state can tell the next one. `None`
+/// when none is left (LAN-ENG-4: the effect is lost).
+fn draw_extension(state: &mut State, faction: u8, rng: &mut GameRng) -> Option<Space> {
+    let options = build_options(state, faction);
+    if options.is_empty() {
+        return None;
+    }
+    let space = options.get(rng.index(options.len())).copied()?;
+    state.faction_mut(faction)?.built.push(space);
+    Some(space)
 }
 
 /// LAN-NXT-1..3 (and the first round's reveal): conflicts, favours, proposals.
@@ -216,8 +247,15 @@ fn recruit(state: &mut State, faction: u8, events: &mut Events) {
     }
 }
 
-/// Applies an effect's automatic parts and stacks its decisions (first decision on top).
-fn apply_effect(state: &mut State, faction: u8, e: &Effect, events: &mut Events) {
+/// Applies an effect's automatic parts and stacks its decisions (first decision on top). With
+/// `extension_draw = random` an extension tile is drawn at once instead of asked for.
+fn apply_effect(
+    state: &mut State,
+    faction: u8,
+    e: &Effect,
+    rng: &mut GameRng,
+    events: &mut Events,
+) {
     let ally = state.faction(faction).is_some_and(|f| f.ally);
     gain(state, faction, e.gain, events);
     for _ in 0..e.recruit {
@@ -233,7 +271,13 @@ fn apply_effect(state: &mut State, faction: u8, e: &Effect, events: &mut Events)
     }
     if !ally {
         for _ in 0..e.build_extension {
-            frames.push(Frame::Build { faction });
+            if state.rules.draws_extensions() {
+                if let Some(space) = draw_extension(state, faction, rng) {
+                    events.push(Logged::public(Event::ExtensionDrawn { faction, space }));
+                }
+            } else {
+                frames.push(Frame::Build { faction });
+            }
         }
     }
     for _ in 0..e.take_noble {
@@ -244,8 +288,14 @@ fn apply_effect(state: &mut State, faction: u8, e: &Effect, events: &mut Events)
 }
 
 #[cfg(test)]
-pub fn apply_effect_for_test(state: &mut State, faction: u8, e: &Effect, events: &mut Events) {
-    apply_effect(state, faction, e, events);
+pub fn apply_effect_for_test(
+    state: &mut State,
+    faction: u8,
+    e: &Effect,
+    rng: &mut GameRng,
+    events: &mut Events,
+) {
+    apply_effect(state, faction, e, rng, events);
 }
 
 /// LAN-EFF-3: the knights `faction` may upgrade under `frame`'s restrictions.
@@ -753,7 +803,14 @@ fn scale(r: Res, k: u32) -> Res {
 }
 
 /// D4 for one player: applies law `law` to `seat`, stacking any decision.
-fn apply_law(state: &mut State, law: LawId, seat: Seat, majority: SeatSet, events: &mut Events) {
+fn apply_law(
+    state: &mut State,
+    law: LawId,
+    seat: Seat,
+    majority: SeatSet,
+    rng: &mut GameRng,
+    events: &mut Events,
+) {
     let Some(l) = data().law(usize::from(law.0)) else {
         return;
     };
@@ -761,7 +818,7 @@ fn apply_law(state: &mut State, law: LawId, seat: Seat, majority: SeatSet, event
     match l.kind {
         LawKind::Majority => {
             if majority.contains(seat) {
-                apply_effect(state, faction, &l.effect, events);
+                apply_effect(state, faction, &l.effect, rng, events);
             }
         }
         LawKind::PerN | LawKind::PerSet => {
@@ -776,7 +833,7 @@ fn apply_law(state: &mut State, law: LawId, seat: Seat, majority: SeatSet, event
                     build_extension: l.effect.build_extension.saturating_mul(k.min(255) as u8),
                     ..l.effect
                 };
-                apply_effect(state, faction, &e, events);
+                apply_effect(state, faction, &e, rng, events);
             }
         }
         LawKind::Exchange => {
@@ -786,7 +843,7 @@ fn apply_law(state: &mut State, law: LawId, seat: Seat, majority: SeatSet, event
         }
         LawKind::Condition => {
             if l.cond.is_some_and(|c| condition(state, faction, c)) {
-                apply_effect(state, faction, &l.effect, events);
+                apply_effect(state, faction, &l.effect, rng, events);
             }
         }
     }
@@ -814,7 +871,7 @@ fn frame_dead(state: &State, top: Frame) -> bool {
 }
 
 /// Runs every automatic step until a decision is needed or the game is over.
-pub fn advance(state: &mut State, events: &mut Events) {
+pub fn advance(state: &mut State, rng: &mut GameRng, events: &mut Events) {
     for _ in 0..10_000 {
         if let Some(start) = state.parallel_from {
             // Drop decisions of the block that have become impossible, then wait for the rest.
@@ -943,7 +1000,7 @@ pub fn advance(state: &mut State, events: &mut Events) {
                         // D4 with `sim_law_choices`: every player's choices are asked at once.
                         state.parallel_from = Some(state.frames.len());
                         for seat in state.player_order().collect::<Vec<_>>() {
-                            apply_law(state, law_id, seat, majority, events);
+                            apply_law(state, law_id, seat, majority, rng, events);
                         }
                         state.step = Step::Laws {
                             law,
@@ -962,7 +1019,7 @@ pub fn advance(state: &mut State, events: &mut Events) {
                     player: player + 1,
                     majority,
                 };
-                apply_law(state, law_id, seat, majority, events);
+                apply_law(state, law_id, seat, majority, rng, events);
             }
             Step::Counties { next } => {
                 let Some(c) = (next..state.counties.len() as u8)
@@ -1418,17 +1475,31 @@ pub fn act(
     state: &mut State,
     seat: Seat,
     action: &Action,
+    rng: &mut GameRng,
     events: &mut Events,
 ) -> Result<(), Illegal> {
+    if state.rules.draws_extensions()
+        && matches!(action, Action::StartExtension { .. } | Action::Build { .. })
+    {
+        let rule = if matches!(action, Action::Build { .. }) {
+            "LAN-EFF-4"
+        } else {
+            "LAN-SET-7"
+        };
+        return Err(illegal(
+            rule,
+            "In this game extension tiles are drawn blind (extension_draw = random), not chosen.",
+        ));
+    }
     if !state.frames.is_empty() {
         let (at, frame) = state
             .frame_for(seat)
             .ok_or_else(|| illegal("LAN-GEN-2", "Another player decides first."))?;
-        act_frame(state, at, frame, action, events)?;
+        act_frame(state, at, frame, action, rng, events)?;
     } else {
-        act_step(state, seat, action, events)?;
+        act_step(state, seat, action, rng, events)?;
     }
-    advance(state, events);
+    advance(state, rng, events);
     Ok(())
 }
 
@@ -1440,6 +1511,7 @@ fn act_step(
     state: &mut State,
     seat: Seat,
     action: &Action,
+    rng: &mut GameRng,
     events: &mut Events,
 ) -> Result<(), Illegal> {
     match (state.step, action) {
@@ -1536,7 +1608,7 @@ fn act_step(
                 taken: *take,
             }));
             if *take {
-                apply_effect(state, faction, &sd.effect, events);
+                apply_effect(state, faction, &sd.effect, rng, events);
             }
             Ok(())
         }
@@ -1550,6 +1622,7 @@ fn act_frame(
     at: usize,
     top: Frame,
     action: &Action,
+    rng: &mut GameRng,
     events: &mut Events,
 ) -> Result<(), Illegal> {
     let listed = {
@@ -1569,7 +1642,7 @@ fn act_frame(
                 tile: *tile,
             }));
             if let Some(fv) = data().favours.get(usize::from(tile.0)) {
-                apply_effect(state, faction, &fv.effect, events);
+                apply_effect(state, faction, &fv.effect, rng, events);
             }
         }
         (Frame::Upgrade { faction, .. }, Action::Upgrade { knight }) => match knight {
@@ -1592,7 +1665,7 @@ fn act_frame(
             take_noble(state, faction, *county, events);
         }
         (Frame::County { county }, Action::County { take }) => {
-            resolve_county(state, county, *take, events)?;
+            resolve_county(state, county, *take, rng, events)?;
         }
         (Frame::Passage { faction, piece }, Action::Passage { card }) => match card {
             Some(card) => {
@@ -1701,6 +1774,7 @@ fn resolve_county(
     state: &mut State,
     county: CountyId,
     take: Take,
+    rng: &mut GameRng,
     events: &mut Events,
 ) -> Result<(), Illegal> {
     let d = data();
@@ -1747,7 +1821,7 @@ fn resolve_county(
                 ..Effect::default()
             };
         }
-        apply_effect(state, faction, &reward, events);
+        apply_effect(state, faction, &reward, rng, events);
         if reward.passage_to_france > 0 {
             state.frames.push(Frame::Passage {
                 faction,

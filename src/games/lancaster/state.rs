@@ -124,7 +124,8 @@ pub enum Frame {
         deployed_only: bool,
         only_strength: Option<u8>,
     },
-    /// LAN-EFF-4: pick an unbuilt extension tile.
+    /// LAN-EFF-4: pick an unbuilt extension tile (never with `extension_draw = random`, where
+    /// the tile is drawn at once).
     Build { faction: u8 },
     /// LAN-EFF-5 `take_noble(any)`, or for an ally remove a noble from the game (LAN-2P-7).
     Noble { faction: u8 },
@@ -144,7 +145,7 @@ pub enum Frame {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
-    /// D1, simultaneous.
+    /// D1, simultaneous. Skipped with `extension_draw = random`: the tiles are drawn at setup.
     StartExtension,
     /// D2: `turn` places a knight.
     Place {

@@ -364,7 +364,7 @@ fn stack(faction: u8, pieces: &[u8]) -> Stack {
 
 fn resolve(s: &mut State) -> Vec<Logged<Event>> {
     let mut events = Vec::new();
-    rules::advance(s, &mut events);
+    rules::advance(s, &mut GameRng::from_u64(0), &mut events);
     events
 }
 
@@ -660,7 +660,13 @@ fn allies_do_not_vote_and_gain_no_gold_or_squires() {
     let mut s = voting(2);
     assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
     let mut events = Vec::new();
-    rules::apply_effect_for_test(&mut s, 2, &data::data().favours[2].effect, &mut events);
+    rules::apply_effect_for_test(
+        &mut s,
+        2,
+        &data::data().favours[2].effect,
+        &mut GameRng::from_u64(0),
+        &mut events,
+    );
     let a = s.faction(2).unwrap();
     assert_eq!((a.gold, a.squires), (0, 0));
 }
@@ -1034,4 +1040,315 @@ fn bottom_row_conflicts_resolve_before_the_top_row() {
         })
         .collect();
     assert_eq!(order, vec![x01, x03]);
+}
+
+// `extension_draw = random` (LAN-SET-7, LAN-EFF-4, §13 DAT-RULESET, §14 Q7, §15.4 R4).
+
+use super::state::Frame;
+use crate::engine::Audience;
+
+fn drawing() -> Rules {
+    Options {
+        extension_draw: Some("random".into()),
+        ..Options::default()
+    }
+    .resolve()
+    .unwrap()
+}
+
+fn draw_setup(players: u8, seed: u64) -> (State, Vec<Logged<Event>>) {
+    let mut events = Vec::new();
+    let s = Lancaster::setup(
+        &drawing(),
+        players,
+        &mut GameRng::from_u64(seed),
+        &mut events,
+    )
+    .unwrap();
+    check::check(&s).unwrap();
+    (s, events)
+}
+
+fn offers_a_tile(s: &State) -> bool {
+    (0..5).map(Seat).any(|seat| {
+        Lancaster::legal_actions(s, seat)
+            .iter()
+            .any(|a| matches!(a, Action::StartExtension { .. } | Action::Build { .. }))
+    })
+}
+
+/// Seat 0's strength-4 knight in county E (reward: build 1 extension), tiles drawn blind.
+fn at_county_e_drawing() -> State {
+    let mut s = at_counties(3, &[(4, 0, 6)]);
+    s.rules = drawing();
+    check::check(&s).unwrap();
+    s
+}
+
+#[test]
+fn extension_draw_random_is_accepted_and_unknown_draws_are_refused() {
+    assert!(drawing().draws_extensions());
+    assert_eq!(drawing().extension_draw, "random");
+    assert!(!Rules::default().draws_extensions());
+    let o: Options =
+        serde_json::from_value(serde_json::json!({"extension_draw": "random"})).unwrap();
+    assert_eq!(Lancaster::resolve(&o).unwrap(), drawing());
+    let e = Options {
+        extension_draw: Some("blind".into()),
+        ..Options::default()
+    }
+    .resolve()
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with("extension_draw:") && e.contains("\"random\""),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_new_laws_are_refused_because_their_data_is_not_in_the_spec_yet() {
+    // DAT-RULESET `law_set`: DAT-LAWS lists only the 18 base laws.
+    for x in ["new", "mixed"] {
+        let o: Options = serde_json::from_value(serde_json::json!({"law_set": x})).unwrap();
+        let e = Lancaster::resolve(&o).unwrap_err().to_string();
+        assert!(e.starts_with("law_set:"), "{e}");
+        assert!(
+            e.contains("New Laws") && e.contains("not in the spec yet") && e.contains("base"),
+            "{e}"
+        );
+        assert!(e.ends_with('.'), "one sentence: {e}");
+    }
+    let base = Options {
+        law_set: Some("base".into()),
+        ..Options::default()
+    };
+    assert_eq!(base.resolve().unwrap().law_set, "base");
+    let e = Options {
+        law_set: Some("old".into()),
+        ..Options::default()
+    }
+    .resolve()
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("\"base\", \"new\" or \"mixed\""), "{e}");
+}
+
+#[test]
+fn with_random_draw_the_starting_extension_is_drawn_at_setup_and_not_chosen() {
+    // LAN-SET-7 [I/E] and R4: no D1 decision; each player's first tile is drawn and built.
+    for players in 2..=5 {
+        let (mut s, events) = draw_setup(players, 3);
+        assert_eq!(
+            s.step,
+            Step::Place {
+                turn: s.start_player
+            }
+        );
+        assert_eq!(Lancaster::pending(&s), SeatSet::only(s.start_player));
+        for f in &s.factions {
+            if f.ally {
+                assert!(f.built.is_empty() && f.start_extension.is_none());
+            } else {
+                assert_eq!(f.built.len(), 1);
+                assert_eq!(f.start_extension, Some(f.built[0]));
+            }
+        }
+        let revealed: Vec<&Logged<Event>> = events
+            .iter()
+            .filter(|e| matches!(e.event, Event::StartExtensionsRevealed { .. }))
+            .collect();
+        assert_eq!(revealed.len(), 1);
+        assert_eq!(revealed[0].audience, Audience::Everyone);
+        assert!(events.iter().all(|e| !matches!(
+            e.event,
+            Event::StartExtensionSealed { .. } | Event::StartExtensionChosen { .. }
+        )));
+        assert!(!offers_a_tile(&s));
+        let first = s.start_player.0;
+        refused_with(&mut s, first, "X:K1", "LAN-SET-7");
+    }
+}
+
+#[test]
+fn with_random_draw_a_gained_extension_is_drawn_blind_and_not_chosen() {
+    // LAN-EFF-4 with `extension_draw = random`: county E's reward builds a face-down tile at
+    // once, announced to everyone; nobody is asked which.
+    let mut s = at_county_e_drawing();
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)));
+    let events = act(&mut s, 0, "C:R").unwrap();
+    let k1: ids::Space = "K1".parse().unwrap();
+    let f = s.faction(0).unwrap();
+    assert_eq!(f.built.len(), 2);
+    let drawn = f.built[1];
+    assert_ne!(drawn, k1);
+    assert!(!s.frames.iter().any(|fr| matches!(fr, Frame::Build { .. })));
+    assert!(!offers_a_tile(&s));
+    let shown: Vec<&Logged<Event>> = events
+        .iter()
+        .filter(|e| matches!(e.event, Event::ExtensionDrawn { .. }))
+        .collect();
+    assert_eq!(shown.len(), 1);
+    assert_eq!(shown[0].audience, Audience::Everyone);
+    assert_eq!(
+        shown[0].event,
+        Event::ExtensionDrawn {
+            faction: 0,
+            space: drawn
+        }
+    );
+    // The drawn tile pays this round's castle step like a chosen one (LAN-RWK-2).
+    assert!(matches!(s.step, Step::Castles));
+    assert!(rules::castle_todo(&s, 0).contains(&drawn));
+    // A tile sent anyway is refused, and says why.
+    refused_with(&mut s, 0, "B:K2", "LAN-EFF-4");
+    // Every view lists the remaining face-down tiles in castle order only.
+    for viewer in (0..3).map(Seat) {
+        let v = Lancaster::view(&s, Viewer::Seat(viewer));
+        assert_eq!(
+            v.factions[0].extensions_unbuilt,
+            rules::build_options(&s, 0)
+        );
+    }
+    // With `choice` (the default) the same reward asks which tile.
+    let mut c = at_counties(3, &[(4, 0, 6)]);
+    act(&mut c, 0, "C:R").unwrap();
+    assert_eq!(Lancaster::legal_actions(&c, Seat(0)).len(), 5);
+    assert!(offers_a_tile(&c));
+}
+
+#[test]
+fn with_random_draw_the_same_seed_draws_the_same_tile() {
+    // Replay is exact: the draw uses the game's generator (setup stream, or the action's).
+    let built = |s: &State| -> Vec<Vec<ids::Space>> {
+        s.factions.iter().map(|f| f.built.clone()).collect()
+    };
+    let mut setups = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let a = built(&draw_setup(4, seed).0);
+        assert_eq!(a, built(&draw_setup(4, seed).0));
+        setups.insert(a);
+    }
+    assert!(
+        setups.len() > 1,
+        "the starting tiles do not depend on the seed"
+    );
+    // A later gain: the same action stream draws the same tile, and the stored state holds no
+    // order that would fix it in advance (other streams draw other tiles).
+    let s = at_county_e_drawing();
+    let gain = |n: u64| {
+        let mut c = s.clone();
+        let mut ev = Vec::new();
+        let mut rng = GameRng::for_action(&Seed([9; 32]), n);
+        driver::submit::<Lancaster>(&mut c, Seat(0), &"C:R".parse().unwrap(), &mut rng, &mut ev)
+            .unwrap();
+        c.faction(0).unwrap().built.clone()
+    };
+    let mut tiles = std::collections::BTreeSet::new();
+    for n in 1..40 {
+        let once = gain(n);
+        assert_eq!(once, gain(n));
+        tiles.insert(once[1]);
+    }
+    assert!(
+        tiles.len() > 1,
+        "the drawn tile does not depend on the stream"
+    );
+    assert!(
+        !tiles.contains(&"K1".parse().unwrap()),
+        "a built tile was drawn again"
+    );
+}
+
+#[test]
+fn with_random_draw_a_law_gain_is_drawn_too_and_is_lost_when_no_tile_is_left() {
+    // L06 (build 1 extension per 2 conflicts), applied automatically by the laws step.
+    let mut s = laws_in_force(["L06", "L03", "L12"]);
+    s.rules = drawing();
+    let cards: Vec<CardId> = s.top_row.iter().map(|c| c.card).collect();
+    for (card, piece) in cards.iter().zip([0u8, 1]) {
+        s.faction_mut(0)
+            .unwrap()
+            .set_loc(piece, Loc::Conflict(*card));
+        s.conflict_mut(*card)
+            .unwrap()
+            .spaces
+            .push(stack(0, &[piece]));
+    }
+    check::check(&s).unwrap();
+    let events = resolve(&mut s);
+    check::check(&s).unwrap();
+    assert_eq!(s.faction(0).unwrap().built.len(), 2);
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e.event, Event::ExtensionDrawn { faction: 0, .. }))
+            .count(),
+        1
+    );
+    assert!(!offers_a_tile(&s));
+    // LAN-ENG-4: with every tile built, the gain is lost and nothing is asked.
+    let mut s = at_county_e_drawing();
+    s.faction_mut(0).unwrap().built = (0..6).map(|idx| ids::Space { ally: false, idx }).collect();
+    let events = act(&mut s, 0, "C:R").unwrap();
+    assert_eq!(s.faction(0).unwrap().built.len(), 6);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e.event, Event::ExtensionDrawn { .. }))
+    );
+}
+
+#[test]
+fn random_games_with_drawn_extensions_pass_the_self_play_checks() {
+    // Property over random games, 2-5 players, through the self-play driver with `--check`:
+    // invariants after every action, every listed action accepted, no tile ever offered, views
+    // free of hidden information, and the action log replaying to the same final state.
+    use crate::selfplay::{Run, play};
+    for players in 2..=5 {
+        let run = Run {
+            rules: drawing(),
+            seats: players,
+            games: 4,
+            seed: u64::from(players) + 40,
+            threads: 1,
+            check: true,
+        };
+        let summary = play::<Lancaster>(&run).unwrap_or_else(|v| panic!("{}", v.message));
+        assert_eq!(summary.games, 4);
+    }
+    // And the draws happen beyond setup: count them over more (unchecked) games.
+    let mut drawn = 0;
+    for players in 2..=5 {
+        for seed in 0..6 {
+            drawn += random_game_counting_draws(players, seed);
+        }
+    }
+    assert!(drawn > 0, "no extension tile was drawn after setup");
+}
+
+/// Like [`random_game`] with `extension_draw = random`: the number of tiles drawn after setup.
+fn random_game_counting_draws(players: u8, seed: u64) -> usize {
+    let (mut state, _) = draw_setup(players, seed);
+    let mut policy = GameRng::from_u64(seed ^ 0xbeef);
+    let mut n = 0u64;
+    let mut drawn = 0;
+    while let Some(seat) = Lancaster::pending(&state).lowest() {
+        let actions = Lancaster::legal_actions(&state, seat);
+        assert!(!offers_a_tile(&state));
+        let a = actions[policy.index(actions.len())].clone();
+        n += 1;
+        let mut rng = GameRng::for_action(&Seed([2; 32]), n);
+        let mut events = Vec::new();
+        driver::submit::<Lancaster>(&mut state, seat, &a, &mut rng, &mut events)
+            .unwrap_or_else(|e| panic!("{a} refused: {e}"));
+        drawn += events
+            .iter()
+            .filter(|e| matches!(e.event, Event::ExtensionDrawn { .. }))
+            .count();
+        assert!(n < 20_000);
+    }
+    check::check(&state).unwrap();
+    assert!(Lancaster::outcome(&state).is_some());
+    drawn
 }

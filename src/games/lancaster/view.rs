@@ -33,6 +33,9 @@ pub struct FactionView {
     pub pp: u32,
     pub nobles: Vec<CountyId>,
     pub extensions_built: Vec<Space>,
+    /// The tiles not built yet, always in castle order (K1 to K6). With `extension_draw =
+    /// random` they are face down and have no order at all: the next one is drawn with the
+    /// game's generator at the moment it is gained, so nothing here can tell it.
     pub extensions_unbuilt: Vec<Space>,
     /// D1: whether this player has chosen (the choice itself shows once everyone has).
     pub start_extension_chosen: bool,
