@@ -54,7 +54,14 @@ pub struct AuthSettings {
 pub struct EmailSettings {
     /// `SMTP_URL`; `None` writes `.eml` files to `DATA_DIR/mail`.
     pub smtp_url: Option<String>,
+    /// `MAIL_FROM`: the sender of every mail.
+    pub from: String,
+    /// Lifetime of the links in "your move" mails (`PLAY_LINK_TTL_DAYS`, default 14 days).
+    pub play_link_ttl_s: i64,
 }
+
+const DEFAULT_MAIL_FROM: &str = "herald <herald@localhost>";
+const DEFAULT_PLAY_LINK_TTL_S: i64 = 14 * 24 * 3600;
 
 // Secrets stay out of `{:?}` so a settings dump in a log line cannot leak them.
 impl fmt::Debug for Settings {
@@ -127,6 +134,11 @@ impl Settings {
             },
             email: EmailSettings {
                 smtp_url: var("SMTP_URL"),
+                from: var("MAIL_FROM").unwrap_or_else(|| DEFAULT_MAIL_FROM.to_owned()),
+                play_link_ttl_s: var("PLAY_LINK_TTL_DAYS")
+                    .and_then(|d| d.trim().parse::<i64>().ok())
+                    .filter(|d| (1..=365).contains(d))
+                    .map_or(DEFAULT_PLAY_LINK_TTL_S, |d| d * 24 * 3600),
             },
             data_dir,
         })
@@ -148,7 +160,11 @@ impl Settings {
                 access_token_ttl_s: 3600,
                 sign_in_per_minute: 10,
             },
-            email: EmailSettings { smtp_url: None },
+            email: EmailSettings {
+                smtp_url: None,
+                from: DEFAULT_MAIL_FROM.to_owned(),
+                play_link_ttl_s: DEFAULT_PLAY_LINK_TTL_S,
+            },
             data_dir,
         }
     }

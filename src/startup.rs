@@ -121,6 +121,7 @@ fn app(
             }),
         )
         .service(SwaggerUi::new("/docs/{_:.*}").config(Config::new(["/api/openapi.json"])))
+        .configure(routes::notifications::configure_pages)
         .configure(crate::web::configure)
         .default_service(web::to(routes::fallback))
         .wrap_fn(|req, srv| {

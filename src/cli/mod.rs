@@ -19,6 +19,8 @@ pub struct Cli {
 pub enum Command {
     /// Serve the API and pages (the default). Configuration comes from the environment.
     Serve,
+    /// Run queued jobs (emails) without serving HTTP; several may run on one database.
+    Worker,
     /// Apply pending database migrations and exit.
     Migrate,
     /// Create two demo accounts and a Magnate game between them; print a sign-in link per seat.
@@ -40,6 +42,7 @@ pub enum Command {
 pub fn run(cli: Cli) -> ExitCode {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => service::serve(),
+        Command::Worker => service::worker(),
         Command::Migrate => service::migrate(),
         Command::Demo => service::demo(),
         Command::Openapi => service::openapi(),

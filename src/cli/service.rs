@@ -1,4 +1,4 @@
-//! Service subcommands: serve, migrate, openapi, verify.
+//! Service subcommands: serve, worker, migrate, openapi, verify.
 
 use crate::config::Settings;
 use crate::devdb::EmbeddedPostgres;
@@ -57,12 +57,17 @@ pub fn serve() -> ExitCode {
             tracing::info!(migrations = ran, "database migrated");
         }
         let bind = settings.http.bind_addr;
-        actix_web::rt::System::new().block_on(async move {
+        // The job worker runs beside the server and stops after it (finishing its current job).
+        let pool = crate::db::pool(&url, 2)?;
+        let worker = crate::jobs::Worker::new(&settings, pool)?.spawn();
+        let served = actix_web::rt::System::new().block_on(async move {
             let app = Application::build(settings, ServerOptions::default())?;
             tracing::info!(%bind, port = app.port(), "serving");
             app.run_until_stopped().await?;
             anyhow::Ok(())
-        })
+        });
+        worker.stop();
+        served
     })();
     if let Some(pg) = pg {
         pg.stop();
@@ -70,6 +75,49 @@ pub fn serve() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail("serve", &e),
+    }
+}
+
+/// `herald worker`: run queued jobs until SIGINT/SIGTERM, without serving HTTP. Migrates first
+/// (under the migration lock), so it may start before or beside `herald serve`.
+pub fn worker() -> ExitCode {
+    init_tracing();
+    let (settings, pg) = match settings_and_database() {
+        Ok(found) => found,
+        Err(e) => return fail("worker", &e),
+    };
+    let result = (|| -> anyhow::Result<()> {
+        let url = settings.database.url.clone().unwrap_or_default();
+        migrate_database(&url)?;
+        let pool = crate::db::pool(&url, 2)?;
+        let worker = crate::jobs::Worker::new(&settings, pool)?.spawn();
+        tracing::info!("job worker running");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        runtime.block_on(async {
+            #[cfg(unix)]
+            {
+                use tokio::signal::unix::{SignalKind, signal};
+                let mut term = signal(SignalKind::terminate())?;
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            #[cfg(not(unix))]
+            tokio::signal::ctrl_c().await?;
+            anyhow::Ok(())
+        })?;
+        worker.stop();
+        Ok(())
+    })();
+    if let Some(pg) = pg {
+        pg.stop();
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail("worker", &e),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod docs;
 pub mod games;
 pub mod health;
 pub mod json;
+pub mod notifications;
 pub mod schemas;
 
 use crate::error::ApiError;
@@ -36,6 +37,8 @@ where
                 .service(accounts::create_personal_token)
                 .service(accounts::list_personal_tokens)
                 .service(accounts::delete_personal_token)
+                .service(notifications::get_notification_settings)
+                .service(notifications::update_notification_settings)
                 .service(games::list_game_kinds)
                 .service(games::create_game)
                 .service(games::list_games)

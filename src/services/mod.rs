@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod games;
 pub mod idempotency;
+pub mod notifications;
 pub mod tokens;
 
 /// Whether a diesel error is a unique-constraint violation (a duplicate).

@@ -34,7 +34,8 @@ h3{font-size:1rem;margin:.5rem 0}
 .col{min-height:2rem;border-top:3px solid var(--line);padding-top:.2rem}
 .col.me{border-top-color:var(--ok)}
 .col h4{font-size:.8rem;margin:0 0 .2rem;font-weight:600;overflow-wrap:anywhere}
-ul.plain{list-style:none;margin:0;padding:0}
+.plain{list-style:none;margin:0;padding:0}
+.history>li>ul{margin:.1rem 0 .4rem;padding-left:1.2rem}
 .card{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.15rem;border:1px solid var(--line);border-radius:5px;padding:.05rem .3rem;background:#fff;font-size:.9rem;margin:.1rem 0}
 .card .code{font-weight:700;font-family:ui-monospace,Menlo,Consolas,monospace}
 .card .name{font-size:.8rem;color:#444}

@@ -329,7 +329,7 @@ fn roll(p: &GamePage, view: &Value) -> Markup {
                 p.muted { "—" }
             } @else {
                 p {
-                    "🎲 " (r["d10"][0]) " + " (r["d10"][1])
+                    (t(l, "dice")) ": " (r["d10"][0]) " + " (r["d10"][1])
                     " · " (t(l, "income_rank")) " " strong { (r["hi"]) }
                     " · "
                     @let suits = str_list(&r["tax_suits"]);
@@ -562,7 +562,7 @@ fn actions(p: &GamePage, view: &Value, seat: usize) -> Markup {
                     (suit_inputs(p, "build", "pay_", t(l, "payment")))
                     button type="submit" { (t(l, "build")) }
                     details {
-                        summary { (of("build").len()) " ✓" }
+                        summary { (t(l, "legal_builds")) " (" (of("build").len()) ")" }
                         ul.plain {
                             @for a in of("build").iter().take(40) {
                                 li { code { (a["notation"].as_str().unwrap_or("")) } }
@@ -625,7 +625,7 @@ fn event_text(p: &GamePage, e: &Value) -> Markup {
     let kind = e["type"].as_str().unwrap_or("");
     html! {
         @match kind {
-            "rolled" => { (who(&e["seat"])) " 🎲 " (e["d10"][0]) " + " (e["d10"][1]) }
+            "rolled" => { (who(&e["seat"])) " · " (t(l, "dice")) ": " (e["d10"][0]) " + " (e["d10"][1]) }
             "taxed" => { (t(l, "taxed")) ": " @for s in str_list(&e["suits"]) { (suit(l, &s)) " " } }
             "income" => { (t(l, "income")) ": " (name_of(p, 0)) " " (tokens(l, &e["gained"][0])) " · " (name_of(p, 1)) " " (tokens(l, &e["gained"][1])) }
             "built" => { (who(&e["seat"])) ": " (t(l, "build")) " " (card(l, e["card"].as_str().unwrap_or(""))) " → " (e["district"].as_str().unwrap_or("")) " " (tokens(l, &e["payment"])) }

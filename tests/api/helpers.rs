@@ -57,6 +57,9 @@ pub struct TestApp {
     pub base: String,
     #[allow(dead_code, reason = "used by the games tests")]
     pub db_url: String,
+    /// The server's settings (its secret, its data folder), for a job worker beside it.
+    #[allow(dead_code, reason = "used by the mail tests")]
+    pub settings: Settings,
     /// The server's link keys (same secret), to mint play and sign-in links as emails would.
     #[allow(dead_code, reason = "used by the web tests")]
     pub links: herald::auth::links::LinkKeys,
@@ -120,6 +123,7 @@ pub async fn spawn_app() -> TestApp {
     cluster.pg.create_database(&name, Some(TEMPLATE)).unwrap();
     let db_url = cluster.pg.url(&name);
     let settings = Settings::for_tests(db_url.clone(), cluster.dir.join(&name));
+    let kept = settings.clone();
     let links = herald::auth::links::LinkKeys::new(&settings.auth.jwt_secret);
     let app = Application::build(
         settings,
@@ -138,6 +142,7 @@ pub async fn spawn_app() -> TestApp {
     TestApp {
         base,
         db_url,
+        settings: kept,
         links,
         client,
     }

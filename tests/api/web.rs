@@ -84,7 +84,7 @@ fn hand(game: &Value, seat: usize) -> Vec<String> {
         .collect()
 }
 
-fn shows_card(page: &str, code: &str) -> bool {
+pub fn shows_card(page: &str, code: &str) -> bool {
     let bytes = page.as_bytes();
     page.match_indices(code).any(|(i, _)| {
         let before = i.checked_sub(1).map(|j| bytes[j]);
@@ -220,7 +220,7 @@ async fn selling_from_the_page_redirects_back_and_shows_the_sale() {
 
 /// Plays whole turns through the API (sell a card, end) until the mover can build; returns the
 /// mover and one legal build.
-async fn until_a_build(app: &TestApp, table: &Table) -> (usize, Value) {
+pub async fn until_a_build(app: &TestApp, table: &Table) -> (usize, Value) {
     for _ in 0..40 {
         let (mover, g) = app.mover(table).await;
         let legal = g["legal_actions"].as_array().unwrap();

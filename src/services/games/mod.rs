@@ -271,6 +271,12 @@ pub fn create(
         diesel::insert_into(game_seats::table)
             .values(&seats)
             .execute(conn)?;
+        let invited: Vec<i16> = seats
+            .iter()
+            .filter(|s| s.invited_email.is_some())
+            .map(|s| s.seat)
+            .collect();
+        super::notifications::enqueue_invitations(conn, id, &invited)?;
         tracing::info!(game.id = %id, user.id = %creator, kind = request.kind.as_str(), seats = seat_count, "game created");
         let game = load_game(conn, id, false)?;
         let seats = load_seats(conn, id)?;
@@ -281,6 +287,7 @@ pub fn create(
         }
         Ok(Submitted::Fresh(Box::new(resource)))
     })
+    .inspect(|_| crate::jobs::wake())
 }
 
 /// Takes the caller's invited seat, or else the first open seat; mixes the caller's `entropy`
@@ -367,12 +374,27 @@ pub fn join(
             .execute(conn)?;
         if !pending.is_empty() {
             set_pending(conn, id, pending)?;
+            // The start is nobody's move: every first pending seat, the joiner too, is mailed.
+            super::notifications::enqueue_for_change(
+                conn,
+                &super::notifications::Change {
+                    game: id,
+                    version: game.version + 1,
+                    action_count: 0,
+                    actor: None,
+                    pending_before: SeatSet::EMPTY,
+                    pending_after: pending,
+                    finished: false,
+                    seat_count: game.seat_count,
+                },
+            )?;
         }
         let game = load_game(conn, id, false)?;
         let seats = load_seats(conn, id)?;
         let state = load_state(&game)?;
         Ok(resource::render(&game, &seats, state.as_ref(), Some(user)))
     })
+    .inspect(|_| crate::jobs::wake())
 }
 
 /// Who may read a game: anyone once it is finished, signed-in callers before.
@@ -600,6 +622,19 @@ pub fn submit(
         if state.pending() != before {
             set_pending(conn, id, state.pending())?;
         }
+        super::notifications::enqueue_for_change(
+            conn,
+            &super::notifications::Change {
+                game: id,
+                version: game.version + 1,
+                action_count,
+                actor: Some(i16::from(seat.0)),
+                pending_before: before,
+                pending_after: state.pending(),
+                finished: status == GameStatus::Finished,
+                seat_count: game.seat_count,
+            },
+        )?;
         let rows: Vec<GameAction> = stored_actions
             .into_iter()
             .map(|(seq, action)| GameAction {
@@ -639,6 +674,7 @@ pub fn submit(
             None => Ok(Stored::ToRender(Box::new((game, seats, state)))),
         }
     })?;
+    crate::jobs::wake();
     // Rendering (the view, the legal actions) happens after the commit, without the row lock.
     Ok(match stored {
         Stored::Answer(answer) => answer,
@@ -705,6 +741,19 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
             ))
             .execute(conn)?;
         set_pending(conn, id, state.pending())?;
+        super::notifications::enqueue_for_change(
+            conn,
+            &super::notifications::Change {
+                game: id,
+                version: game.version + 1,
+                action_count: number,
+                actor: Some(i16::from(seat.0)),
+                pending_before: SeatSet::EMPTY,
+                pending_after: state.pending(),
+                finished: true,
+                seat_count: game.seat_count,
+            },
+        )?;
         diesel::insert_into(game_actions::table)
             .values(GameAction {
                 game_id: id.0,
@@ -724,4 +773,5 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
         let seats = load_seats(conn, id)?;
         Ok(resource::render(&game, &seats, Some(&state), Some(user)))
     })
+    .inspect(|_| crate::jobs::wake())
 }

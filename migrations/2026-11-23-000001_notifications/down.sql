@@ -1,0 +1,2 @@
+DROP INDEX jobs_failed;
+DROP TABLE notification_settings;

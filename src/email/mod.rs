@@ -1,0 +1,213 @@
+//! Email: the mailer (lettre over SMTP from `SMTP_URL`, or `.eml` files under `DATA_DIR/mail`
+//! without it) and the [`Sender`] that turns email jobs into messages.
+//!
+//! Every message is plain text plus HTML, in the recipient's locale, built only from what the
+//! recipient's seat may see ([`compose`]). Headers: a `Message-ID` fixed when the job was
+//! created, one thread per game (`In-Reply-To`/`References` to the game's stable root id), and
+//! `List-Unsubscribe` with one-click `List-Unsubscribe-Post` (RFC 8058) on every mail that the
+//! unsubscribe turns off.
+//!
+//! Must not depend on actix or routes.
+
+pub mod compose;
+mod i18n;
+
+use crate::config::Settings;
+use crate::jobs::{Job, JobError};
+use anyhow::Context;
+use lettre::message::header::{
+    ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue,
+};
+use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
+use lettre::{Message, SmtpTransport, Transport};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Where messages go.
+pub enum Mailer {
+    Smtp(Box<SmtpTransport>),
+    /// Local development without a mail server: `.eml` files in this folder.
+    Files(PathBuf),
+}
+
+impl Mailer {
+    /// SMTP when `SMTP_URL` is set (`smtp://host:port`, `smtps://user:pass@host:465`,
+    /// `smtp://host:587?tls=starttls`), files under `DATA_DIR/mail` otherwise.
+    ///
+    /// # Errors
+    /// An `SMTP_URL` lettre cannot use, or a mail folder that cannot be created.
+    pub fn from_settings(settings: &Settings) -> anyhow::Result<Mailer> {
+        match &settings.email.smtp_url {
+            Some(url) => {
+                // lettre calls STARTTLS `tls=required`; `tls=starttls` is the name people expect.
+                let url = url.replace("tls=starttls", "tls=required");
+                let transport = SmtpTransport::from_url(&url)
+                    .context("SMTP_URL is not a usable smtp:// or smtps:// URL")?
+                    .timeout(Some(Duration::from_secs(20)))
+                    .build();
+                Ok(Mailer::Smtp(Box::new(transport)))
+            }
+            None => {
+                let dir = settings.data_dir.join("mail");
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("cannot create the mail folder {}", dir.display()))?;
+                Ok(Mailer::Files(dir))
+            }
+        }
+    }
+
+    fn send(&self, mail: &compose::Mail, message: &Message) -> Result<(), JobError> {
+        match self {
+            Mailer::Smtp(transport) => transport
+                .send(message)
+                .map(|_| ())
+                .map_err(|e| JobError::Retry(format!("SMTP: {e}"))),
+            Mailer::Files(dir) => {
+                let path = dir.join(format!(
+                    "{}-{}.eml",
+                    chrono::Utc::now().format("%Y%m%dT%H%M%S%.3f"),
+                    mail.message_id
+                ));
+                std::fs::write(&path, message.formatted()).map_err(|e| {
+                    JobError::Retry(format!("cannot write {}: {e}", path.display()))
+                })?;
+                // Local development only: with no mail server the links are logged so that a
+                // newcomer can play from the terminal. They carry tokens; the SMTP path never
+                // logs them.
+                for link in &mail.links {
+                    tracing::info!(to = %mail.to_email, file = %path.display(), %link, "mail written");
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Runs email jobs: reads what the recipient may see, composes, sends.
+pub struct Sender {
+    mailer: Mailer,
+    ctx: compose::Context,
+}
+
+impl Sender {
+    pub fn new(settings: &Settings, mailer: Mailer) -> Sender {
+        Sender {
+            mailer,
+            ctx: compose::Context::new(settings),
+        }
+    }
+
+    /// Runs one job (inside the worker's transaction).
+    ///
+    /// # Errors
+    /// [`JobError::Retry`] when sending failed; [`JobError::Permanent`] for a job this version
+    /// cannot read.
+    pub fn handle(&self, conn: &mut diesel::PgConnection, job: &Job) -> Result<(), JobError> {
+        let Some(mail) = compose::compose(conn, &self.ctx, job)? else {
+            tracing::debug!(job.id = job.id, kind = %job.kind, "nothing to send");
+            return Ok(());
+        };
+        let message = self.build(&mail)?;
+        self.mailer.send(&mail, &message)?;
+        tracing::info!(job.id = job.id, kind = %job.kind, message_id = %mail.message_id, "mail sent");
+        Ok(())
+    }
+
+    fn build(&self, mail: &compose::Mail) -> Result<Message, JobError> {
+        let bad = |e: &dyn std::fmt::Display| JobError::Permanent(format!("bad message: {e}"));
+        let to: Mailbox = format!("{} <{}>", quote(&mail.to_name), mail.to_email)
+            .parse()
+            .or_else(|_| mail.to_email.parse())
+            .map_err(|e| bad(&e))?;
+        let mut builder = Message::builder()
+            .from(self.ctx.from.clone())
+            .to(to)
+            .subject(mail.subject.clone())
+            .message_id(Some(format!("<{}@{}>", mail.message_id, self.ctx.domain)));
+        if let Some(game) = mail.thread {
+            let root = format!("<game-{}@{}>", game.0, self.ctx.domain);
+            builder = builder.in_reply_to(root.clone()).references(root);
+        }
+        if let Some(url) = &mail.unsubscribe_url {
+            builder = builder
+                .header(ListUnsubscribe(format!("<{url}>")))
+                .header(ListUnsubscribePost);
+        }
+        // The plain text keeps its links whole on lines of their own, unencoded (7bit or 8bit:
+        // lettre would otherwise choose quoted-printable for any line over 76 characters), so
+        // that even a reader of the raw message can follow them. Lines are CRLF-terminated and
+        // far below SMTP's 998; HTML is encoded as lettre sees fit.
+        let plain = mail.text.lines().all(|l| l.len() <= 998) && !mail.text.contains('\0');
+        let text = if plain {
+            let encoding = if mail.text.is_ascii() {
+                ContentTransferEncoding::SevenBit
+            } else {
+                ContentTransferEncoding::EightBit
+            };
+            Body::dangerous_pre_encoded(mail.text.clone().into_bytes(), encoding)
+        } else {
+            Body::new(mail.text.clone())
+        };
+        builder
+            .multipart(
+                MultiPart::alternative()
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_PLAIN)
+                            .body(text),
+                    )
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_HTML)
+                            .body(mail.html.clone()),
+                    ),
+            )
+            .map_err(|e| bad(&e))
+    }
+}
+
+/// A display name as an RFC 5322 quoted string.
+fn quote(name: &str) -> String {
+    let clean: String = name
+        .chars()
+        .filter(|c| !c.is_control())
+        .map(|c| if c == '"' || c == '\\' { '\'' } else { c })
+        .collect();
+    format!("\"{clean}\"")
+}
+
+/// `List-Unsubscribe: <https://.../unsubscribe/{token}>`.
+#[derive(Clone)]
+struct ListUnsubscribe(String);
+
+impl Header for ListUnsubscribe {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribe(s.to_owned()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
+/// `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058).
+#[derive(Clone)]
+struct ListUnsubscribePost;
+
+impl Header for ListUnsubscribePost {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe-Post")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(ListUnsubscribePost)
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".to_owned())
+    }
+}

@@ -1,0 +1,246 @@
+//! The PostgreSQL job queue (design.md section 8): a job is a `jobs` row written in the
+//! transaction that causes it, so work is never done for a change that rolled back and never
+//! lost for one that committed.
+//!
+//! A worker takes one due job at a time with `FOR UPDATE SKIP LOCKED` and runs it *inside* that
+//! transaction, marking it done before the commit. The row lock keeps every other worker (in
+//! this process or another instance on the same database) off the job while it runs; a worker
+//! killed mid-job holds no lock any more, its transaction rolls back and the job is due again.
+//! The only window for a repeat is a crash between the SMTP server's acceptance and the commit;
+//! the message keeps the `Message-ID` fixed when the job was created, so a repeat is
+//! recognisable.
+//!
+//! Failures are retried with exponential back-off ([`retry_delay`]: 5 s, 10 s, ... at most 5
+//! minutes between tries) for at least [`GIVE_UP_AFTER`], then the job is `failed` with its last
+//! error kept for operators.
+//!
+//! Must not depend on actix or routes.
+
+pub mod worker;
+
+pub use worker::{Worker, WorkerHandle};
+
+use crate::schema::jobs;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Integer, Jsonb, Text, Timestamptz};
+use serde_json::Value;
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
+
+/// A job never gives up before this much time since it was created.
+pub const GIVE_UP_AFTER: chrono::TimeDelta = chrono::TimeDelta::hours(48);
+
+/// The longest wait between two tries.
+pub const MAX_RETRY_DELAY: Duration = Duration::from_secs(300);
+
+/// The wait before try number `attempts + 1`, after `attempts` failed tries (at least one):
+/// 5 s, 10 s, 20 s, ... capped at [`MAX_RETRY_DELAY`].
+pub fn retry_delay(attempts: i32) -> Duration {
+    let exp = u32::try_from(attempts.saturating_sub(1))
+        .unwrap_or(0)
+        .min(16);
+    Duration::from_secs(5u64.saturating_mul(1 << exp)).min(MAX_RETRY_DELAY)
+}
+
+/// A job to write in the caller's transaction.
+#[derive(Debug, Clone)]
+pub struct NewJob {
+    pub kind: &'static str,
+    pub payload: Value,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = jobs)]
+struct JobRow<'a> {
+    kind: &'a str,
+    payload: &'a Value,
+}
+
+/// Writes `new` jobs, due now, in one statement on the caller's connection (and so in its
+/// transaction). Call [`wake`] after the commit so a worker of this process starts at once.
+///
+/// # Errors
+/// Database failures.
+pub fn enqueue(conn: &mut PgConnection, new: &[NewJob]) -> QueryResult<()> {
+    if new.is_empty() {
+        return Ok(());
+    }
+    let rows: Vec<JobRow<'_>> = new
+        .iter()
+        .map(|j| JobRow {
+            kind: j.kind,
+            payload: &j.payload,
+        })
+        .collect();
+    diesel::insert_into(jobs::table)
+        .values(&rows)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A job taken by a worker.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct Job {
+    #[diesel(sql_type = BigInt)]
+    pub id: i64,
+    #[diesel(sql_type = Text)]
+    pub kind: String,
+    #[diesel(sql_type = Jsonb)]
+    pub payload: Value,
+    #[diesel(sql_type = Integer)]
+    pub attempts: i32,
+    #[diesel(sql_type = Timestamptz)]
+    pub created_at: DateTime<Utc>,
+}
+
+/// Why a job did not complete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobError {
+    /// Try again later (the SMTP server is down, ...).
+    Retry(String),
+    /// Trying again cannot help (a payload this version cannot read).
+    Permanent(String),
+}
+
+impl From<diesel::result::Error> for JobError {
+    fn from(e: diesel::result::Error) -> Self {
+        JobError::Retry(format!("database: {e}"))
+    }
+}
+
+/// What happened to the job [`run_one`] took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ran {
+    /// No job was due.
+    Idle,
+    Done {
+        id: i64,
+    },
+    Retrying {
+        id: i64,
+        error: String,
+    },
+    Failed {
+        id: i64,
+        error: String,
+    },
+}
+
+/// Takes one due job (skipping those other workers hold), runs `handler` on it inside the same
+/// transaction (in a savepoint, so a failed database statement in the handler does not spoil
+/// the bookkeeping), and records the result before committing.
+///
+/// # Errors
+/// Database failures outside the handler.
+pub fn run_one(
+    conn: &mut PgConnection,
+    handler: &mut dyn FnMut(&mut PgConnection, &Job) -> Result<(), JobError>,
+) -> QueryResult<Ran> {
+    conn.transaction(|conn| {
+        let job: Option<Job> = diesel::sql_query(
+            "SELECT id, kind, payload, attempts, created_at FROM jobs \
+             WHERE status = 'queued' AND run_at <= now() \
+             ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+        )
+        .get_result(conn)
+        .optional()?;
+        let Some(job) = job else {
+            return Ok(Ran::Idle);
+        };
+        let outcome: Result<(), HandlerFailed> =
+            conn.transaction(|conn| handler(conn, &job).map_err(HandlerFailed));
+        let outcome = outcome.map_err(|failed| failed.0);
+        let now = Utc::now();
+        match outcome {
+            Ok(()) => {
+                diesel::sql_query(
+                    "UPDATE jobs SET status = 'done', attempts = attempts + 1, updated_at = now() \
+                     WHERE id = $1",
+                )
+                .bind::<BigInt, _>(job.id)
+                .execute(conn)?;
+                Ok(Ran::Done { id: job.id })
+            }
+            Err(e) => {
+                let attempts = job.attempts + 1;
+                let (error, give_up) = match e {
+                    JobError::Permanent(error) => (error, true),
+                    JobError::Retry(error) => (error, now - job.created_at >= GIVE_UP_AFTER),
+                };
+                let delay = chrono::TimeDelta::from_std(retry_delay(attempts))
+                    .unwrap_or(chrono::TimeDelta::seconds(300));
+                diesel::sql_query(
+                    "UPDATE jobs SET status = $2, attempts = $3, last_error = $4, \
+                     run_at = $5, updated_at = now() WHERE id = $1",
+                )
+                .bind::<BigInt, _>(job.id)
+                .bind::<Text, _>(if give_up { "failed" } else { "queued" })
+                .bind::<Integer, _>(attempts)
+                .bind::<Text, _>(&error)
+                .bind::<Timestamptz, _>(now + delay)
+                .execute(conn)?;
+                if give_up {
+                    tracing::error!(job.id = job.id, kind = %job.kind, attempts, %error, "job failed for good");
+                    Ok(Ran::Failed { id: job.id, error })
+                } else {
+                    tracing::warn!(job.id = job.id, kind = %job.kind, attempts, %error, "job failed, will retry");
+                    Ok(Ran::Retrying { id: job.id, error })
+                }
+            }
+        }
+    })
+}
+
+/// A handler's error carried out of the savepoint (so diesel rolls the savepoint back).
+#[derive(Debug)]
+struct HandlerFailed(JobError);
+
+impl From<diesel::result::Error> for HandlerFailed {
+    fn from(e: diesel::result::Error) -> Self {
+        HandlerFailed(JobError::Retry(format!("database: {e}")))
+    }
+}
+
+// The in-process doorbell: services ring it after committing jobs so the worker of this process
+// does not wait for its next poll. Workers in other processes find the jobs by polling.
+static DOORBELL: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// Tells this process's workers that jobs were committed.
+pub fn wake() {
+    let (lock, cvar) = &DOORBELL;
+    if let Ok(mut rings) = lock.lock() {
+        *rings = rings.wrapping_add(1);
+        cvar.notify_all();
+    }
+}
+
+/// The doorbell's count now (pass it to [`wait`]).
+pub(crate) fn rings() -> u64 {
+    DOORBELL.0.lock().map(|r| *r).unwrap_or(0)
+}
+
+/// Waits at most `timeout` for a [`wake`] after `seen` rings.
+pub(crate) fn wait(seen: u64, timeout: Duration) {
+    let (lock, cvar) = &DOORBELL;
+    if let Ok(guard) = lock.lock() {
+        let _ = cvar.wait_timeout_while(guard, timeout, |rings| *rings == seen);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_start_within_ten_seconds_and_never_wait_more_than_five_minutes() {
+        assert_eq!(retry_delay(1), Duration::from_secs(5));
+        assert_eq!(retry_delay(2), Duration::from_secs(10));
+        assert_eq!(retry_delay(4), Duration::from_secs(40));
+        assert_eq!(retry_delay(7), Duration::from_secs(300));
+        assert_eq!(retry_delay(1000), Duration::from_secs(300));
+        // 48 hours of tries at the cap is hundreds of tries: the cap, not a count, ends them.
+        let tries_in_48h: u64 = 48 * 3600 / 300;
+        assert!(tries_in_48h > 500);
+    }
+}

@@ -1,0 +1,124 @@
+//! The worker: a thread that runs due jobs one at a time, schedules daily digests, and sleeps on
+//! the in-process doorbell (or at most [`POLL`]) when there is nothing to do. `herald serve`
+//! runs one; `herald worker` runs one on its own; several on one database share the work.
+
+use super::{Job, JobError, Ran};
+use crate::config::Settings;
+use crate::db::PgPool;
+use crate::email::{Mailer, Sender};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// The longest a worker sleeps before looking for due jobs again (jobs written by other
+/// processes, retries coming due).
+pub const POLL: Duration = Duration::from_secs(1);
+
+/// How often a worker looks for digests coming due.
+const DIGEST_EVERY: Duration = Duration::from_secs(30);
+
+/// Runs jobs of one database.
+#[derive(Clone)]
+pub struct Worker {
+    pool: PgPool,
+    sender: Arc<Sender>,
+}
+
+impl Worker {
+    /// A worker on `pool` delivering mail as `settings` say (SMTP or `.eml` files).
+    ///
+    /// # Errors
+    /// An unusable `SMTP_URL`.
+    pub fn new(settings: &Settings, pool: PgPool) -> anyhow::Result<Worker> {
+        let mailer = Mailer::from_settings(settings)?;
+        Ok(Worker {
+            pool,
+            sender: Arc::new(Sender::new(settings, mailer)),
+        })
+    }
+
+    /// Runs at most one due job.
+    ///
+    /// # Errors
+    /// No database connection, or a failed bookkeeping statement.
+    pub fn run_once(&self) -> anyhow::Result<Ran> {
+        let mut conn = self.pool.get()?;
+        let sender = &self.sender;
+        let mut handler = |conn: &mut diesel::PgConnection, job: &Job| -> Result<(), JobError> {
+            sender.handle(conn, job)
+        };
+        Ok(super::run_one(&mut conn, &mut handler)?)
+    }
+
+    /// Runs due jobs until none is left; returns how many ran (done, retrying or failed).
+    ///
+    /// # Errors
+    /// As [`Worker::run_once`].
+    pub fn drain(&self) -> anyhow::Result<usize> {
+        let mut ran = 0;
+        while self.run_once()? != Ran::Idle {
+            ran += 1;
+        }
+        Ok(ran)
+    }
+
+    /// Queues the daily digests that have come due.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub fn schedule_digests(&self) -> anyhow::Result<usize> {
+        let mut conn = self.pool.get()?;
+        Ok(crate::services::notifications::schedule_digests(&mut conn)?)
+    }
+
+    /// Works until `stop` is set.
+    pub fn run(&self, stop: &AtomicBool) {
+        let mut last_digest: Option<Instant> = None;
+        while !stop.load(Ordering::SeqCst) {
+            if last_digest.is_none_or(|t| t.elapsed() >= DIGEST_EVERY) {
+                last_digest = Some(Instant::now());
+                if let Err(e) = self.schedule_digests() {
+                    tracing::warn!(error = %e, "digest scheduling failed");
+                }
+            }
+            let seen = super::rings();
+            match self.run_once() {
+                Ok(Ran::Idle) => super::wait(seen, POLL),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(error = %e, "job worker cannot reach the database");
+                    std::thread::sleep(POLL);
+                }
+            }
+        }
+    }
+
+    /// Starts [`Worker::run`] on a thread of its own.
+    pub fn spawn(self) -> WorkerHandle {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("herald-jobs".to_owned())
+            .spawn(move || self.run(&flag))
+            .ok();
+        WorkerHandle { stop, thread }
+    }
+}
+
+/// A running worker thread.
+pub struct WorkerHandle {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl WorkerHandle {
+    /// Asks the worker to stop after its current job and waits for it.
+    pub fn stop(mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        super::wake();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Mail preferences (`/api/v1/me/notifications`) and the one-click unsubscribe page
+//! (`/unsubscribe/{token}`, RFC 8058: a `POST` unsubscribes at once, a `GET` shows a small
+//! confirmation form and changes nothing, so link scanners cannot unsubscribe anyone).
+
+use super::docs::{AuthErrors, BodyErrors, ServerErrors};
+use super::json::Json;
+use crate::auth::{AuthUser, Scope};
+use crate::error::ApiError;
+use crate::services::notifications::{self, Mode};
+use crate::state::AppState;
+use actix_web::{HttpResponse, get, put, web};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+/// Which mails the account gets about its games.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"mode": "instant"}))]
+pub struct NotificationSettings {
+    /// `instant`: a mail whenever a game waits for you (the default); `daily_digest`: one mail a
+    /// day listing the games waiting for you, most urgent first; `off`: no turn mails
+    /// (invitations and sign-in links still come).
+    pub mode: Mode,
+}
+
+/// Get my mail preferences
+///
+/// Needs the `read` scope.
+#[utoipa::path(
+    operation_id = "get_notification_settings",
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's mail preferences.", body = NotificationSettings),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/me/notifications")]
+pub async fn get_notification_settings(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let mode = crate::db::run(&state.pool, move |conn| {
+        notifications::mode(conn, auth.user_id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(NotificationSettings { mode }))
+}
+
+/// Set my mail preferences
+///
+/// Needs the `play` scope. Applies to mails not yet sent too.
+#[utoipa::path(
+    operation_id = "update_notification_settings",
+    tag = "accounts",
+    security(("bearer" = [])),
+    request_body = NotificationSettings,
+    responses(
+        (status = 200, description = "The preferences now in force.", body = NotificationSettings),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[put("/me/notifications")]
+pub async fn update_notification_settings(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    body: Json<NotificationSettings>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let wanted = body.0.mode;
+    let mode = crate::db::run(&state.pool, move |conn| {
+        notifications::set_mode(conn, auth.user_id, wanted)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(NotificationSettings { mode }))
+}
+
+/// Mounts the unsubscribe page (outside the API and its document).
+pub fn configure_pages(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::resource("/unsubscribe/{token}")
+            .route(web::get().to(unsubscribe_form))
+            .route(web::post().to(unsubscribe_now)),
+    );
+}
+
+fn page(status: actix_web::http::StatusCode, title: &str, body: maud::Markup) -> HttpResponse {
+    let html = maud::html! {
+        (maud::DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · herald" }
+            }
+            body style="font-family: sans-serif; max-width: 32rem; margin: 2rem auto; padding: 0 1rem" {
+                h1 { (title) }
+                (body)
+            }
+        }
+    };
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("Referrer-Policy", "no-referrer"))
+        .body(html.into_string())
+}
+
+fn not_found() -> HttpResponse {
+    page(
+        actix_web::http::StatusCode::NOT_FOUND,
+        "Unknown link",
+        maud::html! { p { "This unsubscribe link is not valid." } },
+    )
+}
+
+/// `GET /unsubscribe/{token}`: a confirmation form.
+async fn unsubscribe_form(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = token.into_inner();
+    let check = token.clone();
+    let known = crate::db::run(&state.pool, move |conn| {
+        notifications::unsubscribe_token_exists(conn, &check)
+    })
+    .await?;
+    if !known {
+        return Ok(not_found());
+    }
+    Ok(page(
+        actix_web::http::StatusCode::OK,
+        "Stop turn mails?",
+        maud::html! {
+            p { "You will get no more mails about your turns. Invitations and sign-in links still come. You can turn mails back on in your account settings." }
+            form method="post" action={ "/unsubscribe/" (token) } {
+                input type="hidden" name="List-Unsubscribe" value="One-Click";
+                button type="submit" { "Unsubscribe" }
+            }
+        },
+    ))
+}
+
+/// `POST /unsubscribe/{token}`: the one-click unsubscribe (RFC 8058), whatever the body.
+async fn unsubscribe_now(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, ApiError> {
+    let token = token.into_inner();
+    let done = crate::db::run(&state.pool, move |conn| {
+        notifications::unsubscribe(conn, &token)
+    })
+    .await
+    .map_err(ApiError::from);
+    match done {
+        Ok(_) => Ok(page(
+            actix_web::http::StatusCode::OK,
+            "Unsubscribed",
+            maud::html! { p { "You will get no more mails about your turns." } },
+        )),
+        Err(ApiError::NotFound(_)) => Ok(not_found()),
+        Err(e) => Err(e),
+    }
+}

@@ -1,0 +1,310 @@
+//! Notifications: each account's mail preference, the one-click unsubscribe, and the email jobs
+//! that game changes write in their own transactions (design.md sections 5 and 8).
+//!
+//! Which mails a change causes follows the change in pending seats: every seat that becomes
+//! pending gets one "your move" mail for that version, a seat that stays pending gets none, and
+//! the seat whose action it was gets none. At the end every other seat gets a "game over" mail.
+//! Preferences are read when a mail is sent, so a change of mind applies to mails still queued.
+//!
+//! Job payloads carry ids only (never a hand, a seed, an address or a token) and the id of the
+//! mail's `Message-ID`, fixed here so that a retried send is recognisable.
+
+use crate::domain::{GameId, UserId};
+use crate::engine::SeatSet;
+use crate::error::ApiError;
+use crate::jobs::{self, NewJob};
+use diesel::prelude::*;
+use diesel::sql_types::{Text, Uuid as SqlUuid};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use uuid::Uuid;
+
+/// Job kinds written here and run by [`crate::email::Sender`].
+pub mod kinds {
+    pub const INVITATION: &str = "email.invitation";
+    pub const TURN: &str = "email.turn";
+    pub const GAME_OVER: &str = "email.game_over";
+    pub const SIGN_IN: &str = "email.sign_in";
+    pub const DIGEST: &str = "email.digest";
+}
+
+/// How long an emailed sign-in link works.
+pub const SIGN_IN_LINK_TTL_S: i64 = 20 * 60;
+
+/// What mail an account wants about its games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// A mail whenever a game waits for you (the default).
+    #[default]
+    Instant,
+    /// One mail a day listing the games waiting for you, most urgent first.
+    DailyDigest,
+    /// No turn mails (invitations and sign-in links still come).
+    Off,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Instant => "instant",
+            Mode::DailyDigest => "daily_digest",
+            Mode::Off => "off",
+        }
+    }
+
+    pub fn from_db(text: &str) -> Mode {
+        match text {
+            "daily_digest" => Mode::DailyDigest,
+            "off" => Mode::Off,
+            _ => Mode::Instant,
+        }
+    }
+}
+
+#[derive(QueryableByName)]
+struct ModeRow {
+    #[diesel(sql_type = Text)]
+    mode: String,
+}
+
+#[derive(QueryableByName)]
+struct TokenRow {
+    #[diesel(sql_type = Text)]
+    unsubscribe_token: String,
+}
+
+#[derive(QueryableByName)]
+struct UserRow {
+    #[diesel(sql_type = SqlUuid)]
+    user_id: Uuid,
+}
+
+fn new_token() -> String {
+    hex::encode(crate::auth::random_bytes::<24>())
+}
+
+/// The account's mail preference (`instant` when never set).
+///
+/// # Errors
+/// Database failures.
+pub fn mode(conn: &mut PgConnection, user: UserId) -> Result<Mode, ApiError> {
+    let row: Option<ModeRow> =
+        diesel::sql_query("SELECT mode FROM notification_settings WHERE user_id = $1")
+            .bind::<SqlUuid, _>(user.0)
+            .get_result(conn)
+            .optional()?;
+    Ok(row.map_or(Mode::Instant, |r| Mode::from_db(&r.mode)))
+}
+
+/// Sets the account's mail preference. Choosing `daily_digest` schedules the first digest a day
+/// from now (keeping an already scheduled one).
+///
+/// # Errors
+/// Database failures.
+pub fn set_mode(conn: &mut PgConnection, user: UserId, mode: Mode) -> Result<Mode, ApiError> {
+    let row: ModeRow = diesel::sql_query(
+        "INSERT INTO notification_settings (user_id, mode, unsubscribe_token, next_digest_at) \
+         VALUES ($1, $2, $3, CASE WHEN $2 = 'daily_digest' THEN now() + interval '1 day' END) \
+         ON CONFLICT (user_id) DO UPDATE SET mode = EXCLUDED.mode, updated_at = now(), \
+           next_digest_at = CASE WHEN EXCLUDED.mode = 'daily_digest' \
+             THEN coalesce(notification_settings.next_digest_at, now() + interval '1 day') END \
+         RETURNING mode",
+    )
+    .bind::<SqlUuid, _>(user.0)
+    .bind::<Text, _>(mode.as_str())
+    .bind::<Text, _>(new_token())
+    .get_result(conn)?;
+    tracing::info!(user.id = %user, mode = %row.mode, "notification preference set");
+    Ok(Mode::from_db(&row.mode))
+}
+
+/// The secret of the account's one-click unsubscribe link, created on first use.
+///
+/// # Errors
+/// Database failures.
+pub fn unsubscribe_token(conn: &mut PgConnection, user: UserId) -> Result<String, ApiError> {
+    let row: TokenRow = diesel::sql_query(
+        "INSERT INTO notification_settings (user_id, unsubscribe_token) VALUES ($1, $2) \
+         ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id \
+         RETURNING unsubscribe_token",
+    )
+    .bind::<SqlUuid, _>(user.0)
+    .bind::<Text, _>(new_token())
+    .get_result(conn)?;
+    Ok(row.unsubscribe_token)
+}
+
+/// Whether `token` is a live unsubscribe token (for the confirmation page).
+///
+/// # Errors
+/// Database failures.
+pub fn unsubscribe_token_exists(conn: &mut PgConnection, token: &str) -> Result<bool, ApiError> {
+    let row: Option<UserRow> =
+        diesel::sql_query("SELECT user_id FROM notification_settings WHERE unsubscribe_token = $1")
+            .bind::<Text, _>(token)
+            .get_result(conn)
+            .optional()?;
+    Ok(row.is_some())
+}
+
+/// The one-click unsubscribe: turn mails off for the account of `token`.
+///
+/// # Errors
+/// 404 for an unknown token.
+pub fn unsubscribe(conn: &mut PgConnection, token: &str) -> Result<UserId, ApiError> {
+    let row: Option<UserRow> = diesel::sql_query(
+        "UPDATE notification_settings SET mode = 'off', next_digest_at = NULL, updated_at = now() \
+         WHERE unsubscribe_token = $1 RETURNING user_id",
+    )
+    .bind::<Text, _>(token)
+    .get_result(conn)
+    .optional()?;
+    let user = row
+        .map(|r| UserId(r.user_id))
+        .ok_or_else(|| ApiError::NotFound("this unsubscribe link is not valid".to_owned()))?;
+    tracing::info!(user.id = %user, "unsubscribed by one-click link");
+    Ok(user)
+}
+
+fn message_id() -> String {
+    Uuid::new_v4().to_string()
+}
+
+/// Jobs for the invitations of a new game (one per invited seat).
+///
+/// # Errors
+/// Database failures.
+pub fn enqueue_invitations(
+    conn: &mut PgConnection,
+    game: GameId,
+    seats: &[i16],
+) -> Result<(), ApiError> {
+    let new: Vec<NewJob> = seats
+        .iter()
+        .map(|seat| NewJob {
+            kind: kinds::INVITATION,
+            payload: json!({"game_id": game.0, "seat": seat, "message_id": message_id()}),
+        })
+        .collect();
+    Ok(jobs::enqueue(conn, &new)?)
+}
+
+/// What a stored change did to a game, for its mails.
+#[derive(Debug, Clone, Copy)]
+pub struct Change {
+    pub game: GameId,
+    /// The game's version after the change.
+    pub version: i64,
+    /// Actions stored after the change.
+    pub action_count: i64,
+    /// The seat whose action it was (`None` for the start of the game).
+    pub actor: Option<i16>,
+    pub pending_before: SeatSet,
+    pub pending_after: SeatSet,
+    pub finished: bool,
+    pub seat_count: i16,
+}
+
+/// The mails a change causes: "your move" to each newly pending seat, or "game over" to every
+/// seat at the end; never to the seat that acted.
+///
+/// # Errors
+/// Database failures.
+pub fn enqueue_for_change(conn: &mut PgConnection, change: &Change) -> Result<(), ApiError> {
+    let not_actor = |seat: i16| Some(seat) != change.actor;
+    let new: Vec<NewJob> = if change.finished {
+        (0..change.seat_count)
+            .filter(|s| not_actor(*s))
+            .map(|seat| NewJob {
+                kind: kinds::GAME_OVER,
+                payload: json!({"game_id": change.game.0, "seat": seat, "version": change.version, "message_id": message_id()}),
+            })
+            .collect()
+    } else {
+        change
+            .pending_after
+            .iter()
+            .filter(|s| !change.pending_before.contains(*s))
+            .map(|s| i16::from(s.0))
+            .filter(|s| not_actor(*s))
+            .map(|seat| NewJob {
+                kind: kinds::TURN,
+                payload: json!({
+                    "game_id": change.game.0,
+                    "seat": seat,
+                    "version": change.version,
+                    "upto": change.action_count,
+                    "message_id": message_id(),
+                }),
+            })
+            .collect()
+    };
+    Ok(jobs::enqueue(conn, &new)?)
+}
+
+/// A sign-in link for `email` when an account has that address: an `email_links` row (single
+/// use, [`SIGN_IN_LINK_TTL_S`]) and its mail, in one transaction. Says nothing either way.
+///
+/// # Errors
+/// Database failures.
+pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), ApiError> {
+    use crate::schema::{email_links, users};
+    let email = email.trim().to_lowercase();
+    conn.transaction::<_, ApiError, _>(|conn| {
+        let user: Option<Uuid> = users::table
+            .filter(users::email.eq(&email))
+            .select(users::id)
+            .first(conn)
+            .optional()?;
+        let Some(user) = user else {
+            return Ok(());
+        };
+        let link = Uuid::new_v4();
+        // The token is signed when the mail is sent (so it is never stored in a job); until then
+        // the row holds the hash of random bytes that no token has.
+        let placeholder = crate::auth::token_hash(&new_token());
+        diesel::insert_into(email_links::table)
+            .values((
+                email_links::id.eq(link),
+                email_links::token_hash.eq(placeholder.to_vec()),
+                email_links::user_id.eq(Some(user)),
+                email_links::email.eq(&email),
+                email_links::purpose.eq("sign_in"),
+                email_links::expires_at
+                    .eq(chrono::Utc::now() + chrono::TimeDelta::seconds(SIGN_IN_LINK_TTL_S)),
+            ))
+            .execute(conn)?;
+        jobs::enqueue(
+            conn,
+            &[NewJob {
+                kind: kinds::SIGN_IN,
+                payload: json!({"link_id": link, "user_id": user, "message_id": message_id()}),
+            }],
+        )?;
+        tracing::info!(user.id = %user, "sign-in link queued");
+        Ok(())
+    })?;
+    jobs::wake();
+    Ok(())
+}
+
+/// Queues the daily digests that are due, and schedules the next ones a day later, in one
+/// statement (safe with several workers: each due row is taken once).
+///
+/// # Errors
+/// Database failures.
+pub fn schedule_digests(conn: &mut PgConnection) -> QueryResult<usize> {
+    diesel::sql_query(
+        "WITH due AS ( \
+           UPDATE notification_settings SET next_digest_at = now() + interval '1 day' \
+           WHERE user_id IN (SELECT user_id FROM notification_settings \
+             WHERE mode = 'daily_digest' AND next_digest_at <= now() \
+             FOR UPDATE SKIP LOCKED) \
+           RETURNING user_id) \
+         INSERT INTO jobs (kind, payload) \
+         SELECT 'email.digest', jsonb_build_object('user_id', user_id, 'message_id', gen_random_uuid()) \
+         FROM due",
+    )
+    .execute(conn)
+}

@@ -1,0 +1,841 @@
+//! Email over a real SMTP listener: invitations, turn mails, game over, sign-in links and
+//! digests, in each player's language; links that work for their seat only; no hidden card in
+//! any mail; threading and one-click unsubscribe headers; SMTP outages, killed workers and
+//! competing workers lose nothing and send nothing twice.
+
+use crate::helpers::{Dice, Table, TestApp, spawn_app, without_notation};
+use crate::smtp::{Received, SmtpSink};
+use awc::http::Method;
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use herald::auth::links::LinkError;
+use herald::domain::GameId;
+use herald::jobs::{Ran, Worker};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+struct Mailroom {
+    app: TestApp,
+    sink: SmtpSink,
+    worker: Worker,
+    settings: herald::config::Settings,
+}
+
+async fn mailroom() -> Mailroom {
+    let app = spawn_app().await;
+    let sink = SmtpSink::start();
+    let mut settings = app.settings.clone();
+    settings.email.smtp_url = Some(sink.url());
+    settings.http.public_url = app.base.clone();
+    let worker = Worker::new(&settings, herald::db::pool(&app.db_url, 4).unwrap()).unwrap();
+    Mailroom {
+        app,
+        sink,
+        worker,
+        settings,
+    }
+}
+
+impl Mailroom {
+    /// Runs every due job; returns the messages that arrived meanwhile.
+    fn deliver(&self) -> Vec<Received> {
+        let before = self.sink.messages().len();
+        self.worker.drain().unwrap();
+        self.sink.messages()[before..].to_vec()
+    }
+
+    fn sql(&self, query: &str) {
+        let mut conn = PgConnection::establish(&self.app.db_url).unwrap();
+        diesel::sql_query(query).execute(&mut conn).unwrap();
+    }
+}
+
+async fn account(app: &TestApp, email: &str, name: &str, locale: &str) -> String {
+    let r = app
+        .post(
+            "/api/v1/accounts",
+            None,
+            json!({"email": email, "display_name": name, "password": "correct horse 42", "locale": locale}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    app.sign_in(email, "correct horse 42").await
+}
+
+async fn new_game(app: &TestApp, creator: &str, invite: &str) -> String {
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(creator),
+            json!({"kind": "magnate", "invite": [invite]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    g.json["id"].as_str().unwrap().to_owned()
+}
+
+/// Ada (en) invites Bruno (`bruno_locale`), Bruno joins.
+async fn table(room: &Mailroom, bruno_locale: &str) -> Table {
+    let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
+    let bruno = account(&room.app, "bruno@example.test", "Bruno", bruno_locale).await;
+    let id = new_game(&room.app, &ada, "bruno@example.test").await;
+    let r = room
+        .app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    Table {
+        id,
+        tokens: [ada, bruno],
+    }
+}
+
+const EMAILS: [&str; 2] = ["ada@example.test", "bruno@example.test"];
+
+/// The pending seat plays random legal actions until its turn passes (or the game ends);
+/// returns the seat and each answer.
+async fn play_turn(app: &TestApp, t: &Table, dice: &mut Dice) -> (usize, Vec<Value>) {
+    let (seat, mut g) = app.mover(t).await;
+    let mut answers = Vec::new();
+    for _ in 0..60 {
+        let actions: Vec<&Value> = g["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["type"] != "prefer")
+            .collect();
+        if actions.is_empty() {
+            break;
+        }
+        let end = actions.iter().find(|a| a["type"] == "end");
+        let action = match end {
+            Some(end) if dice.below(10) < 7 => (*end).clone(),
+            _ => actions[dice.below(actions.len())].clone(),
+        };
+        let r = app
+            .submit(
+                t,
+                seat,
+                g["version"].as_i64().unwrap(),
+                json!([without_notation(&action)]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{action}: {}", r.text);
+        g = r.json.clone();
+        answers.push(r.json);
+        if action["type"] == "end" || g["status"] != "active" {
+            break;
+        }
+    }
+    (seat, answers)
+}
+
+fn play_token(link: &str) -> String {
+    link.split("?t=").nth(1).unwrap().to_owned()
+}
+
+/// Whether `text` names `card` by its code (not as part of a longer word or number).
+fn names_code(text: &str, card: &str) -> bool {
+    let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_digit() || c.is_ascii_uppercase()));
+    text.match_indices(card).any(|(i, _)| {
+        edge(text[..i].chars().next_back()) && edge(text[i + card.len()..].chars().next())
+    })
+}
+
+#[actix_web::test]
+async fn invitations_are_mailed_in_the_invited_players_language_with_an_accept_link() {
+    let room = mailroom().await;
+    let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
+    account(&room.app, "bruno@example.test", "Bruno", "es").await;
+    account(&room.app, "chloe@example.test", "Chloé", "fr").await;
+    account(&room.app, "dario@example.test", "Dario", "it").await;
+    let mut games = Vec::new();
+    for who in ["bruno", "chloe", "dario", "eve"] {
+        games.push(new_game(&room.app, &ada, &format!("{who}@example.test")).await);
+    }
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 4, "one invitation each");
+    let expect = [
+        ("bruno", "Ada te invita a jugar a Magnate", "Hola, Bruno:"),
+        (
+            "chloe",
+            "Ada vous invite à jouer à Magnate",
+            "Bonjour Chloé,",
+        ),
+        ("dario", "Ada ti invita a giocare a Magnate", "Ciao Dario,"),
+        (
+            "eve",
+            "Ada invites you to play Magnate",
+            "Hello eve@example.test,",
+        ),
+    ];
+    for ((who, subject, hello), game) in expect.iter().zip(&games) {
+        let address = format!("{who}@example.test");
+        let mail = room.sink.to(&address);
+        assert_eq!(mail.len(), 1, "{who}");
+        let mail = &mail[0];
+        assert_eq!(mail.subject(), *subject);
+        assert!(mail.text().starts_with(hello), "{}", mail.text());
+        assert!(mail.text().contains("standard"), "the variant is named");
+        let link = mail.links().into_iter().next().unwrap();
+        if *who == "eve" {
+            // No account yet: an invitation link for this address and game.
+            assert!(
+                link.starts_with(&format!("{}/invitations/{game}?t=", room.app.base)),
+                "{link}"
+            );
+            let seat = room.app.links.verify_invite(
+                &play_token(&link),
+                GameId(game.parse().unwrap()),
+                &address,
+            );
+            assert_eq!(seat, Ok(1));
+            assert_eq!(mail.header("List-Unsubscribe"), None);
+        } else {
+            assert!(
+                link.starts_with(&format!("{}/play/{game}?t=", room.app.base)),
+                "{link}"
+            );
+            assert!(mail.header("List-Unsubscribe").is_some());
+        }
+        assert_eq!(
+            mail.header("References"),
+            Some(format!("<game-{game}@127.0.0.1>"))
+        );
+    }
+}
+
+#[actix_web::test]
+async fn the_first_player_gets_a_your_move_mail_with_a_link_for_their_seat_only() {
+    let room = mailroom().await;
+    let t = table(&room, "es").await;
+    let mails = room.deliver();
+    let (mover, g) = room.app.mover(&t).await;
+    let other = 1 - mover;
+    // The invitation to Bruno, then exactly one turn mail: to the first player.
+    assert_eq!(
+        mails.len(),
+        2,
+        "{:?}",
+        mails.iter().map(Received::subject).collect::<Vec<_>>()
+    );
+    let mail = mails
+        .iter()
+        .find(|m| m.is_to(EMAILS[mover]) && !m.subject().contains("invita"))
+        .unwrap();
+    assert!(
+        mails
+            .iter()
+            .all(|m| !m.is_to(EMAILS[other]) || m.subject().contains("invita"))
+    );
+    if mover == 1 {
+        assert_eq!(mail.subject(), "Te toca en Magnate con Ada");
+        assert!(mail.text().contains("Juega ahora"));
+    } else {
+        assert_eq!(mail.subject(), "Your move in Magnate with Bruno");
+        assert!(mail.text().contains("Play now"));
+    }
+    // The link names this game and this seat, and no other.
+    let link = mail
+        .links()
+        .into_iter()
+        .find(|l| l.contains("/play/"))
+        .unwrap();
+    let token = play_token(&link);
+    let game = GameId(t.id.parse().unwrap());
+    let grant = room.app.links.verify_play_link(&token, game).unwrap();
+    assert_eq!(grant.seat, i16::try_from(mover).unwrap());
+    assert_ne!(grant.seat, i16::try_from(other).unwrap());
+    assert_eq!(
+        room.app.links.verify_play_link(&token, GameId::new()),
+        Err(LinkError::OtherGame)
+    );
+    // Over HTTP, once the page exists: the link signs in, the same token on another game does not.
+    let path = link.trim_start_matches(&room.app.base).to_owned();
+    let r = room
+        .app
+        .send(Method::GET, &path, None, &[("Accept", "text/html")], None)
+        .await;
+    if r.status != 404 {
+        assert!(
+            [200, 302, 303].contains(&r.status),
+            "{} {}",
+            r.status,
+            r.text
+        );
+        assert!(!r.header("set-cookie").is_empty());
+        let other_game = new_game(&room.app, &t.tokens[0], "eve@example.test").await;
+        let r = room
+            .app
+            .send(
+                Method::GET,
+                &path.replace(&t.id, &other_game),
+                None,
+                &[("Accept", "text/html")],
+                None,
+            )
+            .await;
+        assert!(
+            r.header("set-cookie").is_empty() && r.status >= 400,
+            "{}",
+            r.status
+        );
+    }
+    // The mail shows the player's own hand, never the opponent's.
+    let own: Vec<String> = g["view"]["players"][mover]["hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect();
+    let theirs = room.app.game(&t, other).await["view"]["players"][other]["hand"].clone();
+    for card in theirs.as_array().unwrap() {
+        assert!(
+            !names_code(&mail.text(), card.as_str().unwrap()),
+            "{card} leaked"
+        );
+    }
+    assert!(
+        own.iter().all(|c| names_code(&mail.text(), c)),
+        "own hand listed"
+    );
+}
+
+#[actix_web::test]
+async fn mails_thread_per_game_and_carry_a_one_click_unsubscribe_that_works() {
+    let room = mailroom().await;
+    let t = table(&room, "en").await;
+    room.deliver();
+    let mut dice = Dice::new(3);
+    let (_, _) = play_turn(&room.app, &t, &mut dice).await;
+    room.deliver();
+    let all = room.sink.messages();
+    let ids: BTreeSet<String> = all
+        .iter()
+        .map(|m| m.header("Message-ID").unwrap())
+        .collect();
+    assert_eq!(ids.len(), all.len(), "every message has its own Message-ID");
+    let root = format!("<game-{}@127.0.0.1>", t.id);
+    for m in &all {
+        assert_eq!(m.header("In-Reply-To").as_deref(), Some(root.as_str()));
+        assert_eq!(m.header("References").as_deref(), Some(root.as_str()));
+        assert_eq!(
+            m.header("List-Unsubscribe-Post").as_deref(),
+            Some("List-Unsubscribe=One-Click")
+        );
+    }
+    // Bruno unsubscribes in one click from his latest mail.
+    let last = room.sink.to(EMAILS[1]).pop().unwrap();
+    let header = last.header("List-Unsubscribe").unwrap();
+    let url = header.trim_start_matches('<').trim_end_matches('>');
+    let path = url.trim_start_matches(&room.app.base).to_owned();
+    assert!(path.starts_with("/unsubscribe/"), "{url}");
+    let form = room
+        .app
+        .send(Method::GET, &path, None, &[("Accept", "text/html")], None)
+        .await;
+    assert_eq!(form.status, 200);
+    assert!(form.text.contains("method=\"post\""), "{}", form.text);
+    let me = room
+        .app
+        .get("/api/v1/me/notifications", Some(&t.tokens[1]))
+        .await;
+    assert_eq!(me.json, json!({"mode": "instant"}), "a GET changes nothing");
+    let r = room
+        .app
+        .send(
+            Method::POST,
+            &path,
+            None,
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+            Some(b"List-Unsubscribe=One-Click".to_vec()),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let me = room
+        .app
+        .get("/api/v1/me/notifications", Some(&t.tokens[1]))
+        .await;
+    assert_eq!(me.json, json!({"mode": "off"}));
+    let bogus = room
+        .app
+        .send(Method::POST, "/unsubscribe/nope", None, &[], None)
+        .await;
+    assert_eq!(bogus.status, 404);
+    // No more turn mails for Bruno; Ada still gets hers.
+    let before = room.sink.to(EMAILS[1]).len();
+    let before_ada = room.sink.to(EMAILS[0]).len();
+    for _ in 0..4 {
+        play_turn(&room.app, &t, &mut dice).await;
+        room.deliver();
+    }
+    assert_eq!(room.sink.to(EMAILS[1]).len(), before);
+    assert!(room.sink.to(EMAILS[0]).len() > before_ada);
+}
+
+#[actix_web::test]
+async fn preferences_are_read_and_set_through_the_api() {
+    let room = mailroom().await;
+    let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
+    let r = room.app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(
+        (r.status, r.json.clone()),
+        (200, json!({"mode": "instant"}))
+    );
+    for mode in ["daily_digest", "off", "instant"] {
+        let r = room
+            .app
+            .call(
+                Method::PUT,
+                "/api/v1/me/notifications",
+                Some(&ada),
+                Some(json!({"mode": mode})),
+            )
+            .await;
+        assert_eq!(
+            (r.status, r.json.clone()),
+            (200, json!({"mode": mode})),
+            "{}",
+            r.text
+        );
+        let r = room.app.get("/api/v1/me/notifications", Some(&ada)).await;
+        assert_eq!(r.json, json!({"mode": mode}));
+    }
+    let r = room
+        .app
+        .call(
+            Method::PUT,
+            "/api/v1/me/notifications",
+            Some(&ada),
+            Some(json!({"mode": "hourly"})),
+        )
+        .await;
+    r.assert_problem(422, "validation_failed");
+    let r = room.app.get("/api/v1/me/notifications", None).await;
+    r.assert_problem(401, "unauthenticated");
+}
+
+#[actix_web::test]
+async fn a_daily_digest_lists_the_waiting_games_longest_waiting_first_instead_of_turn_mails() {
+    let room = mailroom().await;
+    let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
+    let bruno = account(&room.app, "bruno@example.test", "Bruno", "it").await;
+    let r = room
+        .app
+        .call(
+            Method::PUT,
+            "/api/v1/me/notifications",
+            Some(&bruno),
+            Some(json!({"mode": "daily_digest"})),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let mut dice = Dice::new(9);
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let id = new_game(&room.app, &ada, EMAILS[1]).await;
+        let r = room
+            .app
+            .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+            .await;
+        assert_eq!(r.status, 200);
+        let t = Table {
+            id,
+            tokens: [ada.clone(), bruno.clone()],
+        };
+        if room.app.mover(&t).await.0 == 0 {
+            play_turn(&room.app, &t, &mut dice).await;
+        }
+        assert_eq!(room.app.mover(&t).await.0, 1);
+        games.push(t.id);
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+    }
+    let mails = room.deliver();
+    assert!(
+        mails
+            .iter()
+            .all(|m| !m.is_to(EMAILS[1]) || m.subject().contains("invit")),
+        "no turn mail in digest mode: {:?}",
+        mails.iter().map(Received::subject).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        room.worker.schedule_digests().unwrap(),
+        0,
+        "not due before a day"
+    );
+    room.sql("UPDATE notification_settings SET next_digest_at = now() - interval '1 minute'");
+    assert_eq!(room.worker.schedule_digests().unwrap(), 1);
+    assert_eq!(room.worker.schedule_digests().unwrap(), 0, "once a day");
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 1);
+    let digest = &mails[0];
+    assert!(digest.is_to(EMAILS[1]));
+    assert_eq!(digest.subject(), "Partite che ti aspettano: 2");
+    let text = digest.text();
+    let first = text.find(&format!("/play/{}", games[0])).unwrap();
+    let second = text.find(&format!("/play/{}", games[1])).unwrap();
+    assert!(first < second, "the game waiting longest comes first");
+    assert!(digest.header("List-Unsubscribe").is_some());
+}
+
+#[actix_web::test]
+async fn a_sign_in_link_is_mailed_only_to_an_existing_account_and_names_its_link_row() {
+    let room = mailroom().await;
+    account(&room.app, "ada@example.test", "Ada", "fr").await;
+    for email in ["ada@example.test", "nobody@example.test"] {
+        let r = room
+            .app
+            .post("/api/v1/auth/email-link", None, json!({"email": email}))
+            .await;
+        assert_eq!(r.status, 202);
+    }
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].is_to("ada@example.test"));
+    assert_eq!(mails[0].subject(), "Votre lien de connexion");
+    let link = mails[0].links().into_iter().next().unwrap();
+    let prefix = format!("{}/sign-in/", room.app.base);
+    assert!(link.starts_with(&prefix), "{link}");
+    let (_, row) = room
+        .app
+        .links
+        .verify_sign_in(&link[prefix.len()..])
+        .unwrap();
+    let mut conn = PgConnection::establish(&room.app.db_url).unwrap();
+    #[derive(diesel::QueryableByName)]
+    struct Hash {
+        #[diesel(sql_type = diesel::sql_types::Bytea)]
+        token_hash: Vec<u8>,
+    }
+    let stored: Hash = diesel::sql_query("SELECT token_hash FROM email_links WHERE id = $1 AND used_at IS NULL AND expires_at > now()")
+        .bind::<diesel::sql_types::Uuid, _>(row)
+        .get_result(&mut conn)
+        .unwrap();
+    assert_eq!(
+        stored.token_hash,
+        herald::auth::token_hash(&link[prefix.len()..])
+    );
+}
+
+#[derive(diesel::QueryableByName)]
+struct Count {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    n: i64,
+}
+
+fn count(url: &str, query: &str) -> i64 {
+    let mut conn = PgConnection::establish(url).unwrap();
+    diesel::sql_query(query)
+        .get_result::<Count>(&mut conn)
+        .unwrap()
+        .n
+}
+
+#[actix_web::test]
+async fn with_smtp_down_moves_are_accepted_and_every_mail_arrives_once_when_it_returns() {
+    let room = mailroom().await;
+    let t = table(&room, "en").await;
+    room.deliver();
+    let before = room.sink.messages().len();
+    room.sink.set_down(true);
+    let mut dice = Dice::new(11);
+    // A move (the other player's turn mail) and a sign-in link while the relay is down.
+    let (seat, _) = play_turn(&room.app, &t, &mut dice).await;
+    let r = room
+        .app
+        .post(
+            "/api/v1/auth/email-link",
+            None,
+            json!({"email": EMAILS[seat]}),
+        )
+        .await;
+    assert_eq!(r.status, 202);
+    let mut failures = 0;
+    loop {
+        match room.worker.run_once().unwrap() {
+            Ran::Idle => break,
+            Ran::Retrying { error, .. } => {
+                assert!(error.contains("SMTP"), "{error}");
+                failures += 1;
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(failures, 2);
+    assert_eq!(room.sink.messages().len(), before);
+    let waiting = "SELECT count(*) AS n FROM jobs WHERE status = 'queued' AND attempts = 1 \
+                   AND last_error LIKE 'SMTP%' AND run_at > now() + interval '2 seconds' \
+                   AND run_at <= now() + interval '10 seconds'";
+    assert_eq!(
+        count(&room.app.db_url, waiting),
+        2,
+        "each retried within 10 s"
+    );
+    // Still down at the next try: the wait doubles.
+    room.sql("UPDATE jobs SET run_at = now() WHERE status = 'queued'");
+    room.worker.drain().unwrap();
+    let doubled = "SELECT count(*) AS n FROM jobs WHERE status = 'queued' AND attempts = 2 \
+                   AND run_at > now() + interval '7 seconds'";
+    assert_eq!(count(&room.app.db_url, doubled), 2);
+    room.sink.set_down(false);
+    room.sql("UPDATE jobs SET run_at = now() WHERE status = 'queued'");
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 2, "each mail once");
+    assert_eq!(
+        room.sink.to(EMAILS[1 - seat]).len(),
+        room.sink
+            .to(EMAILS[1 - seat])
+            .iter()
+            .filter(|m| m.subject().contains("Your move") || m.subject().contains("invites"))
+            .count()
+    );
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.is_to(EMAILS[1 - seat]) && m.subject().contains("Your move"))
+    );
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.is_to(EMAILS[seat]) && m.subject() == "Your sign-in link")
+    );
+    assert!(room.deliver().is_empty());
+    room.sql("UPDATE jobs SET run_at = now()");
+    assert!(room.deliver().is_empty(), "nothing sent twice");
+    assert_eq!(
+        count(
+            &room.app.db_url,
+            "SELECT count(*) AS n FROM jobs WHERE status <> 'done'"
+        ),
+        0
+    );
+}
+
+#[actix_web::test]
+async fn a_turn_mail_still_queued_when_its_player_has_moved_is_not_sent() {
+    let room = mailroom().await;
+    let t = table(&room, "en").await;
+    room.deliver();
+    room.sink.set_down(true);
+    let mut dice = Dice::new(5);
+    let (first, _) = play_turn(&room.app, &t, &mut dice).await;
+    let (second, _) = play_turn(&room.app, &t, &mut dice).await;
+    assert_eq!(second, 1 - first);
+    room.sink.set_down(false);
+    let mails = room.deliver();
+    // The mail telling `second` to move is stale (they moved); the one to `first` is not.
+    let to: Vec<&str> = mails.iter().map(|m| m.to[0].as_str()).collect();
+    assert_eq!(to, vec![EMAILS[first]]);
+    assert_eq!(
+        count(
+            &room.app.db_url,
+            "SELECT count(*) AS n FROM jobs WHERE status <> 'done'"
+        ),
+        0
+    );
+}
+
+/// Queues `n` sign-in mails (one job each) for one account.
+fn queue_sign_ins(room: &Mailroom, n: usize) {
+    let mut conn = PgConnection::establish(&room.app.db_url).unwrap();
+    for _ in 0..n {
+        herald::services::notifications::request_sign_in_link(&mut conn, EMAILS[0]).unwrap();
+    }
+}
+
+fn job_message_ids(url: &str) -> BTreeSet<String> {
+    #[derive(diesel::QueryableByName)]
+    struct Id {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        id: String,
+    }
+    let mut conn = PgConnection::establish(url).unwrap();
+    diesel::sql_query("SELECT payload->>'message_id' AS id FROM jobs")
+        .load::<Id>(&mut conn)
+        .unwrap()
+        .into_iter()
+        .map(|i| format!("<{}@127.0.0.1>", i.id))
+        .collect()
+}
+
+#[actix_web::test]
+async fn a_worker_killed_mid_batch_loses_nothing() {
+    let room = mailroom().await;
+    account(&room.app, EMAILS[0], "Ada", "en").await;
+    queue_sign_ins(&room, 8);
+    room.sink.set_delay(Duration::from_millis(300));
+    let data = room.settings.data_dir.join("killed-worker");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("worker")
+        .env("DATABASE_URL", &room.app.db_url)
+        .env("SMTP_URL", room.sink.url())
+        .env("DATA_DIR", &data)
+        .env("PUBLIC_URL", &room.app.base)
+        .env("JWT_SECRET", "a secret for the killed worker, long enough")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let got = room.sink.wait_for_count(3, Duration::from_secs(60)).await;
+    assert!(got.len() >= 3, "the worker process sends");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let pending = count(
+        &room.app.db_url,
+        "SELECT count(*) AS n FROM jobs WHERE status = 'queued'",
+    );
+    assert!(pending > 0, "killed before the end of the batch");
+    room.sink.set_delay(Duration::ZERO);
+    room.deliver();
+    assert_eq!(
+        count(
+            &room.app.db_url,
+            "SELECT count(*) AS n FROM jobs WHERE status <> 'done'"
+        ),
+        0
+    );
+    let received: Vec<String> = room
+        .sink
+        .messages()
+        .iter()
+        .map(|m| m.header("Message-ID").unwrap())
+        .collect();
+    let unique: BTreeSet<String> = received.iter().cloned().collect();
+    assert_eq!(
+        unique,
+        job_message_ids(&room.app.db_url),
+        "every job's mail arrived"
+    );
+    assert!(
+        received.len() <= unique.len() + 1,
+        "at most the mail in flight is repeated, with its Message-ID"
+    );
+}
+
+#[actix_web::test]
+async fn two_workers_on_one_database_never_send_the_same_job_twice() {
+    let room = mailroom().await;
+    account(&room.app, EMAILS[0], "Ada", "en").await;
+    queue_sign_ins(&room, 30);
+    room.sink.set_delay(Duration::from_millis(10));
+    let a = room.worker.clone().spawn();
+    let b = Worker::new(
+        &room.settings,
+        herald::db::pool(&room.app.db_url, 2).unwrap(),
+    )
+    .unwrap()
+    .spawn();
+    let got = room.sink.wait_for_count(30, Duration::from_secs(60)).await;
+    actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+    a.stop();
+    b.stop();
+    assert_eq!(got.len(), 30);
+    assert_eq!(room.sink.messages().len(), 30, "no job sent twice");
+    let ids: BTreeSet<String> = room
+        .sink
+        .messages()
+        .iter()
+        .map(|m| m.header("Message-ID").unwrap())
+        .collect();
+    assert_eq!(ids, job_message_ids(&room.app.db_url));
+    assert_eq!(
+        count(
+            &room.app.db_url,
+            "SELECT count(*) AS n FROM jobs WHERE status = 'done' AND attempts = 1"
+        ),
+        30
+    );
+}
+
+#[actix_web::test]
+async fn a_full_magnate_game_mails_exactly_the_expected_sequence_to_both_players() {
+    let room = mailroom().await;
+    let t = table(&room, "en").await;
+    // The invitation, then "your move" to the first player.
+    let mut expected: Vec<(usize, &str)> = vec![(1, "invites you")];
+    let first = room.app.mover(&t).await.0;
+    expected.push((first, "Your move"));
+    let mut received = room.deliver();
+    let mut dice = Dice::new(2024);
+    let mut pending = [first == 0, first == 1];
+    let mut finished = false;
+    for _ in 0..400 {
+        let (seat, mut g) = room.app.mover(&t).await;
+        // One action at a time, so each stored change is checked on its own.
+        let actions: Vec<&Value> = g["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|a| a["type"] != "prefer")
+            .collect();
+        let end = actions.iter().find(|a| a["type"] == "end");
+        let action = match end {
+            Some(end) if dice.below(10) < 6 => *end,
+            _ => actions[dice.below(actions.len())],
+        };
+        let r = room
+            .app
+            .submit(
+                &t,
+                seat,
+                g["version"].as_i64().unwrap(),
+                json!([without_notation(action)]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        g = r.json;
+        let now: Vec<bool> = (0..2).map(|s| g["seats"][s]["pending"] == true).collect();
+        if g["status"] == "finished" {
+            expected.push((1 - seat, "Game over"));
+            finished = true;
+        } else {
+            for s in 0..2 {
+                if now[s] && !pending[s] && s != seat {
+                    expected.push((s, "Your move"));
+                }
+            }
+        }
+        pending = [now[0], now[1]];
+        let mails = room.deliver();
+        for m in &mails {
+            let to = EMAILS.iter().position(|e| m.is_to(e)).unwrap();
+            let opponent = room.app.game(&t, 1 - to).await;
+            if let Some(hand) = opponent["view"]["players"][1 - to]["hand"].as_array()
+                && g["status"] != "finished"
+            {
+                for card in hand {
+                    assert!(
+                        !names_code(&m.text(), card.as_str().unwrap()),
+                        "{card} in a mail to seat {to}"
+                    );
+                }
+            }
+        }
+        received.extend(mails);
+        if finished {
+            break;
+        }
+    }
+    assert!(finished, "the game ends");
+    let got: Vec<(usize, String)> = received
+        .iter()
+        .map(|m| (EMAILS.iter().position(|e| m.is_to(e)).unwrap(), m.subject()))
+        .collect();
+    assert_eq!(got.len(), expected.len(), "{got:?}");
+    for ((seat, subject), (want_seat, want)) in got.iter().zip(&expected) {
+        assert_eq!(seat, want_seat, "{got:?}");
+        assert!(subject.contains(want), "{subject} is not {want}");
+    }
+    // The last mail reveals the seed, which matches the published commitment.
+    let over = received.last().unwrap().text();
+    let fairness = room
+        .app
+        .get(&format!("/api/v1/games/{}/fairness", t.id), None)
+        .await;
+    assert!(over.contains(fairness.json["seed"].as_str().unwrap()));
+    assert!(over.contains(&format!("herald verify {}", t.id)));
+    // No earlier mail carries the seed.
+    for m in &received[..received.len() - 1] {
+        assert!(!m.data.contains(fairness.json["seed"].as_str().unwrap()));
+    }
+}
