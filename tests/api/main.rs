@@ -10,6 +10,8 @@ mod games;
 mod health;
 mod helpers;
 mod lancaster;
+mod mail;
 mod openapi;
 mod play;
+mod smtp;
 mod web;
