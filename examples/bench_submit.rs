@@ -156,14 +156,9 @@ async fn play(
                 Some(x) => x,
                 None => {
                     let mut found = None;
-                    for seat in 0..2 {
+                    for (seat, token) in tokens.iter().enumerate() {
                         let (_, g) = client
-                            .call(
-                                "GET",
-                                &format!("/api/v1/games/{id}"),
-                                Some(&tokens[seat]),
-                                None,
-                            )
+                            .call("GET", &format!("/api/v1/games/{id}"), Some(token), None)
                             .await;
                         reads += 1;
                         if g["status"] != "active" {

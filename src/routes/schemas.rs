@@ -306,7 +306,6 @@ pub struct MagnateView {
 /// The game-specific view for the caller.
 #[derive(ToSchema)]
 #[serde(untagged)]
-#[expect(clippy::large_enum_variant, reason = "a schema only: never built")]
 pub enum GameView {
     Magnate(MagnateView),
     Lancaster(LancasterView),
