@@ -11,6 +11,7 @@ use crate::error::ApiError;
 use crate::services::games::{
     self, GameStatus, GameSummary, ListFilter, NewGameRequest, Submitted,
 };
+use crate::services::notifications::{self, Mode};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -126,8 +127,17 @@ pub async fn request_sign_in(
             .to_string(),
         );
     }
-    // Mailing the link belongs to the email service (issue 4), like POST /api/v1/auth/email-link.
-    message(&chrome, StatusCode::OK, t(l, "sign_in"), t(l, "link_sent"))
+    // The same service as POST /api/v1/auth/email-link: the link row and its mail job in one
+    // transaction, and the same answer whether or not the address has an account.
+    let address = email.as_str().to_owned();
+    let asked = crate::db::run(&state.pool, move |conn| {
+        crate::services::notifications::request_sign_in_link(conn, &address)
+    })
+    .await;
+    match asked {
+        Ok(()) => message(&chrome, StatusCode::OK, t(l, "sign_in"), t(l, "link_sent")),
+        Err(e) => error_page(&chrome, &ApiError::from(e)),
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -512,16 +522,88 @@ pub async fn accept_invitation(
     }
 }
 
-/// `GET /settings`: notification preferences (the preference service comes with the email issue).
+const MODES: [(Mode, &str); 3] = [
+    (Mode::Instant, "mode_instant"),
+    (Mode::DailyDigest, "mode_daily_digest"),
+    (Mode::Off, "mode_off"),
+];
+
+fn settings_page(chrome: &Chrome, csrf: &str, mode: Mode, saved: bool) -> Markup {
+    let l = chrome.locale;
+    page(
+        chrome,
+        t(l, "settings"),
+        html! {
+            h1 { (t(l, "settings")) }
+            @if saved { p.notice role="status" { (t(l, "saved")) } }
+            form.action method="post" action="/settings" data-action="notifications" {
+                input type="hidden" name="csrf" value=(csrf);
+                fieldset {
+                    legend { (t(l, "mail_about_turns")) }
+                    @for (m, key) in MODES {
+                        label {
+                            input type="radio" name="mode" value=(m.as_str()) checked[m == mode];
+                            " " (t(l, key))
+                        }
+                        br;
+                    }
+                }
+                button type="submit" { (t(l, "save")) }
+            }
+        },
+    )
+}
+
+/// `GET /settings`: the notification preference.
 pub async fn settings(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    let Some((_, _, chrome)) = signed_in(&state, &req).await else {
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(StatusCode::UNAUTHORIZED, "/settings");
+    };
+    let mode = crate::db::run(&state.pool, move |conn| notifications::mode(conn, user)).await;
+    match mode {
+        Ok(mode) => {
+            let csrf = session::csrf_token(&state, &cookie);
+            respond(StatusCode::OK, settings_page(&chrome, &csrf, mode, false))
+        }
+        Err(e) => error_page(&chrome, &ApiError::from(e)),
+    }
+}
+
+/// `POST /settings`: sets the notification preference; an unknown choice answers 422.
+pub async fn save_settings(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
         return sign_in_page(StatusCode::UNAUTHORIZED, "/settings");
     };
     let l = chrome.locale;
-    message(
-        &chrome,
-        StatusCode::OK,
-        t(l, "settings"),
-        t(l, "notifications_later"),
-    )
+    let csrf = session::csrf_token(&state, &cookie);
+    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+        return message(
+            &chrome,
+            StatusCode::FORBIDDEN,
+            t(l, "settings"),
+            t(l, "csrf"),
+        );
+    }
+    let chosen = form.get("mode").map_or("", String::as_str);
+    let Some((mode, _)) = MODES.iter().find(|(m, _)| m.as_str() == chosen) else {
+        return message(
+            &chrome,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            t(l, "settings"),
+            t(l, "invalid_form"),
+        );
+    };
+    let mode = *mode;
+    let saved = crate::db::run(&state.pool, move |conn| {
+        notifications::set_mode(conn, user, mode)
+    })
+    .await;
+    match saved {
+        Ok(mode) => respond(StatusCode::OK, settings_page(&chrome, &csrf, mode, true)),
+        Err(e) => error_page(&chrome, &ApiError::from(e)),
+    }
 }

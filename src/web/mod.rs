@@ -36,6 +36,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(account::accept_invitation),
         )
         .route("/settings", web::get().to(account::settings))
+        .route("/settings", web::post().to(account::save_settings))
         .route("/play/{game_id}", web::get().to(play::game_page))
         .route("/play/{game_id}/{action}", web::post().to(play::act));
 }

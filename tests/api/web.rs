@@ -543,3 +543,42 @@ async fn the_demo_makes_a_game_and_a_sign_in_link_per_seat_that_opens_it() {
         assert!(g.text.contains("Your hand"));
     }
 }
+
+#[actix_web::test]
+async fn the_notification_preference_is_set_from_the_settings_page() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let form = page(&app, "/settings", &cookie).await;
+    assert_eq!(form.status, 200);
+    assert!(
+        form.text.contains("value=\"instant\" checked"),
+        "{}",
+        form.text
+    );
+    let csrf = form
+        .text
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned();
+    let saved = post_form(&app, "/settings", &cookie, &format!("csrf={csrf}&mode=off")).await;
+    assert_eq!(saved.status, 200, "{}", saved.text);
+    assert!(saved.text.contains("value=\"off\" checked"));
+    let api = app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(api.json["mode"], "off", "{}", api.text);
+    let bad = post_form(
+        &app,
+        "/settings",
+        &cookie,
+        &format!("csrf={csrf}&mode=loud"),
+    )
+    .await;
+    assert_eq!(bad.status, 422);
+    let forged = post_form(&app, "/settings", &cookie, "csrf=x&mode=instant").await;
+    assert_eq!(forged.status, 403);
+    assert_eq!(page(&app, "/settings", "").await.status, 401);
+}
