@@ -839,3 +839,26 @@ async fn a_full_magnate_game_mails_exactly_the_expected_sequence_to_both_players
         assert!(!m.data.contains(fairness.json["seed"].as_str().unwrap()));
     }
 }
+
+#[actix_web::test]
+async fn without_an_smtp_server_mails_are_written_as_eml_files_under_the_data_folder() {
+    let app = spawn_app().await;
+    let mut settings = app.settings.clone();
+    settings.http.public_url = app.base.clone();
+    assert!(settings.email.smtp_url.is_none());
+    let worker = Worker::new(&settings, herald::db::pool(&app.db_url, 2).unwrap()).unwrap();
+    let ada = account(&app, EMAILS[0], "Ada", "en").await;
+    account(&app, EMAILS[1], "Bruno", "en").await;
+    let game = new_game(&app, &ada, EMAILS[1]).await;
+    assert_eq!(worker.drain().unwrap(), 1);
+    let dir = settings.data_dir.join("mail");
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(files[0].extension().unwrap(), "eml");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert!(text.contains("To: Bruno <bruno@example.test>"), "{text}");
+    assert!(text.contains(&format!("{}/play/{game}?t=", app.base)));
+}
