@@ -443,15 +443,6 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Vérifiez le formulaire",
         ],
     ),
-    (
-        "notifications_later",
-        [
-            "Notification preferences are not available yet.",
-            "Las preferencias de notificación aún no están disponibles.",
-            "Le preferenze di notifica non sono ancora disponibili.",
-            "Les préférences de notification ne sont pas encore disponibles.",
-        ],
-    ),
     ("seat", ["Seat", "Asiento", "Posto", "Place"]),
     (
         "final_turns",
@@ -507,6 +498,54 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Connecté en tant que",
         ],
     ),
+    ("dice", ["Dice", "Dados", "Dadi", "Dés"]),
+    (
+        "legal_builds",
+        [
+            "Builds you can afford",
+            "Construcciones que puedes pagar",
+            "Costruzioni che puoi pagare",
+            "Constructions à votre portée",
+        ],
+    ),
+    (
+        "mail_about_turns",
+        [
+            "Mail about my turns",
+            "Correo sobre mis turnos",
+            "Email sui miei turni",
+            "E-mails sur mes tours",
+        ],
+    ),
+    (
+        "mode_instant",
+        [
+            "A mail whenever a game waits for me",
+            "Un correo cada vez que una partida me espera",
+            "Un'email ogni volta che una partita mi aspetta",
+            "Un e-mail chaque fois qu'une partie m'attend",
+        ],
+    ),
+    (
+        "mode_daily_digest",
+        [
+            "One mail a day listing the games waiting for me",
+            "Un correo al día con las partidas que me esperan",
+            "Un'email al giorno con le partite che mi aspettano",
+            "Un e-mail par jour avec les parties qui m'attendent",
+        ],
+    ),
+    (
+        "mode_off",
+        [
+            "No turn mails (invitations and sign-in links still come)",
+            "Ningún correo de turno (invitaciones y enlaces de acceso siguen llegando)",
+            "Nessuna email di turno (inviti e link di accesso arrivano comunque)",
+            "Aucun e-mail de tour (invitations et liens de connexion arrivent toujours)",
+        ],
+    ),
+    ("save", ["Save", "Guardar", "Salva", "Enregistrer"]),
+    ("saved", ["Saved.", "Guardado.", "Salvato.", "Enregistré."]),
 ];
 
 /// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).
@@ -553,5 +592,25 @@ mod tests {
             assert!(texts.iter().all(|t| !t.is_empty()), "{key}");
         }
         assert_eq!(t(Locale::Fr, "your_move"), "À vous de jouer");
+    }
+
+    #[test]
+    fn every_key_the_pages_use_is_translated() {
+        let sources = [
+            include_str!("account.rs"),
+            include_str!("layout.rs"),
+            include_str!("magnate.rs"),
+            include_str!("play.rs"),
+        ];
+        for src in sources {
+            for (i, _) in src.match_indices("t(l, \"") {
+                let key: String = src[i + 6..].chars().take_while(|c| *c != '"').collect();
+                assert_ne!(t(Locale::It, &key), "?", "untranslated key {key}");
+            }
+            for (i, _) in src.match_indices("Notice::Key(\"") {
+                let key: String = src[i + 13..].chars().take_while(|c| *c != '"').collect();
+                assert_ne!(t(Locale::Es, &key), "?", "untranslated key {key}");
+            }
+        }
     }
 }
