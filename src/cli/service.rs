@@ -166,7 +166,9 @@ pub fn demo() -> ExitCode {
             for (seat, (name, link)) in demo.seats.iter().enumerate() {
                 println!("seat {seat} ({name}): {base}{link}");
             }
-            println!("Open each link in its own browser (or a private window): cookies are per browser.");
+            println!(
+                "Open each link in its own browser (or a private window): cookies are per browser."
+            );
             ExitCode::SUCCESS
         }
         Err(e) => fail("demo", &e),
