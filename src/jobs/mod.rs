@@ -79,6 +79,19 @@ pub fn enqueue(conn: &mut PgConnection, new: &[NewJob]) -> QueryResult<()> {
     Ok(())
 }
 
+/// How long a finished job is kept (its `Message-ID` and payload help to trace a mail).
+pub const KEEP_DONE: chrono::TimeDelta = chrono::TimeDelta::days(7);
+
+/// Deletes jobs done more than [`KEEP_DONE`] ago; failed jobs stay until an operator acts.
+///
+/// # Errors
+/// Database failures.
+pub fn prune(conn: &mut PgConnection) -> QueryResult<usize> {
+    diesel::sql_query("DELETE FROM jobs WHERE status = 'done' AND updated_at < $1")
+        .bind::<Timestamptz, _>(Utc::now() - KEEP_DONE)
+        .execute(conn)
+}
+
 /// A job taken by a worker.
 #[derive(Debug, Clone, QueryableByName)]
 pub struct Job {

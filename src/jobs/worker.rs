@@ -18,6 +18,9 @@ pub const POLL: Duration = Duration::from_secs(1);
 /// How often a worker looks for digests coming due.
 const DIGEST_EVERY: Duration = Duration::from_secs(30);
 
+/// How often a worker deletes old finished jobs.
+const PRUNE_EVERY: Duration = Duration::from_secs(3600);
+
 /// Runs jobs of one database.
 #[derive(Clone)]
 pub struct Worker {
@@ -72,10 +75,26 @@ impl Worker {
         Ok(crate::services::notifications::schedule_digests(&mut conn)?)
     }
 
+    /// Deletes jobs done more than [`super::KEEP_DONE`] ago (failed ones stay for operators).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub fn prune(&self) -> anyhow::Result<usize> {
+        let mut conn = self.pool.get()?;
+        Ok(super::prune(&mut conn)?)
+    }
+
     /// Works until `stop` is set.
     pub fn run(&self, stop: &AtomicBool) {
         let mut last_digest: Option<Instant> = None;
+        let mut last_prune: Option<Instant> = None;
         while !stop.load(Ordering::SeqCst) {
+            if last_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
+                last_prune = Some(Instant::now());
+                if let Err(e) = self.prune() {
+                    tracing::warn!(error = %e, "pruning old jobs failed");
+                }
+            }
             if last_digest.is_none_or(|t| t.elapsed() >= DIGEST_EVERY) {
                 last_digest = Some(Instant::now());
                 if let Err(e) = self.schedule_digests() {

@@ -745,6 +745,10 @@ async fn two_workers_on_one_database_never_send_the_same_job_twice() {
         ),
         30
     );
+    // Done jobs are kept a week, then pruned.
+    assert_eq!(room.worker.prune().unwrap(), 0);
+    room.sql("UPDATE jobs SET updated_at = now() - interval '8 days' WHERE id % 2 = 0");
+    assert_eq!(room.worker.prune().unwrap(), 15);
 }
 
 #[actix_web::test]
