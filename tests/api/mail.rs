@@ -866,3 +866,32 @@ async fn without_an_smtp_server_mails_are_written_as_eml_files_under_the_data_fo
     assert!(text.contains("To: Bruno <bruno@example.test>"), "{text}");
     assert!(text.contains(&format!("{}/play/{game}?t=", app.base)));
 }
+
+#[actix_web::test]
+async fn a_mail_that_cannot_be_sent_for_48_hours_is_marked_failed_with_its_last_error() {
+    let room = mailroom().await;
+    account(&room.app, EMAILS[0], "Ada", "en").await;
+    queue_sign_ins(&room, 2);
+    room.sink.set_down(true);
+    room.sql("UPDATE jobs SET created_at = now() - interval '47 hours' WHERE id = 1");
+    room.sql("UPDATE jobs SET created_at = now() - interval '48 hours 1 minute' WHERE id = 2");
+    let mut ran = vec![
+        room.worker.run_once().unwrap(),
+        room.worker.run_once().unwrap(),
+    ];
+    ran.sort_by_key(|r| format!("{r:?}"));
+    assert!(
+        matches!(&ran[0], Ran::Failed { id: 2, error } if error.starts_with("SMTP")),
+        "{ran:?}"
+    );
+    assert!(matches!(&ran[1], Ran::Retrying { id: 1, .. }), "{ran:?}");
+    let failed = "SELECT count(*) AS n FROM jobs WHERE id = 2 AND status = 'failed' \
+                  AND last_error LIKE 'SMTP%'";
+    assert_eq!(count(&room.app.db_url, failed), 1);
+    // A failed job is not tried again, even when the relay is back.
+    room.sink.set_down(false);
+    room.sql("UPDATE jobs SET run_at = now()");
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(count(&room.app.db_url, failed), 1);
+}
