@@ -5,6 +5,7 @@
 use super::docs::{AuthErrors, BodyErrors, ServerErrors};
 use super::json::Json;
 use crate::auth::{AuthUser, Scope};
+use crate::domain::Locale;
 use crate::error::ApiError;
 use crate::services::notifications::{self, Mode};
 use crate::state::AppState;
@@ -88,10 +89,58 @@ pub fn configure_pages(cfg: &mut web::ServiceConfig) {
     );
 }
 
-fn page(status: actix_web::http::StatusCode, title: &str, body: maud::Markup) -> HttpResponse {
+/// The page's words: (en, es, it, fr).
+type T = [&'static str; 4];
+
+fn pick(locale: Locale, t: &T) -> &'static str {
+    match locale {
+        Locale::En => t[0],
+        Locale::Es => t[1],
+        Locale::It => t[2],
+        Locale::Fr => t[3],
+    }
+}
+
+const ASK_TITLE: T = [
+    "Stop turn mails?",
+    "¿Dejar de recibir avisos de turno?",
+    "Smettere di ricevere avvisi di turno?",
+    "Ne plus recevoir d'avis de tour ?",
+];
+const ASK_BODY: T = [
+    "You will get no more mails about your turns. Invitations and sign-in links still come. You can turn mails back on in your account settings.",
+    "No recibirás más correos sobre tus turnos. Las invitaciones y los enlaces para entrar seguirán llegando. Puedes volver a activarlos en los ajustes de tu cuenta.",
+    "Non riceverai più mail sui tuoi turni. Inviti e link di accesso continueranno ad arrivare. Puoi riattivarle nelle impostazioni del tuo account.",
+    "Vous ne recevrez plus de messages sur vos tours. Les invitations et les liens de connexion continueront d'arriver. Vous pouvez les réactiver dans les réglages de votre compte.",
+];
+const ASK_BUTTON: T = [
+    "Unsubscribe",
+    "Darse de baja",
+    "Annulla l'iscrizione",
+    "Se désabonner",
+];
+const DONE_TITLE: T = [
+    "Unsubscribed",
+    "Baja confirmada",
+    "Iscrizione annullata",
+    "Désabonnement confirmé",
+];
+const DONE_BODY: T = [
+    "You will get no more mails about your turns.",
+    "No recibirás más correos sobre tus turnos.",
+    "Non riceverai più mail sui tuoi turni.",
+    "Vous ne recevrez plus de messages sur vos tours.",
+];
+
+fn page(
+    status: actix_web::http::StatusCode,
+    locale: Locale,
+    title: &str,
+    body: maud::Markup,
+) -> HttpResponse {
     let html = maud::html! {
         (maud::DOCTYPE)
-        html lang="en" {
+        html lang=(locale.as_str()) {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
@@ -113,33 +162,35 @@ fn page(status: actix_web::http::StatusCode, title: &str, body: maud::Markup) ->
 fn not_found() -> HttpResponse {
     page(
         actix_web::http::StatusCode::NOT_FOUND,
+        Locale::En,
         "Unknown link",
         maud::html! { p { "This unsubscribe link is not valid." } },
     )
 }
 
-/// `GET /unsubscribe/{token}`: a confirmation form.
+/// `GET /unsubscribe/{token}`: a confirmation form, in the account's language; changes nothing.
 async fn unsubscribe_form(
     state: web::Data<AppState>,
     token: web::Path<String>,
 ) -> Result<HttpResponse, ApiError> {
     let token = token.into_inner();
     let check = token.clone();
-    let known = crate::db::run(&state.pool, move |conn| {
-        notifications::unsubscribe_token_exists(conn, &check)
+    let found = crate::db::run(&state.pool, move |conn| {
+        notifications::unsubscribe_locale(conn, &check)
     })
     .await?;
-    if !known {
+    let Some(l) = found else {
         return Ok(not_found());
-    }
+    };
     Ok(page(
         actix_web::http::StatusCode::OK,
-        "Stop turn mails?",
+        l,
+        pick(l, &ASK_TITLE),
         maud::html! {
-            p { "You will get no more mails about your turns. Invitations and sign-in links still come. You can turn mails back on in your account settings." }
+            p { (pick(l, &ASK_BODY)) }
             form method="post" action={ "/unsubscribe/" (token) } {
                 input type="hidden" name="List-Unsubscribe" value="One-Click";
-                button type="submit" { "Unsubscribe" }
+                button type="submit" { (pick(l, &ASK_BUTTON)) }
             }
         },
     ))
@@ -152,15 +203,18 @@ async fn unsubscribe_now(
 ) -> Result<HttpResponse, ApiError> {
     let token = token.into_inner();
     let done = crate::db::run(&state.pool, move |conn| {
-        notifications::unsubscribe(conn, &token)
+        let locale = notifications::unsubscribe_locale(conn, &token)?;
+        notifications::unsubscribe(conn, &token)?;
+        Ok::<_, ApiError>(locale.unwrap_or_default())
     })
     .await
     .map_err(ApiError::from);
     match done {
-        Ok(_) => Ok(page(
+        Ok(l) => Ok(page(
             actix_web::http::StatusCode::OK,
-            "Unsubscribed",
-            maud::html! { p { "You will get no more mails about your turns." } },
+            l,
+            pick(l, &DONE_TITLE),
+            maud::html! { p { (pick(l, &DONE_BODY)) } },
         )),
         Err(ApiError::NotFound(_)) => Ok(not_found()),
         Err(e) => Err(e),

@@ -135,17 +135,29 @@ pub fn unsubscribe_token(conn: &mut PgConnection, user: UserId) -> Result<String
     Ok(row.unsubscribe_token)
 }
 
-/// Whether `token` is a live unsubscribe token (for the confirmation page).
+/// The locale of the account of a live unsubscribe token (for the confirmation page), `None`
+/// for an unknown token.
 ///
 /// # Errors
 /// Database failures.
-pub fn unsubscribe_token_exists(conn: &mut PgConnection, token: &str) -> Result<bool, ApiError> {
-    let row: Option<UserRow> =
-        diesel::sql_query("SELECT user_id FROM notification_settings WHERE unsubscribe_token = $1")
-            .bind::<Text, _>(token)
-            .get_result(conn)
-            .optional()?;
-    Ok(row.is_some())
+pub fn unsubscribe_locale(
+    conn: &mut PgConnection,
+    token: &str,
+) -> Result<Option<crate::domain::Locale>, ApiError> {
+    let row: Option<LocaleRow> = diesel::sql_query(
+        "SELECT u.locale FROM notification_settings n JOIN users u ON u.id = n.user_id \
+         WHERE n.unsubscribe_token = $1",
+    )
+    .bind::<Text, _>(token)
+    .get_result(conn)
+    .optional()?;
+    Ok(row.map(|r| crate::domain::Locale::from_db(&r.locale)))
+}
+
+#[derive(QueryableByName)]
+struct LocaleRow {
+    #[diesel(sql_type = Text)]
+    locale: String,
 }
 
 /// The one-click unsubscribe: turn mails off for the account of `token`.

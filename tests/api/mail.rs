@@ -336,6 +336,7 @@ async fn mails_thread_per_game_and_carry_a_one_click_unsubscribe_that_works() {
         .await;
     assert_eq!(form.status, 200);
     assert!(form.text.contains("method=\"post\""), "{}", form.text);
+    assert!(form.text.contains("lang=\"en\""), "{}", form.text);
     let me = room
         .app
         .get("/api/v1/me/notifications", Some(&t.tokens[1]))
