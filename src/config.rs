@@ -50,7 +50,7 @@ pub struct AuthSettings {
 }
 
 /// How mail leaves the server (used by the email worker).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct EmailSettings {
     /// `SMTP_URL`; `None` writes `.eml` files to `DATA_DIR/mail`.
     pub smtp_url: Option<String>,
@@ -80,6 +80,22 @@ impl fmt::Debug for DatabaseSettings {
         f.debug_struct("DatabaseSettings")
             .field("url", &self.url.as_ref().map(|_| "<set>"))
             .field("pool_size", &self.pool_size)
+            .finish()
+    }
+}
+
+// `SMTP_URL` may carry a password (`smtps://user:pass@host`): only its scheme and host show.
+impl fmt::Debug for EmailSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let smtp = self.smtp_url.as_ref().map(|url| {
+            let (scheme, rest) = url.split_once("://").unwrap_or(("?", url));
+            let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+            format!("{scheme}://{}", host.split(['/', '?']).next().unwrap_or(""))
+        });
+        f.debug_struct("EmailSettings")
+            .field("smtp_url", &smtp)
+            .field("from", &self.from)
+            .field("play_link_ttl_s", &self.play_link_ttl_s)
             .finish()
     }
 }
@@ -200,4 +216,24 @@ fn stored_secret(path: &Path) -> anyhow::Result<Vec<u8>> {
         .with_context(|| format!("cannot write the JWT secret to {}", path.display()))?;
     file.write_all(secret.as_bytes())?;
     Ok(secret.into_bytes())
+}
+
+#[cfg(test)]
+mod email_settings_tests {
+    use super::*;
+
+    #[test]
+    fn the_smtp_password_never_shows_in_a_settings_dump() {
+        let email = EmailSettings {
+            smtp_url: Some("smtps://mailer:hunter2@mail.example.org:465".to_owned()),
+            from: DEFAULT_MAIL_FROM.to_owned(),
+            play_link_ttl_s: DEFAULT_PLAY_LINK_TTL_S,
+        };
+        let dump = format!("{email:?}");
+        assert!(
+            !dump.contains("hunter2") && !dump.contains("mailer"),
+            "{dump}"
+        );
+        assert!(dump.contains("smtps://mail.example.org:465"), "{dump}");
+    }
 }
