@@ -582,3 +582,155 @@ async fn the_notification_preference_is_set_from_the_settings_page() {
     assert_eq!(forged.status, 403);
     assert_eq!(page(&app, "/settings", "").await.status, 401);
 }
+
+/// The stored seed (hex) and the draw pile of a game, read from the database.
+fn secrets(app: &TestApp, game: &str) -> (String, Vec<String>) {
+    use diesel::prelude::*;
+    use herald::schema::games;
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    let (seed, state): (Vec<u8>, Option<Value>) = games::table
+        .find(uuid::Uuid::parse_str(game).unwrap())
+        .select((games::seed, games::state))
+        .first(&mut conn)
+        .unwrap();
+    let pile = state.unwrap()["draw_pile"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_owned())
+        .collect();
+    (hex::encode(seed), pile)
+}
+
+fn own_preferences(view: &Value, seat: usize) -> usize {
+    view["view"]["districts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|d| d["columns"][seat].as_array().unwrap().clone())
+        .filter(|p| p["prefer"].is_string())
+        .count()
+}
+
+#[actix_web::test]
+async fn no_page_shows_the_other_hand_the_draw_pile_the_seed_or_the_other_preferences() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let cookies = [
+        open_link(&app, &table, 0).await,
+        open_link(&app, &table, 1).await,
+    ];
+    let mut dice = crate::helpers::Dice::new(11);
+    let mut preferences = 0;
+    for step in 0..80 {
+        let views = [app.game(&table, 0).await, app.game(&table, 1).await];
+        if views[0]["status"] != "active" {
+            break;
+        }
+        let (seed, pile) = secrets(&app, &table.id);
+        for seat in 0..2 {
+            let other = 1 - seat;
+            let r = page(&app, &format!("/play/{}", table.id), &cookies[seat]).await;
+            assert_eq!(r.status, 200);
+            for c in hand(&views[other], other) {
+                assert!(
+                    !shows_card(&r.text, &c),
+                    "seat {seat} sees {c} in the other hand"
+                );
+            }
+            for c in &pile {
+                assert!(
+                    !shows_card(&r.text, c),
+                    "seat {seat} sees {c} in the draw pile"
+                );
+            }
+            assert!(!r.text.contains(&seed), "the seed is on the page");
+            assert_eq!(
+                r.text.matches("income preference").count(),
+                own_preferences(&views[seat], seat),
+                "seat {seat} sees only its own deed preferences"
+            );
+        }
+        let (mover, g) = app.mover(&table).await;
+        // Now and then the waiting player sets a preference out of turn, from its page.
+        let other = 1 - mover;
+        let deed = views[other]["view"]["districts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d["columns"][other].as_array().unwrap().clone())
+            .find(|p| p["deed"] == true);
+        if step % 2 == 0
+            && let Some(deed) = deed
+        {
+            let r = page(&app, &format!("/play/{}", table.id), &cookies[other]).await;
+            let action = form_action(&r.text, "prefer").expect("a prefer form");
+            let card = deed["card"].as_str().unwrap();
+            let suit = card.chars().last().unwrap();
+            let posted = post_form(
+                &app,
+                &action,
+                &cookies[other],
+                &format!("card={card}&suit={suit}"),
+            )
+            .await;
+            assert_eq!(posted.status, 303, "{}", posted.text);
+            preferences += 1;
+            continue;
+        }
+        let legal = g["legal_actions"].as_array().unwrap();
+        let deeds: Vec<&Value> = legal.iter().filter(|a| a["type"] == "deed").collect();
+        let pick = if !deeds.is_empty() && dice.below(2) == 0 {
+            deeds[dice.below(deeds.len())].clone()
+        } else {
+            legal[dice.below(legal.len())].clone()
+        };
+        let r = app
+            .submit(
+                &table,
+                mover,
+                g["version"].as_i64().unwrap(),
+                serde_json::json!([crate::helpers::without_notation(&pick)]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    assert!(
+        preferences > 0,
+        "no preference was set: the test saw too little"
+    );
+}
+
+#[actix_web::test]
+async fn a_signed_in_account_without_a_seat_watches_without_hands_or_forms() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let eve = app.user("eve@example.test", "Eve").await;
+    let cookie = signed_in(&app, &eve, "eve@example.test").await;
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.text.contains("You are watching this game."));
+    assert!(!r.text.contains("data-action=\"sell\""));
+    for seat in 0..2 {
+        for c in hand(&app.game(&table, seat).await, seat) {
+            assert!(!shows_card(&r.text, &c), "a spectator sees {c}");
+        }
+    }
+    // A play link opens its own game only: its cookie is no session for another game.
+    let link_cookie = open_link(&app, &table, 0).await;
+    let b = app
+        .post(
+            "/api/v1/games",
+            Some(&table.tokens[0]),
+            serde_json::json!({"kind": "magnate", "invite": ["eve@example.test"]}),
+        )
+        .await;
+    assert_eq!(b.status, 201, "{}", b.text);
+    let other = page(
+        &app,
+        &format!("/play/{}", b.json["id"].as_str().unwrap()),
+        &link_cookie,
+    )
+    .await;
+    assert_eq!(other.status, 401);
+}
