@@ -896,3 +896,52 @@ async fn a_mail_that_cannot_be_sent_for_48_hours_is_marked_failed_with_its_last_
     assert_eq!(mails.len(), 1);
     assert_eq!(count(&room.app.db_url, failed), 1);
 }
+
+#[actix_web::test]
+async fn herald_serve_runs_a_worker_that_mails_at_once() {
+    let room = mailroom().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let base = format!("http://127.0.0.1:{port}");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("serve")
+        .env("DATABASE_URL", &room.app.db_url)
+        .env("BIND_ADDR", format!("127.0.0.1:{port}"))
+        .env("DATA_DIR", room.settings.data_dir.join("served"))
+        .env("PUBLIC_URL", &base)
+        .env("SMTP_URL", room.sink.url())
+        .env("RUST_LOG", "warn")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let client = awc::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .finish();
+    let mut ready = false;
+    for _ in 0..300 {
+        if let Ok(res) = client.get(format!("{base}/readyz")).send().await
+            && res.status().as_u16() == 200
+        {
+            ready = true;
+            break;
+        }
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(ready, "herald serve did not become ready");
+    account(&room.app, EMAILS[0], "Ada", "en").await;
+    let res = client
+        .post(format!("{base}/api/v1/auth/email-link"))
+        .send_json(&json!({"email": EMAILS[0]}))
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 202);
+    let got = room.sink.wait_for_count(1, Duration::from_secs(30)).await;
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(got.len(), 1, "the worker inside herald serve sent the mail");
+    assert!(got[0].links()[0].starts_with(&format!("{base}/sign-in/")));
+}
