@@ -167,7 +167,11 @@ async fn render(
         csrf,
         notes,
     };
-    let title = super::magnate::title(&view);
+    let mut title = super::magnate::title(&view);
+    if !view.game.legal_actions.is_empty() {
+        // The tab says so too, for a player with several games open.
+        title = format!("{} · {title}", t(view.locale, "your_move"));
+    }
     let body = match view.game.kind.as_str() {
         "magnate" => super::magnate::body(&view),
         _ => html! { h1 { (title) } p { (t(view.locale, "unsupported")) } },
