@@ -5,7 +5,7 @@ use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
 use super::play::{chrome_of, error_page};
 use super::session;
-use crate::domain::{EmailAddress, GameId, Locale, UserId};
+use crate::domain::{DisplayName, EmailAddress, GameId, Locale, UserId};
 use crate::engine::registry::GameKind;
 use crate::error::ApiError;
 use crate::services::games::{
@@ -452,7 +452,10 @@ pub async fn invitation(
         None => format!("/invitations/{game}"),
     };
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(StatusCode::UNAUTHORIZED, &here);
+        return match &query.t {
+            Some(token) => new_player_page(StatusCode::OK, game, token, None, "", ""),
+            None => sign_in_page(StatusCode::UNAUTHORIZED, &here),
+        };
     };
     let l = chrome.locale;
     if let Some(token) = &query.t {
@@ -491,6 +494,98 @@ pub async fn invitation(
             },
         ),
     )
+}
+
+/// The invitation page for a visitor without a session: sign in, or join as a new player with
+/// the invited address (the link's token proves it).
+fn new_player_page(
+    status: StatusCode,
+    game: GameId,
+    token: &str,
+    problem: Option<&str>,
+    name: &str,
+    email: &str,
+) -> HttpResponse {
+    let l = Locale::En;
+    let chrome = Chrome::anonymous(l);
+    respond(
+        status,
+        page(
+            &chrome,
+            t(l, "invited"),
+            html! {
+                h1 { (t(l, "invited")) }
+                @if let Some(p) = problem { p.problem role="alert" id="problem-join" { (p) } }
+                h2 { (t(l, "new_player")) }
+                form.action method="post" action={ "/invitations/" (game) "/new" } data-action="join" {
+                    input type="hidden" name="t" value=(token);
+                    p {
+                        label for="join-name" { (t(l, "your_name")) }
+                        br;
+                        input id="join-name" type="text" name="name" required maxlength="64"
+                            autocomplete="nickname" value=(name);
+                    }
+                    p {
+                        label for="join-email" { (t(l, "invited_address")) }
+                        br;
+                        input id="join-email" type="email" name="email" required autocomplete="email"
+                            value=(email) aria-describedby=[problem.map(|_| "problem-join")];
+                    }
+                    button type="submit" { (t(l, "accept")) }
+                }
+                h2 { (t(l, "have_account")) }
+                (sign_in_box(l, &format!("/invitations/{game}?t={token}"), t(l, "send_link")))
+            },
+        ),
+    )
+}
+
+/// `POST /invitations/{game_id}/new`: a new account for the invited address, seated in the game
+/// and signed in. The invitation token stands in for a CSRF token: only the invitee has it.
+pub async fn join_as_new_player(
+    state: web::Data<AppState>,
+    path: web::Path<Uuid>,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    let field = |k: &str| form.get(k).map_or("", |v| v.trim()).to_owned();
+    let (token, name, email) = (field("t"), field("name"), field("email"));
+    let l = Locale::En;
+    let refuse = |status: StatusCode, text: &str| {
+        new_player_page(status, game, &token, Some(text), &name, &email)
+    };
+    let (Ok(address), Ok(display)) = (EmailAddress::parse(&email), DisplayName::parse(&name))
+    else {
+        return refuse(StatusCode::UNPROCESSABLE_ENTITY, t(l, "invalid_form"));
+    };
+    if let Err(e) = state.links.verify_invite(&token, game, address.as_str()) {
+        return refuse(StatusCode::FORBIDDEN, &e.to_string());
+    }
+    // Hashing is slow on purpose: outside the transaction. The password is never shown; the
+    // account signs in by email link.
+    let secret = hex::encode(crate::auth::random_bytes::<24>());
+    let Ok(hash) = crate::auth::password::hash(&secret) else {
+        return refuse(StatusCode::INTERNAL_SERVER_ERROR, t(l, "error"));
+    };
+    let joined = crate::db::run(&state.pool, move |conn| {
+        use diesel::Connection;
+        conn.transaction(|conn| {
+            let account = crate::services::accounts::register(conn, &address, &display, l, &hash)?;
+            games::join(conn, account.id, game, None)?;
+            Ok::<_, ApiError>(account.id)
+        })
+    })
+    .await
+    .map_err(ApiError::from);
+    match joined {
+        Ok(user) => {
+            let mut res = see_other(&format!("/play/{game}"));
+            let _ = res.add_cookie(&session::user_cookie(&state, user));
+            res
+        }
+        Err(ApiError::Conflict(_)) => refuse(StatusCode::CONFLICT, t(l, "address_taken")),
+        Err(e) => error_page(&Chrome::anonymous(l), &e),
+    }
 }
 
 /// `POST /invitations/{game_id}`: joins the game (the invited seat of the account's address).

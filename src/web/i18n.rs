@@ -546,6 +546,51 @@ const STRINGS: &[(&str, [&str; 4])] = &[
     ),
     ("save", ["Save", "Guardar", "Salva", "Enregistrer"]),
     ("saved", ["Saved.", "Guardado.", "Salvato.", "Enregistré."]),
+    (
+        "new_player",
+        [
+            "New to Herald?",
+            "¿Nuevo en Herald?",
+            "Nuovo su Herald?",
+            "Nouveau sur Herald ?",
+        ],
+    ),
+    (
+        "your_name",
+        [
+            "Your name (shown to the other players)",
+            "Tu nombre (lo ven los demás)",
+            "Il tuo nome (visibile agli altri)",
+            "Votre nom (visible des autres joueurs)",
+        ],
+    ),
+    (
+        "invited_address",
+        [
+            "The address the invitation was sent to",
+            "La dirección a la que llegó la invitación",
+            "L'indirizzo a cui è arrivato l'invito",
+            "L'adresse qui a reçu l'invitation",
+        ],
+    ),
+    (
+        "have_account",
+        [
+            "Already have an account?",
+            "¿Ya tienes cuenta?",
+            "Hai già un account?",
+            "Vous avez déjà un compte ?",
+        ],
+    ),
+    (
+        "address_taken",
+        [
+            "This address already has an account: sign in below.",
+            "Esta dirección ya tiene cuenta: entra abajo.",
+            "Questo indirizzo ha già un account: accedi qui sotto.",
+            "Cette adresse a déjà un compte : connectez-vous ci-dessous.",
+        ],
+    ),
 ];
 
 /// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).

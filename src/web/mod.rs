@@ -35,6 +35,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/invitations/{game_id}",
             web::post().to(account::accept_invitation),
         )
+        .route(
+            "/invitations/{game_id}/new",
+            web::post().to(account::join_as_new_player),
+        )
         .route("/settings", web::get().to(account::settings))
         .route("/settings", web::post().to(account::save_settings))
         .route("/play/{game_id}", web::get().to(play::game_page))

@@ -734,3 +734,61 @@ async fn a_signed_in_account_without_a_seat_watches_without_hands_or_forms() {
     .await;
     assert_eq!(other.status, 401);
 }
+
+#[actix_web::test]
+async fn an_invited_address_without_an_account_joins_from_the_invitation_page() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            serde_json::json!({"kind": "magnate", "invite": ["carla@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let game = GameId(id.parse().unwrap());
+    let token = app.links.invite_link(game, 1, "carla@example.test", 600);
+    let inv = page(&app, &format!("/invitations/{id}?t={token}"), "").await;
+    assert_eq!(inv.status, 200, "{}", inv.text);
+    let action = form_action(&inv.text, "join").unwrap();
+    // Another address than the invited one is refused, keeping what was typed.
+    let wrong = post_form(
+        &app,
+        &action,
+        "",
+        &format!("t={token}&name=Eve&email=eve%40example.test"),
+    )
+    .await;
+    assert_eq!(wrong.status, 403);
+    assert!(wrong.text.contains("value=\"Eve\""));
+    let empty = post_form(&app, &action, "", &format!("t={token}&name=&email=")).await;
+    assert_eq!(empty.status, 422);
+    let joined = post_form(
+        &app,
+        &action,
+        "",
+        &format!("t={token}&name=Carla&email=carla%40example.test"),
+    )
+    .await;
+    assert_eq!(joined.status, 303, "{}", joined.text);
+    assert_eq!(joined.header("location"), format!("/play/{id}"));
+    let cookie = joined
+        .header("set-cookie")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let r = page(&app, &format!("/play/{id}"), &cookie).await;
+    assert_eq!(r.status, 200);
+    assert!(r.text.contains("Your hand"));
+    let again = post_form(
+        &app,
+        &action,
+        "",
+        &format!("t={token}&name=Carla&email=carla%40example.test"),
+    )
+    .await;
+    assert_eq!(again.status, 409, "the address has an account now");
+}
