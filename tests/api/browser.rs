@@ -259,6 +259,29 @@ impl Browser<'_> {
         std::fs::write(dir.join(name), bytes).unwrap();
     }
 
+    /// A screenshot of one screenful around the element `css`.
+    async fn view_of(&self, css: &str, width: u32, name: &str) {
+        self.call(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": width, "height": 780})),
+        )
+        .await;
+        let script = format!("document.querySelector('{css}').scrollIntoView(); return 1");
+        self.call(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+        .await;
+        let png = self.call("GET", "/screenshot", None).await;
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(png.as_str().unwrap())
+            .unwrap();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+
     async fn close(self) {
         self.call("DELETE", "", None).await;
     }
@@ -302,6 +325,8 @@ async fn a_player_signs_in_from_a_link_plays_a_turn_and_the_opponent_sees_the_re
         .await;
     let problem = b.text("#problem-build").await;
     assert!(problem.contains("MAG-"), "{problem}");
+    b.view_of("#problem-build", 360, "web-refused-360.png")
+        .await;
     assert!(
         b.source()
             .await
