@@ -1,7 +1,7 @@
 //! The account pages: sign in by email link, my games ("your move" first), create a game, accept
 //! an invitation, notification preferences.
 
-use super::i18n::t;
+use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message, page, respond, see_other};
 use super::play::{chrome_of, error_page};
 use super::session;
@@ -39,7 +39,7 @@ pub fn sign_in_box(l: Locale, next: &str, button: &str) -> Markup {
 async fn signed_in(state: &AppState, req: &HttpRequest) -> Option<(UserId, String, Chrome)> {
     let (user, cookie) = session::account(state, req)?;
     let chrome = crate::db::run(&state.pool, move |conn| {
-        Ok::<_, ApiError>(chrome_of(conn, Some(user), true))
+        Ok::<_, ApiError>(chrome_of(conn, Some(user), true, Locale::En))
     })
     .await
     .ok()?;
@@ -47,8 +47,8 @@ async fn signed_in(state: &AppState, req: &HttpRequest) -> Option<(UserId, Strin
     Some((user, cookie, chrome))
 }
 
-fn sign_in_page(status: StatusCode, next: &str) -> HttpResponse {
-    let l = Locale::En;
+fn sign_in_page(req: &HttpRequest, status: StatusCode, next: &str) -> HttpResponse {
+    let l = request_locale(req);
     let chrome = Chrome::anonymous(l);
     respond(
         status,
@@ -72,8 +72,8 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
 }
 
 /// `GET /sign-in`.
-pub async fn sign_in_form() -> HttpResponse {
-    sign_in_page(StatusCode::OK, "/games")
+pub async fn sign_in_form(req: HttpRequest) -> HttpResponse {
+    sign_in_page(&req, StatusCode::OK, "/games")
 }
 
 #[derive(Debug, Deserialize)]
@@ -91,7 +91,7 @@ pub async fn request_sign_in(
     req: HttpRequest,
     form: web::Form<SignInForm>,
 ) -> HttpResponse {
-    let l = Locale::En;
+    let l = request_locale(&req);
     let chrome = Chrome::anonymous(l);
     let Ok(email) = EmailAddress::parse(&form.email) else {
         return respond(
@@ -155,10 +155,11 @@ fn safe_next(next: Option<&str>) -> String {
 /// `GET /sign-in/{token}`: a single-use sign-in link becomes the account cookie.
 pub async fn sign_in_landing(
     state: web::Data<AppState>,
+    req: HttpRequest,
     path: web::Path<String>,
     query: web::Query<NextQuery>,
 ) -> HttpResponse {
-    let l = Locale::En;
+    let l = request_locale(&req);
     let refused = |text: &str| {
         respond(
             StatusCode::FORBIDDEN,
@@ -242,7 +243,7 @@ fn game_row(l: Locale, g: &GameSummary, csrf: &str) -> Markup {
 /// `GET /games`: the signed-in account's games, those waiting for them first.
 pub async fn my_games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(StatusCode::UNAUTHORIZED, "/games");
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games");
     };
     let l = chrome.locale;
     let listed = crate::db::run(&state.pool, move |conn| {
@@ -349,7 +350,7 @@ fn value_text(v: &Value) -> String {
 /// `GET /games/new`.
 pub async fn new_game_form(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     let Some((_, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(StatusCode::UNAUTHORIZED, "/games/new");
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
     };
     let csrf = session::csrf_token(&state, &cookie);
     respond(
@@ -404,7 +405,7 @@ pub async fn create_game(
     form: web::Form<HashMap<String, String>>,
 ) -> HttpResponse {
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(StatusCode::UNAUTHORIZED, "/games/new");
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
     };
     let form = form.into_inner();
     let csrf = session::csrf_token(&state, &cookie);
@@ -453,8 +454,11 @@ pub async fn invitation(
     };
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
         return match &query.t {
-            Some(token) => new_player_page(StatusCode::OK, game, token, None, "", ""),
-            None => sign_in_page(StatusCode::UNAUTHORIZED, &here),
+            Some(token) => {
+                let l = request_locale(&req);
+                new_player_page(l, StatusCode::OK, game, token, None, "", "")
+            }
+            None => sign_in_page(&req, StatusCode::UNAUTHORIZED, &here),
         };
     };
     let l = chrome.locale;
@@ -499,6 +503,7 @@ pub async fn invitation(
 /// The invitation page for a visitor without a session: sign in, or join as a new player with
 /// the invited address (the link's token proves it).
 fn new_player_page(
+    l: Locale,
     status: StatusCode,
     game: GameId,
     token: &str,
@@ -506,7 +511,6 @@ fn new_player_page(
     name: &str,
     email: &str,
 ) -> HttpResponse {
-    let l = Locale::En;
     let chrome = Chrome::anonymous(l);
     respond(
         status,
@@ -544,15 +548,16 @@ fn new_player_page(
 /// and signed in. The invitation token stands in for a CSRF token: only the invitee has it.
 pub async fn join_as_new_player(
     state: web::Data<AppState>,
+    req: HttpRequest,
     path: web::Path<Uuid>,
     form: web::Form<HashMap<String, String>>,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     let field = |k: &str| form.get(k).map_or("", |v| v.trim()).to_owned();
     let (token, name, email) = (field("t"), field("name"), field("email"));
-    let l = Locale::En;
+    let l = request_locale(&req);
     let refuse = |status: StatusCode, text: &str| {
-        new_player_page(status, game, &token, Some(text), &name, &email)
+        new_player_page(l, status, game, &token, Some(text), &name, &email)
     };
     let (Ok(address), Ok(display)) = (EmailAddress::parse(&email), DisplayName::parse(&name))
     else {
@@ -597,7 +602,11 @@ pub async fn accept_invitation(
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(StatusCode::UNAUTHORIZED, &format!("/invitations/{game}"));
+        return sign_in_page(
+            &req,
+            StatusCode::UNAUTHORIZED,
+            &format!("/invitations/{game}"),
+        );
     };
     let l = chrome.locale;
     if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
@@ -652,7 +661,7 @@ fn settings_page(chrome: &Chrome, csrf: &str, mode: Mode, saved: bool) -> Markup
 /// `GET /settings`: the notification preference.
 pub async fn settings(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(StatusCode::UNAUTHORIZED, "/settings");
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/settings");
     };
     let mode = crate::db::run(&state.pool, move |conn| notifications::mode(conn, user)).await;
     match mode {
@@ -671,7 +680,7 @@ pub async fn save_settings(
     form: web::Form<HashMap<String, String>>,
 ) -> HttpResponse {
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(StatusCode::UNAUTHORIZED, "/settings");
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/settings");
     };
     let l = chrome.locale;
     let csrf = session::csrf_token(&state, &cookie);

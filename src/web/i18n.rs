@@ -607,6 +607,33 @@ pub fn t(locale: Locale, key: &str) -> &'static str {
         .map_or("?", |(_, texts)| texts[i])
 }
 
+/// The first of en, es, it, fr in the request's `Accept-Language` (for visitors without an
+/// account); English otherwise.
+pub fn request_locale(req: &actix_web::HttpRequest) -> Locale {
+    let header = req
+        .headers()
+        .get(actix_web::http::header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    header
+        .split(',')
+        .map(|part| {
+            part.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .find_map(|tag| match tag.split('-').next().unwrap_or("") {
+            "en" => Some(Locale::En),
+            "es" => Some(Locale::Es),
+            "it" => Some(Locale::It),
+            "fr" => Some(Locale::Fr),
+            _ => None,
+        })
+        .unwrap_or(Locale::En)
+}
+
 /// The name of a suit by its letter.
 pub fn suit_name(locale: Locale, suit: &str) -> &'static str {
     let names: [&str; 4] = match suit {

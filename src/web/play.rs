@@ -59,13 +59,14 @@ pub(super) fn chrome_of(
     conn: &mut diesel::PgConnection,
     user: Option<UserId>,
     signed_in: bool,
+    fallback: Locale,
 ) -> Chrome {
     match user.and_then(|u| crate::services::accounts::get(conn, u).ok()) {
         Some(account) => Chrome {
             locale: account.locale,
             account: signed_in.then_some(account.display_name),
         },
-        None => Chrome::anonymous(Locale::En),
+        None => Chrome::anonymous(fallback),
     }
 }
 
@@ -78,14 +79,22 @@ pub async fn game_page(
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     if let Some(token) = &query.t {
-        return landing(&state, game, token);
+        return landing(&state, &req, game, token);
     }
     let viewer = session::viewer(&state, &req, game);
-    render(&state, game, viewer, PageNotes::default(), StatusCode::OK).await
+    render(
+        &state,
+        &req,
+        game,
+        viewer,
+        PageNotes::default(),
+        StatusCode::OK,
+    )
+    .await
 }
 
 /// A link: a valid one becomes the play-session cookie and a 303 to the clean address.
-fn landing(state: &AppState, game: GameId, token: &str) -> HttpResponse {
+fn landing(state: &AppState, req: &HttpRequest, game: GameId, token: &str) -> HttpResponse {
     match state.links.verify_play_link(token, game) {
         Ok(grant) => {
             tracing::info!(game.id = %game, user.id = %grant.user, seat = grant.seat, "play link opened");
@@ -94,7 +103,7 @@ fn landing(state: &AppState, game: GameId, token: &str) -> HttpResponse {
             res
         }
         Err(e) => {
-            let l = Locale::En;
+            let l = super::i18n::request_locale(req);
             let reason = match e {
                 LinkError::Expired => t(l, "link_expired"),
                 LinkError::OtherGame => t(l, "link_other_game"),
@@ -119,6 +128,7 @@ fn landing(state: &AppState, game: GameId, token: &str) -> HttpResponse {
 /// Renders the game page for `viewer` with `status`.
 async fn render(
     state: &AppState,
+    req: &HttpRequest,
     game: GameId,
     viewer: Viewer,
     notes: PageNotes,
@@ -130,8 +140,9 @@ async fn render(
         Viewer::User { session, .. } => Some(session::csrf_token(state, session)),
         Viewer::Anonymous => None,
     };
+    let fallback = super::i18n::request_locale(req);
     let loaded = crate::db::run(&state.pool, move |conn| {
-        let chrome = chrome_of(conn, user, signed_in);
+        let chrome = chrome_of(conn, user, signed_in, fallback);
         let found = games::get(conn, user, game)
             .and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
         Ok::<_, ApiError>((chrome, found))
@@ -139,7 +150,7 @@ async fn render(
     .await;
     let (chrome, found) = match loaded {
         Ok(x) => x,
-        Err(e) => return error_page(&Chrome::anonymous(Locale::En), &ApiError::from(e)),
+        Err(e) => return error_page(&Chrome::anonymous(fallback), &ApiError::from(e)),
     };
     let (game_res, history) = match found {
         Ok(x) => x,
@@ -281,6 +292,7 @@ pub async fn act(
         Viewer::Anonymous => {
             return render(
                 &state,
+                &req,
                 game,
                 viewer,
                 PageNotes::default(),
@@ -295,7 +307,7 @@ pub async fn act(
             problem: None,
             notice: Some(Notice::Key("csrf")),
         };
-        return render(&state, game, viewer, notes, StatusCode::FORBIDDEN).await;
+        return render(&state, &req, game, viewer, notes, StatusCode::FORBIDDEN).await;
     }
     let mut fields = query.clone();
     fields.extend(body.clone());
@@ -313,7 +325,7 @@ pub async fn act(
         Ok(a) => a,
         Err(detail) => {
             let status = StatusCode::UNPROCESSABLE_ENTITY;
-            return render(&state, game, viewer, refused(None, detail), status).await;
+            return render(&state, &req, game, viewer, refused(None, detail), status).await;
         }
     };
     let Ok(version) = field(&body, &query, "v").parse::<i64>() else {
@@ -323,6 +335,7 @@ pub async fn act(
         };
         return render(
             &state,
+            &req,
             game,
             viewer,
             notes,
@@ -348,6 +361,7 @@ pub async fn act(
             let notes = refused(Some(rule), detail);
             render(
                 &state,
+                &req,
                 game,
                 viewer,
                 notes,
@@ -359,6 +373,7 @@ pub async fn act(
             let notes = refused(None, detail);
             render(
                 &state,
+                &req,
                 game,
                 viewer,
                 notes,
@@ -379,7 +394,7 @@ pub async fn act(
                     other => Notice::Text(other.to_string()),
                 }),
             };
-            render(&state, game, viewer, notes, StatusCode::CONFLICT).await
+            render(&state, &req, game, viewer, notes, StatusCode::CONFLICT).await
         }
         Err(e) => {
             let status = e.status_code();
@@ -391,7 +406,7 @@ pub async fn act(
                     Notice::Text(e.to_string())
                 }),
             };
-            render(&state, game, viewer, notes, status).await
+            render(&state, &req, game, viewer, notes, status).await
         }
     }
 }

@@ -792,3 +792,33 @@ async fn an_invited_address_without_an_account_joins_from_the_invitation_page() 
     .await;
     assert_eq!(again.status, 409, "the address has an account now");
 }
+
+#[actix_web::test]
+async fn visitors_without_an_account_are_answered_in_their_browser_language() {
+    let app = spawn_app().await;
+    let r = app
+        .send(
+            Method::GET,
+            "/sign-in",
+            None,
+            &[("Accept-Language", "it-IT,it;q=0.9,en;q=0.5")],
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert!(r.text.contains("<html lang=\"it\""), "{}", r.text);
+    assert!(r.text.contains("Inviami un link di accesso"));
+    let refused = app
+        .send(
+            Method::GET,
+            &format!("/play/{}?t=nonsense", uuid::Uuid::new_v4()),
+            None,
+            &[("Accept-Language", "es")],
+            None,
+        )
+        .await;
+    assert_eq!(refused.status, 403);
+    assert!(refused.text.contains("El enlace no es válido."));
+    let default = page(&app, "/sign-in", "").await;
+    assert!(default.text.contains("<html lang=\"en\""));
+}
