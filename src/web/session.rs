@@ -183,3 +183,55 @@ pub fn use_sign_in_link(conn: &mut PgConnection, user: UserId, link: Uuid) -> Qu
     .execute(conn)?;
     Ok(n == 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Settings;
+
+    fn state(public_url: &str) -> AppState {
+        let mut settings = Settings::for_tests(
+            "postgres://nobody@127.0.0.1:1/none".to_owned(),
+            std::env::temp_dir(),
+        );
+        settings.http.public_url = public_url.to_owned();
+        let pool = crate::db::pool("postgres://nobody@127.0.0.1:1/none", 1).expect("a lazy pool");
+        AppState::new(settings, pool)
+    }
+
+    #[test]
+    fn session_cookies_are_http_only_lax_and_secure_exactly_behind_https() {
+        let grant = PlayGrant {
+            user: UserId::new(),
+            game: GameId::new(),
+            seat: 1,
+        };
+        for (url, secure) in [
+            ("https://herald.example", true),
+            ("http://127.0.0.1:8080", false),
+        ] {
+            let s = state(url);
+            let c = play_cookie(&s, grant);
+            assert_eq!(c.http_only(), Some(true));
+            assert_eq!(c.same_site(), Some(SameSite::Lax));
+            assert_eq!(c.secure(), Some(secure), "{url}");
+            assert_eq!(c.path(), Some(format!("/play/{}", grant.game).as_str()));
+            assert_eq!(
+                s.links.verify_play_session(c.value(), grant.game),
+                Some(grant)
+            );
+            let u = user_cookie(&s, grant.user);
+            assert_eq!(u.secure(), Some(secure));
+            assert_eq!(u.http_only(), Some(true));
+        }
+    }
+
+    #[test]
+    fn a_csrf_token_belongs_to_its_session() {
+        let s = state("http://127.0.0.1");
+        let token = csrf_token(&s, "session-a");
+        assert!(csrf_ok(&s, "session-a", &token));
+        assert!(!csrf_ok(&s, "session-b", &token));
+        assert!(!csrf_ok(&s, "session-a", ""));
+    }
+}
