@@ -591,6 +591,19 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Cette adresse a déjà un compte : connectez-vous ci-dessous.",
         ],
     ),
+    (
+        "drew_nothing",
+        [
+            "the draw pile is empty: nothing drawn",
+            "el mazo está vacío: no roba",
+            "il mazzo è vuoto: nessuna carta pescata",
+            "la pioche est vide : rien n'est pioché",
+        ],
+    ),
+    (
+        "resigned",
+        ["resigned", "abandonó", "si è ritirato", "a abandonné"],
+    ),
 ];
 
 /// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).

@@ -635,6 +635,21 @@ fn event_text(p: &GamePage, e: &Value) -> Markup {
             "traded" => { (who(&e["seat"])) ": " (t(l, "trade")) " " (tokens(l, &e["give"])) " → " (suit(l, e["take"].as_str().unwrap_or(""))) }
             "drew" => { (who(&e["seat"])) " + " (card(l, e["card"].as_str().unwrap_or(""))) }
             "drew_face_down" => { (who(&e["seat"])) " + 1 " (t(l, "cards")) }
+            "drew_nothing" => { (who(&e["seat"])) ": " (t(l, "drew_nothing")) }
+            "preferred" => { (who(&e["seat"])) ": " (t(l, "prefers")) " " (card(l, e["card"].as_str().unwrap_or(""))) " " (suit(l, e["suit"].as_str().unwrap_or(""))) }
+            "reshuffled" => { (t(l, "reshuffled")) }
+            "final_turns" => {
+                (t(l, "final_turns")) ":"
+                @for s in e["remaining"].as_array().into_iter().flatten() { " " (who(s)) }
+            }
+            "resigned" => { (who(&e["seat"])) ": " (t(l, "resigned")) }
+            "game_over" => {
+                (t(l, "game_over"))
+                @for (i, w) in e["outcome"]["winners"].as_array().into_iter().flatten().enumerate() {
+                    @if i == 0 { " " (t(l, "winner")) ":" }
+                    " " (who(w))
+                }
+            }
             _ => { (kind.replace('_', " ")) }
         }
     }

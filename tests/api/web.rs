@@ -822,3 +822,27 @@ async fn visitors_without_an_account_are_answered_in_their_browser_language() {
     let default = page(&app, "/sign-in", "").await;
     assert!(default.text.contains("<html lang=\"en\""));
 }
+
+#[actix_web::test]
+async fn a_finished_game_shows_the_winner_to_its_players_and_to_anyone() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let cookie = open_link(&app, &table, 1).await;
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/resign", table.id),
+            Some(&table.tokens[0]),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mine = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    assert_eq!(mine.status, 200);
+    assert!(mine.text.contains("The game is over."));
+    assert!(mine.text.contains("Winner: Bruno"), "{}", mine.text);
+    assert!(!mine.text.contains("<form"), "no action after the end");
+    let anyone = page(&app, &format!("/play/{}", table.id), "").await;
+    assert_eq!(anyone.status, 200);
+    assert!(anyone.text.contains("You are watching this game."));
+    assert!(anyone.text.contains("resigned"));
+}
