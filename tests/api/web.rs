@@ -622,6 +622,7 @@ async fn no_page_shows_the_other_hand_the_draw_pile_the_seed_or_the_other_prefer
     ];
     let mut dice = crate::helpers::Dice::new(11);
     let mut preferences = 0;
+    let mut preferences_by = [0usize; 2];
     for step in 0..80 {
         let views = [app.game(&table, 0).await, app.game(&table, 1).await];
         if views[0]["status"] != "active" {
@@ -645,10 +646,20 @@ async fn no_page_shows_the_other_hand_the_draw_pile_the_seed_or_the_other_prefer
                 );
             }
             assert!(!r.text.contains(&seed), "the seed is on the page");
+            // On the board, each of the seat's own preferences and nothing of the other's; the
+            // seat's own history may mention its own.
+            let board = r.text.split("id=\"districts-h\"").nth(1).unwrap();
+            let board = board.split("</section>").next().unwrap();
             assert_eq!(
-                r.text.matches("income preference").count(),
+                board.matches("income preference").count(),
                 own_preferences(&views[seat], seat),
                 "seat {seat} sees only its own deed preferences"
+            );
+            let others = own_preferences(&views[other], other);
+            assert!(
+                r.text.matches("income preference").count()
+                    <= own_preferences(&views[seat], seat) + preferences_by[seat],
+                "seat {seat} sees seat {other}'s {others} preferences"
             );
         }
         let (mover, g) = app.mover(&table).await;
@@ -676,6 +687,7 @@ async fn no_page_shows_the_other_hand_the_draw_pile_the_seed_or_the_other_prefer
             .await;
             assert_eq!(posted.status, 303, "{}", posted.text);
             preferences += 1;
+            preferences_by[other] += 1;
             continue;
         }
         let legal = g["legal_actions"].as_array().unwrap();
