@@ -820,9 +820,10 @@ async fn a_full_magnate_game_mails_exactly_the_expected_sequence_to_both_players
                 && g["status"] != "finished"
             {
                 for card in hand.iter().filter(|c| !known.contains(c.as_str().unwrap())) {
+                    let text = m.text();
                     assert!(
-                        !names_code(&m.text(), card.as_str().unwrap()),
-                        "{card} in a mail to seat {to}"
+                        !names_code(&text, card.as_str().unwrap()),
+                        "{card} in a mail to seat {to}:\n{text}"
                     );
                 }
             }
