@@ -1352,3 +1352,91 @@ fn random_game_counting_draws(players: u8, seed: u64) -> usize {
     assert!(Lancaster::outcome(&state).is_some());
     drawn
 }
+
+// Rule-ID coverage for refusals. Not tested here, with the reason:
+// - LAN-CMP-1 ("no such county"): county letters parse only as A-I and every one is in the
+//   data; the engine opens county frames only for occupied counties. Internal safeguard.
+// - LAN-CMP-3 ("no such space"): a castle action is first checked against the spaces left to
+//   resolve (LAN-RWK-1), all of which exist in the data. Internal safeguard.
+// - LAN-GEN-4 ("no such colour"): factions come from `faction_for`, which only yields
+//   existing colours (an absent ally is refused as LAN-2P-3 first). Internal safeguard.
+// - LAN-RWC-1 ("the county is empty"): county frames are opened by the engine only for
+//   occupied counties, so no client action reaches it. Internal safeguard.
+// - LAN-GEN-2's second site in rules.rs ("Another player decides first"): a pending seat
+//   always has a frame, and `apply` refuses non-pending seats first. Internal safeguard.
+// - LAN-EFF-2, LAN-ENG-3, LAN-LAW-2, LAN-NXT-1, LAN-PAR-4, LAN-RWF-3, LAN-RWK-3 are cited only
+//   in comments of rules.rs, never in a refusal, so there is no refusal to test.
+
+#[test]
+fn placing_an_ally_knight_outside_the_two_player_game_is_refused() {
+    // LAN-2P-3: only two-player games have allies. The obeying case (an ally placed with two
+    // players) is in `in_the_two_player_game_each_player_also_places_an_ally_without_squires`.
+    let mut s = placing(3);
+    refused_with(&mut s, 0, "P:a1@A", "LAN-2P-3");
+    refused_with(&mut s, 0, "P:a2@K2", "LAN-2P-3");
+    act(&mut s, 0, "P:1@A").unwrap();
+}
+
+#[test]
+fn a_knight_can_join_only_a_conflict_card_on_the_board() {
+    // LAN-CNF-3
+    let mut s = placing(3);
+    let on_board: Vec<CardId> = s
+        .top_row
+        .iter()
+        .chain(&s.bottom_row)
+        .map(|c| c.card)
+        .collect();
+    let absent = (0..data::data().conflicts.len())
+        .map(|i| CardId(i as u8))
+        .find(|c| !on_board.contains(c))
+        .expect("some conflict card is off the board");
+    refused_with(&mut s, 0, &format!("P:1@{absent}"), "LAN-CNF-3");
+    let card = s.top_row[0].card;
+    act(&mut s, 0, &format!("P:1@{card}")).unwrap();
+    assert_eq!(s.conflict(card).unwrap().spaces[0].faction, 0);
+}
+
+#[test]
+fn a_player_cannot_spend_more_squires_than_they_hold() {
+    // LAN-EFF-1
+    let mut s = placing(3);
+    let held = s.faction(0).unwrap().squires;
+    refused_with(&mut s, 0, &format!("P:1@A+{}", held + 1), "LAN-EFF-1");
+    act(&mut s, 0, &format!("P:1@A+{held}")).unwrap();
+    assert_eq!(s.faction(0).unwrap().squires, 0);
+    assert_eq!(s.county(CountyId(0)).unwrap().squires, held);
+}
+
+#[test]
+fn only_the_seat_whose_turn_it_is_may_place() {
+    // LAN-GEN-2. The engine driver already refuses a seat that is not pending before the game
+    // sees it, so this calls the game's own `apply` to check its guard directly.
+    let mut s = placing(3);
+    for seat in [1u8, 2] {
+        let before = s.clone();
+        let a: Action = "P:1@A".parse().unwrap();
+        let mut events = Vec::new();
+        let e = Lancaster::apply(
+            &mut s,
+            Seat(seat),
+            &a,
+            &mut GameRng::from_u64(0),
+            &mut events,
+        )
+        .unwrap_err();
+        assert!(format!("{e}").contains("LAN-GEN-2"), "{e}");
+        assert_eq!(s, before, "a refused action changed the state");
+        assert!(events.is_empty());
+    }
+    act(&mut s, 0, "P:1@A").unwrap();
+    act(&mut s, 1, "P:1@C").unwrap();
+}
+
+#[test]
+fn an_action_of_the_wrong_kind_for_the_step_is_refused() {
+    // LAN-GEN-3: during placement the game waits for a placement, not a vote.
+    let mut s = placing(3);
+    refused_with(&mut s, 0, "V:Y", "LAN-GEN-3");
+    act(&mut s, 0, "P:1@A").unwrap();
+}
