@@ -4,8 +4,15 @@
 //! its throw-away cluster.
 //!
 //! PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` OS user and
-//! every PostgreSQL program runs through `runuser`. A watchdog process stops the cluster when its
-//! owner disappears without a clean shutdown, so a killed server never leaves PostgreSQL behind.
+//! every PostgreSQL program runs through `runuser`.
+//!
+//! Ownership: the process that starts a cluster holds an exclusive lock on `dir/lock` for the
+//! cluster's whole life. A watchdog (a small shell) shares that lock and waits on a pipe whose
+//! other end only the owner holds; when the owner dies (even by `kill -9`) the pipe closes, the
+//! watchdog stops the cluster and exits, and only then is the lock free. A new owner therefore
+//! waits for the lock and can never have its fresh cluster stopped by a dead owner's leftovers
+//! (the race a polling watchdog had). A second `herald` beside a live owner borrows its cluster
+//! and never stops it.
 //!
 //! Must not depend on actix; it uses diesel only to create the application database.
 
@@ -23,6 +30,10 @@ const PORT: u16 = 5432;
 const MAX_SOCKET_DIR_LEN: usize = 90;
 /// Who runs the cluster: our pid and the socket directory, for a second `herald` to find it.
 const OWNER_FILE: &str = "owner";
+/// Held (exclusively) by the owner of the cluster and its watchdog.
+const LOCK_FILE: &str = "lock";
+/// How long a new owner waits for a dead owner's watchdog to stop its cluster.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(90);
 
 /// Why the embedded cluster could not be started.
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +54,10 @@ pub enum DevDbError {
         "the `postgres` OS user cannot reach {0}: choose a DATA_DIR outside private directories such as /root, or set DATABASE_URL"
     )]
     Unreachable(PathBuf),
+    #[error(
+        "the embedded PostgreSQL under {0} is held by another process that does not serve it: stop that herald or choose another DATA_DIR"
+    )]
+    Busy(PathBuf),
     #[error("{what} failed: {detail}")]
     Command { what: String, detail: String },
     #[error("{0}")]
@@ -68,7 +83,16 @@ pub struct EmbeddedPostgres {
     socket_dir_is_temporary: bool,
     /// Another live `herald` runs this cluster: never stop it.
     borrowed: bool,
-    watchdog: Option<Child>,
+    /// The watchdog; killed after a clean stop so that it releases the lock at once.
+    watchdog: std::sync::Mutex<Option<Child>>,
+    /// The exclusive lock on `dir/lock` (None when borrowed). Dropped last.
+    _lock: Option<std::fs::File>,
+    /// Where `pg_ctl start` sends the server log.
+    log: PathBuf,
+    /// The settings of the last start, for a restart.
+    options: String,
+    /// Set by [`EmbeddedPostgres::stop`]: the supervisor must not start it again.
+    stopping: std::sync::atomic::AtomicBool,
 }
 
 impl EmbeddedPostgres {
@@ -94,9 +118,10 @@ impl EmbeddedPostgres {
         }
         std::fs::create_dir_all(dir)?;
         let data = dir.join("data");
-        if let Some(running) = Self::borrow_running(&bin_dir, dir, &data, run_as.clone()) {
-            return Ok(running);
-        }
+        let lock = match Self::lock_or_borrow(&bin_dir, dir, &data, run_as.clone())? {
+            Ownership::Borrowed(running) => return Ok(*running),
+            Ownership::Owner(lock) => lock,
+        };
         let mut socket_dir = dir.join("run");
         let socket_dir_is_temporary = socket_dir.as_os_str().len() > MAX_SOCKET_DIR_LEN;
         if socket_dir_is_temporary {
@@ -124,14 +149,26 @@ impl EmbeddedPostgres {
                 return Err(DevDbError::Unreachable(dir.to_owned()));
             }
         }
-        let mut pg = EmbeddedPostgres {
+        let mut options = format!(
+            "-c listen_addresses='' -k '{}' -p {PORT}",
+            socket_dir.display()
+        );
+        for (name, value) in tuning {
+            let _ = write!(options, " -c {name}={value}");
+        }
+        let watchdog_lock = lock.try_clone()?;
+        let pg = EmbeddedPostgres {
             bin_dir,
             data,
             socket_dir,
             run_as,
             socket_dir_is_temporary,
             borrowed: false,
-            watchdog: None,
+            watchdog: std::sync::Mutex::new(None),
+            _lock: Some(lock),
+            log: dir.join("postgres.log"),
+            options,
+            stopping: std::sync::atomic::AtomicBool::new(false),
         };
         if !pg.data.join("PG_VERSION").exists() {
             pg.initdb()?;
@@ -139,8 +176,8 @@ impl EmbeddedPostgres {
         pg.clear_previous_run();
         // The watchdog comes first: a signal that kills us while PostgreSQL starts must not leave
         // it running.
-        pg.watchdog = pg.spawn_watchdog(None).ok();
-        pg.pg_ctl_start(dir, tuning)?;
+        pg.set_watchdog(pg.spawn_watchdog(None, watchdog_lock).ok());
+        pg.pg_ctl_start()?;
         std::fs::write(
             dir.join(OWNER_FILE),
             format!("{}\n{}\n", std::process::id(), pg.socket_dir.display()),
@@ -162,13 +199,9 @@ impl EmbeddedPostgres {
         let socket_dir = PathBuf::from(lines.next()?);
         let postmaster = std::fs::read_to_string(data.join("postmaster.pid")).ok()?;
         let postmaster_pid: u32 = postmaster.lines().next()?.trim().parse().ok()?;
-        let alive = |pid: u32, name: &str| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .is_ok_and(|c| String::from_utf8_lossy(&c).contains(name))
-        };
         if owner_pid == std::process::id()
-            || !alive(owner_pid, "herald")
-            || !alive(postmaster_pid, "postgres")
+            || !process_runs(owner_pid, "herald")
+            || !process_runs(postmaster_pid, "postgres")
         {
             return None;
         }
@@ -179,8 +212,113 @@ impl EmbeddedPostgres {
             run_as,
             socket_dir_is_temporary: false,
             borrowed: true,
-            watchdog: None,
+            watchdog: std::sync::Mutex::new(None),
+            _lock: None,
+            log: dir.join("postgres.log"),
+            options: String::new(),
+            stopping: std::sync::atomic::AtomicBool::new(false),
         })
+    }
+
+    /// The lock on `dir`, waiting while a dead owner's watchdog stops its cluster; or the cluster
+    /// of a live owner, borrowed.
+    fn lock_or_borrow(
+        bin_dir: &Path,
+        dir: &Path,
+        data: &Path,
+        run_as: Option<String>,
+    ) -> Result<Ownership, DevDbError> {
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(dir.join(LOCK_FILE))?;
+        let began = std::time::Instant::now();
+        let mut said = false;
+        loop {
+            match lock.try_lock() {
+                Ok(()) => return Ok(Ownership::Owner(lock)),
+                Err(std::fs::TryLockError::WouldBlock) => {}
+                Err(std::fs::TryLockError::Error(e)) => return Err(e.into()),
+            }
+            if let Some(running) = Self::borrow_running(bin_dir, dir, data, run_as.clone()) {
+                return Ok(Ownership::Borrowed(Box::new(running)));
+            }
+            if began.elapsed() > LOCK_WAIT {
+                return Err(DevDbError::Busy(dir.to_owned()));
+            }
+            if !said {
+                tracing::info!(
+                    dir = %dir.display(),
+                    "waiting for the embedded PostgreSQL of a previous run to stop"
+                );
+                said = true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    fn set_watchdog(&self, child: Option<Child>) {
+        if let Ok(mut slot) = self.watchdog.lock() {
+            *slot = child;
+        }
+    }
+
+    /// Whether the postmaster named by `postmaster.pid` runs (a zombie does not).
+    pub fn is_running(&self) -> bool {
+        let Some(pid) = std::fs::read_to_string(self.data.join("postmaster.pid"))
+            .ok()
+            .and_then(|text| {
+                text.lines()
+                    .next()
+                    .and_then(|l| l.trim().parse::<u32>().ok())
+            })
+        else {
+            return false;
+        };
+        process_runs(pid, "postgres")
+    }
+
+    /// Keeps the cluster of a long-running server alive: checks it every second and starts it
+    /// again when it died (a `kill -9`, the OOM killer). Calls `give_up` when it cannot be
+    /// started again within a minute, so that a supervisor restarts the whole server rather than
+    /// it answering 503 forever. Does nothing for a borrowed cluster (its owner watches it).
+    pub fn supervise(self: &std::sync::Arc<Self>, give_up: fn(&DevDbError)) {
+        if self.borrowed {
+            return;
+        }
+        let pg = std::sync::Arc::clone(self);
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                if pg.stopping.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+                if pg.is_running() {
+                    continue;
+                }
+                tracing::error!("the embedded PostgreSQL died; starting it again");
+                let began = std::time::Instant::now();
+                loop {
+                    // A killed postmaster's backends leave within moments; until they have,
+                    // PostgreSQL refuses to start on their shared memory.
+                    match pg.pg_ctl_start() {
+                        Ok(()) => {
+                            tracing::info!("the embedded PostgreSQL is running again");
+                            break;
+                        }
+                        Err(e) if began.elapsed() > std::time::Duration::from_secs(60) => {
+                            give_up(&e);
+                            return;
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "the embedded PostgreSQL did not start yet");
+                            std::thread::sleep(std::time::Duration::from_millis(500));
+                        }
+                    }
+                }
+            }
+        });
     }
 
     /// A diesel/libpq URL for `database` on this cluster.
@@ -221,11 +359,14 @@ impl EmbeddedPostgres {
         Ok(())
     }
 
-    /// Stops the cluster (fast shutdown: open sessions are ended) and waits for it.
+    /// Stops the cluster (fast shutdown: open sessions are ended) and waits for it; then the
+    /// watchdog, so that the lock is free when this returns.
     pub fn stop(&self) {
         if self.borrowed {
             return;
         }
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         let ok = self
             .pg_command("pg_ctl")
             .arg("stop")
@@ -240,6 +381,12 @@ impl EmbeddedPostgres {
         if !ok {
             tracing::warn!(dir = %self.data.display(), "the embedded PostgreSQL did not stop cleanly");
         }
+        if let Ok(mut slot) = self.watchdog.lock()
+            && let Some(mut watchdog) = slot.take()
+        {
+            let _ = watchdog.kill();
+            let _ = watchdog.wait();
+        }
     }
 
     /// Starts a second watchdog that stops the cluster and deletes `remove` once this process is
@@ -248,20 +395,27 @@ impl EmbeddedPostgres {
     /// # Errors
     /// When `sh` cannot be started.
     pub fn remove_after_exit(&mut self, remove: &Path) -> io::Result<()> {
-        if let Some(mut old) = self.watchdog.take() {
+        let Some(lock) = &self._lock else {
+            return Ok(());
+        };
+        let lock = lock.try_clone()?;
+        let new = self.spawn_watchdog(Some(remove), lock)?;
+        if let Ok(mut slot) = self.watchdog.lock()
+            && let Some(mut old) = slot.replace(new)
+        {
             let _ = old.kill();
             let _ = old.wait();
         }
-        self.watchdog = Some(self.spawn_watchdog(Some(remove))?);
         Ok(())
     }
 
-    fn spawn_watchdog(&self, remove: Option<&Path>) -> io::Result<Child> {
-        // Ignores the signals a process group gets when its leader is stopped, outlives us, then
-        // stops the cluster. `sleep` inherits the ignored signals.
+    /// The watchdog: its standard input is a pipe whose writing end only this process holds (the
+    /// `Child` keeps it, close-on-exec), so `read` returns the moment we are gone, however we
+    /// died. Its standard output is the lock file, which keeps our lock held until the cluster
+    /// is stopped. It ignores the signals a process group gets when its leader is stopped.
+    fn spawn_watchdog(&self, remove: Option<&Path>, lock: std::fs::File) -> io::Result<Child> {
         let mut script = format!(
-            "trap '' TERM INT HUP; while kill -0 {} 2>/dev/null; do sleep 1; done; {} stop -D '{}' -m fast -w >/dev/null 2>&1",
-            std::process::id(),
+            "trap '' TERM INT HUP; read _line; {} stop -D '{}' -m fast -w </dev/null >/dev/null 2>&1",
             self.shell_prefix(),
             self.data.display()
         );
@@ -274,8 +428,8 @@ impl EmbeddedPostgres {
         Command::new("sh")
             .arg("-c")
             .arg(script)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::from(lock))
             .stderr(Stdio::null())
             .spawn()
     }
@@ -321,8 +475,7 @@ impl EmbeddedPostgres {
         }) else {
             return;
         };
-        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-        if String::from_utf8_lossy(&cmdline).contains("postgres") {
+        if process_runs(pid, "postgres") {
             tracing::info!(
                 pid,
                 "stopping an embedded PostgreSQL left over from a previous run"
@@ -352,29 +505,22 @@ impl EmbeddedPostgres {
         }
     }
 
-    fn pg_ctl_start(&self, dir: &Path, tuning: Tuning<'_>) -> Result<(), DevDbError> {
-        let mut options = format!(
-            "-c listen_addresses='' -k '{}' -p {PORT}",
-            self.socket_dir.display()
-        );
-        for (name, value) in tuning {
-            let _ = write!(options, " -c {name}={value}");
-        }
+    fn pg_ctl_start(&self) -> Result<(), DevDbError> {
         let out = self
             .pg_command("pg_ctl")
             .arg("start")
             .arg("-D")
             .arg(&self.data)
             .arg("-l")
-            .arg(dir.join("postgres.log"))
+            .arg(&self.log)
             .args(["-w", "-t", "60", "-o"])
-            .arg(options)
+            .arg(&self.options)
             .stdin(Stdio::null())
             .output()?;
         check("pg_ctl start", &out).map_err(|e| match e {
             DevDbError::Command { what, detail } => DevDbError::Command {
                 what,
-                detail: format!("{detail} (see {})", dir.join("postgres.log").display()),
+                detail: format!("{detail} (see {})", self.log.display()),
             },
             other => other,
         })
@@ -438,6 +584,27 @@ fn find_bin_dir() -> Option<PathBuf> {
         .collect();
     versions.sort();
     versions.pop().map(|(_, dir)| dir)
+}
+
+/// Whether `pid` is a live (not zombie) process whose command line contains `name`.
+fn process_runs(pid: u32, name: &str) -> bool {
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    if !String::from_utf8_lossy(&cmdline).contains(name) {
+        return false;
+    }
+    // The state follows the parenthesised command name in /proc/PID/stat.
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z")
+    })
+}
+
+/// What [`EmbeddedPostgres::start`] found: the lock (we own the cluster) or a live owner's cluster.
+enum Ownership {
+    Owner(std::fs::File),
+    Borrowed(Box<EmbeddedPostgres>),
 }
 
 fn running_as_root() -> bool {

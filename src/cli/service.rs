@@ -37,6 +37,14 @@ fn migrate_database(url: &str) -> anyhow::Result<usize> {
     crate::db::migrate(&mut conn)
 }
 
+/// The embedded database died and could not be started again: exit non-zero so that a
+/// supervisor restarts herald, rather than serving 503 forever. The watchdog stops what is left.
+fn database_lost(error: &crate::devdb::DevDbError) {
+    tracing::error!(%error, "the embedded PostgreSQL cannot be started again; exiting");
+    eprintln!("herald: the embedded PostgreSQL died and cannot be started again: {error}");
+    std::process::exit(1);
+}
+
 fn fail(what: &str, error: &anyhow::Error) -> ExitCode {
     eprintln!("herald {what}: {error:#}");
     ExitCode::FAILURE
@@ -50,6 +58,10 @@ pub fn serve() -> ExitCode {
         Ok(found) => found,
         Err(e) => return fail("serve", &e),
     };
+    let pg = pg.map(std::sync::Arc::new);
+    if let Some(pg) = &pg {
+        pg.supervise(database_lost);
+    }
     let result = (|| -> anyhow::Result<()> {
         let url = settings.database.url.clone().unwrap_or_default();
         let ran = migrate_database(&url)?;
@@ -86,6 +98,10 @@ pub fn worker() -> ExitCode {
         Ok(found) => found,
         Err(e) => return fail("worker", &e),
     };
+    let pg = pg.map(std::sync::Arc::new);
+    if let Some(pg) = &pg {
+        pg.supervise(database_lost);
+    }
     let result = (|| -> anyhow::Result<()> {
         let url = settings.database.url.clone().unwrap_or_default();
         migrate_database(&url)?;

@@ -1,0 +1,341 @@
+//! The embedded database under faults (design.md section 20): `herald serve` killed with SIGKILL
+//! and restarted at once on the same DATA_DIR, `herald verify` twice in a row and beside a running
+//! server, and PostgreSQL killed under a running server. Each test runs the real binary on a
+//! DATA_DIR of its own, the way a supervisor (systemd, Docker) would.
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A DATA_DIR kept across restarts, and the servers started on it.
+struct Node {
+    root: PathBuf,
+    port: u16,
+    client: awc::Client,
+}
+
+impl Node {
+    fn new(tag: &str) -> Node {
+        let root = std::env::temp_dir().join(format!(
+            "herald-{tag}-{}-{}",
+            std::process::id(),
+            hex::encode(herald::auth::random_bytes::<4>())
+        ));
+        std::fs::create_dir_all(&root).unwrap();
+        Node {
+            root,
+            port: free_port(),
+            client: awc::Client::builder()
+                .timeout(Duration::from_secs(5))
+                .finish(),
+        }
+    }
+
+    fn data(&self) -> PathBuf {
+        self.root.join("data")
+    }
+
+    fn herald(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_herald"));
+        cmd.args(args)
+            .current_dir(&self.root)
+            .env_remove("DATABASE_URL")
+            .env_remove("SMTP_URL")
+            .env("BIND_ADDR", format!("127.0.0.1:{}", self.port))
+            .env("DATA_DIR", self.data())
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    fn serve(&self) -> Child {
+        self.herald(&["serve"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+
+    async fn status(&self, path: &str) -> Option<u16> {
+        let res = self
+            .client
+            .get(format!("http://127.0.0.1:{}{path}", self.port))
+            .send()
+            .await
+            .ok()?;
+        Some(res.status().as_u16())
+    }
+
+    /// Waits until /readyz answers 200; panics when the server exits or `limit` passes.
+    async fn ready(&self, server: &mut Child, limit: Duration, what: &str) {
+        let began = Instant::now();
+        loop {
+            if let Some(exit) = server.try_wait().unwrap() {
+                panic!("{what}: herald serve exited with {exit}");
+            }
+            if self.status("/readyz").await == Some(200) {
+                return;
+            }
+            assert!(began.elapsed() < limit, "{what}: not ready after {limit:?}");
+            actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn call(&self, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+        let url = format!("http://127.0.0.1:{}/api/v1{path}", self.port);
+        let mut req = match body {
+            Some(_) => self.client.post(url),
+            None => self.client.get(url),
+        };
+        if let Some(token) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {token}")));
+        }
+        let mut res = match body {
+            Some(body) => req.send_json(&body).await,
+            None => req.send().await,
+        }
+        .expect("the server answers");
+        let bytes = res.body().await.unwrap();
+        (
+            res.status().as_u16(),
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    async fn account(&self, email: &str) -> String {
+        let (status, body) = self
+            .call(
+                "/accounts",
+                None,
+                Some(
+                    json!({"email": email, "display_name": email, "password": "correct horse 42"}),
+                ),
+            )
+            .await;
+        assert_eq!(status, 201, "{body}");
+        let (status, body) = self
+            .call(
+                "/auth/token",
+                None,
+                Some(json!({"email": email, "password": "correct horse 42"})),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// A started Magnate game between two new accounts: (game id, tokens by seat).
+    async fn game(&self) -> (String, [String; 2]) {
+        let ada = self.account("ada@example.test").await;
+        let bruno = self.account("bruno@example.test").await;
+        let (status, g) = self
+            .call(
+                "/games",
+                Some(&ada),
+                Some(json!({"kind": "magnate", "invite": ["bruno@example.test"]})),
+            )
+            .await;
+        assert_eq!(status, 201, "{g}");
+        let id = g["id"].as_str().unwrap().to_owned();
+        let (status, g) = self
+            .call(&format!("/games/{id}/join"), Some(&bruno), Some(json!({})))
+            .await;
+        assert_eq!(status, 200, "{g}");
+        (id, [ada, bruno])
+    }
+
+    /// Plays the first legal action of whoever is pending; returns the acknowledged version.
+    async fn play(&self, id: &str, tokens: &[String; 2]) -> i64 {
+        for token in tokens {
+            let (status, g) = self.call(&format!("/games/{id}"), Some(token), None).await;
+            assert_eq!(status, 200, "{g}");
+            let Some(action) = g["legal_actions"].as_array().and_then(|a| a.first()) else {
+                continue;
+            };
+            let body = json!({"expected_version": g["version"], "actions": [action]});
+            let (status, g) = self
+                .call(&format!("/games/{id}/actions"), Some(token), Some(body))
+                .await;
+            assert_eq!(status, 200, "{g}");
+            return g["version"].as_i64().unwrap();
+        }
+        panic!("nobody may act in game {id}");
+    }
+
+    async fn version(&self, id: &str, token: &str) -> i64 {
+        let (status, g) = self.call(&format!("/games/{id}"), Some(token), None).await;
+        assert_eq!(status, 200, "{g}");
+        g["version"].as_i64().unwrap()
+    }
+
+    fn verify(&self, id: &str) -> std::process::Output {
+        self.herald(&["verify", id]).output().unwrap()
+    }
+
+    fn postmaster_pid(&self) -> u32 {
+        let text =
+            std::fs::read_to_string(self.data().join("postgres/data/postmaster.pid")).unwrap();
+        text.lines().next().unwrap().trim().parse().unwrap()
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        // Whatever a test left running stops with its watchdog once the servers are gone.
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+fn kill(pid: u32, signal: &str) {
+    let ok = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill {signal} {pid}");
+}
+
+fn stop(mut server: Child) {
+    kill(server.id(), "-TERM");
+    assert!(server.wait().unwrap().success(), "a clean stop exits 0");
+}
+
+fn alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .unwrap_or_default()
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+}
+
+#[actix_web::test]
+async fn a_server_killed_and_restarted_at_once_twenty_times_serves_every_time_and_loses_no_move() {
+    let node = Node::new("restart");
+    let mut server = node.serve();
+    node.ready(&mut server, Duration::from_secs(90), "first start")
+        .await;
+    let (id, tokens) = node.game().await;
+    for round in 0..20 {
+        let acknowledged = node.play(&id, &tokens).await;
+        // SIGKILL of herald alone, reaped at once, then a new server at once: what the dead one
+        // left behind must not stop the new one's database.
+        server.kill().unwrap();
+        server.wait().unwrap();
+        server = node.serve();
+        node.ready(
+            &mut server,
+            Duration::from_secs(60),
+            &format!("restart {round}"),
+        )
+        .await;
+        // Still serving a moment later (a leftover acting late would stop it now).
+        actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
+        assert_eq!(
+            node.status("/readyz").await,
+            Some(200),
+            "restart {round}: ready, then not"
+        );
+        assert_eq!(
+            node.version(&id, &tokens[0]).await,
+            acknowledged,
+            "restart {round}: the acknowledged move is kept"
+        );
+    }
+    stop(server);
+}
+
+#[actix_web::test]
+async fn two_verifies_in_a_row_and_one_beside_a_running_server_never_stop_each_others_database() {
+    let node = Node::new("verify");
+    let mut server = node.serve();
+    node.ready(&mut server, Duration::from_secs(90), "start")
+        .await;
+    let (id, tokens) = node.game().await;
+    node.play(&id, &tokens).await;
+    stop(server);
+    for pause in [0, 100, 300, 700] {
+        let first = node.verify(&id);
+        std::thread::sleep(Duration::from_millis(pause));
+        let second = node.verify(&id);
+        for (which, out) in [("first", &first), ("second", &second)] {
+            assert!(
+                out.status.success(),
+                "{which} verify ({pause} ms apart): {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+    let mut server = node.serve();
+    node.ready(&mut server, Duration::from_secs(90), "second start")
+        .await;
+    let beside = node.verify(&id);
+    assert!(
+        beside.status.success(),
+        "verify beside a server: {}",
+        String::from_utf8_lossy(&beside.stderr)
+    );
+    for _ in 0..15 {
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(
+            node.status("/readyz").await,
+            Some(200),
+            "the server beside a verify stays ready"
+        );
+    }
+    stop(server);
+}
+
+#[actix_web::test]
+async fn a_server_whose_embedded_database_is_killed_starts_it_again_and_keeps_the_game() {
+    let node = Node::new("pgdeath");
+    let mut server = node.serve();
+    node.ready(&mut server, Duration::from_secs(90), "start")
+        .await;
+    let (id, tokens) = node.game().await;
+    let version = node.play(&id, &tokens).await;
+    let postmaster = node.postmaster_pid();
+    kill(postmaster, "-KILL");
+    let began = Instant::now();
+    while alive(postmaster) && began.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The server notices within moments and starts a new postmaster (or exits non-zero).
+    while std::fs::read_to_string(node.data().join("postgres/data/postmaster.pid"))
+        .ok()
+        .and_then(|t| t.lines().next().and_then(|l| l.trim().parse::<u32>().ok()))
+        .is_none_or(|pid| pid == postmaster || !alive(pid))
+    {
+        assert!(server.try_wait().unwrap().is_none(), "the server exited");
+        assert!(
+            began.elapsed() < Duration::from_secs(45),
+            "no new postmaster within 45 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    node.ready(
+        &mut server,
+        Duration::from_secs(45),
+        "after PostgreSQL died",
+    )
+    .await;
+    assert_eq!(node.version(&id, &tokens[0]).await, version);
+    assert_eq!(
+        node.play(&id, &tokens).await,
+        version + 1,
+        "and takes moves"
+    );
+    stop(server);
+}
