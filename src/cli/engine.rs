@@ -2,14 +2,14 @@
 //! which is their whole purpose.
 #![allow(clippy::print_stdout)]
 
-use crate::engine::registry::GameKind;
-use crate::games::lancaster::{self, Lancaster};
-use crate::games::magnate::{self, Magnate};
-use crate::selfplay::{Run, report};
+use crate::engine::registry::{GameKind, SelfplayError};
+use crate::games::magnate;
+use crate::selfplay::{Plan, report};
 use clap::Args;
 use serde_json::{Map, Value};
 use std::io::Read;
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(Debug, Args)]
 pub struct SelfplayArgs {
@@ -66,11 +66,7 @@ pub fn selfplay(args: SelfplayArgs) -> ExitCode {
         eprintln!(
             "selfplay: unknown game {:?}; the games are {}",
             args.game,
-            GameKind::ALL
-                .iter()
-                .map(|k| k.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            GameKind::names()
         );
         return ExitCode::from(2);
     };
@@ -81,60 +77,24 @@ pub fn selfplay(args: SelfplayArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = match kind {
-        GameKind::Magnate => {
-            let rules = match serde_json::from_value::<magnate::Options>(options)
-                .map_err(|e| e.to_string())
-                .and_then(|o| o.resolve().map_err(|e| e.to_string()))
-            {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("selfplay: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let seats = args.players.unwrap_or(2);
-            report::<Magnate>(&Run {
-                rules,
-                seats,
-                games: args.games,
-                seed: args.seed,
-                threads: args.threads,
-                check: args.check,
-            })
-        }
-        GameKind::Lancaster => {
-            let rules = match serde_json::from_value::<lancaster::Options>(options)
-                .map_err(|e| e.to_string())
-                .and_then(|o| o.resolve().map_err(|e| e.to_string()))
-            {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("selfplay: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let seats = args.players.unwrap_or(2);
-            if !(2..=5).contains(&seats) {
-                eprintln!("selfplay: Lancaster is for 2 to 5 players, not {seats}");
-                return ExitCode::from(2);
-            }
-            report::<Lancaster>(&Run {
-                rules,
-                seats,
-                games: args.games,
-                seed: args.seed,
-                threads: args.threads,
-                check: args.check,
-            })
-        }
+    let plan = Plan {
+        players: args.players,
+        games: args.games,
+        seed: args.seed,
+        threads: args.threads,
+        check: args.check,
     };
-    match result {
-        Ok(text) => {
-            print!("{text}");
+    let start = Instant::now();
+    match kind.selfplay(&options, &plan) {
+        Ok(summary) => {
+            print!("{}", report(&summary, start.elapsed()));
             ExitCode::SUCCESS
         }
-        Err(v) => {
+        Err(SelfplayError::Setup(e)) => {
+            eprintln!("selfplay: {e}");
+            ExitCode::from(2)
+        }
+        Err(SelfplayError::Violation(v)) => {
             eprintln!("selfplay: invariant violated: {}", v.message);
             ExitCode::FAILURE
         }

@@ -11,6 +11,7 @@ use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
 use crate::engine::registry::{AnyState, GameKind};
 use crate::engine::{Audience, Seat, Viewer};
+use crate::games::magnate::Magnate;
 use crate::jobs::{Job, JobError};
 use crate::models::Game;
 use crate::schema::{email_links, game_actions, game_events, game_seats, games, users};
@@ -606,11 +607,12 @@ fn turn(conn: &mut PgConnection, ctx: &Context, p: &GamePayload) -> Result<Optio
         .collect();
     let opponents = table.opponents(p.seat, locale);
     let game = table.game_name();
-    let deciding = match table.kind {
-        GameKind::Magnate => view["turn"]["seat"]
+    let deciding = if table.kind == GameKind::of::<Magnate>() {
+        view["turn"]["seat"]
             .as_i64()
-            .is_some_and(|s| s != i64::from(p.seat)),
-        _ => state.pending().iter().count() > 1,
+            .is_some_and(|s| s != i64::from(p.seat))
+    } else {
+        state.pending().iter().count() > 1
     };
     let subject_t = if deciding {
         &i18n::DECIDE_SUBJECT
@@ -632,7 +634,7 @@ fn turn(conn: &mut PgConnection, ctx: &Context, p: &GamePayload) -> Result<Optio
         doc.list_heading = Some(i18n::pick(locale, &i18n::SINCE).to_owned());
         doc.list = lines;
     }
-    if table.kind == GameKind::Magnate {
+    if table.kind == GameKind::of::<Magnate>() {
         let me = &view["players"][usize::try_from(p.seat).unwrap_or(0)];
         if let Some(hand) = me["hand"].as_array() {
             let cards: Vec<&str> = hand.iter().filter_map(Value::as_str).collect();
@@ -941,7 +943,7 @@ fn event_line(locale: Locale, table: &Table, event: &Value) -> Option<String> {
             .map(str::to_owned)
             .unwrap_or_else(|| v.to_string())
     };
-    if table.kind != GameKind::Magnate {
+    if table.kind != GameKind::of::<Magnate>() {
         return Some(i18n::fill(
             locale,
             &i18n::OTHER_EVENT,

@@ -60,6 +60,50 @@ impl<E> Logged<E> {
     }
 }
 
+/// One switch of a game's options, as `/game-kinds` lists it and as `resolve` accepts it: the
+/// game describes its switches once, here, and a test holds `resolve` to the description.
+#[derive(Debug, Clone, Copy)]
+pub struct Switch {
+    pub name: &'static str,
+    /// Every accepted value, the default first.
+    pub values: &'static [SwitchValue],
+    /// The rule IDs it governs.
+    pub rules: &'static str,
+}
+
+/// A value a switch takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum SwitchValue {
+    Bool(bool),
+    Number(u32),
+    Text(&'static str),
+}
+
+/// A seat's place when the game is over: what results, standings and ratings read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Standing {
+    pub seat: Seat,
+    /// 1 for a winner; tied seats share a place ("1224" ranking).
+    pub place: u8,
+    /// The game's own score (Magnate district points, Lancaster prestige points).
+    pub score: Option<i64>,
+    /// The game's tie-break figures, named, in the order the game applies them.
+    pub tiebreaks: Vec<(&'static str, i64)>,
+}
+
+/// Places by "1224" ranking: winners first, then the others by `key` (greater is better).
+pub fn places(seats: u8, winners: SeatSet, key: impl Fn(Seat) -> i64) -> Vec<(Seat, u8)> {
+    let rank = |s: Seat| (winners.contains(s), key(s));
+    (0..seats)
+        .map(Seat)
+        .map(|s| {
+            let better = (0..seats).map(Seat).filter(|o| rank(*o) > rank(s)).count();
+            (s, u8::try_from(better + 1).unwrap_or(u8::MAX))
+        })
+        .collect()
+}
+
 /// What a finished game reports: at least who won.
 pub trait Outcome: Debug + Clone + Serialize + DeserializeOwned + PartialEq {
     /// The winning seats (several for a shared victory).
@@ -72,18 +116,34 @@ pub trait Outcome: Debug + Clone + Serialize + DeserializeOwned + PartialEq {
 /// seats whose decision the game waits for. It is empty exactly when the game is over. Several
 /// seats may be pending at once (a secret vote), and a seat that is not the active player may be
 /// pending (a defender deciding in the middle of someone else's turn).
-pub trait Game {
+pub trait Game: 'static {
     /// The wire name, e.g. `"magnate"`.
     const KIND: &'static str;
+    /// The name players read, e.g. `"Magnate"`.
+    const NAME: &'static str;
     const MIN_SEATS: u8;
     const MAX_SEATS: u8;
+    /// The rules version a new game starts with (a game keeps its own).
+    const RULES_VERSION: u32 = 1;
+    /// The named presets, the default first.
+    const PRESETS: &'static [&'static str];
+    /// Every switch a client may set over a preset.
+    const SWITCHES: &'static [Switch];
 
     /// Options as given by a client: a preset plus switches, all optional.
     type Options: Debug + Clone + Serialize + DeserializeOwned + Default;
     /// Every option resolved to a value; what a game stores.
     type Rules: Debug + Clone + Serialize + DeserializeOwned + PartialEq;
-    type State: Debug + Clone + Serialize + DeserializeOwned + PartialEq;
-    type Action: Debug + Clone + Serialize + DeserializeOwned + PartialEq + Display + FromStr;
+    type State: Debug + Clone + Serialize + DeserializeOwned + PartialEq + Send + Sync;
+    type Action: Debug
+        + Clone
+        + Serialize
+        + DeserializeOwned
+        + PartialEq
+        + Display
+        + FromStr<Err: Display>
+        + Send
+        + Sync;
     type Event: Debug + Clone + Serialize;
     type View: Debug + Serialize;
     type Outcome: Outcome;
@@ -132,6 +192,23 @@ pub trait Game {
     fn view(state: &Self::State, viewer: Viewer) -> Self::View;
 
     fn outcome(state: &Self::State) -> Option<Self::Outcome>;
+
+    /// Every seat's place, score and tie-breaks once the game is over (empty before). By
+    /// default winners share first place and the others share the next.
+    fn standings(state: &Self::State, seats: u8) -> Vec<Standing> {
+        let Some(outcome) = Self::outcome(state) else {
+            return Vec::new();
+        };
+        places(seats, outcome.winners(), |_| 0)
+            .into_iter()
+            .map(|(seat, place)| Standing {
+                seat,
+                place,
+                score: None,
+                tiebreaks: Vec::new(),
+            })
+            .collect()
+    }
 
     /// Ends the game with `seat` resigning (server policy, outside the rules): the other seats win.
     fn resign(state: &mut Self::State, seat: Seat) -> Result<(), Illegal>;

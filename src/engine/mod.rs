@@ -19,6 +19,8 @@ pub mod registry;
 mod rng;
 mod seat;
 
-pub use game::{Game, Illegal, Logged, OptionsError, Outcome};
+pub use game::{
+    Game, Illegal, Logged, OptionsError, Outcome, Standing, Switch, SwitchValue, places,
+};
 pub use rng::{GameRng, Seed};
 pub use seat::{Audience, Seat, SeatSet, Viewer};

@@ -1,24 +1,169 @@
-//! The closed set of games herald hosts, and the one place that matches on the kind.
+//! The games herald hosts: one list, [`GameKind::ALL`], and the plumbing that turns the stored
+//! JSON (options, states, actions) into each game's typed values at the edge (parse, don't
+//! validate) and back.
 //!
-//! The service stores options, states and actions as JSON; this module turns them into each
-//! game's typed values at the edge (parse, don't validate) and back. Adding a game means one new
-//! arm per `match` below.
+//! Everything here is written once, generically over [`Game`]: a [`GameKind`] is a reference to
+//! the game's [`Host`], an [`AnyState`] or [`AnyAction`] a boxed typed value behind a small trait
+//! object. Hosting a new game is one line in `ALL`; nothing in this module or outside it matches
+//! on a kind.
 
 use super::driver::{self, Refusal};
 use super::{
-    Audience, Game, GameRng, Illegal, Logged, OptionsError, Outcome, Seat, SeatSet, Seed, Viewer,
+    Audience, Game, GameRng, Illegal, Logged, OptionsError, Outcome, Seat, SeatSet, Seed, Standing,
+    Viewer,
 };
-use crate::games::lancaster::{self, Lancaster};
-use crate::games::magnate::{self, Magnate};
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use crate::games::lancaster::Lancaster;
+use crate::games::magnate::Magnate;
+use crate::selfplay::{self, Plan, Run, SelfPlay, Summary, Violation};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+use std::any::Any;
+use std::fmt;
+use std::marker::PhantomData;
 
-/// The kinds of game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKind {
-    Magnate,
-    Lancaster,
+/// A kind of game: its wire name on the outside, its [`Host`] inside.
+#[derive(Clone, Copy)]
+pub struct GameKind(&'static dyn Host);
+
+impl GameKind {
+    /// Every game herald hosts. A new game is one line here.
+    pub const ALL: &'static [GameKind] = &[GameKind::of::<Magnate>(), GameKind::of::<Lancaster>()];
+
+    /// The kind of `G`.
+    pub const fn of<G: SelfPlay>() -> GameKind
+    where
+        G::Rules: Sync,
+    {
+        GameKind(Hosting::<G>::HOST)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.0.kind()
+    }
+
+    pub fn parse(s: &str) -> Option<GameKind> {
+        GameKind::ALL.iter().copied().find(|k| k.as_str() == s)
+    }
+
+    /// The wire names, for messages: `magnate, lancaster`.
+    pub fn names() -> String {
+        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.as_str()).collect();
+        names.join(", ")
+    }
+
+    pub fn info(self) -> KindInfo {
+        self.0.info(self)
+    }
+
+    /// Resolves a client's options (`null` for none) into the complete rules a game stores.
+    ///
+    /// # Errors
+    /// An [`OptionsError`] naming the option.
+    pub fn resolve_options(self, options: &Value) -> Result<Value, OptionsError> {
+        self.0.resolve_options(options)
+    }
+
+    /// Sets up a game from stored rules; the setup draws from stream 0 of `seed`.
+    ///
+    /// # Errors
+    /// An [`OptionsError`] when the rules or the number of seats do not fit the game.
+    pub fn setup(
+        self,
+        rules: &Value,
+        seats: u8,
+        seed: &Seed,
+    ) -> Result<(AnyState, Vec<LoggedJson>), OptionsError> {
+        self.0.setup(rules, seats, seed)
+    }
+
+    /// Reads a stored state.
+    ///
+    /// # Errors
+    /// What is wrong with it.
+    pub fn load(self, state: &Value) -> Result<AnyState, String> {
+        self.0.load(state)
+    }
+
+    /// Reads a client's action for this kind of game.
+    ///
+    /// # Errors
+    /// A sentence saying what is wrong with it.
+    pub fn parse_action(self, action: &Value) -> Result<AnyAction, String> {
+        self.0.parse_action(action)
+    }
+
+    /// Who may see a stored action (sent by `seat`) before the game ends. An action that no
+    /// longer reads is treated as its sender's alone.
+    pub fn action_audience(self, action: &Value, seat: Seat) -> Audience {
+        if action.get("type").and_then(Value::as_str) == Some("resign") {
+            return Audience::Everyone;
+        }
+        match self.parse_action(action) {
+            Ok(a) => a.0.audience(seat),
+            Err(_) => Audience::Only(SeatSet::only(seat)),
+        }
+    }
+
+    /// Plays `plan` with random legal actions (design.md section 12); `options` as a client
+    /// gives them, `seats` defaulting to the game's smallest count.
+    ///
+    /// # Errors
+    /// A bad option or seat count, or the first violated invariant.
+    pub fn selfplay(self, options: &Value, plan: &Plan) -> Result<Summary, SelfplayError> {
+        self.0.selfplay(options, plan)
+    }
+}
+
+impl PartialEq for GameKind {
+    fn eq(&self, other: &GameKind) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for GameKind {}
+
+impl std::hash::Hash for GameKind {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl fmt::Debug for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for GameKind {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for GameKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<GameKind, D::Error> {
+        let name = String::deserialize(d)?;
+        GameKind::parse(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown game kind {name:?}; the kinds are {}",
+                GameKind::names()
+            ))
+        })
+    }
+}
+
+/// Why a self-play run stopped.
+#[derive(Debug)]
+pub enum SelfplayError {
+    /// The options or the seat count do not fit the game.
+    Setup(String),
+    Violation(Violation),
 }
 
 /// What a client needs to offer a game: its seats, presets and switches.
@@ -44,292 +189,43 @@ pub struct LoggedJson {
     pub event: Value,
 }
 
-/// A game's state, typed.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AnyState {
-    Magnate(Box<magnate::State>),
-    Lancaster(Box<lancaster::State>),
-}
+/// A game's state, typed behind the kind-free surface the service uses.
+#[derive(Debug)]
+pub struct AnyState(Box<dyn PlayState>);
 
 /// An action, typed for its game.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AnyAction {
-    Magnate(magnate::Action),
-    Lancaster(lancaster::Action),
-}
+#[derive(Debug)]
+pub struct AnyAction(Box<dyn PlayAction>);
 
-fn to_json<T: Serialize>(value: &T) -> Value {
-    // Our types serialise to JSON without failing (no maps with non-string keys, no floats).
-    serde_json::to_value(value).unwrap_or(Value::Null)
-}
-
-fn logged_json<G: Game>(events: Vec<Logged<G::Event>>) -> Vec<LoggedJson> {
-    events
-        .into_iter()
-        .map(|l| LoggedJson {
-            audience: l.audience,
-            event: to_json(&l.event),
-        })
-        .collect()
-}
-
-/// An action with its notation, as listed in `legal_actions` and history.
-pub fn action_json<G: Game>(action: &G::Action) -> Value {
-    let mut v = to_json(action);
-    if let Value::Object(map) = &mut v {
-        map.insert("notation".into(), Value::String(action.to_string()));
-    }
-    v
-}
-
-/// Reads an action: the typed object (with or without its `notation`) or `{"notation": "..."}`.
-fn parse_action<G: Game>(value: &Value) -> Result<G::Action, String>
-where
-    <G::Action as std::str::FromStr>::Err: std::fmt::Display,
-{
-    let Value::Object(map) = value else {
-        return Err("an action is a JSON object with a \"type\" (or a \"notation\")".into());
-    };
-    let notation = match map.get("notation") {
-        None => None,
-        Some(Value::String(s)) => Some(s.parse::<G::Action>().map_err(|e| e.to_string())?),
-        Some(_) => return Err("\"notation\" must be a string".into()),
-    };
-    if !map.contains_key("type") {
-        return match (notation, map.len()) {
-            (Some(a), 1) => Ok(a),
-            (Some(_), _) => Err(
-                "an action given by \"notation\" has no other fields unless it also has a \"type\""
-                    .into(),
-            ),
-            (None, _) => Err("an action needs a \"type\" (or a \"notation\")".into()),
-        };
-    }
-    let mut fields: Map<String, Value> = map.clone();
-    fields.remove("notation");
-    let typed: G::Action =
-        serde_json::from_value(Value::Object(fields)).map_err(|e| e.to_string())?;
-    match notation {
-        Some(n) if n != typed => Err(format!(
-            "the \"notation\" {:?} does not describe the same action as the fields ({typed})",
-            n.to_string()
-        )),
-        _ => Ok(typed),
+impl Clone for AnyState {
+    fn clone(&self) -> AnyState {
+        AnyState(self.0.clone_box())
     }
 }
 
-fn resolve<G: Game>(options: &Value) -> Result<Value, OptionsError> {
-    let options = if options.is_null() {
-        Value::Object(Map::new())
-    } else {
-        options.clone()
-    };
-    let parsed: G::Options =
-        serde_json::from_value(options).map_err(|e| OptionsError(e.to_string()))?;
-    Ok(to_json(&G::resolve(&parsed)?))
-}
-
-fn rules<G: Game>(rules: &Value) -> Result<G::Rules, OptionsError> {
-    serde_json::from_value(rules.clone()).map_err(|e| OptionsError(format!("stored rules: {e}")))
-}
-
-impl GameKind {
-    pub const ALL: &'static [GameKind] = &[GameKind::Magnate, GameKind::Lancaster];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameKind::Magnate => Magnate::KIND,
-            GameKind::Lancaster => Lancaster::KIND,
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<GameKind> {
-        GameKind::ALL.iter().copied().find(|k| k.as_str() == s)
-    }
-
-    pub fn info(self) -> KindInfo {
-        match self {
-            GameKind::Magnate => KindInfo {
-                kind: self,
-                name: "Magnate",
-                min_seats: Magnate::MIN_SEATS,
-                max_seats: Magnate::MAX_SEATS,
-                presets: magnate::options::PRESETS.to_vec(),
-                options: json!({
-                    "courts": {"values": [false, true], "rules": "MAG-COURT"},
-                    "ace_build_cost": {"values": [3, 1], "rules": "MAG-BUILD-1, MAG-DEV-3"},
-                    "ace_deed": {"values": ["one", "two_same", "forbidden"], "rules": "MAG-DEED-2"},
-                    "deed_on_two": {"values": ["forbid", "allow"], "rules": "MAG-DEED-3"},
-                    "deed_dev_each_suit": {"values": [false, true], "rules": "MAG-DEV-7"},
-                    "ace_scoring": {"values": ["suit_count", "flat", "deucey"], "rules": "MAG-SCORE-2"},
-                    "trade": {"values": ["three_same", "any_three"], "rules": "MAG-TRADE-2"},
-                    "trade_same_suit": {"values": ["forbid", "allow"], "rules": "MAG-TRADE-3"},
-                    "tiebreak_total": {"values": ["scored", "raw"], "rules": "MAG-TIE-1"},
-                    "tax_dice": {"values": [1, 2], "rules": "MAG-TAX-5"},
-                    "district_cards": {"values": ["pawns", "courts"], "rules": "MAG-COURT-8"},
-                    "auto_pick": {"values": ["fewer", "ap"], "rules": "MAG-INC-6"},
-                    "start_player": {"values": ["random", "host_chooses", "first_seat"], "rules": "MAG-SETUP-5"},
-                    "start_seat": {"values": [0, 1], "rules": "MAG-SETUP-5 (with start_player = host_chooses)"},
-                }),
-                rules_version: 1,
-            },
-            GameKind::Lancaster => KindInfo {
-                kind: self,
-                name: "Lancaster",
-                min_seats: Lancaster::MIN_SEATS,
-                max_seats: Lancaster::MAX_SEATS,
-                presets: lancaster::options::PRESETS.to_vec(),
-                options: json!({
-                    "start_voting_markers": {"values": [1, 2], "rules": "LAN-SET-6"},
-                    "extension_draw": {"values": ["choice"], "rules": "LAN-SET-7"},
-                    "sim_law_choices": {"values": [false, true], "rules": "LAN-LAW-3"},
-                    "law_set": {"values": ["base"], "rules": "DAT-RULESET"},
-                }),
-                rules_version: 1,
-            },
-        }
-    }
-
-    /// Resolves a client's options (`null` for none) into the complete rules a game stores.
-    ///
-    /// # Errors
-    /// An [`OptionsError`] naming the option.
-    pub fn resolve_options(self, options: &Value) -> Result<Value, OptionsError> {
-        match self {
-            GameKind::Magnate => resolve::<Magnate>(options),
-            GameKind::Lancaster => resolve::<Lancaster>(options),
-        }
-    }
-
-    /// Sets up a game from stored rules; the setup draws from stream 0 of `seed`.
-    ///
-    /// # Errors
-    /// An [`OptionsError`] when the rules or the number of seats do not fit the game.
-    pub fn setup(
-        self,
-        rules_json: &Value,
-        seats: u8,
-        seed: &Seed,
-    ) -> Result<(AnyState, Vec<LoggedJson>), OptionsError> {
-        let mut rng = GameRng::for_setup(seed);
-        match self {
-            GameKind::Magnate => {
-                let mut events = Vec::new();
-                let state =
-                    Magnate::setup(&rules::<Magnate>(rules_json)?, seats, &mut rng, &mut events)?;
-                Ok((
-                    AnyState::Magnate(Box::new(state)),
-                    logged_json::<Magnate>(events),
-                ))
-            }
-            GameKind::Lancaster => {
-                let mut events = Vec::new();
-                let state = Lancaster::setup(
-                    &rules::<Lancaster>(rules_json)?,
-                    seats,
-                    &mut rng,
-                    &mut events,
-                )?;
-                Ok((
-                    AnyState::Lancaster(Box::new(state)),
-                    logged_json::<Lancaster>(events),
-                ))
-            }
-        }
-    }
-
-    /// Reads a stored state.
-    ///
-    /// # Errors
-    /// What is wrong with it.
-    pub fn load(self, state: &Value) -> Result<AnyState, String> {
-        match self {
-            GameKind::Magnate => serde_json::from_value(state.clone())
-                .map(|s| AnyState::Magnate(Box::new(s)))
-                .map_err(|e| e.to_string()),
-            GameKind::Lancaster => serde_json::from_value(state.clone())
-                .map(|s| AnyState::Lancaster(Box::new(s)))
-                .map_err(|e| e.to_string()),
-        }
-    }
-
-    /// Who may see a stored action (sent by `seat`) before the game ends. An action that no
-    /// longer reads is treated as its sender's alone.
-    pub fn action_audience(self, action: &Value, seat: Seat) -> Audience {
-        if action.get("type").and_then(Value::as_str) == Some("resign") {
-            return Audience::Everyone;
-        }
-        match self.parse_action(action) {
-            Ok(AnyAction::Magnate(a)) => Magnate::action_audience(&a, seat),
-            Ok(AnyAction::Lancaster(a)) => Lancaster::action_audience(&a, seat),
-            Err(_) => Audience::Only(SeatSet::only(seat)),
-        }
-    }
-
-    /// Reads a client's action for this kind of game.
-    ///
-    /// # Errors
-    /// A sentence saying what is wrong with it.
-    pub fn parse_action(self, action: &Value) -> Result<AnyAction, String> {
-        match self {
-            GameKind::Magnate => parse_action::<Magnate>(action).map(AnyAction::Magnate),
-            GameKind::Lancaster => parse_action::<Lancaster>(action).map(AnyAction::Lancaster),
-        }
-    }
-}
-
-impl AnyAction {
-    /// The action with its `notation`.
-    pub fn to_json(&self) -> Value {
-        match self {
-            AnyAction::Magnate(a) => action_json::<Magnate>(a),
-            AnyAction::Lancaster(a) => action_json::<Lancaster>(a),
-        }
-    }
-
-    pub fn notation(&self) -> String {
-        match self {
-            AnyAction::Magnate(a) => a.to_string(),
-            AnyAction::Lancaster(a) => a.to_string(),
-        }
+impl PartialEq for AnyState {
+    fn eq(&self, other: &AnyState) -> bool {
+        self.0.same(other.0.as_any())
     }
 }
 
 impl AnyState {
     pub fn kind(&self) -> GameKind {
-        match self {
-            AnyState::Magnate(_) => GameKind::Magnate,
-            AnyState::Lancaster(_) => GameKind::Lancaster,
-        }
+        self.0.kind()
     }
 
     /// The stored form.
     pub fn to_json(&self) -> Value {
-        match self {
-            AnyState::Magnate(s) => to_json(s),
-            AnyState::Lancaster(s) => to_json(s),
-        }
+        self.0.to_json()
     }
 
     pub fn pending(&self) -> SeatSet {
-        match self {
-            AnyState::Magnate(s) => Magnate::pending(s),
-            AnyState::Lancaster(s) => Lancaster::pending(s),
-        }
+        self.0.pending()
     }
 
     /// The legal actions of `seat`, each with its `notation`.
     pub fn legal_actions(&self, seat: Seat) -> Vec<Value> {
-        match self {
-            AnyState::Magnate(s) => Magnate::legal_actions(s, seat)
-                .iter()
-                .map(action_json::<Magnate>)
-                .collect(),
-            AnyState::Lancaster(s) => Lancaster::legal_actions(s, seat)
-                .iter()
-                .map(action_json::<Lancaster>)
-                .collect(),
-        }
+        self.0.legal_actions(seat)
     }
 
     /// Submits action number `number` (the first action of a game is 1) through the driver.
@@ -344,45 +240,24 @@ impl AnyState {
         number: u64,
     ) -> Result<Vec<LoggedJson>, Refusal> {
         let mut rng = GameRng::for_action(seed, number);
-        match (self, action) {
-            (AnyState::Magnate(s), AnyAction::Magnate(a)) => {
-                let mut events = Vec::new();
-                driver::submit::<Magnate>(s, seat, a, &mut rng, &mut events)?;
-                Ok(logged_json::<Magnate>(events))
-            }
-            (AnyState::Lancaster(s), AnyAction::Lancaster(a)) => {
-                let mut events = Vec::new();
-                driver::submit::<Lancaster>(s, seat, a, &mut rng, &mut events)?;
-                Ok(logged_json::<Lancaster>(events))
-            }
-            _ => Err(Refusal::Illegal(Illegal::new(
-                "GAME-KIND",
-                "The action is for another kind of game.",
-            ))),
-        }
+        self.0.submit(seat, action.0.as_any(), &mut rng)
     }
 
     pub fn view(&self, viewer: Viewer) -> Value {
-        match self {
-            AnyState::Magnate(s) => to_json(&Magnate::view(s, viewer)),
-            AnyState::Lancaster(s) => to_json(&Lancaster::view(s, viewer)),
-        }
+        self.0.view(viewer)
     }
 
     pub fn outcome(&self) -> Option<Value> {
-        match self {
-            AnyState::Magnate(s) => Magnate::outcome(s).map(|o| to_json(&o)),
-            AnyState::Lancaster(s) => Lancaster::outcome(s).map(|o| to_json(&o)),
-        }
+        self.0.outcome()
     }
 
     pub fn winners(&self) -> SeatSet {
-        match self {
-            AnyState::Magnate(s) => Magnate::outcome(s).map(|o| o.winners()).unwrap_or_default(),
-            AnyState::Lancaster(s) => Lancaster::outcome(s)
-                .map(|o| o.winners())
-                .unwrap_or_default(),
-        }
+        self.0.winners()
+    }
+
+    /// Every seat's place, score and tie-breaks once the game is over.
+    pub fn standings(&self, seats: u8) -> Vec<Standing> {
+        self.0.standings(seats)
     }
 
     /// `seat` resigns: the game ends and the others win.
@@ -390,10 +265,18 @@ impl AnyState {
     /// # Errors
     /// When the game is already over.
     pub fn resign(&mut self, seat: Seat) -> Result<(), Illegal> {
-        match self {
-            AnyState::Magnate(s) => Magnate::resign(s, seat),
-            AnyState::Lancaster(s) => Lancaster::resign(s, seat),
-        }
+        self.0.resign(seat)
+    }
+}
+
+impl AnyAction {
+    /// The action with its `notation`.
+    pub fn to_json(&self) -> Value {
+        self.0.to_json()
+    }
+
+    pub fn notation(&self) -> String {
+        self.0.notation()
     }
 }
 
@@ -426,4 +309,421 @@ pub fn replay(
             .map_err(|e| format!("action {}: {e}", i + 1))?;
     }
     Ok(state)
+}
+
+/// What the platform does with a kind of game, without knowing its types.
+trait Host: Sync {
+    fn kind(&self) -> &'static str;
+    fn info(&self, kind: GameKind) -> KindInfo;
+    fn resolve_options(&self, options: &Value) -> Result<Value, OptionsError>;
+    fn setup(
+        &self,
+        rules: &Value,
+        seats: u8,
+        seed: &Seed,
+    ) -> Result<(AnyState, Vec<LoggedJson>), OptionsError>;
+    fn load(&self, state: &Value) -> Result<AnyState, String>;
+    fn parse_action(&self, action: &Value) -> Result<AnyAction, String>;
+    fn selfplay(&self, options: &Value, plan: &Plan) -> Result<Summary, SelfplayError>;
+}
+
+/// A typed state behind [`AnyState`].
+trait PlayState: fmt::Debug + Send + Sync {
+    fn kind(&self) -> GameKind;
+    fn clone_box(&self) -> Box<dyn PlayState>;
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn Any) -> bool;
+    fn to_json(&self) -> Value;
+    fn pending(&self) -> SeatSet;
+    fn legal_actions(&self, seat: Seat) -> Vec<Value>;
+    fn submit(
+        &mut self,
+        seat: Seat,
+        action: &dyn Any,
+        rng: &mut GameRng,
+    ) -> Result<Vec<LoggedJson>, Refusal>;
+    fn view(&self, viewer: Viewer) -> Value;
+    fn outcome(&self) -> Option<Value>;
+    fn winners(&self) -> SeatSet;
+    fn standings(&self, seats: u8) -> Vec<Standing>;
+    fn resign(&mut self, seat: Seat) -> Result<(), Illegal>;
+}
+
+/// A typed action behind [`AnyAction`].
+trait PlayAction: fmt::Debug + Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn to_json(&self) -> Value;
+    fn notation(&self) -> String;
+    fn audience(&self, seat: Seat) -> Audience;
+}
+
+/// The host of game `G`: a zero-sized value whose vtable is the game's entry in the registry.
+struct Hosting<G>(PhantomData<fn() -> G>);
+
+impl<G: SelfPlay> Hosting<G>
+where
+    G::Rules: Sync,
+{
+    const HOST: &'static dyn Host = &Hosting::<G>(PhantomData);
+}
+
+/// `G`'s state behind [`PlayState`].
+struct Playing<G: Game>(G::State);
+
+impl<G: Game> fmt::Debug for Playing<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// `G`'s action behind [`PlayAction`].
+struct Acting<G: Game>(G::Action);
+
+impl<G: Game> fmt::Debug for Acting<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    // Our types serialise to JSON without failing (no maps with non-string keys, no floats).
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+fn logged_json<G: Game>(events: Vec<Logged<G::Event>>) -> Vec<LoggedJson> {
+    events
+        .into_iter()
+        .map(|l| LoggedJson {
+            audience: l.audience,
+            event: to_json(&l.event),
+        })
+        .collect()
+}
+
+/// An action with its notation, as listed in `legal_actions` and history.
+pub fn action_json<G: Game>(action: &G::Action) -> Value {
+    let mut v = to_json(action);
+    if let Value::Object(map) = &mut v {
+        map.insert("notation".into(), Value::String(action.to_string()));
+    }
+    v
+}
+
+/// Reads an action: the typed object (with or without its `notation`) or `{"notation": "..."}`.
+fn parse_action<G: Game>(value: &Value) -> Result<G::Action, String> {
+    let Value::Object(map) = value else {
+        return Err("an action is a JSON object with a \"type\" (or a \"notation\")".into());
+    };
+    let notation = match map.get("notation") {
+        None => None,
+        Some(Value::String(s)) => Some(s.parse::<G::Action>().map_err(|e| e.to_string())?),
+        Some(_) => return Err("\"notation\" must be a string".into()),
+    };
+    if !map.contains_key("type") {
+        return match (notation, map.len()) {
+            (Some(a), 1) => Ok(a),
+            (Some(_), _) => Err(
+                "an action given by \"notation\" has no other fields unless it also has a \"type\""
+                    .into(),
+            ),
+            (None, _) => Err("an action needs a \"type\" (or a \"notation\")".into()),
+        };
+    }
+    let mut fields: Map<String, Value> = map.clone();
+    fields.remove("notation");
+    let typed: G::Action =
+        serde_json::from_value(Value::Object(fields)).map_err(|e| e.to_string())?;
+    match notation {
+        Some(n) if n != typed => Err(format!(
+            "the \"notation\" {:?} does not describe the same action as the fields ({typed})",
+            n.to_string()
+        )),
+        _ => Ok(typed),
+    }
+}
+
+fn resolve<G: Game>(options: &Value) -> Result<G::Rules, OptionsError> {
+    let options = if options.is_null() {
+        Value::Object(Map::new())
+    } else {
+        options.clone()
+    };
+    let parsed: G::Options =
+        serde_json::from_value(options).map_err(|e| OptionsError(e.to_string()))?;
+    G::resolve(&parsed)
+}
+
+impl<G: SelfPlay> Host for Hosting<G>
+where
+    G::Rules: Sync,
+{
+    fn kind(&self) -> &'static str {
+        G::KIND
+    }
+
+    fn info(&self, kind: GameKind) -> KindInfo {
+        let options: Map<String, Value> = G::SWITCHES
+            .iter()
+            .map(|s| {
+                let described = serde_json::json!({"values": s.values, "rules": s.rules});
+                (s.name.to_owned(), described)
+            })
+            .collect();
+        KindInfo {
+            kind,
+            name: G::NAME,
+            min_seats: G::MIN_SEATS,
+            max_seats: G::MAX_SEATS,
+            presets: G::PRESETS.to_vec(),
+            options: Value::Object(options),
+            rules_version: G::RULES_VERSION,
+        }
+    }
+
+    fn resolve_options(&self, options: &Value) -> Result<Value, OptionsError> {
+        resolve::<G>(options).map(|r| to_json(&r))
+    }
+
+    fn setup(
+        &self,
+        rules: &Value,
+        seats: u8,
+        seed: &Seed,
+    ) -> Result<(AnyState, Vec<LoggedJson>), OptionsError> {
+        let rules: G::Rules = serde_json::from_value(rules.clone())
+            .map_err(|e| OptionsError(format!("stored rules: {e}")))?;
+        let mut rng = GameRng::for_setup(seed);
+        let mut events = Vec::new();
+        let state = G::setup(&rules, seats, &mut rng, &mut events)?;
+        Ok((
+            AnyState(Box::new(Playing::<G>(state))),
+            logged_json::<G>(events),
+        ))
+    }
+
+    fn load(&self, state: &Value) -> Result<AnyState, String> {
+        serde_json::from_value::<G::State>(state.clone())
+            .map(|s| AnyState(Box::new(Playing::<G>(s))))
+            .map_err(|e| e.to_string())
+    }
+
+    fn parse_action(&self, action: &Value) -> Result<AnyAction, String> {
+        parse_action::<G>(action).map(|a| AnyAction(Box::new(Acting::<G>(a))))
+    }
+
+    fn selfplay(&self, options: &Value, plan: &Plan) -> Result<Summary, SelfplayError> {
+        let rules = resolve::<G>(options).map_err(|e| SelfplayError::Setup(e.to_string()))?;
+        let seats = plan.players.unwrap_or(G::MIN_SEATS);
+        if !(G::MIN_SEATS..=G::MAX_SEATS).contains(&seats) {
+            return Err(SelfplayError::Setup(format!(
+                "{} is for {} to {} players, not {seats}",
+                G::NAME,
+                G::MIN_SEATS,
+                G::MAX_SEATS
+            )));
+        }
+        let run = Run {
+            rules,
+            seats,
+            games: plan.games,
+            seed: plan.seed,
+            threads: plan.threads,
+            check: plan.check,
+        };
+        selfplay::play::<G>(&run).map_err(SelfplayError::Violation)
+    }
+}
+
+impl<G: SelfPlay> PlayState for Playing<G>
+where
+    G::Rules: Sync,
+{
+    fn kind(&self) -> GameKind {
+        GameKind::of::<G>()
+    }
+
+    fn clone_box(&self) -> Box<dyn PlayState> {
+        Box::new(Playing::<G>(self.0.clone()))
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+
+    fn same(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<G::State>() == Some(&self.0)
+    }
+
+    fn to_json(&self) -> Value {
+        to_json(&self.0)
+    }
+
+    fn pending(&self) -> SeatSet {
+        G::pending(&self.0)
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Value> {
+        G::legal_actions(&self.0, seat)
+            .iter()
+            .map(action_json::<G>)
+            .collect()
+    }
+
+    fn submit(
+        &mut self,
+        seat: Seat,
+        action: &dyn Any,
+        rng: &mut GameRng,
+    ) -> Result<Vec<LoggedJson>, Refusal> {
+        let Some(action) = action.downcast_ref::<G::Action>() else {
+            return Err(Refusal::Illegal(Illegal::new(
+                "GAME-KIND",
+                "The action is for another kind of game.",
+            )));
+        };
+        let mut events = Vec::new();
+        driver::submit::<G>(&mut self.0, seat, action, rng, &mut events)?;
+        Ok(logged_json::<G>(events))
+    }
+
+    fn view(&self, viewer: Viewer) -> Value {
+        to_json(&G::view(&self.0, viewer))
+    }
+
+    fn outcome(&self) -> Option<Value> {
+        G::outcome(&self.0).map(|o| to_json(&o))
+    }
+
+    fn winners(&self) -> SeatSet {
+        G::outcome(&self.0).map(|o| o.winners()).unwrap_or_default()
+    }
+
+    fn standings(&self, seats: u8) -> Vec<Standing> {
+        G::standings(&self.0, seats)
+    }
+
+    fn resign(&mut self, seat: Seat) -> Result<(), Illegal> {
+        G::resign(&mut self.0, seat)
+    }
+}
+
+impl<G: Game> PlayAction for Acting<G> {
+    fn as_any(&self) -> &dyn Any {
+        &self.0
+    }
+
+    fn to_json(&self) -> Value {
+        action_json::<G>(&self.0)
+    }
+
+    fn notation(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn audience(&self, seat: Seat) -> Audience {
+        G::action_audience(&self.0, seat)
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::engine::SwitchValue;
+    use serde_json::json;
+
+    fn accepts(kind: GameKind, options: Value) -> Result<Value, OptionsError> {
+        kind.resolve_options(&options)
+    }
+
+    /// `/game-kinds` is the description `resolve` is held to: every listed value is accepted
+    /// (alone, or beside another switch's value when it depends on one), and of the finite
+    /// domains (numbers up to one past the largest, a made-up word) nothing unlisted is.
+    #[test]
+    fn every_listed_option_resolves_and_nothing_else_does() {
+        for kind in GameKind::ALL {
+            let info = kind.info();
+            for preset in &info.presets {
+                accepts(*kind, json!({ "preset": preset })).unwrap();
+            }
+            let switches = info.options.as_object().unwrap();
+            for (name, described) in switches {
+                let values = described["values"].as_array().unwrap();
+                for value in values {
+                    let alone = accepts(*kind, json!({ name: value }));
+                    let beside_another =
+                        switches.iter().any(|(other, d)| {
+                            other != name
+                                && d["values"].as_array().unwrap().iter().any(|v| {
+                                    accepts(*kind, json!({ name: value, other: v })).is_ok()
+                                })
+                        });
+                    assert!(
+                        alone.is_ok() || beside_another,
+                        "{kind} lists {name} = {value} but resolve refuses it: {alone:?}"
+                    );
+                }
+                let unlisted: Vec<Value> = match values.first() {
+                    Some(Value::Number(_)) => {
+                        let top = values.iter().filter_map(Value::as_u64).max().unwrap();
+                        (0..=top + 1)
+                            .map(Value::from)
+                            .filter(|v| !values.contains(v))
+                            .collect()
+                    }
+                    Some(Value::String(_)) => vec![json!("no_such_value")],
+                    _ => Vec::new(),
+                };
+                for value in unlisted {
+                    assert!(
+                        accepts(*kind, json!({ name: value })).is_err(),
+                        "{kind} accepts {name} = {value}, which /game-kinds does not list"
+                    );
+                }
+            }
+            // Every resolved rule is a preset or a described switch: none is left undescribed.
+            let rules = accepts(*kind, Value::Null).unwrap();
+            for key in rules.as_object().unwrap().keys() {
+                assert!(
+                    key == "preset" || switches.contains_key(key),
+                    "{kind}: the rule {key} is not described in /game-kinds"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn lancaster_lists_both_extension_draws() {
+        let info = GameKind::parse("lancaster").unwrap().info();
+        assert_eq!(
+            info.options["extension_draw"]["values"],
+            json!([SwitchValue::Text("choice"), SwitchValue::Text("random")])
+        );
+    }
+
+    #[test]
+    fn kinds_round_trip_through_their_wire_names() {
+        for kind in GameKind::ALL {
+            let wire = serde_json::to_value(kind).unwrap();
+            assert_eq!(serde_json::from_value::<GameKind>(wire).unwrap(), *kind);
+        }
+        let refused = serde_json::from_value::<GameKind>(json!("chess")).unwrap_err();
+        assert!(
+            refused.to_string().contains("magnate, lancaster"),
+            "{refused}"
+        );
+    }
+
+    #[test]
+    fn a_state_knows_its_kind_and_compares_by_value() {
+        for kind in GameKind::ALL {
+            let rules = kind.resolve_options(&Value::Null).unwrap();
+            let (state, _) = kind
+                .setup(&rules, kind.info().min_seats, &Seed([7; 32]))
+                .unwrap();
+            assert_eq!(state.kind(), *kind);
+            assert_eq!(state.clone(), state);
+            assert_eq!(kind.load(&state.to_json()).unwrap(), state);
+        }
+    }
 }

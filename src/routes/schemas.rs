@@ -360,10 +360,12 @@ mod tests {
 
     #[test]
     fn the_documented_lancaster_view_lists_every_field_the_engine_sends() {
-        let rules = GameKind::Lancaster
+        let rules = GameKind::parse("lancaster")
+            .unwrap()
             .resolve_options(&serde_json::Value::Null)
             .unwrap();
-        let (state, _) = GameKind::Lancaster
+        let (state, _) = GameKind::parse("lancaster")
+            .unwrap()
             .setup(&rules, 3, &Seed([1; 32]))
             .unwrap();
         let view = state.view(Viewer::Seat(Seat(0)));

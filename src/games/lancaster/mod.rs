@@ -50,7 +50,7 @@ pub mod view;
 mod tests;
 
 use crate::engine::{
-    Audience, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Viewer,
+    Audience, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Standing, Switch, Viewer,
 };
 pub use action::Action;
 pub use events::Event;
@@ -64,6 +64,9 @@ pub struct Lancaster;
 
 impl Game for Lancaster {
     const KIND: &'static str = "lancaster";
+    const NAME: &'static str = "Lancaster";
+    const PRESETS: &'static [&'static str] = options::PRESETS;
+    const SWITCHES: &'static [Switch] = options::SWITCHES;
     const MIN_SEATS: u8 = 2;
     const MAX_SEATS: u8 = 5;
 
@@ -140,6 +143,14 @@ impl Game for Lancaster {
 
     fn outcome(state: &State) -> Option<LancasterOutcome> {
         state.outcome.clone()
+    }
+
+    fn standings(state: &State, seats: u8) -> Vec<Standing> {
+        state
+            .outcome
+            .as_ref()
+            .map(|o| o.standings(seats))
+            .unwrap_or_default()
     }
 
     fn resign(state: &mut State, seat: Seat) -> Result<(), Illegal> {

@@ -1,7 +1,7 @@
 //! Rules variants as data (`DAT-RULESET`): the options a client may give and the complete
 //! [`Rules`] a game stores and shows.
 
-use crate::engine::OptionsError;
+use crate::engine::{OptionsError, Switch, SwitchValue};
 use serde::{Deserialize, Serialize};
 
 /// The presets, the default first.
@@ -9,6 +9,30 @@ pub const PRESETS: &[&str] = &["standard"];
 
 /// The values of `extension_draw` (LAN-SET-7, §14 Q7), the default first.
 pub const EXTENSION_DRAWS: &[&str] = &["choice", "random"];
+
+/// The switches over a preset, as `/game-kinds` lists them and `resolve` accepts them.
+pub const SWITCHES: &[Switch] = &[
+    Switch {
+        name: "start_voting_markers",
+        values: &[SwitchValue::Number(1), SwitchValue::Number(2)],
+        rules: "LAN-SET-6",
+    },
+    Switch {
+        name: "extension_draw",
+        values: &[SwitchValue::Text("choice"), SwitchValue::Text("random")],
+        rules: "LAN-SET-7",
+    },
+    Switch {
+        name: "sim_law_choices",
+        values: &[SwitchValue::Bool(false), SwitchValue::Bool(true)],
+        rules: "LAN-LAW-3",
+    },
+    Switch {
+        name: "law_set",
+        values: &[SwitchValue::Text("base")],
+        rules: "DAT-RULESET",
+    },
+];
 
 /// Options as a client gives them; every field optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 
 use super::data::data;
 use super::state::{Loc, State};
-use crate::engine::{Outcome, Seat, SeatSet};
+use crate::engine::{Outcome, Seat, SeatSet, Standing, places};
 use serde::{Deserialize, Serialize};
 
 /// One player's final scoring, revealed at the end (D9).
@@ -34,6 +34,28 @@ pub struct LancasterOutcome {
 impl Outcome for LancasterOutcome {
     fn winners(&self) -> SeatSet {
         self.winners.iter().copied().collect()
+    }
+}
+
+impl LancasterOutcome {
+    /// Places by prestige points (shared on equal points, LAN-FIN); after a resignation the
+    /// others share first place and the resigned seat is last.
+    pub fn standings(&self, seats: u8) -> Vec<Standing> {
+        let total = |s: Seat| {
+            self.scores
+                .iter()
+                .find(|l| l.seat == s)
+                .map(|l| i64::from(l.total))
+        };
+        places(seats, self.winners(), |s| total(s).unwrap_or(0))
+            .into_iter()
+            .map(|(seat, place)| Standing {
+                seat,
+                place,
+                score: total(seat),
+                tiebreaks: Vec::new(),
+            })
+            .collect()
     }
 }
 

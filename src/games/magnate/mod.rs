@@ -47,7 +47,7 @@ pub mod view;
 mod tests;
 
 use crate::engine::{
-    Audience, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Viewer,
+    Audience, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Standing, Switch, Viewer,
 };
 pub use action::Action;
 pub use events::Event;
@@ -61,6 +61,9 @@ pub struct Magnate;
 
 impl Game for Magnate {
     const KIND: &'static str = "magnate";
+    const NAME: &'static str = "Magnate";
+    const PRESETS: &'static [&'static str] = &options::PRESETS;
+    const SWITCHES: &'static [Switch] = options::SWITCHES;
     const MIN_SEATS: u8 = 2;
     const MAX_SEATS: u8 = 2;
 
@@ -131,6 +134,10 @@ impl Game for Magnate {
 
     fn outcome(state: &State) -> Option<MagnateOutcome> {
         score::outcome(state)
+    }
+
+    fn standings(state: &State, _seats: u8) -> Vec<Standing> {
+        score::standings(state)
     }
 
     fn resign(state: &mut State, seat: Seat) -> Result<(), Illegal> {

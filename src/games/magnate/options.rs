@@ -1,7 +1,7 @@
 //! Rules variants as data (MAG-OPT, spec section 14): the switches, the five presets, and their
 //! resolution into the complete [`Rules`] a game stores and shows.
 
-use crate::engine::OptionsError;
+use crate::engine::{OptionsError, Switch, SwitchValue};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,6 +121,95 @@ pub struct Options {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_seat: Option<u8>,
 }
+
+/// The switches over a preset, as `/game-kinds` lists them and `resolve` accepts them.
+pub const SWITCHES: &[Switch] = &[
+    Switch {
+        name: "courts",
+        values: &[SwitchValue::Bool(false), SwitchValue::Bool(true)],
+        rules: "MAG-COURT",
+    },
+    Switch {
+        name: "ace_build_cost",
+        values: &[SwitchValue::Number(3), SwitchValue::Number(1)],
+        rules: "MAG-BUILD-1, MAG-DEV-3",
+    },
+    Switch {
+        name: "ace_deed",
+        values: &[
+            SwitchValue::Text("one"),
+            SwitchValue::Text("two_same"),
+            SwitchValue::Text("forbidden"),
+        ],
+        rules: "MAG-DEED-2",
+    },
+    Switch {
+        name: "deed_on_two",
+        values: &[SwitchValue::Text("forbid"), SwitchValue::Text("allow")],
+        rules: "MAG-DEED-3",
+    },
+    Switch {
+        name: "deed_dev_each_suit",
+        values: &[SwitchValue::Bool(false), SwitchValue::Bool(true)],
+        rules: "MAG-DEV-7",
+    },
+    Switch {
+        name: "ace_scoring",
+        values: &[
+            SwitchValue::Text("suit_count"),
+            SwitchValue::Text("flat"),
+            SwitchValue::Text("deucey"),
+        ],
+        rules: "MAG-SCORE-2",
+    },
+    Switch {
+        name: "trade",
+        values: &[
+            SwitchValue::Text("three_same"),
+            SwitchValue::Text("any_three"),
+        ],
+        rules: "MAG-TRADE-2",
+    },
+    Switch {
+        name: "trade_same_suit",
+        values: &[SwitchValue::Text("forbid"), SwitchValue::Text("allow")],
+        rules: "MAG-TRADE-3",
+    },
+    Switch {
+        name: "tiebreak_total",
+        values: &[SwitchValue::Text("scored"), SwitchValue::Text("raw")],
+        rules: "MAG-TIE-1",
+    },
+    Switch {
+        name: "tax_dice",
+        values: &[SwitchValue::Number(1), SwitchValue::Number(2)],
+        rules: "MAG-TAX-5",
+    },
+    Switch {
+        name: "district_cards",
+        values: &[SwitchValue::Text("pawns"), SwitchValue::Text("courts")],
+        rules: "MAG-COURT-8",
+    },
+    Switch {
+        name: "auto_pick",
+        values: &[SwitchValue::Text("fewer"), SwitchValue::Text("ap")],
+        rules: "MAG-INC-6",
+    },
+    Switch {
+        name: "start_player",
+        values: &[
+            SwitchValue::Text("random"),
+            SwitchValue::Text("host_chooses"),
+            SwitchValue::Text("first_seat"),
+        ],
+        rules: "MAG-SETUP-5",
+    },
+    Switch {
+        name: "start_seat",
+        values: &[SwitchValue::Number(0), SwitchValue::Number(1)],
+        rules: "MAG-SETUP-5 (with start_player = host_chooses)",
+    },
+];
 
 /// The presets of section 14, default first.
 pub const PRESETS: [&str; 5] = ["standard", "es", "it", "fr", "abstractplay"];

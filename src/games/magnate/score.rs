@@ -4,7 +4,7 @@
 use super::cards::{Card, District, Rank};
 use super::options::{AceScoring, TiebreakTotal};
 use super::state::{SEATS, State, opponent};
-use crate::engine::{Outcome, Seat, SeatSet};
+use crate::engine::{Outcome, Seat, SeatSet, Standing, places};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -152,6 +152,29 @@ pub fn decide(score: &Score) -> MagnateOutcome {
         tiebreak: Some(Tiebreak::Shared),
         resigned: None,
     }
+}
+
+/// Places, district points and the MAG-TIE figures of a finished game (empty while it goes on).
+/// A resigned seat places second whatever its figures.
+pub fn standings(state: &State) -> Vec<Standing> {
+    let Some(outcome) = outcome(state) else {
+        return Vec::new();
+    };
+    let score = score(state);
+    let figure = |f: [u32; 2], s: Seat| i64::from(f.get(usize::from(s.0)).copied().unwrap_or(0));
+    places(2, outcome.winners(), |_| 0)
+        .into_iter()
+        .map(|(seat, place)| Standing {
+            seat,
+            place,
+            score: Some(figure(score.district_points, seat)),
+            tiebreaks: vec![
+                ("district_points", figure(score.district_points, seat)),
+                ("property_value", figure(score.totals, seat)),
+                ("tokens", figure(score.tokens, seat)),
+            ],
+        })
+        .collect()
 }
 
 /// The outcome of a finished game, `None` while it goes on.
