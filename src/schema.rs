@@ -50,6 +50,20 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_results (game_id, seat) {
+        game_id -> Uuid,
+        seat -> Int2,
+        user_id -> Uuid,
+        kind -> Text,
+        place -> Int2,
+        score -> Nullable<Int8>,
+        tiebreaks -> Jsonb,
+        reason -> Text,
+        finished_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     game_seats (game_id, seat) {
         game_id -> Uuid,
         seat -> Int2,
@@ -124,6 +138,8 @@ diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(email_links -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
+diesel::joinable!(game_results -> games (game_id));
+diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(games -> users (created_by));
@@ -134,6 +150,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     email_links,
     game_actions,
     game_events,
+    game_results,
     game_seats,
     games,
     idempotency_keys,

@@ -1,4 +1,4 @@
-use crate::schema::{game_actions, game_events, game_seats, games};
+use crate::schema::{game_actions, game_events, game_results, game_seats, games};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
@@ -80,4 +80,19 @@ pub struct GameEvent {
     pub audience: serde_json::Value,
     pub event: serde_json::Value,
     pub created_at: DateTime<Utc>,
+}
+
+/// A seat's result, written when its game ends.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = game_results, check_for_backend(diesel::pg::Pg))]
+pub struct GameResult {
+    pub game_id: Uuid,
+    pub seat: i16,
+    pub user_id: Uuid,
+    pub kind: String,
+    pub place: i16,
+    pub score: Option<i64>,
+    pub tiebreaks: serde_json::Value,
+    pub reason: String,
+    pub finished_at: DateTime<Utc>,
 }

@@ -4,4 +4,4 @@ mod accounts;
 mod games;
 
 pub use accounts::{ApiToken, NewApiToken, NewUser, User};
-pub use games::{Game, GameAction, GameEvent, GameSeat, NewGame, NewGameSeat};
+pub use games::{Game, GameAction, GameEvent, GameResult, GameSeat, NewGame, NewGameSeat};

@@ -593,6 +593,19 @@ async fn resigning_ends_the_game_the_record_becomes_public_and_the_seed_is_revea
     assert_eq!(r.json["status"], "finished");
     assert_eq!(r.json["outcome"]["winners"], json!([1]));
     assert_eq!(r.json["legal_actions"], json!([]));
+    let results = app.results(&table.id);
+    let places: Vec<(serde_json::Value, serde_json::Value, serde_json::Value)> = results
+        .iter()
+        .map(|r| (r["seat"].clone(), r["place"].clone(), r["reason"].clone()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (json!(0), json!(2), json!("resigned")),
+            (json!(1), json!(1), json!("resigned"))
+        ],
+        "the resigned seat places second"
+    );
 
     let again = app
         .post(

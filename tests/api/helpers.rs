@@ -286,6 +286,31 @@ impl TestApp {
         .await
     }
 
+    /// The `game_results` rows of a game, by seat, as JSON objects (not in the API yet: the
+    /// competitions and ratings read them).
+    #[allow(dead_code, reason = "used by the games and play tests")]
+    pub fn results(&self, game: &str) -> Vec<Value> {
+        use diesel::RunQueryDsl;
+        #[derive(diesel::QueryableByName)]
+        struct Rows {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            json: String,
+        }
+        let mut conn = PgConnection::establish(&self.db_url).unwrap();
+        let rows: Rows = diesel::sql_query(
+            "SELECT coalesce(json_agg(r ORDER BY r.seat), '[]')::text AS json \
+             FROM game_results r WHERE r.game_id = $1::uuid",
+        )
+        .bind::<diesel::sql_types::Text, _>(game)
+        .get_result(&mut conn)
+        .unwrap();
+        serde_json::from_str::<Value>(&rows.json)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .clone()
+    }
+
     /// The seat the game waits for, and its fresh resource.
     pub async fn mover(&self, table: &Table) -> (usize, Value) {
         for seat in 0..2 {

@@ -137,6 +137,24 @@ async fn three_players_finish_a_lancaster_game_and_ballots_stay_sealed() {
         "{}",
         done.json["outcome"]
     );
+    // One result per seat, placed by prestige points ("1224": a better total places higher).
+    let results = app.results(&id);
+    assert_eq!(results.len(), 3, "{results:?}");
+    let scores = done.json["outcome"]["scores"].as_array().unwrap();
+    for result in &results {
+        let total = |seat: &Value| {
+            scores.iter().find(|l| l["seat"] == *seat).unwrap()["total"]
+                .as_i64()
+                .unwrap()
+        };
+        let better = results
+            .iter()
+            .filter(|o| total(&o["seat"]) > total(&result["seat"]))
+            .count();
+        assert_eq!(result["place"], better + 1, "{result}");
+        assert_eq!(result["score"], total(&result["seat"]));
+        assert_eq!(result["reason"], "finished");
+    }
     let fair = app.get(&format!("/api/v1/games/{id}/fairness"), None).await;
     assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
 }

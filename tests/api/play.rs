@@ -48,6 +48,26 @@ async fn two_players_finish_a_magnate_game_over_http_and_verify_confirms_the_dic
         finished["outcome"]
     );
     assert_eq!(finished["legal_actions"], json!([]));
+    // The end wrote one result per seat: places from the outcome, the district points as the
+    // score and the MAG-TIE figures by name.
+    let results = app.results(&table.id);
+    assert_eq!(results.len(), 2, "{results:?}");
+    let winners = finished["outcome"]["winners"].as_array().unwrap();
+    for (seat, result) in results.iter().enumerate() {
+        assert_eq!(result["seat"], seat);
+        assert_eq!(result["reason"], "finished");
+        assert_eq!(result["kind"], "magnate");
+        let place = if winners.contains(&json!(seat)) { 1 } else { 2 };
+        assert_eq!(result["place"], place, "{result}");
+        assert_eq!(result["score"], result["tiebreaks"][0]["value"], "{result}");
+        let names: Vec<&str> = result["tiebreaks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["district_points", "property_value", "tokens"]);
+    }
     assert!(
         finished["seats"]
             .as_array()

@@ -7,10 +7,12 @@
 mod fairness;
 mod history;
 pub mod resource;
+mod write;
 
 pub use fairness::{Fairness, Verification, effective_seed, fairness, verify};
 pub use history::{HistoryEntry, history};
 pub use resource::{GameResource, GameStatus, PlayerRef, SeatResource, SeatRow, You};
+use write::{Ending, Step, Written};
 
 use super::idempotency::{self, IdempotencyKey, StoredAnswer};
 use crate::domain::{EmailAddress, GameId, UserId};
@@ -18,8 +20,8 @@ use crate::engine::driver::Refusal;
 use crate::engine::registry::{AnyState, GameKind, LoggedJson};
 use crate::engine::{SeatSet, Seed};
 use crate::error::ApiError;
-use crate::models::{Game, GameAction, GameEvent, GameSeat, NewGame, NewGameSeat};
-use crate::schema::{game_actions, game_events, game_seats, games, users};
+use crate::models::{Game, GameSeat, NewGame, NewGameSeat};
+use crate::schema::{game_seats, games, users};
 use chrono::Utc;
 use diesel::prelude::*;
 use serde_json::{Value, json};
@@ -140,42 +142,6 @@ fn load_state(game: &Game) -> Result<Option<AnyState>, ApiError> {
 fn seed_of(game: &Game, seats: &[SeatRow]) -> Result<Seed, ApiError> {
     let entropy: Vec<Option<String>> = seats.iter().map(|s| s.row.entropy.clone()).collect();
     effective_seed(&game.seed, &entropy).ok_or_else(|| internal("bad stored seed", game.id))
-}
-
-fn set_pending(conn: &mut PgConnection, id: GameId, pending: SeatSet) -> Result<(), ApiError> {
-    let seats: Vec<i16> = pending.iter().map(|s| i16::from(s.0)).collect();
-    diesel::update(game_seats::table.filter(game_seats::game_id.eq(id.0)))
-        .set(game_seats::is_pending.eq(game_seats::seat.eq_any(seats)))
-        .execute(conn)?;
-    Ok(())
-}
-
-fn insert_events(
-    conn: &mut PgConnection,
-    id: GameId,
-    first_seq: i64,
-    events: &[(i64, LoggedJson)],
-) -> Result<(), ApiError> {
-    if events.is_empty() {
-        return Ok(());
-    }
-    let now = Utc::now();
-    let rows: Vec<GameEvent> = events
-        .iter()
-        .zip(first_seq..)
-        .map(|((action_seq, logged), seq)| GameEvent {
-            game_id: id.0,
-            seq,
-            action_seq: *action_seq,
-            audience: serde_json::to_value(logged.audience).unwrap_or(Value::Null),
-            event: logged.event.clone(),
-            created_at: now,
-        })
-        .collect();
-    diesel::insert_into(game_events::table)
-        .values(&rows)
-        .execute(conn)?;
-    Ok(())
 }
 
 /// The kinds of game on offer.
@@ -343,56 +309,36 @@ pub fn join(
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "seat taken");
         let seats = load_seats(conn, id)?;
         let everyone_seated = seats.iter().all(|s| s.row.user_id.is_some());
-        let (status, state_json, pending, event_count) = if everyone_seated {
-            let kind = kind_of(&game)?;
+        let (state, events) = if everyone_seated {
             let seed = seed_of(&game, &seats)?;
             let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);
-            let (state, events) = kind
+            let (state, events) = kind_of(&game)?
                 .setup(&game.options, count, &seed)
                 .map_err(|e| internal("setup of stored rules", e))?;
-            let events: Vec<(i64, LoggedJson)> = events.into_iter().map(|e| (0, e)).collect();
-            insert_events(conn, id, 1, &events)?;
             tracing::info!(game.id = %id, "game started");
-            let count = i64::try_from(events.len()).unwrap_or(i64::MAX);
-            (
-                GameStatus::Active,
-                Some(state.to_json()),
-                state.pending(),
-                count,
-            )
+            (Some(state), events.into_iter().map(|e| (0, e)).collect())
         } else {
-            (GameStatus::Waiting, None, SeatSet::EMPTY, 0)
+            (None, Vec::new())
         };
-        diesel::update(games::table.find(id.0))
-            .set((
-                games::version.eq(game.version + 1),
-                games::status.eq(status.as_str()),
-                games::state.eq(state_json),
-                games::event_count.eq(event_count),
-                games::updated_at.eq(Utc::now()),
-            ))
-            .execute(conn)?;
-        if !pending.is_empty() {
-            set_pending(conn, id, pending)?;
-            // The start is nobody's move: every first pending seat, the joiner too, is mailed.
-            super::notifications::enqueue_for_change(
-                conn,
-                &super::notifications::Change {
-                    game: id,
-                    version: game.version + 1,
-                    action_count: 0,
-                    actor: None,
-                    pending_before: SeatSet::EMPTY,
-                    pending_after: pending,
-                    finished: false,
-                    seat_count: game.seat_count,
-                },
-            )?;
-        }
-        let game = load_game(conn, id, false)?;
-        let seats = load_seats(conn, id)?;
-        let state = load_state(&game)?;
-        Ok(resource::render(&game, &seats, state.as_ref(), Some(user)))
+        // The start is nobody's move: every first pending seat, the joiner too, is mailed.
+        let written = write::commit(
+            conn,
+            Step {
+                game: &game,
+                seats: &seats,
+                state: state.as_ref(),
+                actor: None,
+                actions: Vec::new(),
+                events,
+                ending: Ending::Played,
+            },
+        )?;
+        Ok(resource::render(
+            &written.game,
+            &written.seats,
+            state.as_ref(),
+            Some(user),
+        ))
     })
     .inspect(|_| crate::jobs::wake())
 }
@@ -482,21 +428,7 @@ pub fn list(
             kind: game.kind.clone(),
             status,
             version: game.version,
-            seats: seats
-                .iter()
-                .map(|s| SeatResource {
-                    seat: s.seat().0,
-                    player: match (s.row.user_id, &s.display_name) {
-                        (Some(id), Some(name)) => Some(PlayerRef {
-                            id,
-                            display_name: name.clone(),
-                        }),
-                        _ => None,
-                    },
-                    pending: s.row.is_pending,
-                    invited: s.row.user_id.is_none() && s.row.invited_email.is_some(),
-                })
-                .collect(),
+            seats: seats.iter().map(|s| s.resource(s.row.is_pending)).collect(),
             you: you.map(|s| You { seat: s.0 }),
             invited: you.is_none(),
             my_turn,
@@ -596,73 +528,25 @@ pub fn submit(
                 .submit(seat, &action, &seed, u64::try_from(number).unwrap_or(u64::MAX))
                 .map_err(|refused| refusal(refused, index, pending))?;
             events.extend(logged.into_iter().map(|e| (number, e)));
-            stored_actions.push((number, action.to_json()));
+            stored_actions.push(action.to_json());
         }
         if mode == Mode::Check {
             return Ok(Stored::Checked { version: game.version });
         }
-        let outcome = state.outcome();
-        let status = if outcome.is_some() { GameStatus::Finished } else { GameStatus::Active };
-        let now = Utc::now();
-        let action_count = game.action_count + i64::try_from(stored_actions.len()).unwrap_or(0);
-        let event_count = game.event_count + i64::try_from(events.len()).unwrap_or(0);
-        diesel::update(games::table.find(id.0))
-            .set((
-                games::state.eq(Some(state.to_json())),
-                games::version.eq(game.version + 1),
-                games::action_count.eq(action_count),
-                games::event_count.eq(event_count),
-                games::status.eq(status.as_str()),
-                games::outcome.eq(&outcome),
-                games::updated_at.eq(now),
-                games::finished_at.eq(outcome.as_ref().map(|_| now)),
-            ))
-            .execute(conn)?;
-        let before = seats.iter().filter(|s| s.row.is_pending).map(SeatRow::seat).collect::<SeatSet>();
-        if state.pending() != before {
-            set_pending(conn, id, state.pending())?;
-        }
-        super::notifications::enqueue_for_change(
+        let actions = stored_actions.len();
+        let Written { game, seats } = write::commit(
             conn,
-            &super::notifications::Change {
-                game: id,
-                version: game.version + 1,
-                action_count,
-                actor: Some(i16::from(seat.0)),
-                pending_before: before,
-                pending_after: state.pending(),
-                finished: status == GameStatus::Finished,
-                seat_count: game.seat_count,
+            Step {
+                game: &game,
+                seats: &seats,
+                state: Some(&state),
+                actor: Some(seat),
+                actions: stored_actions,
+                events,
+                ending: Ending::Played,
             },
         )?;
-        let rows: Vec<GameAction> = stored_actions
-            .into_iter()
-            .map(|(seq, action)| GameAction {
-                game_id: id.0,
-                seq,
-                seat: i16::from(seat.0),
-                action,
-                created_at: now,
-            })
-            .collect();
-        diesel::insert_into(game_actions::table).values(&rows).execute(conn)?;
-        insert_events(conn, id, game.event_count + 1, &events)?;
-        tracing::info!(game.id = %id, user.id = %user, seat = seat.0, actions = rows.len(), version = game.version + 1, "actions stored");
-        let game = Game {
-            state: None,
-            version: game.version + 1,
-            action_count,
-            event_count,
-            status: status.as_str().to_owned(),
-            outcome,
-            updated_at: now,
-            finished_at: None,
-            ..game
-        };
-        let mut seats = seats;
-        for s in &mut seats {
-            s.row.is_pending = state.pending().contains(s.seat());
-        }
+        tracing::info!(game.id = %id, user.id = %user, seat = seat.0, actions, version = game.version, "actions stored");
         match key {
             // The stored answer must be written in the transaction that made it.
             Some(key) => {
@@ -725,53 +609,29 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
         state
             .resign(seat)
             .map_err(|_| ApiError::GameOver { index: None })?;
-        let number = game.action_count + 1;
-        let now = Utc::now();
-        let outcome = state.outcome();
-        diesel::update(games::table.find(id.0))
-            .set((
-                games::state.eq(Some(state.to_json())),
-                games::version.eq(game.version + 1),
-                games::action_count.eq(number),
-                games::event_count.eq(game.event_count + 1),
-                games::status.eq(GameStatus::Finished.as_str()),
-                games::outcome.eq(&outcome),
-                games::updated_at.eq(now),
-                games::finished_at.eq(Some(now)),
-            ))
-            .execute(conn)?;
-        set_pending(conn, id, state.pending())?;
-        super::notifications::enqueue_for_change(
-            conn,
-            &super::notifications::Change {
-                game: id,
-                version: game.version + 1,
-                action_count: number,
-                actor: Some(i16::from(seat.0)),
-                pending_before: SeatSet::EMPTY,
-                pending_after: state.pending(),
-                finished: true,
-                seat_count: game.seat_count,
-            },
-        )?;
-        diesel::insert_into(game_actions::table)
-            .values(GameAction {
-                game_id: id.0,
-                seq: number,
-                seat: i16::from(seat.0),
-                action: json!({"type": "resign", "notation": "resign"}),
-                created_at: now,
-            })
-            .execute(conn)?;
         let event = LoggedJson {
             audience: crate::engine::Audience::Everyone,
             event: json!({"type": "resigned", "seat": seat.0}),
         };
-        insert_events(conn, id, game.event_count + 1, &[(number, event)])?;
+        let written = write::commit(
+            conn,
+            Step {
+                game: &game,
+                seats: &seats,
+                state: Some(&state),
+                actor: Some(seat),
+                actions: vec![json!({"type": "resign", "notation": "resign"})],
+                events: vec![(game.action_count + 1, event)],
+                ending: Ending::Resigned,
+            },
+        )?;
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "resigned");
-        let game = load_game(conn, id, false)?;
-        let seats = load_seats(conn, id)?;
-        Ok(resource::render(&game, &seats, Some(&state), Some(user)))
+        Ok(resource::render(
+            &written.game,
+            &written.seats,
+            Some(&state),
+            Some(user),
+        ))
     })
     .inspect(|_| crate::jobs::wake())
 }

@@ -53,6 +53,22 @@ impl SeatRow {
     pub fn seat(&self) -> Seat {
         Seat(u8::try_from(self.row.seat).unwrap_or(u8::MAX))
     }
+
+    /// The seat as every caller may see it (an invited address is never shown).
+    pub fn resource(&self, pending: bool) -> SeatResource {
+        SeatResource {
+            seat: self.seat().0,
+            player: match (self.row.user_id, &self.display_name) {
+                (Some(id), Some(name)) => Some(PlayerRef {
+                    id,
+                    display_name: name.clone(),
+                }),
+                _ => None,
+            },
+            pending,
+            invited: self.row.user_id.is_none() && self.row.invited_email.is_some(),
+        }
+    }
 }
 
 /// A player as others see them.
@@ -144,18 +160,7 @@ pub fn render(
         options: game.options.clone(),
         seats: seats
             .iter()
-            .map(|s| SeatResource {
-                seat: s.seat().0,
-                player: match (s.row.user_id, &s.display_name) {
-                    (Some(id), Some(name)) => Some(PlayerRef {
-                        id,
-                        display_name: name.clone(),
-                    }),
-                    _ => None,
-                },
-                pending: pending.contains(s.seat()),
-                invited: s.row.user_id.is_none() && s.row.invited_email.is_some(),
-            })
+            .map(|s| s.resource(pending.contains(s.seat())))
             .collect(),
         you: you.map(|s| You { seat: s.0 }),
         view: state.map(|s| s.view(viewer)),

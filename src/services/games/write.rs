@@ -1,0 +1,244 @@
+//! The one write path of a game (design.md section 5). Every change of a started or starting
+//! game — the join that fills the last seat, a submission, a resignation, and next a timeout —
+//! is described as a [`Step`] and stored by [`commit`], inside the caller's transaction and with
+//! the game row already locked: the game row (state, version, counts, status, outcome), the
+//! pending flags, the actions, the events, the mails, and a result per seat when the game ends.
+
+use super::resource::{GameStatus, SeatRow};
+use crate::domain::GameId;
+use crate::engine::registry::{AnyState, LoggedJson};
+use crate::engine::{Seat, SeatSet};
+use crate::error::ApiError;
+use crate::models::{Game, GameAction, GameEvent, GameResult};
+use crate::schema::{game_actions, game_events, game_results, game_seats, games};
+use crate::services::notifications::{self, Change};
+use chrono::Utc;
+use diesel::prelude::*;
+use serde_json::{Value, json};
+
+/// How a game that ends with this step ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// By the rules.
+    Played,
+    Resigned,
+}
+
+impl Ending {
+    fn as_str(self) -> &'static str {
+        match self {
+            Ending::Played => "finished",
+            Ending::Resigned => "resigned",
+        }
+    }
+}
+
+/// One change of a game, as its writer describes it.
+pub struct Step<'a> {
+    /// The game row as read under its lock.
+    pub game: &'a Game,
+    /// Its seats as read (their pending flags are the ones before the step).
+    pub seats: &'a [SeatRow],
+    /// The state after the step; `None` while seats are still open.
+    pub state: Option<&'a AnyState>,
+    /// The seat whose decision this is; `None` for the start of the game.
+    pub actor: Option<Seat>,
+    /// The actions the actor took, numbered from the game's `action_count + 1`.
+    pub actions: Vec<Value>,
+    /// The events, each with the number of the action that caused it (0 for the setup).
+    pub events: Vec<(i64, LoggedJson)>,
+    pub ending: Ending,
+}
+
+/// The rows as they are after the step (the state is not copied into the game row).
+pub struct Written {
+    pub game: Game,
+    pub seats: Vec<SeatRow>,
+}
+
+/// Stores `step`.
+///
+/// # Errors
+/// Database failures only: every check happened before.
+pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiError> {
+    let Step {
+        game,
+        seats,
+        state,
+        actor,
+        actions,
+        events,
+        ending,
+    } = step;
+    let id = GameId(game.id);
+    let now = Utc::now();
+    let outcome = state.and_then(AnyState::outcome);
+    let status = match (state, &outcome) {
+        (None, _) => GameStatus::Waiting,
+        (Some(_), None) => GameStatus::Active,
+        (Some(_), Some(_)) => GameStatus::Finished,
+    };
+    let version = game.version + 1;
+    let action_count = game.action_count + count(&actions);
+    let event_count = game.event_count + count(&events);
+    let finished_at = (status == GameStatus::Finished).then_some(now);
+    diesel::update(games::table.find(game.id))
+        .set((
+            games::state.eq(state.map(AnyState::to_json)),
+            games::version.eq(version),
+            games::action_count.eq(action_count),
+            games::event_count.eq(event_count),
+            games::status.eq(status.as_str()),
+            games::outcome.eq(&outcome),
+            games::updated_at.eq(now),
+            games::finished_at.eq(finished_at),
+        ))
+        .execute(conn)?;
+    let before: SeatSet = seats
+        .iter()
+        .filter(|s| s.row.is_pending)
+        .map(SeatRow::seat)
+        .collect();
+    let after = state.map(AnyState::pending).unwrap_or_default();
+    if after != before {
+        let pending: Vec<i16> = after.iter().map(|s| i16::from(s.0)).collect();
+        diesel::update(game_seats::table.filter(game_seats::game_id.eq(game.id)))
+            .set(game_seats::is_pending.eq(game_seats::seat.eq_any(pending)))
+            .execute(conn)?;
+    }
+    if let Some(seat) = actor {
+        insert_actions(conn, game, seat, &actions)?;
+    }
+    insert_events(conn, game, &events)?;
+    if let (Some(state), Some(at)) = (state, finished_at) {
+        insert_results(conn, game, seats, state, ending, at)?;
+    }
+    if state.is_some() {
+        notifications::enqueue_for_change(
+            conn,
+            &Change {
+                game: id,
+                version,
+                action_count,
+                actor: actor.map(|s| i16::from(s.0)),
+                pending_before: before,
+                pending_after: after,
+                finished: status == GameStatus::Finished,
+                seat_count: game.seat_count,
+            },
+        )?;
+    }
+    let mut seats = seats.to_vec();
+    for s in &mut seats {
+        s.row.is_pending = after.contains(s.seat());
+    }
+    let game = Game {
+        state: None,
+        version,
+        action_count,
+        event_count,
+        status: status.as_str().to_owned(),
+        outcome,
+        updated_at: now,
+        finished_at,
+        ..game.clone()
+    };
+    Ok(Written { game, seats })
+}
+
+fn count<T>(items: &[T]) -> i64 {
+    i64::try_from(items.len()).unwrap_or(i64::MAX)
+}
+
+fn insert_actions(
+    conn: &mut PgConnection,
+    game: &Game,
+    seat: Seat,
+    actions: &[Value],
+) -> Result<(), ApiError> {
+    if actions.is_empty() {
+        return Ok(());
+    }
+    let now = Utc::now();
+    let rows: Vec<GameAction> = actions
+        .iter()
+        .zip(game.action_count + 1..)
+        .map(|(action, seq)| GameAction {
+            game_id: game.id,
+            seq,
+            seat: i16::from(seat.0),
+            action: action.clone(),
+            created_at: now,
+        })
+        .collect();
+    diesel::insert_into(game_actions::table)
+        .values(&rows)
+        .execute(conn)?;
+    Ok(())
+}
+
+fn insert_events(
+    conn: &mut PgConnection,
+    game: &Game,
+    events: &[(i64, LoggedJson)],
+) -> Result<(), ApiError> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let now = Utc::now();
+    let rows: Vec<GameEvent> = events
+        .iter()
+        .zip(game.event_count + 1..)
+        .map(|((action_seq, logged), seq)| GameEvent {
+            game_id: game.id,
+            seq,
+            action_seq: *action_seq,
+            audience: serde_json::to_value(logged.audience).unwrap_or(Value::Null),
+            event: logged.event.clone(),
+            created_at: now,
+        })
+        .collect();
+    diesel::insert_into(game_events::table)
+        .values(&rows)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// A row per seated player from the game's standings.
+fn insert_results(
+    conn: &mut PgConnection,
+    game: &Game,
+    seats: &[SeatRow],
+    state: &AnyState,
+    ending: Ending,
+    finished_at: chrono::DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let count = u8::try_from(game.seat_count).unwrap_or(u8::MAX);
+    let rows: Vec<GameResult> = state
+        .standings(count)
+        .into_iter()
+        .filter_map(|standing| {
+            let seat = seats.iter().find(|s| s.seat() == standing.seat)?;
+            let tiebreaks: Vec<Value> = standing
+                .tiebreaks
+                .iter()
+                .map(|(name, value)| json!({"name": name, "value": value}))
+                .collect();
+            Some(GameResult {
+                game_id: game.id,
+                seat: i16::from(standing.seat.0),
+                user_id: seat.row.user_id?,
+                kind: game.kind.clone(),
+                place: i16::from(standing.place),
+                score: standing.score,
+                tiebreaks: Value::Array(tiebreaks),
+                reason: ending.as_str().to_owned(),
+                finished_at,
+            })
+        })
+        .collect();
+    diesel::insert_into(game_results::table)
+        .values(&rows)
+        .execute(conn)?;
+    Ok(())
+}
