@@ -27,7 +27,12 @@ pub struct GameKind(&'static dyn Host);
 
 impl GameKind {
     /// Every game herald hosts. A new game is one line here.
-    pub const ALL: &'static [GameKind] = &[GameKind::of::<Magnate>(), GameKind::of::<Lancaster>()];
+    pub const ALL: &'static [GameKind] = &[
+        GameKind::of::<Magnate>(),
+        GameKind::of::<Lancaster>(),
+        #[cfg(test)]
+        GameKind::of::<crate::games::nim::Nim>(),
+    ];
 
     /// The kind of `G`.
     pub const fn of<G: SelfPlay>() -> GameKind

@@ -2,3 +2,5 @@
 
 pub mod lancaster;
 pub mod magnate;
+#[cfg(test)]
+pub mod nim;
