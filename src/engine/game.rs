@@ -104,6 +104,23 @@ pub fn places(seats: u8, winners: SeatSet, key: impl Fn(Seat) -> i64) -> Vec<(Se
         .collect()
 }
 
+/// Why a game ended before its rules ended it, as an outcome's `reason` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    Resigned,
+    Timeout,
+}
+
+/// What happens to a seat that lets its deadline pass (design.md section 14).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Timeout<A> {
+    /// The late seat loses the game on time (two-player games): [`Game::lose_on_time`].
+    Loses,
+    /// A default decision that harms only the late seat, applied as if it had sent it.
+    Play(A),
+}
+
 /// What a finished game reports: at least who won.
 pub trait Outcome: Debug + Clone + Serialize + DeserializeOwned + PartialEq {
     /// The winning seats (several for a shared victory).
@@ -212,4 +229,15 @@ pub trait Game: 'static {
 
     /// Ends the game with `seat` resigning (server policy, outside the rules): the other seats win.
     fn resign(state: &mut Self::State, seat: Seat) -> Result<(), Illegal>;
+
+    /// What the platform does when pending `seat` lets its deadline pass. By default the seat
+    /// loses on time; a game with a harmless default decision returns it instead, and must
+    /// then return one for every decision it can wait for.
+    fn timeout(_state: &Self::State, _seat: Seat) -> Timeout<Self::Action> {
+        Timeout::Loses
+    }
+
+    /// Ends the game with `seat` losing on time: like [`Game::resign`], but the outcome says
+    /// `"reason": "timeout"`.
+    fn lose_on_time(state: &mut Self::State, seat: Seat) -> Result<(), Illegal>;
 }

@@ -20,7 +20,8 @@ mod rng;
 mod seat;
 
 pub use game::{
-    Game, Illegal, Logged, OptionsError, Outcome, Standing, Switch, SwitchValue, places,
+    EndReason, Game, Illegal, Logged, OptionsError, Outcome, Standing, Switch, SwitchValue,
+    Timeout, places,
 };
 pub use rng::{GameRng, Seed};
 pub use seat::{Audience, Seat, SeatSet, Viewer};

@@ -10,7 +10,7 @@
 use super::driver::{self, Refusal};
 use super::{
     Audience, Game, GameRng, Illegal, Logged, OptionsError, Outcome, Seat, SeatSet, Seed, Standing,
-    Viewer,
+    Timeout, Viewer,
 };
 use crate::games::lancaster::Lancaster;
 use crate::games::magnate::Magnate;
@@ -100,7 +100,10 @@ impl GameKind {
     /// Who may see a stored action (sent by `seat`) before the game ends. An action that no
     /// longer reads is treated as its sender's alone.
     pub fn action_audience(self, action: &Value, seat: Seat) -> Audience {
-        if action.get("type").and_then(Value::as_str) == Some("resign") {
+        if matches!(
+            action.get("type").and_then(Value::as_str),
+            Some("resign" | "timeout")
+        ) {
             return Audience::Everyone;
         }
         match self.parse_action(action) {
@@ -272,6 +275,19 @@ impl AnyState {
     pub fn resign(&mut self, seat: Seat) -> Result<(), Illegal> {
         self.0.resign(seat)
     }
+
+    /// What the game does when pending `seat` lets its deadline pass.
+    pub fn timeout(&self, seat: Seat) -> Timeout<AnyAction> {
+        self.0.timeout(seat)
+    }
+
+    /// `seat` loses on time: the game ends, the others win, the outcome says why.
+    ///
+    /// # Errors
+    /// When the game is already over.
+    pub fn lose_on_time(&mut self, seat: Seat) -> Result<(), Illegal> {
+        self.0.lose_on_time(seat)
+    }
 }
 
 impl AnyAction {
@@ -286,8 +302,9 @@ impl AnyAction {
 }
 
 /// Replays a game from its seed and its stored actions (seat and action JSON, in order); the
-/// fairness check compares the result with the stored state. A stored `{"type": "resign"}`
-/// (server policy, not a game action) replays as that seat resigning.
+/// fairness check compares the result with the stored state. A stored `{"type": "resign"}` or
+/// `{"type": "timeout"}` (server policy, not game actions) replays as that seat resigning or
+/// losing on time.
 ///
 /// # Errors
 /// Which action could not be replayed, and why.
@@ -300,10 +317,13 @@ pub fn replay(
 ) -> Result<AnyState, String> {
     let (mut state, _) = kind.setup(rules, seats, seed).map_err(|e| e.to_string())?;
     for (i, (seat, action)) in actions.iter().enumerate() {
-        if action.get("type").and_then(Value::as_str) == Some("resign") {
-            state
-                .resign(*seat)
-                .map_err(|e| format!("action {}: {e}", i + 1))?;
+        let policy = match action.get("type").and_then(Value::as_str) {
+            Some("resign") => Some(state.resign(*seat)),
+            Some("timeout") => Some(state.lose_on_time(*seat)),
+            _ => None,
+        };
+        if let Some(done) = policy {
+            done.map_err(|e| format!("action {}: {e}", i + 1))?;
             continue;
         }
         let parsed = kind
@@ -352,6 +372,8 @@ trait PlayState: fmt::Debug + Send + Sync {
     fn winners(&self) -> SeatSet;
     fn standings(&self, seats: u8) -> Vec<Standing>;
     fn resign(&mut self, seat: Seat) -> Result<(), Illegal>;
+    fn timeout(&self, seat: Seat) -> Timeout<AnyAction>;
+    fn lose_on_time(&mut self, seat: Seat) -> Result<(), Illegal>;
 }
 
 /// A typed action behind [`AnyAction`].
@@ -609,6 +631,17 @@ where
 
     fn resign(&mut self, seat: Seat) -> Result<(), Illegal> {
         G::resign(&mut self.0, seat)
+    }
+
+    fn timeout(&self, seat: Seat) -> Timeout<AnyAction> {
+        match G::timeout(&self.0, seat) {
+            Timeout::Loses => Timeout::Loses,
+            Timeout::Play(a) => Timeout::Play(AnyAction(Box::new(Acting::<G>(a)))),
+        }
+    }
+
+    fn lose_on_time(&mut self, seat: Seat) -> Result<(), Illegal> {
+        G::lose_on_time(&mut self.0, seat)
     }
 }
 

@@ -195,6 +195,10 @@ impl Game for Nim {
         state.winner = Some(Seat((seat.0 + 1) % state.seats));
         Ok(())
     }
+
+    fn lose_on_time(state: &mut State, seat: Seat) -> Result<(), Illegal> {
+        Nim::resign(state, seat)
+    }
 }
 
 impl SelfPlay for Nim {

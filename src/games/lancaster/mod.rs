@@ -50,7 +50,8 @@ pub mod view;
 mod tests;
 
 use crate::engine::{
-    Audience, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Standing, Switch, Viewer,
+    Audience, EndReason, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Standing,
+    Switch, Viewer,
 };
 pub use action::Action;
 pub use events::Event;
@@ -154,24 +155,34 @@ impl Game for Lancaster {
     }
 
     fn resign(state: &mut State, seat: Seat) -> Result<(), Illegal> {
-        if state.is_over() {
-            return Err(Illegal::new("LAN-GEN-1", "The game is over."));
-        }
-        if seat.0 >= state.players {
-            return Err(Illegal::new(
-                "LAN-GEN-1",
-                format!("This game has seats 0 to {}.", state.players - 1),
-            ));
-        }
-        state.frames.clear();
-        state.parallel_from = None;
-        state.resigned = Some(seat);
-        state.step = state::Step::Over;
-        state.outcome = Some(LancasterOutcome {
-            winners: state.seats().filter(|s| *s != seat).collect(),
-            scores: Vec::new(),
-            resigned: Some(seat),
-        });
-        Ok(())
+        concede(state, seat, EndReason::Resigned)
     }
+
+    fn lose_on_time(state: &mut State, seat: Seat) -> Result<(), Illegal> {
+        concede(state, seat, EndReason::Timeout)
+    }
+}
+
+/// The game ends with `seat` out and the others sharing the victory.
+fn concede(state: &mut State, seat: Seat, reason: EndReason) -> Result<(), Illegal> {
+    if state.is_over() {
+        return Err(Illegal::new("LAN-GEN-1", "The game is over."));
+    }
+    if seat.0 >= state.players {
+        return Err(Illegal::new(
+            "LAN-GEN-1",
+            format!("This game has seats 0 to {}.", state.players - 1),
+        ));
+    }
+    state.frames.clear();
+    state.parallel_from = None;
+    state.resigned = Some(seat);
+    state.step = state::Step::Over;
+    state.outcome = Some(LancasterOutcome {
+        winners: state.seats().filter(|s| *s != seat).collect(),
+        scores: Vec::new(),
+        resigned: Some(seat),
+        reason: Some(reason),
+    });
+    Ok(())
 }

@@ -3,7 +3,7 @@
 
 use super::data::data;
 use super::state::{Loc, State};
-use crate::engine::{Outcome, Seat, SeatSet, Standing, places};
+use crate::engine::{EndReason, Outcome, Seat, SeatSet, Standing, places};
 use serde::{Deserialize, Serialize};
 
 /// One player's final scoring, revealed at the end (D9).
@@ -29,6 +29,9 @@ pub struct LancasterOutcome {
     pub scores: Vec<ScoreLine>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Seat>,
+    /// Why the game ended before its rules ended it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<EndReason>,
 }
 
 impl Outcome for LancasterOutcome {
@@ -176,6 +179,7 @@ pub fn final_scoring(state: &mut State) -> LancasterOutcome {
         winners,
         scores,
         resigned: None,
+        reason: None,
     }
 }
 

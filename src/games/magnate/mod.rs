@@ -157,4 +157,12 @@ impl Game for Magnate {
         state.resigned = Some(seat);
         Ok(())
     }
+
+    /// MAG has no default decision that harms only the late seat: it loses (the default
+    /// [`Game::timeout`]).
+    fn lose_on_time(state: &mut State, seat: Seat) -> Result<(), Illegal> {
+        Magnate::resign(state, seat)?;
+        state.timed_out = true;
+        Ok(())
+    }
 }

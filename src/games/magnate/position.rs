@@ -91,6 +91,9 @@ pub struct Position {
     /// Not part of the position format proper: the seat that resigned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<u8>,
+    /// Not part of the position format proper: whether `resigned` lost on time.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub timed_out: bool,
 }
 
 fn options_of(r: &Rules) -> Options {
@@ -163,6 +166,7 @@ impl From<&State> for Position {
                 },
             }),
             resigned: s.resigned.map(|x| x.0),
+            timed_out: s.timed_out,
         }
     }
 }
@@ -374,6 +378,7 @@ impl TryFrom<Position> for State {
             final_turns,
             last_roll,
             resigned: p.resigned.map(|n| seat(n, "resigned")).transpose()?,
+            timed_out: p.timed_out,
         })
     }
 }

@@ -4,7 +4,7 @@
 use super::cards::{Card, District, Rank};
 use super::options::{AceScoring, TiebreakTotal};
 use super::state::{SEATS, State, opponent};
-use crate::engine::{Outcome, Seat, SeatSet, Standing, places};
+use crate::engine::{EndReason, Outcome, Seat, SeatSet, Standing, places};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -38,6 +38,12 @@ pub struct MagnateOutcome {
     pub tiebreak: Option<Tiebreak>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resigned: Option<Seat>,
+    /// The seat that lost on time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_out: Option<Seat>,
+    /// Why the game ended before its rules ended it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<EndReason>,
 }
 
 impl Outcome for MagnateOutcome {
@@ -144,6 +150,8 @@ pub fn decide(score: &Score) -> MagnateOutcome {
                 winners: vec![winner],
                 tiebreak: Some(tiebreak),
                 resigned: None,
+                timed_out: None,
+                reason: None,
             };
         }
     }
@@ -151,6 +159,8 @@ pub fn decide(score: &Score) -> MagnateOutcome {
         winners: SEATS.to_vec(),
         tiebreak: Some(Tiebreak::Shared),
         resigned: None,
+        timed_out: None,
+        reason: None,
     }
 }
 
@@ -183,10 +193,17 @@ pub fn outcome(state: &State) -> Option<MagnateOutcome> {
         return None;
     }
     if let Some(r) = state.resigned {
+        let reason = if state.timed_out {
+            EndReason::Timeout
+        } else {
+            EndReason::Resigned
+        };
         return Some(MagnateOutcome {
             winners: vec![opponent(r)],
             tiebreak: None,
-            resigned: Some(r),
+            resigned: (!state.timed_out).then_some(r),
+            timed_out: state.timed_out.then_some(r),
+            reason: Some(reason),
         });
     }
     Some(decide(&score(state)))

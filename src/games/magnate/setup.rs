@@ -111,6 +111,7 @@ pub fn setup(
         final_turns: None,
         last_roll: None,
         resigned: None,
+        timed_out: false,
     };
     // MAG-SETUP-7: the first turn begins with a normal roll.
     if dice == Dice::Auto {

@@ -188,6 +188,8 @@ pub struct State {
     pub last_roll: Option<Roll>,
     /// The seat that resigned, if the game ended that way (server policy, MAG-END-5).
     pub resigned: Option<Seat>,
+    /// Whether the seat in `resigned` lost on time rather than resigning (design.md §14).
+    pub timed_out: bool,
 }
 
 impl State {

@@ -260,3 +260,21 @@ fn a_resignation_ends_the_game_for_the_other_seat() {
         "MAG-END-4"
     );
 }
+
+#[test]
+fn a_seat_that_lets_its_deadline_pass_loses_on_time_and_the_state_reads_back() {
+    let mut state = table().state();
+    assert_eq!(
+        Magnate::timeout(&state, Seat(0)),
+        crate::engine::Timeout::Loses
+    );
+    Magnate::lose_on_time(&mut state, Seat(0)).unwrap();
+    let o = Magnate::outcome(&state).unwrap();
+    assert_eq!(o.winners, vec![Seat(1)]);
+    assert_eq!(o.timed_out, Some(Seat(0)));
+    assert_eq!(o.resigned, None);
+    let json = serde_json::to_value(&o).unwrap();
+    assert_eq!(json["reason"], "timeout");
+    let stored = serde_json::to_value(&state).unwrap();
+    assert_eq!(serde_json::from_value::<State>(stored).unwrap(), state);
+}
