@@ -16,6 +16,7 @@ pub struct Settings {
     pub database: DatabaseSettings,
     pub auth: AuthSettings,
     pub email: EmailSettings,
+    pub games: GameSettings,
     /// Where the embedded database, generated secrets and the mail folder live.
     pub data_dir: PathBuf,
 }
@@ -60,6 +61,15 @@ pub struct EmailSettings {
     pub play_link_ttl_s: i64,
 }
 
+/// Limits of the games themselves.
+#[derive(Debug, Clone)]
+pub struct GameSettings {
+    /// `CLOCK_MIN_SECONDS` (default 3600): the shortest allowance a clock may give.
+    pub clock_min_seconds: i64,
+}
+
+const DEFAULT_CLOCK_MIN_SECONDS: i64 = 3600;
+
 const DEFAULT_MAIL_FROM: &str = "herald <herald@localhost>";
 const DEFAULT_PLAY_LINK_TTL_S: i64 = 14 * 24 * 3600;
 
@@ -70,6 +80,7 @@ impl fmt::Debug for Settings {
             .field("http", &self.http)
             .field("database", &self.database)
             .field("email", &self.email)
+            .field("games", &self.games)
             .field("data_dir", &self.data_dir)
             .finish_non_exhaustive()
     }
@@ -156,6 +167,19 @@ impl Settings {
                     .filter(|d| (1..=365).contains(d))
                     .map_or(DEFAULT_PLAY_LINK_TTL_S, |d| d * 24 * 3600),
             },
+            games: GameSettings {
+                clock_min_seconds: match var("CLOCK_MIN_SECONDS") {
+                    None => DEFAULT_CLOCK_MIN_SECONDS,
+                    Some(v) => v
+                        .trim()
+                        .parse::<i64>()
+                        .ok()
+                        .filter(|n| *n >= 1)
+                        .with_context(|| {
+                            format!("CLOCK_MIN_SECONDS {v:?} is not a whole number of seconds, at least 1")
+                        })?,
+                },
+            },
             data_dir,
         })
     }
@@ -180,6 +204,10 @@ impl Settings {
                 smtp_url: None,
                 from: DEFAULT_MAIL_FROM.to_owned(),
                 play_link_ttl_s: DEFAULT_PLAY_LINK_TTL_S,
+            },
+            // Clocks of a few seconds, so that tests can wait for a timeout.
+            games: GameSettings {
+                clock_min_seconds: 1,
             },
             data_dir,
         }

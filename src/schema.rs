@@ -72,6 +72,11 @@ diesel::table! {
         is_pending -> Bool,
         entropy -> Nullable<Text>,
         joined_at -> Nullable<Timestamptz>,
+        deadline -> Nullable<Timestamptz>,
+        pending_since -> Nullable<Timestamptz>,
+        bank_seconds -> Nullable<Int8>,
+        timeouts -> Int4,
+        dropped -> Bool,
     }
 }
 
@@ -94,6 +99,7 @@ diesel::table! {
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         finished_at -> Nullable<Timestamptz>,
+        clock -> Jsonb,
     }
 }
 

@@ -18,6 +18,9 @@ pub const POLL: Duration = Duration::from_secs(1);
 /// How often a worker looks for digests coming due.
 const DIGEST_EVERY: Duration = Duration::from_secs(30);
 
+/// How often a worker looks for deadlines that have passed.
+const TIMEOUTS_EVERY: Duration = Duration::from_millis(500);
+
 /// How often a worker deletes old finished jobs.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
@@ -84,8 +87,18 @@ impl Worker {
         Ok(super::prune(&mut conn)?)
     }
 
+    /// Applies the timeouts that are due (design.md section 14).
+    ///
+    /// # Errors
+    /// Database failures.
+    pub fn time_out_due(&self) -> anyhow::Result<usize> {
+        let mut conn = self.pool.get()?;
+        Ok(crate::services::games::time_out_due(&mut conn)?)
+    }
+
     /// Works until `stop` is set.
     pub fn run(&self, stop: &AtomicBool) {
+        let mut last_timeouts: Option<Instant> = None;
         let mut last_digest: Option<Instant> = None;
         let mut last_prune: Option<Instant> = None;
         while !stop.load(Ordering::SeqCst) {
@@ -93,6 +106,12 @@ impl Worker {
                 last_prune = Some(Instant::now());
                 if let Err(e) = self.prune() {
                     tracing::warn!(error = %e, "pruning old jobs failed");
+                }
+            }
+            if last_timeouts.is_none_or(|t| t.elapsed() >= TIMEOUTS_EVERY) {
+                last_timeouts = Some(Instant::now());
+                if let Err(e) = self.time_out_due() {
+                    tracing::warn!(error = %e, "applying timeouts failed");
                 }
             }
             if last_digest.is_none_or(|t| t.elapsed() >= DIGEST_EVERY) {
@@ -103,7 +122,7 @@ impl Worker {
             }
             let seen = super::rings();
             match self.run_once() {
-                Ok(Ran::Idle) => super::wait(seen, POLL),
+                Ok(Ran::Idle) => super::wait(seen, TIMEOUTS_EVERY),
                 Ok(_) => {}
                 Err(e) => {
                     tracing::warn!(error = %e, "job worker cannot reach the database");

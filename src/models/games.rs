@@ -23,6 +23,7 @@ pub struct Game {
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
+    pub clock: serde_json::Value,
 }
 
 #[derive(Debug, Insertable)]
@@ -37,6 +38,7 @@ pub struct NewGame<'a> {
     pub status: &'a str,
     pub seat_count: i16,
     pub created_by: Uuid,
+    pub clock: &'a serde_json::Value,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]
@@ -49,6 +51,11 @@ pub struct GameSeat {
     pub is_pending: bool,
     pub entropy: Option<String>,
     pub joined_at: Option<DateTime<Utc>>,
+    pub deadline: Option<DateTime<Utc>>,
+    pub pending_since: Option<DateTime<Utc>>,
+    pub bank_seconds: Option<i64>,
+    pub timeouts: i32,
+    pub dropped: bool,
 }
 
 #[derive(Debug, Insertable)]

@@ -6,6 +6,7 @@ use crate::auth::{AuthUser, MaybeAuthUser, Scope};
 use crate::domain::{EmailAddress, GameId};
 use crate::engine::registry::{GameKind, KindInfo};
 use crate::error::{ApiError, Problem};
+use crate::services::clocks::Clock;
 use crate::services::games::{
     self, Fairness, GameResource, GameStatus, GameSummary, HistoryEntry, ListFilter, Mode,
     NewGameRequest, Submission, Submitted,
@@ -68,6 +69,11 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(maximum = 7)]
     pub open_seats: u8,
+    /// The time control; absent means `per_move` of 259200 s (3 days). Allowances under the
+    /// server's `CLOCK_MIN_SECONDS` are refused.
+    #[serde(default)]
+    #[schema(value_type = Option<Clock>)]
+    pub clock: Option<Value>,
 }
 
 /// Joining a game.
@@ -185,14 +191,16 @@ pub async fn create_game(
         options,
         invite,
         open_seats,
+        clock,
     } = body.0;
-    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "open_seats": open_seats});
+    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "open_seats": open_seats, "clock": clock});
     let key = idempotency_key(&req, scope)?;
     let request = NewGameRequest {
         kind,
         options: options.unwrap_or(Value::Null),
         invite,
         open_seats,
+        clock: Clock::from_request(clock.as_ref(), state.settings.games.clock_min_seconds)?,
     };
     let user = auth.user_id;
     let done = crate::db::run(&state.pool, move |conn| {

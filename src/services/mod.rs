@@ -4,6 +4,7 @@
 //! Must not depend on actix (handlers adapt) or on routes.
 
 pub mod accounts;
+pub mod clocks;
 pub mod games;
 pub mod idempotency;
 pub mod notifications;

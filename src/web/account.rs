@@ -8,6 +8,7 @@ use super::session;
 use crate::domain::{DisplayName, EmailAddress, GameId, Locale, UserId};
 use crate::engine::registry::GameKind;
 use crate::error::ApiError;
+use crate::services::clocks::Clock;
 use crate::services::games::{
     self, GameStatus, GameSummary, ListFilter, NewGameRequest, Submitted,
 };
@@ -395,6 +396,7 @@ fn new_game_request(form: &HashMap<String, String>) -> Result<NewGameRequest, St
         options: Value::Object(options),
         invite,
         open_seats: 0,
+        clock: Clock::default(),
     })
 }
 

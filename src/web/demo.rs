@@ -64,6 +64,7 @@ pub fn create(conn: &mut PgConnection, links: &LinkKeys) -> Result<Demo, ApiErro
             options: serde_json::Value::Null,
             invite: vec![invite],
             open_seats: 0,
+            clock: crate::services::clocks::Clock::default(),
         },
         None,
     )?;

@@ -5,6 +5,7 @@
 mod accounts;
 mod browser;
 mod cli;
+mod clocks;
 mod embedded;
 mod errors;
 mod games;

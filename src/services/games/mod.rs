@@ -7,13 +7,16 @@
 mod fairness;
 mod history;
 pub mod resource;
+mod timeout;
 mod write;
 
 pub use fairness::{Fairness, Verification, effective_seed, fairness, verify};
 pub use history::{HistoryEntry, history};
 pub use resource::{GameResource, GameStatus, PlayerRef, SeatResource, SeatRow, You};
+pub use timeout::{time_out, time_out_due};
 use write::{Ending, Step, Written};
 
+use super::clocks::Clock;
 use super::idempotency::{self, IdempotencyKey, StoredAnswer};
 use crate::domain::{EmailAddress, GameId, UserId};
 use crate::engine::driver::Refusal;
@@ -37,6 +40,8 @@ pub struct NewGameRequest {
     pub options: Value,
     pub invite: Vec<EmailAddress>,
     pub open_seats: u8,
+    /// Checked by [`Clock::from_request`].
+    pub clock: Clock,
 }
 
 /// A list of actions for one game.
@@ -205,6 +210,7 @@ pub fn create(
                 status: GameStatus::Waiting.as_str(),
                 seat_count: i16::try_from(seat_count).unwrap_or(i16::MAX),
                 created_by: creator.0,
+                clock: &request.clock.to_json(),
             })
             .execute(conn)?;
         let now = Utc::now();
@@ -331,6 +337,7 @@ pub fn join(
                 actions: Vec::new(),
                 events,
                 ending: Ending::Played,
+                timed_out: false,
             },
         )?;
         Ok(resource::render(
@@ -434,6 +441,17 @@ pub fn list(
             my_turn,
             created_at: game.created_at,
             updated_at: game.updated_at,
+        });
+    }
+    if filter.my_turn {
+        // The nearest deadline first (api.md "Clocks"); games without a deadline last.
+        summaries.sort_by_key(|g| {
+            let mine = g
+                .you
+                .as_ref()
+                .and_then(|y| g.seats.get(usize::from(y.seat)));
+            mine.and_then(|s| s.deadline)
+                .map_or((1, chrono::DateTime::<Utc>::MAX_UTC), |d| (0, d))
         });
     }
     Ok(summaries)
@@ -544,6 +562,7 @@ pub fn submit(
                 actions: stored_actions,
                 events,
                 ending: Ending::Played,
+                timed_out: false,
             },
         )?;
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, actions, version = game.version, "actions stored");
@@ -623,6 +642,7 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
                 actions: vec![json!({"type": "resign", "notation": "resign"})],
                 events: vec![(game.action_count + 1, event)],
                 ending: Ending::Resigned,
+                timed_out: false,
             },
         )?;
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "resigned");

@@ -5,6 +5,7 @@ use crate::domain::UserId;
 use crate::engine::registry::AnyState;
 use crate::engine::{Seat, Viewer};
 use crate::models::{Game, GameSeat};
+use crate::services::clocks::Clock;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -67,6 +68,10 @@ impl SeatRow {
             },
             pending,
             invited: self.row.user_id.is_none() && self.row.invited_email.is_some(),
+            deadline: self.row.deadline.filter(|_| pending),
+            bank_seconds: self.row.bank_seconds,
+            timeouts: u32::try_from(self.row.timeouts).unwrap_or(0),
+            dropped: self.row.dropped,
         }
     }
 }
@@ -88,6 +93,16 @@ pub struct SeatResource {
     pub pending: bool,
     /// Whether the seat is reserved for an invited address (not shown) that has not joined yet.
     pub invited: bool,
+    /// When the seat's current decision times out; `null` when it is not pending or the game
+    /// has no clock.
+    pub deadline: Option<DateTime<Utc>>,
+    /// What is left in the seat's bank (a `fischer` clock only), as of its last decision.
+    pub bank_seconds: Option<i64>,
+    /// Consecutive timeouts so far.
+    pub timeouts: u32,
+    /// Dropped after `drop_after` consecutive timeouts: its decisions are made by default and it
+    /// ranks last.
+    pub dropped: bool,
 }
 
 /// The caller's place in the game.
@@ -108,6 +123,8 @@ pub struct GameResource {
     /// The resolved rules: every option with its value.
     #[schema(value_type = Object)]
     pub options: Value,
+    /// The time control.
+    pub clock: Clock,
     /// Indexed by seat.
     pub seats: Vec<SeatResource>,
     /// The caller's seat; `null` for spectators.
@@ -158,6 +175,7 @@ pub fn render(
         status,
         version: game.version,
         options: game.options.clone(),
+        clock: Clock::stored(&game.clock),
         seats: seats
             .iter()
             .map(|s| s.resource(pending.contains(s.seat())))

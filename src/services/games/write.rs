@@ -7,12 +7,13 @@
 use super::resource::{GameStatus, SeatRow};
 use crate::domain::GameId;
 use crate::engine::registry::{AnyState, LoggedJson};
-use crate::engine::{Seat, SeatSet};
+use crate::engine::{Seat, SeatSet, Standing};
 use crate::error::ApiError;
-use crate::models::{Game, GameAction, GameEvent, GameResult};
+use crate::models::{Game, GameAction, GameEvent, GameResult, GameSeat};
 use crate::schema::{game_actions, game_events, game_results, game_seats, games};
+use crate::services::clocks::Clock;
 use crate::services::notifications::{self, Change};
-use chrono::Utc;
+use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use serde_json::{Value, json};
 
@@ -22,6 +23,7 @@ pub enum Ending {
     /// By the rules.
     Played,
     Resigned,
+    Timeout,
 }
 
 impl Ending {
@@ -29,6 +31,7 @@ impl Ending {
         match self {
             Ending::Played => "finished",
             Ending::Resigned => "resigned",
+            Ending::Timeout => "timeout",
         }
     }
 }
@@ -43,6 +46,9 @@ pub struct Step<'a> {
     pub state: Option<&'a AnyState>,
     /// The seat whose decision this is; `None` for the start of the game.
     pub actor: Option<Seat>,
+    /// The actor's deadline passed and the decision was the game's default (or a loss on
+    /// time): its consecutive timeouts grow instead of starting again from zero.
+    pub timed_out: bool,
     /// The actions the actor took, numbered from the game's `action_count + 1`.
     pub actions: Vec<Value>,
     /// The events, each with the number of the action that caused it (0 for the setup).
@@ -69,6 +75,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         actions,
         events,
         ending,
+        timed_out,
     } = step;
     let id = GameId(game.id);
     let now = Utc::now();
@@ -100,10 +107,31 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         .map(SeatRow::seat)
         .collect();
     let after = state.map(AnyState::pending).unwrap_or_default();
-    if after != before {
-        let pending: Vec<i16> = after.iter().map(|s| i16::from(s.0)).collect();
-        diesel::update(game_seats::table.filter(game_seats::game_id.eq(game.id)))
-            .set(game_seats::is_pending.eq(game_seats::seat.eq_any(pending)))
+    let clock = Clock::stored(&game.clock);
+    let mut seats = seats.to_vec();
+    for seat in &mut seats {
+        let acted = actor == Some(seat.seat());
+        let timing = Timing {
+            was_pending: seat.row.is_pending,
+            is_pending: after.contains(seat.seat()),
+            acted,
+            timed_out: acted && timed_out,
+            started: state.is_some() && game.state.is_none(),
+        };
+        if timing.changes_nothing() {
+            continue;
+        }
+        timing.apply(&mut seat.row, clock, game.seat_count, now);
+        let row = &seat.row;
+        diesel::update(game_seats::table.find((game.id, row.seat)))
+            .set((
+                game_seats::is_pending.eq(row.is_pending),
+                game_seats::deadline.eq(row.deadline),
+                game_seats::pending_since.eq(row.pending_since),
+                game_seats::bank_seconds.eq(row.bank_seconds),
+                game_seats::timeouts.eq(row.timeouts),
+                game_seats::dropped.eq(row.dropped),
+            ))
             .execute(conn)?;
     }
     if let Some(seat) = actor {
@@ -111,7 +139,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
     }
     insert_events(conn, game, &events)?;
     if let (Some(state), Some(at)) = (state, finished_at) {
-        insert_results(conn, game, seats, state, ending, at)?;
+        insert_results(conn, game, &seats, state, ending, at)?;
     }
     if state.is_some() {
         notifications::enqueue_for_change(
@@ -120,17 +148,14 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
                 game: id,
                 version,
                 action_count,
-                actor: actor.map(|s| i16::from(s.0)),
+                // A timeout is nobody's move: every seat hears of it, the late one too.
+                actor: actor.filter(|_| !timed_out).map(|s| i16::from(s.0)),
                 pending_before: before,
                 pending_after: after,
                 finished: status == GameStatus::Finished,
                 seat_count: game.seat_count,
             },
         )?;
-    }
-    let mut seats = seats.to_vec();
-    for s in &mut seats {
-        s.row.is_pending = after.contains(s.seat());
     }
     let game = Game {
         state: None,
@@ -144,6 +169,57 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         ..game.clone()
     };
     Ok(Written { game, seats })
+}
+
+/// What a step does to one seat's clock.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    was_pending: bool,
+    is_pending: bool,
+    acted: bool,
+    timed_out: bool,
+    /// The step starts the game (every seat's bank is set).
+    started: bool,
+}
+
+impl Timing {
+    fn changes_nothing(self) -> bool {
+        self.was_pending == self.is_pending && !self.acted && !self.started
+    }
+
+    /// A decision that ends (acted, or no longer asked) charges the bank; one that starts (newly
+    /// pending, or pending again after acting) gets a fresh deadline. A dropped seat's deadline
+    /// is now: its decisions are made by default at once.
+    fn apply(self, row: &mut GameSeat, clock: Clock, seat_count: i16, now: DateTime<Utc>) {
+        if self.started {
+            row.bank_seconds = clock.initial_bank();
+        }
+        if self.was_pending && (self.acted || !self.is_pending) {
+            let spent = row.pending_since.map_or(Duration::zero(), |t| now - t);
+            row.bank_seconds = clock.bank_after(row.bank_seconds, spent);
+        }
+        if self.acted {
+            if self.timed_out {
+                row.timeouts += 1;
+                let drop_after = i32::try_from(clock.drop_after).unwrap_or(i32::MAX);
+                row.dropped |= seat_count >= 3 && row.timeouts >= drop_after;
+            } else {
+                row.timeouts = 0;
+            }
+        }
+        row.is_pending = self.is_pending;
+        if !self.is_pending {
+            row.deadline = None;
+            row.pending_since = None;
+        } else if !self.was_pending || self.acted {
+            row.pending_since = Some(now);
+            row.deadline = if row.dropped {
+                Some(now)
+            } else {
+                clock.deadline(now, row.bank_seconds)
+            };
+        }
+    }
 }
 
 fn count<T>(items: &[T]) -> i64 {
@@ -214,8 +290,12 @@ fn insert_results(
     finished_at: chrono::DateTime<Utc>,
 ) -> Result<(), ApiError> {
     let count = u8::try_from(game.seat_count).unwrap_or(u8::MAX);
-    let rows: Vec<GameResult> = state
-        .standings(count)
+    let dropped: SeatSet = seats
+        .iter()
+        .filter(|s| s.row.dropped)
+        .map(SeatRow::seat)
+        .collect();
+    let rows: Vec<GameResult> = rank_dropped_last(state.standings(count), dropped)
         .into_iter()
         .filter_map(|standing| {
             let seat = seats.iter().find(|s| s.seat() == standing.seat)?;
@@ -241,4 +321,56 @@ fn insert_results(
         .values(&rows)
         .execute(conn)?;
     Ok(())
+}
+
+/// Dropped seats share the last place (design.md section 14); the others keep their order.
+fn rank_dropped_last(mut standings: Vec<Standing>, dropped: SeatSet) -> Vec<Standing> {
+    if dropped.is_empty() {
+        return standings;
+    }
+    let kept: Vec<(Seat, u8)> = standings
+        .iter()
+        .filter(|s| !dropped.contains(s.seat))
+        .map(|s| (s.seat, s.place))
+        .collect();
+    let last = u8::try_from(kept.len() + 1).unwrap_or(u8::MAX);
+    for standing in &mut standings {
+        standing.place = if dropped.contains(standing.seat) {
+            last
+        } else {
+            let better = kept.iter().filter(|(_, p)| *p < standing.place).count();
+            u8::try_from(better + 1).unwrap_or(u8::MAX)
+        };
+    }
+    standings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn standing(seat: u8, place: u8) -> Standing {
+        Standing {
+            seat: Seat(seat),
+            place,
+            score: None,
+            tiebreaks: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn dropped_seats_rank_last_and_the_others_close_up() {
+        let before = vec![
+            standing(0, 2),
+            standing(1, 1),
+            standing(2, 3),
+            standing(3, 3),
+        ];
+        let dropped: SeatSet = [Seat(1), Seat(3)].into_iter().collect();
+        let places: Vec<u8> = rank_dropped_last(before, dropped)
+            .iter()
+            .map(|s| s.place)
+            .collect();
+        assert_eq!(places, [1, 3, 2, 3]);
+    }
 }
