@@ -137,6 +137,11 @@ diesel::table! {
         password_hash -> Nullable<Text>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        time_zone -> Text,
+        vacation_since -> Nullable<Timestamptz>,
+        vacation_until -> Nullable<Timestamptz>,
+        vacation_auto -> Bool,
+        vacation_used_seconds -> Int8,
     }
 }
 

@@ -87,13 +87,26 @@ impl Worker {
         Ok(super::prune(&mut conn)?)
     }
 
-    /// Applies the timeouts that are due (design.md section 14).
+    /// Ends the vacations whose time is up, then applies the timeouts that are due (design.md
+    /// section 14); returns how many timeouts.
     ///
     /// # Errors
     /// Database failures.
     pub fn time_out_due(&self) -> anyhow::Result<usize> {
         let mut conn = self.pool.get()?;
+        crate::services::vacation::end_expired(&mut conn)?;
         Ok(crate::services::games::time_out_due(&mut conn)?)
+    }
+
+    /// Queues the reminders that have come due.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub fn schedule_reminders(&self) -> anyhow::Result<usize> {
+        let mut conn = self.pool.get()?;
+        Ok(crate::services::notifications::schedule_reminders(
+            &mut conn,
+        )?)
     }
 
     /// Works until `stop` is set.
@@ -112,6 +125,9 @@ impl Worker {
                 last_timeouts = Some(Instant::now());
                 if let Err(e) = self.time_out_due() {
                     tracing::warn!(error = %e, "applying timeouts failed");
+                }
+                if let Err(e) = self.schedule_reminders() {
+                    tracing::warn!(error = %e, "scheduling reminders failed");
                 }
             }
             if last_digest.is_none_or(|t| t.elapsed() >= DIGEST_EVERY) {

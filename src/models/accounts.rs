@@ -13,6 +13,7 @@ pub struct User {
     pub password_hash: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    pub time_zone: String,
 }
 
 #[derive(Debug, Insertable)]

@@ -7,7 +7,7 @@ use crate::domain::{DisplayName, EmailAddress, Locale, Password, TokenId};
 use crate::error::{ApiError, Problem};
 use crate::services::{accounts, tokens};
 use crate::state::AppState;
-use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -38,6 +38,9 @@ pub struct AccountResponse {
     pub email: String,
     pub display_name: String,
     pub locale: Locale,
+    /// An IANA zone name; deadlines in mails and pages are shown in it.
+    #[schema(example = "Europe/Madrid")]
+    pub time_zone: String,
 }
 
 impl From<accounts::Account> for AccountResponse {
@@ -47,6 +50,7 @@ impl From<accounts::Account> for AccountResponse {
             email: a.email,
             display_name: a.display_name,
             locale: a.locale,
+            time_zone: a.time_zone,
         }
     }
 }
@@ -270,6 +274,47 @@ pub async fn get_me(state: web::Data<AppState>, auth: AuthUser) -> Result<HttpRe
     auth.require(Scope::Read)?;
     let account =
         crate::db::run(&state.pool, move |conn| accounts::get(conn, auth.user_id)).await?;
+    Ok(HttpResponse::Ok().json(AccountResponse::from(account)))
+}
+
+/// What `PUT /me` changes; fields left out stay as they are.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"time_zone": "Europe/Madrid", "locale": "es"}))]
+pub struct UpdateMeRequest {
+    pub locale: Option<Locale>,
+    /// An IANA time zone name.
+    pub time_zone: Option<String>,
+}
+
+/// Change my account
+///
+/// The language of mails and pages and the time zone deadlines are shown in. Needs the `play`
+/// scope.
+#[utoipa::path(
+    operation_id = "update_me",
+    tag = "accounts",
+    security(("bearer" = [])),
+    request_body = UpdateMeRequest,
+    responses(
+        (status = 200, description = "The caller's account.", body = AccountResponse),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[put("/me")]
+pub async fn update_me(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    body: Json<UpdateMeRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let UpdateMeRequest { locale, time_zone } = body.0;
+    let account = crate::db::run(&state.pool, move |conn| {
+        accounts::update(conn, auth.user_id, locale, time_zone.as_deref())
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(AccountResponse::from(account)))
 }
 

@@ -12,6 +12,7 @@ pub mod health;
 pub mod json;
 pub mod notifications;
 pub mod schemas;
+pub mod vacation;
 
 use crate::error::ApiError;
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest};
@@ -34,11 +35,16 @@ where
                 .service(accounts::create_token)
                 .service(accounts::create_email_link)
                 .service(accounts::get_me)
+                .service(accounts::update_me)
                 .service(accounts::create_personal_token)
                 .service(accounts::list_personal_tokens)
                 .service(accounts::delete_personal_token)
                 .service(notifications::get_notification_settings)
                 .service(notifications::update_notification_settings)
+                .service(vacation::get_vacation)
+                .service(vacation::start_vacation)
+                .service(vacation::end_vacation)
+                .service(vacation::update_vacation)
                 .service(games::list_game_kinds)
                 .service(games::create_game)
                 .service(games::list_games)

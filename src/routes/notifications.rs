@@ -14,14 +14,26 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// Which mails the account gets about its games.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"mode": "instant"}))]
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({"mode": "instant", "reminders_seconds": [86400, 7200]}))]
 pub struct NotificationSettings {
     /// `instant`: a mail whenever a game waits for you (the default); `daily_digest`: one mail a
     /// day listing the games waiting for you, most urgent first; `off`: no turn mails
     /// (invitations and sign-in links still come).
     pub mode: Mode,
+    /// Seconds before a deadline at which a reminder is mailed, largest first (default 24 h and
+    /// 2 h); none with mode `off`.
+    pub reminders_seconds: Vec<i32>,
+}
+
+/// What to change; fields left out stay as they are.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"mode": "daily_digest", "reminders_seconds": [86400]}))]
+pub struct NotificationSettingsUpdate {
+    pub mode: Option<Mode>,
+    /// At most 5 offsets, each 1 s to 30 days; `[]` for no reminders.
+    pub reminders_seconds: Option<Vec<i64>>,
 }
 
 /// Get my mail preferences
@@ -43,11 +55,14 @@ pub async fn get_notification_settings(
     auth: AuthUser,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Read)?;
-    let mode = crate::db::run(&state.pool, move |conn| {
-        notifications::mode(conn, auth.user_id)
+    let settings = crate::db::run(&state.pool, move |conn| {
+        Ok(NotificationSettings {
+            mode: notifications::mode(conn, auth.user_id)?,
+            reminders_seconds: notifications::reminders(conn, auth.user_id)?,
+        })
     })
     .await?;
-    Ok(HttpResponse::Ok().json(NotificationSettings { mode }))
+    Ok(HttpResponse::Ok().json(settings))
 }
 
 /// Set my mail preferences
@@ -57,7 +72,7 @@ pub async fn get_notification_settings(
     operation_id = "update_notification_settings",
     tag = "accounts",
     security(("bearer" = [])),
-    request_body = NotificationSettings,
+    request_body = NotificationSettingsUpdate,
     responses(
         (status = 200, description = "The preferences now in force.", body = NotificationSettings),
         AuthErrors,
@@ -69,15 +84,33 @@ pub async fn get_notification_settings(
 pub async fn update_notification_settings(
     state: web::Data<AppState>,
     auth: AuthUser,
-    body: Json<NotificationSettings>,
+    body: Json<NotificationSettingsUpdate>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Play)?;
-    let wanted = body.0.mode;
-    let mode = crate::db::run(&state.pool, move |conn| {
-        notifications::set_mode(conn, auth.user_id, wanted)
+    let NotificationSettingsUpdate {
+        mode,
+        reminders_seconds,
+    } = body.0;
+    let settings = crate::db::run(&state.pool, move |conn| {
+        use diesel::Connection;
+        conn.transaction(|conn| {
+            let user = auth.user_id;
+            let reminders_seconds = match reminders_seconds {
+                Some(r) => notifications::set_reminders(conn, user, &r)?,
+                None => notifications::reminders(conn, user)?,
+            };
+            let mode = match mode {
+                Some(m) => notifications::set_mode(conn, user, m)?,
+                None => notifications::mode(conn, user)?,
+            };
+            Ok(NotificationSettings {
+                mode,
+                reminders_seconds,
+            })
+        })
     })
     .await?;
-    Ok(HttpResponse::Ok().json(NotificationSettings { mode }))
+    Ok(HttpResponse::Ok().json(settings))
 }
 
 /// Mounts the unsubscribe page (outside the API and its document).

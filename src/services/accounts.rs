@@ -14,6 +14,8 @@ pub struct Account {
     pub email: String,
     pub display_name: String,
     pub locale: Locale,
+    /// An IANA zone name (`Europe/Madrid`): deadlines are shown in it.
+    pub time_zone: String,
 }
 
 impl From<User> for Account {
@@ -23,6 +25,7 @@ impl From<User> for Account {
             email: user.email,
             display_name: user.display_name,
             locale: Locale::from_db(&user.locale),
+            time_zone: user.time_zone,
         }
     }
 }
@@ -106,6 +109,40 @@ pub fn check_password(
 ///
 /// # Errors
 /// 401 when the account no longer exists (its token outlived it).
+/// Changes the caller's language and time zone (each only when given).
+///
+/// # Errors
+/// 422 for a time zone that is not an IANA name; database failures.
+pub fn update(
+    conn: &mut PgConnection,
+    id: UserId,
+    locale: Option<Locale>,
+    time_zone: Option<&str>,
+) -> Result<Account, ApiError> {
+    let zone = time_zone
+        .map(crate::services::clocks::time_zone)
+        .transpose()?;
+    conn.transaction(|conn| {
+        if let Some(locale) = locale {
+            diesel::update(users::table.find(id.0))
+                .set((
+                    users::locale.eq(locale.as_str()),
+                    users::updated_at.eq(chrono::Utc::now()),
+                ))
+                .execute(conn)?;
+        }
+        if let Some(zone) = zone {
+            diesel::update(users::table.find(id.0))
+                .set((
+                    users::time_zone.eq(zone.name()),
+                    users::updated_at.eq(chrono::Utc::now()),
+                ))
+                .execute(conn)?;
+        }
+        get(conn, id)
+    })
+}
+
 pub fn get(conn: &mut PgConnection, id: UserId) -> Result<Account, ApiError> {
     users::table
         .find(id.0)

@@ -27,6 +27,13 @@ pub struct Clock {
     /// made by default at once and it ranks last).
     #[serde(default = "default_drop_after")]
     pub drop_after: u32,
+    /// Whether a player's vacation holds off their deadlines in this game.
+    #[serde(default = "yes")]
+    pub vacation_allowed: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// How time is allowed for each decision.
@@ -60,6 +67,7 @@ impl Default for Clock {
                 seconds: DEFAULT_PER_MOVE_SECONDS,
             },
             drop_after: DEFAULT_DROP_AFTER,
+            vacation_allowed: true,
         }
     }
 }
@@ -76,6 +84,7 @@ struct ClockRequest {
     increment_seconds: Option<Value>,
     max_seconds: Option<Value>,
     drop_after: Option<Value>,
+    vacation_allowed: Option<Value>,
 }
 
 impl Clock {
@@ -165,9 +174,15 @@ impl Clock {
                     ))
                 })?,
         };
+        let vacation_allowed = match &request.vacation_allowed {
+            None => true,
+            Some(Value::Bool(b)) => *b,
+            Some(v) => return Err(bad(format!(".vacation_allowed: true or false, not {v}"))),
+        };
         Ok(Clock {
             control,
             drop_after,
+            vacation_allowed,
         })
     }
 
@@ -176,6 +191,7 @@ impl Clock {
         serde_json::from_value(value.clone()).unwrap_or(Clock {
             control: Control::None,
             drop_after: DEFAULT_DROP_AFTER,
+            vacation_allowed: true,
         })
     }
 
@@ -222,6 +238,18 @@ impl Clock {
     }
 }
 
+/// An IANA time zone by name (`Europe/Madrid`, `UTC`), as accounts store it.
+///
+/// # Errors
+/// 422 naming the field.
+pub fn time_zone(name: &str) -> Result<chrono_tz::Tz, ApiError> {
+    name.parse::<chrono_tz::Tz>().map_err(|_| {
+        ApiError::Validation(format!(
+            "time_zone: {name:?} is not an IANA time zone name such as \"Europe/Madrid\" or \"UTC\""
+        ))
+    })
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -233,11 +261,23 @@ mod tests {
     }
 
     #[test]
+    fn time_zones_are_iana_names() {
+        assert_eq!(time_zone("Europe/Madrid").unwrap().name(), "Europe/Madrid");
+        assert!(
+            time_zone("Mars/Olympus")
+                .unwrap_err()
+                .to_string()
+                .contains("time_zone")
+        );
+        assert!(time_zone("").is_err());
+    }
+
+    #[test]
     fn absent_means_three_days_per_move() {
         let c = Clock::from_request(None, 3600).unwrap();
         assert_eq!(
             c.to_json(),
-            json!({"type": "per_move", "seconds": 259200, "drop_after": 3})
+            json!({"type": "per_move", "seconds": 259200, "drop_after": 3, "vacation_allowed": true})
         );
     }
 

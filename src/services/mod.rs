@@ -9,6 +9,7 @@ pub mod games;
 pub mod idempotency;
 pub mod notifications;
 pub mod tokens;
+pub mod vacation;
 
 /// Whether a diesel error is a unique-constraint violation (a duplicate).
 pub(crate) fn is_unique_violation(error: &diesel::result::Error) -> bool {

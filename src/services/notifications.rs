@@ -26,6 +26,8 @@ pub mod kinds {
     pub const GAME_OVER: &str = "email.game_over";
     pub const SIGN_IN: &str = "email.sign_in";
     pub const DIGEST: &str = "email.digest";
+    pub const REMINDER: &str = "email.reminder";
+    pub const VACATION: &str = "email.vacation";
 }
 
 /// How long an emailed sign-in link works.
@@ -117,6 +119,73 @@ pub fn set_mode(conn: &mut PgConnection, user: UserId, mode: Mode) -> Result<Mod
     .get_result(conn)?;
     tracing::info!(user.id = %user, mode = %row.mode, "notification preference set");
     Ok(Mode::from_db(&row.mode))
+}
+
+/// The most reminders one decision may bring.
+pub const MAX_REMINDERS: usize = 5;
+/// The earliest a reminder may come: 30 days before a deadline.
+pub const MAX_REMINDER_SECONDS: i32 = 30 * 24 * 3600;
+
+/// The account's reminder offsets, largest first (the defaults when never set).
+///
+/// # Errors
+/// Database failures.
+pub fn reminders(conn: &mut PgConnection, user: UserId) -> Result<Vec<i32>, ApiError> {
+    #[derive(QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Array<diesel::sql_types::Integer>>)]
+        reminders_seconds: Option<Vec<i32>>,
+    }
+    let row: Option<Row> =
+        diesel::sql_query("SELECT reminders_seconds FROM notification_settings WHERE user_id = $1")
+            .bind::<SqlUuid, _>(user.0)
+            .get_result(conn)
+            .optional()?;
+    Ok(row
+        .and_then(|r| r.reminders_seconds)
+        .unwrap_or_else(|| DEFAULT_REMINDERS_SECONDS.to_vec()))
+}
+
+/// Sets the account's reminder offsets (seconds before a deadline; `[]` for none).
+///
+/// # Errors
+/// 422 naming the offending offset; database failures.
+pub fn set_reminders(
+    conn: &mut PgConnection,
+    user: UserId,
+    offsets: &[i64],
+) -> Result<Vec<i32>, ApiError> {
+    if offsets.len() > MAX_REMINDERS {
+        return Err(ApiError::Validation(format!(
+            "reminders_seconds: at most {MAX_REMINDERS} reminders, not {}",
+            offsets.len()
+        )));
+    }
+    let mut wanted = Vec::with_capacity(offsets.len());
+    for (i, o) in offsets.iter().enumerate() {
+        let seconds = i32::try_from(*o)
+            .ok()
+            .filter(|s| (1..=MAX_REMINDER_SECONDS).contains(s))
+            .ok_or_else(|| {
+                ApiError::Validation(format!(
+                    "reminders_seconds[{i}]: 1 to {MAX_REMINDER_SECONDS} seconds before a deadline, not {o}"
+                ))
+            })?;
+        wanted.push(seconds);
+    }
+    wanted.sort_unstable_by(|a, b| b.cmp(a));
+    wanted.dedup();
+    diesel::sql_query(
+        "INSERT INTO notification_settings (user_id, unsubscribe_token, reminders_seconds) \
+         VALUES ($1, $2, $3) \
+         ON CONFLICT (user_id) DO UPDATE SET reminders_seconds = EXCLUDED.reminders_seconds, \
+           updated_at = now()",
+    )
+    .bind::<SqlUuid, _>(user.0)
+    .bind::<Text, _>(new_token())
+    .bind::<diesel::sql_types::Array<diesel::sql_types::Integer>, _>(&wanted)
+    .execute(conn)?;
+    Ok(wanted)
 }
 
 /// The secret of the account's one-click unsubscribe link, created on first use.
@@ -319,4 +388,103 @@ pub fn schedule_digests(conn: &mut PgConnection) -> QueryResult<usize> {
          FROM due",
     )
     .execute(conn)
+}
+
+/// Reminder offsets when an account has chosen none: 24 hours and 2 hours before a deadline.
+pub const DEFAULT_REMINDERS_SECONDS: [i32; 2] = [86_400, 7_200];
+
+/// Queues the reminders that have come due: one per offset and decision, never twice (the
+/// `reminders_sent` row is the proof, written with its job), never to a seat that has acted
+/// (the decision is named by when it began, and the mail is dropped if the seat has moved on),
+/// none for an offset longer than the decision's whole allowance, none on vacation or with mail
+/// off.
+///
+/// # Errors
+/// Database failures.
+pub fn schedule_reminders(conn: &mut PgConnection) -> Result<usize, ApiError> {
+    #[derive(QueryableByName)]
+    struct Due {
+        #[diesel(sql_type = SqlUuid)]
+        game_id: Uuid,
+        #[diesel(sql_type = diesel::sql_types::SmallInt)]
+        seat: i16,
+        #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+        pending_since: chrono::DateTime<chrono::Utc>,
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        offset_seconds: i32,
+    }
+    conn.transaction(|conn| {
+        let due: Vec<Due> = diesel::sql_query(
+            "INSERT INTO reminders_sent (game_id, seat, pending_since, offset_seconds) \
+             SELECT s.game_id, s.seat, s.pending_since, o.offset_seconds \
+             FROM game_seats s \
+             JOIN games g ON g.id = s.game_id AND g.status = 'active' \
+             JOIN users u ON u.id = s.user_id AND u.vacation_since IS NULL \
+             LEFT JOIN notification_settings n ON n.user_id = s.user_id \
+             CROSS JOIN LATERAL unnest(coalesce(n.reminders_seconds, ARRAY[86400, 7200])) \
+                 AS o(offset_seconds) \
+             WHERE s.deadline IS NOT NULL AND s.deadline > now() \
+               AND s.deadline <= now() + interval '32 days' \
+               AND s.is_pending AND NOT s.dropped AND s.pending_since IS NOT NULL \
+               AND coalesce(n.mode, 'instant') <> 'off' \
+               AND s.deadline - make_interval(secs => o.offset_seconds) <= now() \
+               AND s.deadline - make_interval(secs => o.offset_seconds) > s.pending_since \
+             ON CONFLICT DO NOTHING \
+             RETURNING game_id, seat, pending_since, offset_seconds",
+        )
+        .load(conn)?;
+        let new: Vec<NewJob> = due
+            .iter()
+            .map(|d| NewJob {
+                kind: kinds::REMINDER,
+                payload: json!({
+                    "game_id": d.game_id,
+                    "seat": d.seat,
+                    "pending_since": d.pending_since,
+                    "offset_seconds": d.offset_seconds,
+                    "message_id": message_id(),
+                }),
+            })
+            .collect();
+        jobs::enqueue(conn, &new)?;
+        Ok(due.len())
+    })
+}
+
+/// Tells the other players of every active game of `user` that they are on vacation.
+///
+/// # Errors
+/// Database failures.
+pub fn enqueue_vacation(conn: &mut PgConnection, user: UserId) -> Result<(), ApiError> {
+    #[derive(QueryableByName)]
+    struct Opponent {
+        #[diesel(sql_type = SqlUuid)]
+        game_id: Uuid,
+        #[diesel(sql_type = diesel::sql_types::SmallInt)]
+        seat: i16,
+        #[diesel(sql_type = diesel::sql_types::SmallInt)]
+        away_seat: i16,
+    }
+    let opponents: Vec<Opponent> = diesel::sql_query(
+        "SELECT o.game_id, o.seat, me.seat AS away_seat \
+         FROM game_seats me \
+         JOIN games g ON g.id = me.game_id AND g.status = 'active' \
+         JOIN game_seats o ON o.game_id = me.game_id AND o.seat <> me.seat \
+         WHERE me.user_id = $1 AND o.user_id IS NOT NULL",
+    )
+    .bind::<SqlUuid, _>(user.0)
+    .load(conn)?;
+    let new: Vec<NewJob> = opponents
+        .iter()
+        .map(|o| NewJob {
+            kind: kinds::VACATION,
+            payload: json!({
+                "game_id": o.game_id,
+                "seat": o.seat,
+                "away_seat": o.away_seat,
+                "message_id": message_id(),
+            }),
+        })
+        .collect();
+    Ok(jobs::enqueue(conn, &new)?)
 }

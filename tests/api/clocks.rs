@@ -11,14 +11,15 @@ use herald::jobs::Worker;
 use serde_json::{Value, json};
 use std::time::Duration;
 
-/// Ada creates a Magnate game with `clock` inviting Bruno, who joins; returns the game and
-/// both tokens.
+/// Ada creates a Magnate game with `clock` inviting Bruno, who joins; Ada (seat 0) moves
+/// first. Returns the game as Bruno sees it.
 async fn clocked_game(app: &TestApp, tokens: &[String; 2], clock: Value) -> Value {
     let g = app
         .post(
             "/api/v1/games",
             Some(&tokens[0]),
-            json!({"kind": "magnate", "invite": ["bruno@example.test"], "clock": clock}),
+            json!({"kind": "magnate", "options": {"start_player": "first_seat"},
+                   "invite": ["bruno@example.test"], "clock": clock}),
         )
         .await;
     assert_eq!(g.status, 201, "{}", g.text);
@@ -97,7 +98,7 @@ async fn the_game_shows_its_clock_and_only_the_pending_seat_has_a_deadline() {
     let g = clocked_game(&app, &tokens, Value::Null).await;
     assert_eq!(
         g["clock"],
-        json!({"type": "per_move", "seconds": 259200, "drop_after": 3})
+        json!({"type": "per_move", "seconds": 259200, "drop_after": 3, "vacation_allowed": true})
     );
     let seat = pending_seat(&g);
     let seats = g["seats"].as_array().unwrap();
@@ -338,4 +339,217 @@ async fn my_turn_lists_the_nearest_deadline_first() {
         let expected: Vec<&str> = expected.iter().map(|(_, id, _)| id.as_str()).collect();
         assert_eq!(listed, expected);
     }
+}
+
+fn jobs_of_kind(app: &TestApp, kind: &str) -> usize {
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = PgConnection::establish(&app.db_url).unwrap();
+    let c: Count = diesel::sql_query("SELECT count(*) AS n FROM jobs WHERE kind = $1")
+        .bind::<diesel::sql_types::Text, _>(kind)
+        .get_result(&mut conn)
+        .unwrap();
+    usize::try_from(c.n).unwrap()
+}
+
+#[actix_web::test]
+async fn vacation_holds_off_the_timeout_and_moves_the_deadline_by_the_time_away() {
+    let app = spawn_app().await;
+    let tokens = players(&app).await;
+    let g = clocked_game(&app, &tokens, json!({"type": "per_move", "seconds": 1})).await;
+    let id = g["id"].as_str().unwrap().to_owned();
+    let seat = pending_seat(&g);
+    let away = &tokens[seat];
+    let v = app.get("/api/v1/me/vacation", Some(away)).await;
+    assert_eq!(v.status, 200, "{}", v.text);
+    assert_eq!(
+        v.json["days_available"], 7,
+        "a new account starts with 7 days"
+    );
+    assert_eq!(v.json["on_vacation_since"], Value::Null);
+    assert_eq!(v.json["auto"], false);
+
+    let too_many = app
+        .post("/api/v1/me/vacation", Some(away), json!({"days": 8}))
+        .await;
+    too_many.assert_problem(422, "validation_failed");
+    let went = app.post("/api/v1/me/vacation", Some(away), json!({})).await;
+    assert_eq!(went.status, 201, "{}", went.text);
+    assert!(went.json["on_vacation_since"].is_string());
+    let again = app.post("/api/v1/me/vacation", Some(away), json!({})).await;
+    again.assert_problem(409, "conflict");
+    assert_eq!(
+        jobs_of_kind(&app, "email.vacation"),
+        1,
+        "the opponent is told"
+    );
+
+    std::thread::sleep(Duration::from_millis(2000));
+    let worker = worker(&app);
+    assert_eq!(worker.time_out_due().unwrap(), 0, "no timeout while away");
+    let before = deadline(&g["seats"][seat]).unwrap();
+    let back = app
+        .call(
+            awc::http::Method::DELETE,
+            "/api/v1/me/vacation",
+            Some(away),
+            None,
+        )
+        .await;
+    assert_eq!(back.status, 200, "{}", back.text);
+    assert_eq!(back.json["on_vacation_since"], Value::Null);
+    let now = app.get(&format!("/api/v1/games/{id}"), Some(away)).await;
+    assert_eq!(now.json["status"], "active");
+    let after = deadline(&now.json["seats"][seat]).unwrap();
+    let moved = (after - before).num_milliseconds();
+    assert!(
+        moved >= 1900,
+        "the deadline moved by {moved} ms after 2 s away"
+    );
+    assert_eq!(
+        worker.time_out_due().unwrap(),
+        0,
+        "the moved deadline is not due yet"
+    );
+    std::thread::sleep(Duration::from_millis(1100));
+    assert_eq!(
+        worker.time_out_due().unwrap(),
+        1,
+        "and it passes in its turn"
+    );
+}
+
+#[actix_web::test]
+async fn an_opted_in_player_goes_on_vacation_instead_of_timing_out() {
+    let app = spawn_app().await;
+    let tokens = players(&app).await;
+    let g = clocked_game(&app, &tokens, json!({"type": "per_move", "seconds": 1})).await;
+    let seat = pending_seat(&g);
+    let r = app
+        .call(
+            awc::http::Method::PUT,
+            "/api/v1/me/vacation",
+            Some(&tokens[seat]),
+            Some(json!({"auto": true})),
+        )
+        .await;
+    assert_eq!(r.json["auto"], true, "{}", r.text);
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(worker(&app).time_out_due().unwrap(), 0);
+    let v = app.get("/api/v1/me/vacation", Some(&tokens[seat])).await;
+    assert!(v.json["on_vacation_since"].is_string(), "{}", v.text);
+
+    // A game whose clock forbids vacation times out all the same.
+    let strict = clocked_game(
+        &app,
+        &tokens,
+        json!({"type": "per_move", "seconds": 1, "vacation_allowed": false}),
+    )
+    .await;
+    assert_eq!(strict["clock"]["vacation_allowed"], false);
+    std::thread::sleep(Duration::from_millis(1200));
+    assert_eq!(
+        pending_seat(&strict),
+        seat,
+        "the player on vacation is to move"
+    );
+    assert_eq!(worker(&app).time_out_due().unwrap(), 1);
+}
+
+#[actix_web::test]
+async fn a_reminder_comes_once_per_offset_and_never_after_the_seat_has_moved() {
+    let app = spawn_app().await;
+    let tokens = players(&app).await;
+    for (token, offsets) in tokens.iter().zip([json!([2]), json!([])]) {
+        let r = app
+            .call(
+                awc::http::Method::PUT,
+                "/api/v1/me/notifications",
+                Some(token),
+                Some(json!({"reminders_seconds": offsets})),
+            )
+            .await;
+        assert_eq!(r.json["reminders_seconds"], offsets, "{}", r.text);
+        assert_eq!(r.json["mode"], "instant", "the mode stays as it was");
+    }
+    let bad = app
+        .call(
+            awc::http::Method::PUT,
+            "/api/v1/me/notifications",
+            Some(&tokens[0]),
+            Some(json!({"reminders_seconds": [3600, 0]})),
+        )
+        .await;
+    bad.assert_problem(422, "validation_failed");
+    assert!(bad.text.contains("reminders_seconds[1]"), "{}", bad.text);
+
+    let silent = clocked_game(&app, &tokens, json!({"type": "per_move", "seconds": 4})).await;
+    let moving = clocked_game(&app, &tokens, json!({"type": "per_move", "seconds": 4})).await;
+    let worker = worker(&app);
+    assert_eq!(worker.schedule_reminders().unwrap(), 0, "not yet");
+    // Ada ends her turn in the second game before its reminder is due (Bruno wants none).
+    let id = moving["id"].as_str().unwrap();
+    loop {
+        let g = app
+            .get(&format!("/api/v1/games/{id}"), Some(&tokens[0]))
+            .await;
+        let legal = g.json["legal_actions"].as_array().unwrap();
+        let Some(action) = legal
+            .iter()
+            .find(|a| a["type"] == "end")
+            .or_else(|| legal.iter().find(|a| a["type"] != "prefer"))
+        else {
+            break;
+        };
+        let r = app
+            .post(
+                &format!("/api/v1/games/{id}/actions"),
+                Some(&tokens[0]),
+                json!({"expected_version": g.json["version"], "actions": [action]}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let due = deadline(&silent["seats"][pending_seat(&silent)]).unwrap();
+    let wait = (due - Utc::now()).num_milliseconds() - 1500;
+    std::thread::sleep(Duration::from_millis(u64::try_from(wait.max(0)).unwrap()));
+    assert_eq!(
+        worker.schedule_reminders().unwrap(),
+        1,
+        "the silent seat's reminder"
+    );
+    assert_eq!(worker.schedule_reminders().unwrap(), 0, "once");
+    assert_eq!(jobs_of_kind(&app, "email.reminder"), 1);
+}
+
+#[actix_web::test]
+async fn the_account_has_a_time_zone_that_must_be_an_iana_name() {
+    let app = spawn_app().await;
+    let token = app.user("ada@example.test", "Ada").await;
+    let me = app.get("/api/v1/me", Some(&token)).await;
+    assert_eq!(me.json["time_zone"], "UTC");
+    let bad = app
+        .call(
+            awc::http::Method::PUT,
+            "/api/v1/me",
+            Some(&token),
+            Some(json!({"time_zone": "Mars/Olympus_Mons"})),
+        )
+        .await;
+    bad.assert_problem(422, "validation_failed");
+    assert!(bad.text.contains("time_zone"), "{}", bad.text);
+    let good = app
+        .call(
+            awc::http::Method::PUT,
+            "/api/v1/me",
+            Some(&token),
+            Some(json!({"time_zone": "Europe/Madrid"})),
+        )
+        .await;
+    assert_eq!(good.status, 200, "{}", good.text);
+    let me = app.get("/api/v1/me", Some(&token)).await;
+    assert_eq!(me.json["time_zone"], "Europe/Madrid");
 }

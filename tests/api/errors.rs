@@ -126,7 +126,7 @@ async fn a_known_path_with_the_wrong_method_names_the_allowed_methods() {
     let app = spawn_app().await;
     let r = app.call(Method::DELETE, "/api/v1/me", None, None).await;
     r.assert_problem(405, "method_not_allowed");
-    assert_eq!(r.header("allow"), "GET");
+    assert_eq!(r.header("allow"), "GET, PUT");
     let r = app.call(Method::PUT, "/api/v1/me/tokens", None, None).await;
     r.assert_problem(405, "method_not_allowed");
     assert_eq!(r.header("allow"), "GET, POST");

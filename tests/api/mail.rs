@@ -341,7 +341,11 @@ async fn mails_thread_per_game_and_carry_a_one_click_unsubscribe_that_works() {
         .app
         .get("/api/v1/me/notifications", Some(&t.tokens[1]))
         .await;
-    assert_eq!(me.json, json!({"mode": "instant"}), "a GET changes nothing");
+    assert_eq!(
+        me.json,
+        json!({"mode": "instant", "reminders_seconds": [86400, 7200]}),
+        "a GET changes nothing"
+    );
     let r = room
         .app
         .send(
@@ -357,7 +361,10 @@ async fn mails_thread_per_game_and_carry_a_one_click_unsubscribe_that_works() {
         .app
         .get("/api/v1/me/notifications", Some(&t.tokens[1]))
         .await;
-    assert_eq!(me.json, json!({"mode": "off"}));
+    assert_eq!(
+        me.json,
+        json!({"mode": "off", "reminders_seconds": [86400, 7200]})
+    );
     let bogus = room
         .app
         .send(Method::POST, "/unsubscribe/nope", None, &[], None)
@@ -381,7 +388,10 @@ async fn preferences_are_read_and_set_through_the_api() {
     let r = room.app.get("/api/v1/me/notifications", Some(&ada)).await;
     assert_eq!(
         (r.status, r.json.clone()),
-        (200, json!({"mode": "instant"}))
+        (
+            200,
+            json!({"mode": "instant", "reminders_seconds": [86400, 7200]})
+        )
     );
     for mode in ["daily_digest", "off", "instant"] {
         let r = room
@@ -395,12 +405,18 @@ async fn preferences_are_read_and_set_through_the_api() {
             .await;
         assert_eq!(
             (r.status, r.json.clone()),
-            (200, json!({"mode": mode})),
+            (
+                200,
+                json!({"mode": mode, "reminders_seconds": [86400, 7200]})
+            ),
             "{}",
             r.text
         );
         let r = room.app.get("/api/v1/me/notifications", Some(&ada)).await;
-        assert_eq!(r.json, json!({"mode": mode}));
+        assert_eq!(
+            r.json,
+            json!({"mode": mode, "reminders_seconds": [86400, 7200]})
+        );
     }
     let r = room
         .app

@@ -6,11 +6,12 @@
 use super::resource::{GameStatus, SeatRow};
 use super::write::{self, Ending, Step};
 use super::{internal, load_game, load_seats, load_state, seed_of};
-use crate::domain::GameId;
+use crate::domain::{GameId, UserId};
 use crate::engine::registry::LoggedJson;
 use crate::engine::{Audience, Seat, Timeout};
 use crate::error::ApiError;
-use crate::schema::game_seats;
+use crate::services::clocks::Clock;
+use crate::services::vacation;
 use chrono::Utc;
 use diesel::prelude::*;
 use serde_json::json;
@@ -24,14 +25,32 @@ const SWEEP: i64 = 100;
 /// # Errors
 /// Database failures; a game that cannot be timed out is logged and skipped.
 pub fn time_out_due(conn: &mut PgConnection) -> Result<usize, ApiError> {
-    let due: Vec<(Uuid, i16)> = game_seats::table
-        .filter(game_seats::deadline.le(Utc::now()))
-        .order(game_seats::deadline)
-        .select((game_seats::game_id, game_seats::seat))
-        .limit(SWEEP)
-        .load(conn)?;
+    #[derive(QueryableByName)]
+    struct Due {
+        #[diesel(sql_type = diesel::sql_types::Uuid)]
+        game_id: Uuid,
+        #[diesel(sql_type = diesel::sql_types::SmallInt)]
+        seat: i16,
+    }
+    // A player away on vacation is not due in a game that allows vacation: their deadlines move
+    // on when they come back.
+    let due: Vec<Due> = diesel::sql_query(
+        "SELECT s.game_id, s.seat FROM game_seats s \
+         JOIN games g ON g.id = s.game_id \
+         LEFT JOIN users u ON u.id = s.user_id \
+         WHERE s.deadline <= now() \
+           AND (u.vacation_since IS NULL OR s.dropped \
+                OR g.clock ->> 'vacation_allowed' = 'false') \
+         ORDER BY s.deadline LIMIT $1",
+    )
+    .bind::<diesel::sql_types::BigInt, _>(SWEEP)
+    .load(conn)?;
     let mut applied = 0;
-    for (game, seat) in due {
+    for Due {
+        game_id: game,
+        seat,
+    } in due
+    {
         let seat = Seat(u8::try_from(seat).unwrap_or(u8::MAX));
         match time_out(conn, GameId(game), seat) {
             Ok(true) => applied += 1,
@@ -58,21 +77,28 @@ pub fn time_out(conn: &mut PgConnection, id: GameId, seat: Seat) -> Result<bool,
         }
         let seats = load_seats(conn, id)?;
         let now = Utc::now();
-        let due = seats.iter().find(|s| s.seat() == seat).is_some_and(|s| {
-            s.row.is_pending && s.row.deadline.is_some_and(|d| d <= now)
-        });
-        if !due {
+        let Some(late) = seats.iter().find(|s| {
+            s.seat() == seat && s.row.is_pending && s.row.deadline.is_some_and(|d| d <= now)
+        }) else {
             // The seat acted (or its deadline moved) while we waited for the lock.
+            return Ok(false);
+        };
+        if !late.row.dropped
+            && Clock::stored(&game.clock).vacation_allowed
+            && let Some(user) = late.row.user_id
+            && vacation::start_if_auto(conn, UserId(user))?
+        {
+            // Away instead of late: the deadline moves on when the player comes back.
             return Ok(false);
         }
         let mut state =
             load_state(&game)?.ok_or_else(|| internal("active game without state", game.id))?;
         let number = game.action_count + 1;
-        let late = LoggedJson {
+        let timed_out = LoggedJson {
             audience: Audience::Everyone,
             event: json!({"type": "timed_out", "seat": seat.0}),
         };
-        let mut events = vec![(number, late)];
+        let mut events = vec![(number, timed_out)];
         let (action, ending) = match state.timeout(seat) {
             Timeout::Play(action) => {
                 let seed = seed_of(&game, &seats)?;
