@@ -77,6 +77,7 @@ diesel::table! {
         bank_seconds -> Nullable<Int8>,
         timeouts -> Int4,
         dropped -> Bool,
+        next_reminder_at -> Nullable<Timestamptz>,
     }
 }
 

@@ -56,6 +56,7 @@ pub struct GameSeat {
     pub bank_seconds: Option<i64>,
     pub timeouts: i32,
     pub dropped: bool,
+    pub next_reminder_at: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug, Insertable)]

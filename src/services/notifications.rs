@@ -393,11 +393,11 @@ pub fn schedule_digests(conn: &mut PgConnection) -> QueryResult<usize> {
 /// Reminder offsets when an account has chosen none: 24 hours and 2 hours before a deadline.
 pub const DEFAULT_REMINDERS_SECONDS: [i32; 2] = [86_400, 7_200];
 
-/// Queues the reminders that have come due: one per offset and decision, never twice (the
-/// `reminders_sent` row is the proof, written with its job), never to a seat that has acted
-/// (the decision is named by when it began, and the mail is dropped if the seat has moved on),
-/// none for an offset longer than the decision's whole allowance, none on vacation or with mail
-/// off.
+/// Queues the reminders that have come due (each seat's `next_reminder_at`, set with its
+/// deadline): one per offset and decision, never twice (the `reminders_sent` row is the proof,
+/// written with its job), never to a seat that has acted (the decision is named by when it
+/// began, and the mail is dropped if the seat has moved on), none for an offset longer than the
+/// decision's whole allowance, none on vacation or with mail off.
 ///
 /// # Errors
 /// Database failures.
@@ -414,21 +414,31 @@ pub fn schedule_reminders(conn: &mut PgConnection) -> Result<usize, ApiError> {
         offset_seconds: i32,
     }
     conn.transaction(|conn| {
+        // The due seats are taken with SKIP LOCKED (workers share them), advanced to their next
+        // offset point, and recorded with their jobs in this one transaction.
         let due: Vec<Due> = diesel::sql_query(
-            "INSERT INTO reminders_sent (game_id, seat, pending_since, offset_seconds) \
-             SELECT s.game_id, s.seat, s.pending_since, o.offset_seconds \
-             FROM game_seats s \
-             JOIN games g ON g.id = s.game_id AND g.status = 'active' \
-             JOIN users u ON u.id = s.user_id AND u.vacation_since IS NULL \
-             LEFT JOIN notification_settings n ON n.user_id = s.user_id \
-             CROSS JOIN LATERAL unnest(coalesce(n.reminders_seconds, ARRAY[86400, 7200])) \
-                 AS o(offset_seconds) \
-             WHERE s.deadline IS NOT NULL AND s.deadline > now() \
-               AND s.deadline <= now() + interval '32 days' \
-               AND s.is_pending AND NOT s.dropped AND s.pending_since IS NOT NULL \
-               AND coalesce(n.mode, 'instant') <> 'off' \
-               AND s.deadline - make_interval(secs => o.offset_seconds) <= now() \
-               AND s.deadline - make_interval(secs => o.offset_seconds) > s.pending_since \
+            "WITH due AS ( \
+               SELECT s.game_id, s.seat, s.user_id, s.pending_since, s.deadline, s.next_reminder_at \
+               FROM game_seats s WHERE s.next_reminder_at <= now() \
+               ORDER BY s.next_reminder_at LIMIT 200 FOR UPDATE SKIP LOCKED), \
+             advanced AS ( \
+               UPDATE game_seats s SET next_reminder_at = ( \
+                 SELECT min(s.deadline - make_interval(secs => o)) \
+                 FROM unnest(( \
+                   SELECT CASE WHEN n.mode = 'off' THEN ARRAY[]::integer[] \
+                               ELSE coalesce(n.reminders_seconds, ARRAY[86400, 7200]) END \
+                   FROM (SELECT s.user_id) me \
+                   LEFT JOIN notification_settings n ON n.user_id = me.user_id)) AS o \
+                 WHERE s.deadline - make_interval(secs => o) > now()) \
+               FROM due WHERE s.game_id = due.game_id AND s.seat = due.seat \
+               RETURNING s.game_id) \
+             INSERT INTO reminders_sent (game_id, seat, pending_since, offset_seconds) \
+             SELECT due.game_id, due.seat, due.pending_since, \
+                    round(extract(epoch FROM due.deadline - due.next_reminder_at))::integer \
+             FROM due JOIN users u ON u.id = due.user_id \
+             JOIN games g ON g.id = due.game_id AND g.status = 'active' \
+             WHERE u.vacation_since IS NULL AND due.deadline > now() \
+               AND due.pending_since IS NOT NULL \
              ON CONFLICT DO NOTHING \
              RETURNING game_id, seat, pending_since, offset_seconds",
         )

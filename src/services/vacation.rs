@@ -185,7 +185,8 @@ fn come_back(
     // A decision that began during the vacation is moved by the part of it spent away.
     let moved = diesel::sql_query(
         "UPDATE game_seats s \
-         SET deadline = s.deadline + ($3 - greatest($2, s.pending_since)) \
+         SET deadline = s.deadline + ($3 - greatest($2, s.pending_since)), \
+             next_reminder_at = s.next_reminder_at + ($3 - greatest($2, s.pending_since)) \
          FROM games g \
          WHERE g.id = s.game_id AND s.user_id = $1 AND s.is_pending AND NOT s.dropped \
            AND s.deadline IS NOT NULL AND g.status = 'active' \

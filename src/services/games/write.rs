@@ -10,7 +10,7 @@ use crate::engine::registry::{AnyState, LoggedJson};
 use crate::engine::{Seat, SeatSet, Standing};
 use crate::error::ApiError;
 use crate::models::{Game, GameAction, GameEvent, GameResult, GameSeat};
-use crate::schema::{game_actions, game_events, game_results, game_seats, games};
+use crate::schema::{game_actions, game_events, game_results, games};
 use crate::services::clocks::Clock;
 use crate::services::notifications::{self, Change};
 use chrono::{DateTime, Duration, Utc};
@@ -122,17 +122,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
             continue;
         }
         timing.apply(&mut seat.row, clock, game.seat_count, now);
-        let row = &seat.row;
-        diesel::update(game_seats::table.find((game.id, row.seat)))
-            .set((
-                game_seats::is_pending.eq(row.is_pending),
-                game_seats::deadline.eq(row.deadline),
-                game_seats::pending_since.eq(row.pending_since),
-                game_seats::bank_seconds.eq(row.bank_seconds),
-                game_seats::timeouts.eq(row.timeouts),
-                game_seats::dropped.eq(row.dropped),
-            ))
-            .execute(conn)?;
+        update_seat(conn, &seat.row)?;
     }
     if let Some(seat) = actor {
         insert_actions(conn, game, seat, &actions)?;
@@ -220,6 +210,36 @@ impl Timing {
             };
         }
     }
+}
+
+/// Writes a seat's clock; its next reminder is computed from the new deadline and the player's
+/// offsets in the same statement (the first offset point after the decision began; none for a
+/// dropped seat or mail turned off).
+fn update_seat(conn: &mut PgConnection, row: &GameSeat) -> Result<(), ApiError> {
+    use diesel::sql_types::{BigInt, Bool, Integer, Nullable, SmallInt, Timestamptz};
+    diesel::sql_query(
+        "UPDATE game_seats s SET is_pending = $3, deadline = $4, pending_since = $5, \
+           bank_seconds = $6, timeouts = $7, dropped = $8, \
+           next_reminder_at = CASE WHEN $4 IS NULL OR $8 THEN NULL ELSE ( \
+             SELECT min($4 - make_interval(secs => o)) \
+             FROM unnest(( \
+               SELECT CASE WHEN n.mode = 'off' THEN ARRAY[]::integer[] \
+                           ELSE coalesce(n.reminders_seconds, ARRAY[86400, 7200]) END \
+               FROM (SELECT s.user_id) me \
+               LEFT JOIN notification_settings n ON n.user_id = me.user_id)) AS o \
+             WHERE $4 - make_interval(secs => o) > $5) END \
+         WHERE s.game_id = $1 AND s.seat = $2",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(row.game_id)
+    .bind::<SmallInt, _>(row.seat)
+    .bind::<Bool, _>(row.is_pending)
+    .bind::<Nullable<Timestamptz>, _>(row.deadline)
+    .bind::<Nullable<Timestamptz>, _>(row.pending_since)
+    .bind::<Nullable<BigInt>, _>(row.bank_seconds)
+    .bind::<Integer, _>(row.timeouts)
+    .bind::<Bool, _>(row.dropped)
+    .execute(conn)?;
+    Ok(())
 }
 
 fn count<T>(items: &[T]) -> i64 {
