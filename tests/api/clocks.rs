@@ -553,3 +553,98 @@ async fn the_account_has_a_time_zone_that_must_be_an_iana_name() {
     let me = app.get("/api/v1/me", Some(&token)).await;
     assert_eq!(me.json["time_zone"], "Europe/Madrid");
 }
+
+#[actix_web::test]
+async fn lancaster_seats_that_never_act_are_decided_by_default_then_dropped_and_the_game_goes_on() {
+    let app = spawn_app().await;
+    let tokens = [
+        app.user("l0@example.test", "Lia").await,
+        app.user("l1@example.test", "Leo").await,
+        app.user("l2@example.test", "Lou").await,
+    ];
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&tokens[0]),
+            json!({"kind": "lancaster", "invite": ["l1@example.test", "l2@example.test"],
+                   "clock": {"type": "per_move", "seconds": 1, "drop_after": 2}}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    for token in &tokens[1..] {
+        let r = app
+            .post(&format!("/api/v1/games/{id}/join"), Some(token), json!({}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let start = app
+        .get(&format!("/api/v1/games/{id}"), Some(&tokens[0]))
+        .await;
+    let seats = start.json["seats"].as_array().unwrap();
+    assert!(
+        seats
+            .iter()
+            .all(|s| s["pending"] == true && s["deadline"].is_string()),
+        "every voter of the starting extensions has a deadline of its own: {seats:?}"
+    );
+    let worker = worker(&app);
+    let mut dice = crate::helpers::Dice::new(3);
+    let mut dropped = [false; 3];
+    for _ in 0..400 {
+        let g = app
+            .get(&format!("/api/v1/games/{id}"), Some(&tokens[0]))
+            .await;
+        if g.json["status"] != "active" {
+            break;
+        }
+        for (s, seat) in g.json["seats"].as_array().unwrap().iter().enumerate() {
+            dropped[s] |= seat["dropped"] == true;
+        }
+        let legal = g.json["legal_actions"].as_array().unwrap();
+        if !legal.is_empty() {
+            let action = &legal[dice.below(legal.len())];
+            let r = app
+                .post(
+                    &format!("/api/v1/games/{id}/actions"),
+                    Some(&tokens[0]),
+                    json!({"expected_version": g.json["version"], "actions": [action]}),
+                )
+                .await;
+            assert!(r.status == 200 || r.status == 409, "{}", r.text);
+        } else {
+            std::thread::sleep(Duration::from_millis(300));
+            worker.time_out_due().unwrap();
+        }
+        if dropped[1] && dropped[2] {
+            break;
+        }
+    }
+    assert!(dropped[1] && dropped[2], "both silent seats were dropped");
+    let g = app
+        .get(&format!("/api/v1/games/{id}"), Some(&tokens[0]))
+        .await;
+    assert_eq!(
+        g.json["seats"][0]["dropped"], false,
+        "the active player stays"
+    );
+    assert_eq!(g.json["seats"][0]["timeouts"], 0);
+    // A dropped seat is due at once: one sweep leaves it pending no longer.
+    worker.time_out_due().unwrap();
+    let g = app
+        .get(&format!("/api/v1/games/{id}"), Some(&tokens[0]))
+        .await;
+    if g.json["status"] == "active" {
+        for s in 1..3 {
+            let seat = &g.json["seats"][s];
+            assert!(
+                seat["pending"] == false || deadline(seat).unwrap() <= Utc::now(),
+                "a dropped seat waits for nothing: {seat}"
+            );
+        }
+    }
+    let history = app
+        .get(&format!("/api/v1/games/{id}/history"), Some(&tokens[0]))
+        .await;
+    assert!(history.text.contains("timed_out"), "{}", history.text);
+}

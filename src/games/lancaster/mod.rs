@@ -44,6 +44,7 @@ pub mod options;
 pub mod rules;
 pub mod score;
 pub mod state;
+mod timeout;
 pub mod view;
 
 #[cfg(test)]
@@ -51,7 +52,7 @@ mod tests;
 
 use crate::engine::{
     Audience, EndReason, Game, GameRng, Illegal, Logged, OptionsError, Seat, SeatSet, Standing,
-    Switch, Viewer,
+    Switch, Timeout, Viewer,
 };
 pub use action::Action;
 pub use events::Event;
@@ -160,6 +161,10 @@ impl Game for Lancaster {
 
     fn lose_on_time(state: &mut State, seat: Seat) -> Result<(), Illegal> {
         concede(state, seat, EndReason::Timeout)
+    }
+
+    fn timeout(state: &State, seat: Seat) -> Timeout<Action> {
+        timeout::timeout(state, seat)
     }
 }
 

@@ -109,6 +109,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
     let after = state.map(AnyState::pending).unwrap_or_default();
     let clock = Clock::stored(&game.clock);
     let mut seats = seats.to_vec();
+    let mut changed = Vec::new();
     for seat in &mut seats {
         let acted = actor == Some(seat.seat());
         let timing = Timing {
@@ -122,8 +123,9 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
             continue;
         }
         timing.apply(&mut seat.row, clock, game.seat_count, now);
-        update_seat(conn, &seat.row)?;
+        changed.push(seat.row.clone());
     }
+    update_seats(conn, game.id, &changed)?;
     if let Some(seat) = actor {
         insert_actions(conn, game, seat, &actions)?;
     }
@@ -212,32 +214,43 @@ impl Timing {
     }
 }
 
-/// Writes a seat's clock; its next reminder is computed from the new deadline and the player's
-/// offsets in the same statement (the first offset point after the decision began; none for a
-/// dropped seat or mail turned off).
-fn update_seat(conn: &mut PgConnection, row: &GameSeat) -> Result<(), ApiError> {
-    use diesel::sql_types::{BigInt, Bool, Integer, Nullable, SmallInt, Timestamptz};
+/// Writes the seats' clocks in one statement; each next reminder is computed from the new
+/// deadline and the player's offsets (the first offset point after the decision began; none for
+/// a dropped seat or with mail turned off).
+fn update_seats(
+    conn: &mut PgConnection,
+    game: uuid::Uuid,
+    rows: &[GameSeat],
+) -> Result<(), ApiError> {
+    use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, SmallInt, Timestamptz};
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let column = |f: fn(&GameSeat) -> Option<DateTime<Utc>>| rows.iter().map(f).collect::<Vec<_>>();
     diesel::sql_query(
-        "UPDATE game_seats s SET is_pending = $3, deadline = $4, pending_since = $5, \
-           bank_seconds = $6, timeouts = $7, dropped = $8, \
-           next_reminder_at = CASE WHEN $4 IS NULL OR $8 THEN NULL ELSE ( \
-             SELECT min($4 - make_interval(secs => o)) \
+        "UPDATE game_seats s SET is_pending = v.is_pending, deadline = v.deadline, \
+           pending_since = v.pending_since, bank_seconds = v.bank_seconds, \
+           timeouts = v.timeouts, dropped = v.dropped, \
+           next_reminder_at = CASE WHEN v.deadline IS NULL OR v.dropped THEN NULL ELSE ( \
+             SELECT min(v.deadline - make_interval(secs => o)) \
              FROM unnest(( \
                SELECT CASE WHEN n.mode = 'off' THEN ARRAY[]::integer[] \
                            ELSE coalesce(n.reminders_seconds, ARRAY[86400, 7200]) END \
                FROM (SELECT s.user_id) me \
                LEFT JOIN notification_settings n ON n.user_id = me.user_id)) AS o \
-             WHERE $4 - make_interval(secs => o) > $5) END \
-         WHERE s.game_id = $1 AND s.seat = $2",
+             WHERE v.deadline - make_interval(secs => o) > v.pending_since) END \
+         FROM unnest($2, $3, $4, $5, $6, $7, $8) \
+           AS v(seat, is_pending, deadline, pending_since, bank_seconds, timeouts, dropped) \
+         WHERE s.game_id = $1 AND s.seat = v.seat",
     )
-    .bind::<diesel::sql_types::Uuid, _>(row.game_id)
-    .bind::<SmallInt, _>(row.seat)
-    .bind::<Bool, _>(row.is_pending)
-    .bind::<Nullable<Timestamptz>, _>(row.deadline)
-    .bind::<Nullable<Timestamptz>, _>(row.pending_since)
-    .bind::<Nullable<BigInt>, _>(row.bank_seconds)
-    .bind::<Integer, _>(row.timeouts)
-    .bind::<Bool, _>(row.dropped)
+    .bind::<diesel::sql_types::Uuid, _>(game)
+    .bind::<Array<SmallInt>, _>(rows.iter().map(|r| r.seat).collect::<Vec<_>>())
+    .bind::<Array<Bool>, _>(rows.iter().map(|r| r.is_pending).collect::<Vec<_>>())
+    .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.deadline))
+    .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.pending_since))
+    .bind::<Array<Nullable<BigInt>>, _>(rows.iter().map(|r| r.bank_seconds).collect::<Vec<_>>())
+    .bind::<Array<Integer>, _>(rows.iter().map(|r| r.timeouts).collect::<Vec<_>>())
+    .bind::<Array<Bool>, _>(rows.iter().map(|r| r.dropped).collect::<Vec<_>>())
     .execute(conn)?;
     Ok(())
 }
