@@ -254,6 +254,22 @@ struct GamePayload {
 }
 
 #[derive(Deserialize)]
+struct ReminderPayload {
+    game_id: Uuid,
+    seat: i16,
+    pending_since: chrono::DateTime<chrono::Utc>,
+    message_id: String,
+}
+
+#[derive(Deserialize)]
+struct VacationPayload {
+    game_id: Uuid,
+    seat: i16,
+    away_seat: i16,
+    message_id: String,
+}
+
+#[derive(Deserialize)]
 struct SignInPayload {
     link_id: Uuid,
     user_id: Uuid,
@@ -287,6 +303,8 @@ pub fn compose(
         kinds::GAME_OVER => game_over(conn, ctx, &payload(job)?),
         kinds::SIGN_IN => sign_in(conn, ctx, &payload(job)?),
         kinds::DIGEST => digest(conn, ctx, &payload(job)?),
+        kinds::REMINDER => reminder(conn, ctx, &payload(job)?),
+        kinds::VACATION => vacation(conn, ctx, &payload(job)?),
         other => Err(JobError::Permanent(format!("unknown job kind {other}"))),
     }
 }
@@ -630,6 +648,14 @@ fn turn(conn: &mut PgConnection, ctx: &Context, p: &GamePayload) -> Result<Optio
         &i18n::TURN_BODY,
         &[("game", game), ("opponents", &opponents)],
     ));
+    if let Some(deadline) = seat_deadline(conn, p.game_id, p.seat)? {
+        let (when, left) = deadline_words(locale, &user.time_zone, deadline);
+        doc.paragraphs.push(i18n::fill(
+            locale,
+            &i18n::DEADLINE,
+            &[("when", &when), ("left", &left)],
+        ));
+    }
     if !lines.is_empty() {
         doc.list_heading = Some(i18n::pick(locale, &i18n::SINCE).to_owned());
         doc.list = lines;
@@ -719,6 +745,23 @@ fn game_over(
         )
     };
     doc.paragraphs.push(result);
+    if let Some(outcome) = table
+        .game
+        .outcome
+        .as_ref()
+        .filter(|o| o["reason"] == "timeout")
+    {
+        let late = outcome["timed_out"]
+            .as_i64()
+            .or(outcome["resigned"].as_i64());
+        if let Some(s) = late {
+            doc.paragraphs.push(if s == i64::from(p.seat) {
+                i18n::pick(locale, &i18n::YOU_LOST_ON_TIME).to_owned()
+            } else {
+                i18n::fill(locale, &i18n::LOST_ON_TIME, &[("p", &table.name_of(s))])
+            });
+        }
+    }
     let view = state.view(Viewer::Seat(Seat(u8::try_from(p.seat).unwrap_or(u8::MAX))));
     let standings = &view["standings"];
     if let (Some(points), Some(totals)) = (
@@ -755,6 +798,169 @@ fn game_over(
         locale,
         &i18n::VERIFY,
         &[("url", &fairness), ("id", &p.game_id.to_string())],
+    ));
+    let grant = PlayGrant {
+        user: UserId(user.id),
+        game: GameId(p.game_id),
+        seat: p.seat,
+    };
+    doc.link = Some((
+        i18n::pick(locale, &i18n::SEE_GAME).to_owned(),
+        ctx.play_url(grant),
+    ));
+    let mut mail = blank(
+        &user,
+        subject,
+        p.message_id.clone(),
+        Some(GameId(p.game_id)),
+    );
+    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
+    Ok(Some(finish(mail, &doc)))
+}
+
+/// The current deadline of `seat`, if it is pending under a clock.
+fn seat_deadline(
+    conn: &mut PgConnection,
+    game: Uuid,
+    seat: i16,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, JobError> {
+    let row: Option<(bool, Option<chrono::DateTime<chrono::Utc>>)> = game_seats::table
+        .find((game, seat))
+        .select((game_seats::is_pending, game_seats::deadline))
+        .first(conn)
+        .optional()
+        .map_err(db)?;
+    Ok(row.and_then(|(pending, deadline)| deadline.filter(|_| pending)))
+}
+
+/// A deadline in the reader's time zone (an unreadable zone name reads as UTC) and the time
+/// left until it, in words.
+fn deadline_words(
+    locale: Locale,
+    zone: &str,
+    deadline: chrono::DateTime<chrono::Utc>,
+) -> (String, String) {
+    let tz = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
+    let when = deadline
+        .with_timezone(&tz)
+        .format("%Y-%m-%d %H:%M %Z")
+        .to_string();
+    let left = i18n::time_left(locale, (deadline - chrono::Utc::now()).num_seconds());
+    (when, left)
+}
+
+/// A moment that may not be set.
+type When = Option<chrono::DateTime<chrono::Utc>>;
+
+/// A reminder before a deadline, unless the seat has decided since (its decision began at
+/// `pending_since`) or mail is off.
+fn reminder(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &ReminderPayload,
+) -> Result<Option<Mail>, JobError> {
+    let Some(table) = Table::load(conn, p.game_id)? else {
+        return Ok(None);
+    };
+    if table.game.status != "active" {
+        return Ok(None);
+    }
+    let still: Option<(bool, When, When)> = game_seats::table
+        .find((p.game_id, p.seat))
+        .select((
+            game_seats::is_pending,
+            game_seats::pending_since,
+            game_seats::deadline,
+        ))
+        .first(conn)
+        .optional()
+        .map_err(db)?;
+    let Some((true, Some(since), Some(deadline))) = still else {
+        return Ok(None);
+    };
+    // Compared to the millisecond: the row keeps microseconds, the payload's JSON may not.
+    if (since - p.pending_since).num_milliseconds().abs() > 1 || deadline <= chrono::Utc::now() {
+        return Ok(None);
+    }
+    let Some((user, mode)) = recipient(conn, &table, p.seat)? else {
+        return Ok(None);
+    };
+    if mode == Mode::Off {
+        return Ok(None);
+    }
+    let locale = Locale::from_db(&user.locale);
+    let game = table.game_name();
+    let opponents = table.opponents(p.seat, locale);
+    let (when, left) = deadline_words(locale, &user.time_zone, deadline);
+    let subject = i18n::fill(
+        locale,
+        &i18n::REMINDER_SUBJECT,
+        &[("game", game), ("opponents", &opponents), ("left", &left)],
+    );
+    let mut doc = Doc::new(locale, &user.display_name);
+    doc.paragraphs.push(i18n::fill(
+        locale,
+        &i18n::REMINDER_BODY,
+        &[("game", game), ("opponents", &opponents), ("when", &when)],
+    ));
+    let grant = PlayGrant {
+        user: UserId(user.id),
+        game: GameId(p.game_id),
+        seat: p.seat,
+    };
+    doc.link = Some((
+        i18n::pick(locale, &i18n::PLAY_CTA).to_owned(),
+        ctx.play_url(grant),
+    ));
+    let mut mail = blank(
+        &user,
+        subject,
+        p.message_id.clone(),
+        Some(GameId(p.game_id)),
+    );
+    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
+    Ok(Some(finish(mail, &doc)))
+}
+
+/// Tells a player that an opponent is on vacation (unless the vacation is already over).
+fn vacation(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &VacationPayload,
+) -> Result<Option<Mail>, JobError> {
+    let Some(table) = Table::load(conn, p.game_id)? else {
+        return Ok(None);
+    };
+    let Some(away) = table.player(p.away_seat).and_then(|a| a.user.clone()) else {
+        return Ok(None);
+    };
+    let until: Option<chrono::DateTime<chrono::Utc>> = users::table
+        .find(away.id)
+        .select(users::vacation_until)
+        .first(conn)
+        .map_err(db)?;
+    let Some(until) = until else {
+        return Ok(None);
+    };
+    let Some((user, mode)) = recipient(conn, &table, p.seat)? else {
+        return Ok(None);
+    };
+    if mode == Mode::Off {
+        return Ok(None);
+    }
+    let locale = Locale::from_db(&user.locale);
+    let game = table.game_name();
+    let (when, _) = deadline_words(locale, &user.time_zone, until);
+    let subject = i18n::fill(
+        locale,
+        &i18n::VACATION_SUBJECT,
+        &[("p", &away.display_name), ("game", game)],
+    );
+    let mut doc = Doc::new(locale, &user.display_name);
+    doc.paragraphs.push(i18n::fill(
+        locale,
+        &i18n::VACATION_BODY,
+        &[("p", &away.display_name), ("until", &when), ("game", game)],
     ));
     let grant = PlayGrant {
         user: UserId(user.id),
@@ -943,6 +1149,9 @@ fn event_line(locale: Locale, table: &Table, event: &Value) -> Option<String> {
             .map(str::to_owned)
             .unwrap_or_else(|| v.to_string())
     };
+    if kind == "timed_out" {
+        return Some(i18n::fill(locale, &i18n::TIMED_OUT, &[("p", &p)]));
+    }
     if table.kind != GameKind::of::<Magnate>() {
         return Some(i18n::fill(
             locale,

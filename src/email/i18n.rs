@@ -285,3 +285,107 @@ pub const RESIGNED: T = [
     "{p} a abandonné.",
 ];
 pub const OTHER_EVENT: T = ["{p}: {what}", "{p}: {what}", "{p}: {what}", "{p} : {what}"];
+
+// Clocks (design.md section 14).
+pub const TIMED_OUT: T = [
+    "{p} ran out of time.",
+    "A {p} se le acabó el tiempo.",
+    "{p} ha esaurito il tempo.",
+    "{p} a dépassé son temps.",
+];
+pub const YOU_LOST_ON_TIME: T = [
+    "You lost on time: your deadline passed without a move.",
+    "Has perdido por tiempo: tu plazo pasó sin jugada.",
+    "Hai perso per tempo: la tua scadenza è passata senza mossa.",
+    "Vous avez perdu au temps : votre délai est passé sans coup.",
+];
+pub const LOST_ON_TIME: T = [
+    "{p} lost on time: their deadline passed without a move.",
+    "{p} ha perdido por tiempo: su plazo pasó sin jugada.",
+    "{p} ha perso per tempo: la sua scadenza è passata senza mossa.",
+    "{p} a perdu au temps : son délai est passé sans coup.",
+];
+pub const DEADLINE: T = [
+    "Your deadline: {when} ({left} from now).",
+    "Tu plazo: {when} (dentro de {left}).",
+    "La tua scadenza: {when} (tra {left}).",
+    "Votre délai : {when} (dans {left}).",
+];
+pub const REMINDER_SUBJECT: T = [
+    "Reminder: your move in {game} with {opponents}, {left} left",
+    "Recordatorio: te toca en {game} con {opponents}, quedan {left}",
+    "Promemoria: tocca a te in {game} con {opponents}, restano {left}",
+    "Rappel : à vous de jouer dans {game} avec {opponents}, il reste {left}",
+];
+pub const REMINDER_BODY: T = [
+    "Your time to decide in {game} with {opponents} runs out at {when}. After that the game decides for you, or you lose on time.",
+    "Tu tiempo para decidir en {game} con {opponents} se acaba el {when}. Después la partida decide por ti, o pierdes por tiempo.",
+    "Il tuo tempo per decidere in {game} con {opponents} scade il {when}. Dopo, la partita decide per te, o perdi per tempo.",
+    "Votre temps pour décider dans {game} avec {opponents} expire le {when}. Ensuite la partie décide pour vous, ou vous perdez au temps.",
+];
+pub const VACATION_SUBJECT: T = [
+    "{p} is on vacation ({game})",
+    "{p} está de vacaciones ({game})",
+    "{p} è in vacanza ({game})",
+    "{p} est en vacances ({game})",
+];
+pub const VACATION_BODY: T = [
+    "{p} is on vacation until {until}. Their deadlines in {game} with you are paused, and move on by the time away when they come back.",
+    "{p} está de vacaciones hasta el {until}. Sus plazos en {game} contigo quedan en pausa y se alargan el tiempo que esté fuera.",
+    "{p} è in vacanza fino al {until}. Le sue scadenze in {game} con te sono sospese e si spostano del tempo di assenza al rientro.",
+    "{p} est en vacances jusqu'au {until}. Ses délais dans {game} avec vous sont suspendus et repoussés du temps d'absence à son retour.",
+];
+/// Units for a time left: (one, many) per language.
+pub const DAYS: [(&str, &str); 4] = [
+    ("day", "days"),
+    ("día", "días"),
+    ("giorno", "giorni"),
+    ("jour", "jours"),
+];
+pub const HOURS: [(&str, &str); 4] = [
+    ("hour", "hours"),
+    ("hora", "horas"),
+    ("ora", "ore"),
+    ("heure", "heures"),
+];
+pub const MINUTES: [(&str, &str); 4] = [
+    ("minute", "minutes"),
+    ("minuto", "minutos"),
+    ("minuto", "minuti"),
+    ("minute", "minutes"),
+];
+pub const SECONDS: [(&str, &str); 4] = [
+    ("second", "seconds"),
+    ("segundo", "segundos"),
+    ("secondo", "secondi"),
+    ("seconde", "secondes"),
+];
+
+/// A time left in words: its two largest units ("2 days 3 hours", "45 minutes", "3 seconds").
+pub fn time_left(locale: Locale, seconds: i64) -> String {
+    let i = match locale {
+        Locale::En => 0,
+        Locale::Es => 1,
+        Locale::It => 2,
+        Locale::Fr => 3,
+    };
+    let s = seconds.max(0);
+    let parts = [
+        (s / 86_400, DAYS[i]),
+        (s % 86_400 / 3600, HOURS[i]),
+        (s % 3600 / 60, MINUTES[i]),
+        (s % 60, SECONDS[i]),
+    ];
+    let words: Vec<String> = parts
+        .iter()
+        .skip_while(|(n, _)| *n == 0)
+        .take(2)
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, (one, many))| format!("{n} {}", if *n == 1 { one } else { many }))
+        .collect();
+    if words.is_empty() {
+        format!("0 {}", SECONDS[i].1)
+    } else {
+        words.join(" ")
+    }
+}

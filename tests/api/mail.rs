@@ -973,3 +973,111 @@ async fn herald_serve_runs_a_worker_that_mails_at_once() {
     assert_eq!(got.len(), 1, "the worker inside herald serve sent the mail");
     assert!(got[0].links()[0].starts_with(&format!("{base}/sign-in/")));
 }
+
+/// Creates a Magnate game between Ada (seat 0, to move) and Bruno with `clock`.
+async fn clocked(room: &Mailroom, t: &[String; 2], clock: Value) -> String {
+    let g = room
+        .app
+        .post(
+            "/api/v1/games",
+            Some(&t[0]),
+            json!({"kind": "magnate", "options": {"start_player": "first_seat"},
+                   "invite": ["bruno@example.test"], "clock": clock}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let r = room
+        .app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&t[1]), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    id
+}
+
+#[actix_web::test]
+async fn clocks_speak_by_mail_deadline_in_the_readers_zone_reminder_vacation_and_loss_on_time() {
+    let room = mailroom().await;
+    let t = [
+        account(&room.app, "ada@example.test", "Ada", "en").await,
+        account(&room.app, "bruno@example.test", "Bruno", "es").await,
+    ];
+    let r = room
+        .app
+        .call(
+            Method::PUT,
+            "/api/v1/me",
+            Some(&t[0]),
+            Some(json!({"time_zone": "America/New_York"})),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    room.app
+        .call(
+            Method::PUT,
+            "/api/v1/me/notifications",
+            Some(&t[0]),
+            Some(json!({"reminders_seconds": [2]})),
+        )
+        .await;
+
+    // The turn mail gives the deadline in Ada's zone.
+    let id = clocked(&room, &t, json!({"type": "per_move", "seconds": 4})).await;
+    let first = room.deliver();
+    let turn = first
+        .iter()
+        .find(|m| m.is_to(EMAILS[0]))
+        .expect("Ada's turn mail");
+    assert!(turn.text().contains("Your deadline:"), "{}", turn.text());
+    assert!(
+        turn.text().contains("EST") || turn.text().contains("EDT"),
+        "{}",
+        turn.text()
+    );
+
+    // Two seconds before the deadline: one reminder, once.
+    std::thread::sleep(Duration::from_millis(2300));
+    room.worker.schedule_reminders().unwrap();
+    room.worker.schedule_reminders().unwrap();
+    let reminders = room.deliver();
+    assert_eq!(reminders.len(), 1, "{reminders:?}");
+    assert!(
+        reminders[0]
+            .subject()
+            .starts_with("Reminder: your move in Magnate")
+    );
+
+    // The deadline passes: both players hear that Ada lost on time, each in their language.
+    std::thread::sleep(Duration::from_millis(2000));
+    assert_eq!(room.worker.time_out_due().unwrap(), 1);
+    let over = room.deliver();
+    let ada = over.iter().find(|m| m.is_to(EMAILS[0])).expect("Ada hears");
+    let bruno = over
+        .iter()
+        .find(|m| m.is_to(EMAILS[1]))
+        .expect("Bruno hears");
+    assert!(ada.text().contains("You lost on time"), "{}", ada.text());
+    assert!(
+        bruno.text().contains("Ada ha perdido por tiempo"),
+        "{}",
+        bruno.text()
+    );
+    assert!(bruno.text().contains(&id), "the mail names the game");
+
+    // Ada goes on vacation in a new game: Bruno is told.
+    clocked(&room, &t, json!({"type": "per_move", "seconds": 3600})).await;
+    room.deliver();
+    let r = room
+        .app
+        .post("/api/v1/me/vacation", Some(&t[0]), json!({"days": 2}))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let told = room.deliver();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].is_to(EMAILS[1]));
+    assert!(
+        told[0].subject().contains("vacaciones"),
+        "{}",
+        told[0].subject()
+    );
+}
