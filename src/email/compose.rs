@@ -840,12 +840,9 @@ fn deadline_words(
     zone: &str,
     deadline: chrono::DateTime<chrono::Utc>,
 ) -> (String, String) {
-    let tz = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
-    let when = deadline
-        .with_timezone(&tz)
-        .format("%Y-%m-%d %H:%M %Z")
-        .to_string();
-    let left = i18n::time_left(locale, (deadline - chrono::Utc::now()).num_seconds());
+    let when = crate::services::clocks::local_time(zone, deadline);
+    let left =
+        crate::services::clocks::time_left(locale, (deadline - chrono::Utc::now()).num_seconds());
     (when, left)
 }
 

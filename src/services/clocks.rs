@@ -238,6 +238,70 @@ impl Clock {
     }
 }
 
+/// Units for a time left: (one, many) per language.
+pub const DAYS: [(&str, &str); 4] = [
+    ("day", "days"),
+    ("día", "días"),
+    ("giorno", "giorni"),
+    ("jour", "jours"),
+];
+pub const HOURS: [(&str, &str); 4] = [
+    ("hour", "hours"),
+    ("hora", "horas"),
+    ("ora", "ore"),
+    ("heure", "heures"),
+];
+pub const MINUTES: [(&str, &str); 4] = [
+    ("minute", "minutes"),
+    ("minuto", "minutos"),
+    ("minuto", "minuti"),
+    ("minute", "minutes"),
+];
+pub const SECONDS: [(&str, &str); 4] = [
+    ("second", "seconds"),
+    ("segundo", "segundos"),
+    ("secondo", "secondi"),
+    ("seconde", "secondes"),
+];
+
+/// A time left in words: its two largest units ("2 days 3 hours", "45 minutes", "3 seconds").
+pub fn time_left(locale: crate::domain::Locale, seconds: i64) -> String {
+    use crate::domain::Locale;
+    let i = match locale {
+        Locale::En => 0,
+        Locale::Es => 1,
+        Locale::It => 2,
+        Locale::Fr => 3,
+    };
+    let s = seconds.max(0);
+    let parts = [
+        (s / 86_400, DAYS[i]),
+        (s % 86_400 / 3600, HOURS[i]),
+        (s % 3600 / 60, MINUTES[i]),
+        (s % 60, SECONDS[i]),
+    ];
+    let words: Vec<String> = parts
+        .iter()
+        .skip_while(|(n, _)| *n == 0)
+        .take(2)
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, (one, many))| format!("{n} {}", if *n == 1 { one } else { many }))
+        .collect();
+    if words.is_empty() {
+        format!("0 {}", SECONDS[i].1)
+    } else {
+        words.join(" ")
+    }
+}
+
+/// A moment in an account's time zone (an unreadable zone name reads as UTC), to the minute.
+pub fn local_time(zone: &str, at: DateTime<Utc>) -> String {
+    let tz = zone.parse::<chrono_tz::Tz>().unwrap_or(chrono_tz::UTC);
+    at.with_timezone(&tz)
+        .format("%Y-%m-%d %H:%M %Z")
+        .to_string()
+}
+
 /// An IANA time zone by name (`Europe/Madrid`, `UTC`), as accounts store it.
 ///
 /// # Errors

@@ -9,10 +9,12 @@ use crate::domain::{DisplayName, EmailAddress, GameId, Locale, UserId};
 use crate::engine::registry::GameKind;
 use crate::error::ApiError;
 use crate::services::clocks::Clock;
+use crate::services::clocks::local_time;
 use crate::services::games::{
     self, GameStatus, GameSummary, ListFilter, NewGameRequest, Submitted,
 };
 use crate::services::notifications::{self, Mode};
+use crate::services::vacation;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -215,7 +217,14 @@ fn status_text(l: Locale, s: GameStatus) -> &'static str {
     )
 }
 
-fn game_row(l: Locale, g: &GameSummary, csrf: &str) -> Markup {
+/// The caller's deadline in a summary, if the game waits for them under a clock.
+fn my_deadline(g: &GameSummary) -> Option<chrono::DateTime<chrono::Utc>> {
+    let you = g.you.as_ref()?;
+    g.seats.get(usize::from(you.seat))?.deadline
+}
+
+fn game_row(chrome: &Chrome, g: &GameSummary, csrf: &str) -> Markup {
+    let l = chrome.locale;
     let names: Vec<String> = g
         .seats
         .iter()
@@ -230,6 +239,9 @@ fn game_row(l: Locale, g: &GameSummary, csrf: &str) -> Markup {
             @if g.my_turn { strong { (t(l, "your_move")) } " · " }
             a href={ "/play/" (g.id) } { (g.kind) ": " (names.join(" – ")) }
             " · " (status_text(l, g.status))
+            @if let Some(at) = my_deadline(g).filter(|_| g.my_turn) {
+                " · " (super::clock::deadline(chrome, at))
+            }
             @if g.invited {
                 " "
                 form.quick method="post" action={ "/invitations/" (g.id) } data-action="accept" {
@@ -255,8 +267,12 @@ pub async fn my_games(state: web::Data<AppState>, req: HttpRequest) -> HttpRespo
         Ok(list) => list,
         Err(e) => return error_page(&chrome, &ApiError::from(e)),
     };
-    // Stable: the newest change first within each group.
-    list.sort_by_key(|g| (!g.my_turn, !g.invited));
+    // Those waiting for the caller first, the nearest deadline first; then invitations; the
+    // newest change first within each group (the sort is stable).
+    list.sort_by_key(|g| {
+        let due = my_deadline(g).filter(|_| g.my_turn);
+        (!g.my_turn, due.is_none(), due, !g.invited)
+    });
     let csrf = session::csrf_token(&state, &cookie);
     respond(
         StatusCode::OK,
@@ -270,7 +286,7 @@ pub async fn my_games(state: web::Data<AppState>, req: HttpRequest) -> HttpRespo
                     p { (t(l, "no_games")) }
                 } @else {
                     ul.plain {
-                        @for g in &list { (game_row(l, g, &csrf)) }
+                        @for g in &list { (game_row(&chrome, g, &csrf)) }
                     }
                 }
             },
@@ -634,48 +650,166 @@ const MODES: [(Mode, &str); 3] = [
     (Mode::Off, "mode_off"),
 ];
 
-fn settings_page(chrome: &Chrome, csrf: &str, mode: Mode, saved: bool) -> Markup {
+/// What the settings page shows.
+struct Settings {
+    mode: Mode,
+    reminders: Vec<i32>,
+    time_zone: String,
+    vacation: vacation::Vacation,
+}
+
+fn load_settings(conn: &mut diesel::PgConnection, user: UserId) -> Result<Settings, ApiError> {
+    Ok(Settings {
+        mode: notifications::mode(conn, user)?,
+        reminders: notifications::reminders(conn, user)?,
+        time_zone: crate::services::accounts::get(conn, user)?.time_zone,
+        vacation: vacation::status(conn, user)?,
+    })
+}
+
+/// Offsets as hours for the form ("24, 2").
+fn hours(seconds: &[i32]) -> String {
+    let h: Vec<String> = seconds
+        .iter()
+        .map(|s| {
+            let hours = f64::from(*s) / 3600.0;
+            format!("{hours}")
+        })
+        .collect();
+    h.join(", ")
+}
+
+/// "24, 2, 0.5" as seconds; a refusal names what is wrong.
+fn parse_hours(text: &str) -> Result<Vec<i64>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(|x| {
+            x.parse::<f64>()
+                .ok()
+                .filter(|h| h.is_finite() && *h > 0.0 && *h <= 720.0)
+                .map(|h| (h * 3600.0).round() as i64)
+                .ok_or_else(|| format!("reminders: {x:?} is not a number of hours from 0 to 720"))
+        })
+        .collect()
+}
+
+fn settings_page(
+    chrome: &Chrome,
+    csrf: &str,
+    s: &Settings,
+    saved: bool,
+    problem: Option<&str>,
+) -> Markup {
     let l = chrome.locale;
+    let v = &s.vacation;
     page(
         chrome,
         t(l, "settings"),
         html! {
             h1 { (t(l, "settings")) }
             @if saved { p.notice role="status" { (t(l, "saved")) } }
+            @if let Some(p) = problem { p.problem role="alert" id="problem-settings" { (p) } }
             form.action method="post" action="/settings" data-action="notifications" {
                 input type="hidden" name="csrf" value=(csrf);
                 fieldset {
                     legend { (t(l, "mail_about_turns")) }
                     @for (m, key) in MODES {
                         label {
-                            input type="radio" name="mode" value=(m.as_str()) checked[m == mode];
+                            input type="radio" name="mode" value=(m.as_str()) checked[m == s.mode];
                             " " (t(l, key))
                         }
                         br;
                     }
                 }
+                label for="reminders" { (t(l, "reminders")) }
+                input id="reminders" name="reminders" value=(hours(&s.reminders));
+                label for="time-zone" { (t(l, "time_zone")) }
+                input id="time-zone" name="time_zone" value=(s.time_zone);
                 button type="submit" { (t(l, "save")) }
+            }
+            h2 { (t(l, "vacation")) }
+            p { (t(l, "vacation_days").replace("{n}", &v.days_available.to_string())) }
+            @if let (Some(since), Some(until)) = (v.on_vacation_since, v.on_vacation_until) {
+                p {
+                    (t(l, "vacation_since")
+                        .replace("{when}", &local_time(&s.time_zone, since))
+                        .replace("{until}", &local_time(&s.time_zone, until)))
+                }
+            }
+            form.action method="post" action="/settings/vacation" data-action="vacation" {
+                input type="hidden" name="csrf" value=(csrf);
+                label {
+                    input type="checkbox" name="auto" value="on" checked[v.auto];
+                    " " (t(l, "vacation_auto"))
+                }
+                br;
+                @if v.on_vacation_since.is_some() {
+                    button type="submit" name="do" value="end" { (t(l, "come_back")) }
+                } @else {
+                    button type="submit" name="do" value="start" { (t(l, "go_on_vacation")) }
+                }
+                " "
+                button type="submit" name="do" value="auto" { (t(l, "save")) }
             }
         },
     )
 }
 
-/// `GET /settings`: the notification preference.
+/// `GET /settings`: mail, reminders, time zone and vacation.
 pub async fn settings(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
         return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/settings");
     };
-    let mode = crate::db::run(&state.pool, move |conn| notifications::mode(conn, user)).await;
-    match mode {
-        Ok(mode) => {
-            let csrf = session::csrf_token(&state, &cookie);
-            respond(StatusCode::OK, settings_page(&chrome, &csrf, mode, false))
-        }
+    let loaded = crate::db::run(&state.pool, move |conn| load_settings(conn, user)).await;
+    let csrf = session::csrf_token(&state, &cookie);
+    match loaded {
+        Ok(s) => respond(
+            StatusCode::OK,
+            settings_page(&chrome, &csrf, &s, false, None),
+        ),
         Err(e) => error_page(&chrome, &ApiError::from(e)),
     }
 }
 
-/// `POST /settings`: sets the notification preference; an unknown choice answers 422.
+/// Applies the settings form; `Err` is a refusal to show next to it.
+fn apply_settings(
+    conn: &mut diesel::PgConnection,
+    user: UserId,
+    form: &HashMap<String, String>,
+) -> Result<Result<(), String>, ApiError> {
+    let chosen = form.get("mode").map_or("", String::as_str);
+    let Some((mode, _)) = MODES.iter().find(|(m, _)| m.as_str() == chosen) else {
+        return Ok(Err(format!("mode: {chosen:?} is not a choice")));
+    };
+    // A field the form did not send stays as it is.
+    let reminders = match form.get("reminders").map(|r| parse_hours(r)).transpose() {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(e)),
+    };
+    let zone = form.get("time_zone").map(|z| z.trim());
+    // Checked before anything is written: a refused form changes nothing.
+    if let Some(Err(e)) = zone.map(crate::services::clocks::time_zone) {
+        return Ok(Err(e.to_string()));
+    }
+    use diesel::Connection;
+    conn.transaction(|conn| {
+        let changed = reminders
+            .map_or(Ok(Vec::new()), |r| {
+                notifications::set_reminders(conn, user, &r)
+            })
+            .and_then(|_| crate::services::accounts::update(conn, user, None, zone));
+        match changed {
+            Err(ApiError::Validation(why)) => return Ok(Err(why)),
+            other => other?,
+        };
+        notifications::set_mode(conn, user, *mode)?;
+        Ok(Ok(()))
+    })
+}
+
+/// `POST /settings`: mail preference, reminders and time zone; a refusal answers 422 with the
+/// form and the reason, changing nothing.
 pub async fn save_settings(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -694,22 +828,69 @@ pub async fn save_settings(
             t(l, "csrf"),
         );
     }
-    let chosen = form.get("mode").map_or("", String::as_str);
-    let Some((mode, _)) = MODES.iter().find(|(m, _)| m.as_str() == chosen) else {
-        return message(
-            &chrome,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            t(l, "settings"),
-            t(l, "invalid_form"),
-        );
-    };
-    let mode = *mode;
-    let saved = crate::db::run(&state.pool, move |conn| {
-        notifications::set_mode(conn, user, mode)
+    let form = form.into_inner();
+    let done = crate::db::run(&state.pool, move |conn| {
+        let outcome = apply_settings(conn, user, &form)?;
+        Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
     })
     .await;
-    match saved {
-        Ok(mode) => respond(StatusCode::OK, settings_page(&chrome, &csrf, mode, true)),
+    match done {
+        Ok((Ok(()), s)) => respond(
+            StatusCode::OK,
+            settings_page(&chrome, &csrf, &s, true, None),
+        ),
+        Ok((Err(why), s)) => respond(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            settings_page(&chrome, &csrf, &s, false, Some(&why)),
+        ),
+        Err(e) => error_page(&chrome, &ApiError::from(e)),
+    }
+}
+
+/// `POST /settings/vacation`: go away (`do=start`), come back (`do=end`), or only save the
+/// automatic choice (`do=auto`); the `auto` box is saved every time.
+pub async fn save_vacation(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/settings");
+    };
+    let l = chrome.locale;
+    let csrf = session::csrf_token(&state, &cookie);
+    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+        return message(
+            &chrome,
+            StatusCode::FORBIDDEN,
+            t(l, "settings"),
+            t(l, "csrf"),
+        );
+    }
+    let auto = form.get("auto").is_some_and(|v| v == "on");
+    let what = form.get("do").cloned().unwrap_or_default();
+    let done = crate::db::run(&state.pool, move |conn| {
+        vacation::set_auto(conn, user, auto)?;
+        let outcome = match what.as_str() {
+            "start" => vacation::start(conn, user, None).map(|_| ()),
+            "end" => vacation::end(conn, user).map(|_| ()),
+            "auto" => Ok(()),
+            other => Err(ApiError::Validation(format!(
+                "do: {other:?} is not a choice"
+            ))),
+        };
+        Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
+    })
+    .await;
+    match done {
+        Ok((Ok(()), s)) => respond(
+            StatusCode::OK,
+            settings_page(&chrome, &csrf, &s, true, None),
+        ),
+        Ok((Err(e), s)) => respond(
+            actix_web::ResponseError::status_code(&e),
+            settings_page(&chrome, &csrf, &s, false, Some(&e.to_string())),
+        ),
         Err(e) => error_page(&chrome, &ApiError::from(e)),
     }
 }

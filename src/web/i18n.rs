@@ -5,6 +5,124 @@ use crate::domain::Locale;
 
 /// Each entry: key, then en, es, it, fr.
 const STRINGS: &[(&str, [&str; 4])] = &[
+    ("clock", ["Clock", "Reloj", "Orologio", "Pendule"]),
+    (
+        "no_clock",
+        [
+            "No time limit",
+            "Sin límite de tiempo",
+            "Nessun limite di tempo",
+            "Sans limite de temps",
+        ],
+    ),
+    (
+        "per_move",
+        [
+            "{t} per move",
+            "{t} por jugada",
+            "{t} per mossa",
+            "{t} par coup",
+        ],
+    ),
+    (
+        "fischer",
+        [
+            "Fischer: {t} to start, +{i} per move, at most {m}",
+            "Fischer: {t} al inicio, +{i} por jugada, como máximo {m}",
+            "Fischer: {t} all'inizio, +{i} per mossa, al massimo {m}",
+            "Fischer : {t} au départ, +{i} par coup, au plus {m}",
+        ],
+    ),
+    (
+        "deadline_left",
+        [
+            "until {when} ({left} left)",
+            "hasta el {when} (quedan {left})",
+            "fino al {when} (restano {left})",
+            "jusqu'au {when} (reste {left})",
+        ],
+    ),
+    (
+        "bank",
+        ["bank {t}", "reserva {t}", "riserva {t}", "réserve {t}"],
+    ),
+    (
+        "timeouts",
+        [
+            "{n} timeouts in a row",
+            "{n} tiempos agotados seguidos",
+            "{n} tempi scaduti di fila",
+            "{n} dépassements de suite",
+        ],
+    ),
+    (
+        "dropped",
+        [
+            "dropped: decided by default",
+            "retirado: decide la partida",
+            "ritirato: decide la partita",
+            "retiré : la partie décide",
+        ],
+    ),
+    (
+        "reminders",
+        [
+            "Reminders before a deadline (hours, comma-separated; empty for none)",
+            "Recordatorios antes de un plazo (horas, separadas por comas; vacío para ninguno)",
+            "Promemoria prima di una scadenza (ore, separate da virgole; vuoto per nessuno)",
+            "Rappels avant un délai (heures, séparées par des virgules ; vide pour aucun)",
+        ],
+    ),
+    (
+        "time_zone",
+        [
+            "Time zone (IANA name, e.g. Europe/Madrid)",
+            "Zona horaria (nombre IANA, p. ej. Europe/Madrid)",
+            "Fuso orario (nome IANA, es. Europe/Rome)",
+            "Fuseau horaire (nom IANA, p. ex. Europe/Paris)",
+        ],
+    ),
+    (
+        "vacation",
+        ["Vacation", "Vacaciones", "Vacanza", "Vacances"],
+    ),
+    (
+        "vacation_days",
+        [
+            "Days available: {n}",
+            "Días disponibles: {n}",
+            "Giorni disponibili: {n}",
+            "Jours disponibles : {n}",
+        ],
+    ),
+    (
+        "vacation_since",
+        [
+            "On vacation since {when}, until {until} at the latest.",
+            "De vacaciones desde el {when}, hasta el {until} como tarde.",
+            "In vacanza dal {when}, al più tardi fino al {until}.",
+            "En vacances depuis le {when}, au plus tard jusqu'au {until}.",
+        ],
+    ),
+    (
+        "go_on_vacation",
+        [
+            "Go on vacation",
+            "Irme de vacaciones",
+            "Andare in vacanza",
+            "Partir en vacances",
+        ],
+    ),
+    ("come_back", ["Come back", "Volver", "Rientrare", "Revenir"]),
+    (
+        "vacation_auto",
+        [
+            "Take vacation by itself when a deadline would pass",
+            "Tomar vacaciones solo cuando un plazo vaya a vencer",
+            "Prendere la vacanza da sé quando una scadenza sta per passare",
+            "Prendre des vacances d'office quand un délai va expirer",
+        ],
+    ),
     ("app", ["Herald", "Herald", "Herald", "Herald"]),
     (
         "skip",

@@ -13,6 +13,8 @@ pub struct Chrome {
     pub locale: Locale,
     /// The signed-in account's display name, for the navigation.
     pub account: Option<String>,
+    /// The reader's IANA time zone: deadlines are shown in it.
+    pub time_zone: String,
 }
 
 impl Chrome {
@@ -20,6 +22,7 @@ impl Chrome {
         Chrome {
             locale,
             account: None,
+            time_zone: "UTC".to_owned(),
         }
     }
 }

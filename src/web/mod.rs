@@ -9,6 +9,7 @@
 
 pub mod account;
 pub mod assets;
+pub mod clock;
 pub mod demo;
 pub mod i18n;
 pub mod layout;
@@ -41,6 +42,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/settings", web::get().to(account::settings))
         .route("/settings", web::post().to(account::save_settings))
+        .route("/settings/vacation", web::post().to(account::save_vacation))
         .route("/play/{game_id}", web::get().to(play::game_page))
         .route("/play/{game_id}/{action}", web::post().to(play::act));
 }

@@ -65,6 +65,7 @@ pub(super) fn chrome_of(
         Some(account) => Chrome {
             locale: account.locale,
             account: signed_in.then_some(account.display_name),
+            time_zone: account.time_zone,
         },
         None => Chrome::anonymous(fallback),
     }
@@ -183,10 +184,11 @@ async fn render(
         // The tab says so too, for a player with several games open.
         title = format!("{} · {title}", t(view.locale, "your_move"));
     }
-    let body = match view.game.kind.as_str() {
+    let game_body = match view.game.kind.as_str() {
         "magnate" => super::magnate::body(&view),
         _ => html! { h1 { (title) } p { (t(view.locale, "unsupported")) } },
     };
+    let body = html! { (game_body) (super::clock::panel(&chrome, &view.game)) };
     respond(status, page(&chrome, &title, body))
 }
 

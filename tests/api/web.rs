@@ -871,3 +871,113 @@ async fn a_finished_game_shows_the_winner_to_its_players_and_to_anyone() {
     assert!(anyone.text.contains("You are watching this game."));
     assert!(anyone.text.contains("resigned"));
 }
+
+fn csrf_of(text: &str) -> String {
+    text.split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[actix_web::test]
+async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and_vacation() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let form = page(&app, "/settings", &cookie).await;
+    assert!(
+        form.text.contains("value=\"24, 2\""),
+        "default reminders: {}",
+        form.text
+    );
+    assert!(form.text.contains("Days available: 7"), "{}", form.text);
+    let csrf = csrf_of(&form.text);
+
+    let bad = post_form(
+        &app,
+        "/settings",
+        &cookie,
+        &format!("csrf={csrf}&mode=instant&reminders=24&time_zone=Mars%2FOlympus"),
+    )
+    .await;
+    assert_eq!(bad.status, 422);
+    assert!(bad.text.contains("time_zone"), "{}", bad.text);
+    let unchanged = app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(
+        unchanged.json["reminders_seconds"],
+        serde_json::json!([86400, 7200]),
+        "nothing changed"
+    );
+
+    let saved = post_form(
+        &app,
+        "/settings",
+        &cookie,
+        &format!("csrf={csrf}&mode=instant&reminders=24%2C+0.5&time_zone=Europe%2FMadrid"),
+    )
+    .await;
+    assert_eq!(saved.status, 200, "{}", saved.text);
+    let api = app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(
+        api.json["reminders_seconds"],
+        serde_json::json!([86400, 1800])
+    );
+    let me = app.get("/api/v1/me", Some(&ada)).await;
+    assert_eq!(me.json["time_zone"], "Europe/Madrid");
+
+    // A game waiting for Ada: the page and the list give her deadline in Madrid time.
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            serde_json::json!({"kind": "magnate", "options": {"start_player": "first_seat"},
+                   "invite": ["bruno@example.test"], "clock": {"type": "per_move", "seconds": 7200}}),
+        )
+        .await;
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    app.post(
+        &format!("/api/v1/games/{id}/join"),
+        Some(&bruno),
+        serde_json::json!({}),
+    )
+    .await;
+    let game = page(&app, &format!("/play/{id}"), &cookie).await;
+    assert!(game.text.contains("2 hours per move"), "{}", game.text);
+    assert!(
+        game.text.contains(" CET (") || game.text.contains(" CEST ("),
+        "the deadline in Madrid time: {}",
+        game.text
+    );
+    let list = page(&app, "/games", &cookie).await;
+    assert!(list.text.contains("hour"), "{}", list.text);
+
+    // Vacation from the page: away, then back.
+    let away = post_form(
+        &app,
+        "/settings/vacation",
+        &cookie,
+        &format!("csrf={csrf}&do=start"),
+    )
+    .await;
+    assert_eq!(away.status, 200, "{}", away.text);
+    assert!(away.text.contains("On vacation since"), "{}", away.text);
+    let v = app.get("/api/v1/me/vacation", Some(&ada)).await;
+    assert!(v.json["on_vacation_since"].is_string());
+    let back = post_form(
+        &app,
+        "/settings/vacation",
+        &cookie,
+        &format!("csrf={csrf}&do=end&auto=on"),
+    )
+    .await;
+    assert_eq!(back.status, 200, "{}", back.text);
+    let v = app.get("/api/v1/me/vacation", Some(&ada)).await;
+    assert_eq!(v.json["on_vacation_since"], Value::Null);
+    assert_eq!(v.json["auto"], true);
+    let forged = post_form(&app, "/settings/vacation", &cookie, "csrf=x&do=start").await;
+    assert_eq!(forged.status, 403);
+}
