@@ -28,6 +28,52 @@ pub struct HttpSettings {
     pub bind_addr: SocketAddr,
     /// `PUBLIC_URL` without a trailing slash: the base of links in emails.
     pub public_url: String,
+    /// `TRUSTED_PROXIES`: addresses or CIDR ranges (comma-separated) whose `X-Forwarded-For`
+    /// is believed; from anyone else the socket's peer address is the client.
+    pub trusted_proxies: Vec<Cidr>,
+}
+
+/// An address range, `10.0.0.0/8` or a single address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    pub addr: std::net::IpAddr,
+    pub prefix: u8,
+}
+
+impl Cidr {
+    /// Reads `a.b.c.d[/n]` or an IPv6 address with an optional prefix.
+    pub fn parse(text: &str) -> Option<Cidr> {
+        let (addr, prefix) = match text.trim().split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (text.trim(), None),
+        };
+        let addr: std::net::IpAddr = addr.parse().ok()?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= max)?,
+            None => max,
+        };
+        Some(Cidr { addr, prefix })
+    }
+
+    pub fn contains(&self, ip: std::net::IpAddr) -> bool {
+        use std::net::IpAddr;
+        match (self.addr, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Which PostgreSQL to use.
@@ -48,6 +94,8 @@ pub struct AuthSettings {
     pub access_token_ttl_s: i64,
     /// Sign-in and link requests allowed per e-mail address and per client address each minute.
     pub sign_in_per_minute: u32,
+    /// `REGISTRATIONS_PER_HOUR` (default 30): new accounts per client address each hour.
+    pub registrations_per_hour: u32,
 }
 
 /// How mail leaves the server (used by the email worker).
@@ -69,6 +117,7 @@ pub struct GameSettings {
 }
 
 const DEFAULT_CLOCK_MIN_SECONDS: i64 = 3600;
+const DEFAULT_REGISTRATIONS_PER_HOUR: u32 = 30;
 
 const DEFAULT_MAIL_FROM: &str = "herald <herald@localhost>";
 const DEFAULT_PLAY_LINK_TTL_S: i64 = 14 * 24 * 3600;
@@ -141,6 +190,16 @@ impl Settings {
         std::fs::create_dir_all(&data_dir)
             .with_context(|| format!("cannot create DATA_DIR {}", data_dir.display()))?;
         let public_url = var("PUBLIC_URL").unwrap_or_else(|| format!("http://{bind_addr}"));
+        let trusted_proxies = var("TRUSTED_PROXIES")
+            .unwrap_or_default()
+            .split(',')
+            .filter(|p| !p.trim().is_empty())
+            .map(|p| {
+                Cidr::parse(p).with_context(|| {
+                    format!("TRUSTED_PROXIES: {p:?} is not an address or a CIDR range")
+                })
+            })
+            .collect::<anyhow::Result<Vec<Cidr>>>()?;
         let jwt_secret = match var("JWT_SECRET") {
             Some(secret) => secret.into_bytes(),
             None => stored_secret(&data_dir.join("jwt_secret"))?,
@@ -149,6 +208,7 @@ impl Settings {
             http: HttpSettings {
                 bind_addr,
                 public_url: public_url.trim_end_matches('/').to_owned(),
+                trusted_proxies,
             },
             database: DatabaseSettings {
                 url: var("DATABASE_URL"),
@@ -158,6 +218,9 @@ impl Settings {
                 jwt_secret,
                 access_token_ttl_s: 24 * 3600,
                 sign_in_per_minute: 10,
+                registrations_per_hour: var("REGISTRATIONS_PER_HOUR")
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(DEFAULT_REGISTRATIONS_PER_HOUR),
             },
             email: EmailSettings {
                 smtp_url: var("SMTP_URL"),
@@ -190,6 +253,7 @@ impl Settings {
             http: HttpSettings {
                 bind_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
                 public_url: "http://127.0.0.1".to_owned(),
+                trusted_proxies: Vec::new(),
             },
             database: DatabaseSettings {
                 url: Some(database_url),
@@ -199,6 +263,7 @@ impl Settings {
                 jwt_secret: crate::auth::random_bytes::<32>().to_vec(),
                 access_token_ttl_s: 3600,
                 sign_in_per_minute: 10,
+                registrations_per_hour: DEFAULT_REGISTRATIONS_PER_HOUR,
             },
             email: EmailSettings {
                 smtp_url: None,

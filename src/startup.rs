@@ -87,6 +87,47 @@ impl Application {
     }
 }
 
+/// What every answer carries (design.md section 20): `nosniff` everywhere; on our pages a
+/// Content-Security-Policy that allows no inline script or style and no framing, and no referrer;
+/// `no-store` on API answers (they are personal); HSTS when the server is reached over https.
+/// The interactive docs (`/docs`, a third-party page with inline scripts) keep their own.
+fn security_headers<B>(res: &mut actix_web::dev::ServiceResponse<B>, https: bool) {
+    use actix_web::http::header::{self, HeaderValue};
+    let path = res.request().path().to_owned();
+    let headers = res.headers_mut();
+    let html = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if html && !path.starts_with("/docs") {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                 form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+            ),
+        );
+        headers.insert(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        );
+        headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
+    if path.starts_with("/api/v1/") && !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    if https {
+        headers.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000; includeSubDomains"),
+        );
+    }
+}
+
 fn app(
     state: web::Data<AppState>,
     spec: web::Data<Arc<Spec>>,
@@ -99,6 +140,7 @@ fn app(
         InitError = (),
     >,
 > {
+    let https = state.settings.http.public_url.starts_with("https://");
     let api = App::new()
         .app_data(state)
         .app_data(spec)
@@ -124,10 +166,10 @@ fn app(
         .configure(routes::notifications::configure_pages)
         .configure(crate::web::configure)
         .default_service(web::to(routes::fallback))
-        .wrap_fn(|req, srv| {
-            // Method, path (never the query: it may carry a link token), status, time.
+        .wrap_fn(move |req, srv| {
+            // Method, route pattern (never the path itself, which may carry a sign-in or
+            // unsubscribe token, nor the query), status, time.
             let method = req.method().clone();
-            let path = req.path().to_owned();
             let started = std::time::Instant::now();
             let fut = srv.call(req);
             async move {
@@ -135,9 +177,14 @@ fn app(
                 // `Content-Type` rather than `content-type` on HTTP/1.1: names are
                 // case-insensitive, but some clients look them up by their usual spelling.
                 res.response_mut().head_mut().set_camel_case_headers(true);
+                security_headers(&mut res, https);
+                let route = res
+                    .request()
+                    .match_pattern()
+                    .unwrap_or_else(|| "(no route)".to_owned());
                 tracing::debug!(
                     %method,
-                    path,
+                    route,
                     status = res.status().as_u16(),
                     ms = started.elapsed().as_millis() as u64,
                     "request"

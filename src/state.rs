@@ -15,6 +15,8 @@ pub struct AppState {
     /// Emailed links and browser session cookies.
     pub links: LinkKeys,
     pub limiter: Arc<RateLimiter>,
+    /// New accounts per client address per hour.
+    pub registrations: Arc<RateLimiter>,
     pub settings: Arc<Settings>,
 }
 
@@ -25,6 +27,10 @@ impl AppState {
             jwt: JwtKeys::new(&settings.auth.jwt_secret, settings.auth.access_token_ttl_s),
             links: LinkKeys::new(&settings.auth.jwt_secret),
             limiter: Arc::new(RateLimiter::new(settings.auth.sign_in_per_minute)),
+            registrations: Arc::new(RateLimiter::per(
+                settings.auth.registrations_per_hour,
+                std::time::Duration::from_secs(3600),
+            )),
             settings: Arc::new(settings),
         }
     }

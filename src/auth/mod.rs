@@ -8,7 +8,7 @@ mod extract;
 pub mod jwt;
 pub mod links;
 pub mod password;
-mod rate_limit;
+pub mod rate_limit;
 mod scope;
 
 pub use extract::{AuthUser, Credential, MaybeAuthUser};

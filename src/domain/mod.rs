@@ -53,13 +53,50 @@ typed_id!(
 #[error("{0}")]
 pub struct Invalid(pub String);
 
+/// Characters that are invisible or reorder what is shown (zero-width spaces and joiners, bidi
+/// overrides and isolates, the BOM): in a name or an address they only serve to impersonate.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+            | '\u{180B}'..='\u{180F}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
+}
+
 fn no_control_chars(field: &str, value: &str) -> Result<(), Invalid> {
     if value.chars().any(char::is_control) {
         return Err(Invalid(format!(
             "{field} must not contain control characters or NUL bytes"
         )));
     }
+    // A zero-width joiner or a variation selector belongs to an emoji (👩‍💻, ❤️): allowed next to
+    // pictographs, never between letters where it would hide a look-alike.
+    let chars: Vec<char> = value.chars().collect();
+    let pictograph = |c: Option<&char>| c.is_some_and(|c| *c > '\u{2000}' && !c.is_alphanumeric());
+    let hidden = chars.iter().enumerate().find(|&(i, c)| {
+        let emoji_glue = matches!(c, '\u{200D}' | '\u{FE00}'..='\u{FE0F}')
+            && pictograph(i.checked_sub(1).and_then(|p| chars.get(p)))
+            && (*c != '\u{200D}' || pictograph(chars.get(i + 1)));
+        invisible(*c) && !emoji_glue
+    });
+    if let Some((_, c)) = hidden {
+        return Err(Invalid(format!(
+            "{field} must not contain invisible or text-direction characters (U+{:04X})",
+            u32::from(*c)
+        )));
+    }
     Ok(())
+}
+
+/// The text in Unicode NFC, so that one name has one spelling.
+fn nfc(text: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    text.nfc().collect()
 }
 
 /// A syntactically plausible e-mail address, trimmed and lower-cased (one address, one account).
@@ -71,7 +108,7 @@ impl EmailAddress {
     /// # Errors
     /// When the text is not an address of the form `name@domain.tld` of at most 254 characters.
     pub fn parse(text: &str) -> Result<EmailAddress, Invalid> {
-        let text = text.trim().to_lowercase();
+        let text = nfc(text.trim()).to_lowercase();
         let bad = || Invalid(format!("{text:?} is not an e-mail address"));
         no_control_chars("an e-mail address", &text)?;
         if text.len() > 254 || text.chars().any(char::is_whitespace) {
@@ -130,7 +167,8 @@ impl DisplayName {
     /// # Errors
     /// When the trimmed name is empty, longer than 64 characters, or contains control characters.
     pub fn parse(text: &str) -> Result<DisplayName, Invalid> {
-        let text = text.trim();
+        let text = nfc(text.trim());
+        let text = text.as_str();
         no_control_chars("display_name", text)?;
         let chars = text.chars().count();
         if chars == 0 || chars > Self::MAX_CHARS {
@@ -244,6 +282,29 @@ impl Locale {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn invisible_and_direction_characters_are_refused_and_names_are_nfc() {
+        for bad in [
+            "ze\u{200B}ro",
+            "rev\u{202E}rsed",
+            "bom\u{FEFF}",
+            "iso\u{2066}late",
+        ] {
+            assert!(DisplayName::parse(bad).is_err(), "{bad:?}");
+            assert!(
+                EmailAddress::parse(&format!("{bad}@example.test")).is_err(),
+                "{bad:?}"
+            );
+        }
+        let nfd = "Jose\u{0301}";
+        assert_eq!(DisplayName::parse(nfd).unwrap().as_str(), "Jos\u{00E9}");
+        assert_eq!(
+            DisplayName::parse("Zoë 👩‍💻").unwrap().as_str(),
+            "Zoë 👩‍💻",
+            "emoji keep their joiners"
+        );
+    }
 
     #[test]
     fn email_addresses_are_trimmed_and_lower_cased() {

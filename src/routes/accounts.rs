@@ -129,10 +129,8 @@ impl From<tokens::TokenInfo> for PersonalTokenResponse {
     }
 }
 
-fn client_address(req: &HttpRequest) -> String {
-    req.peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_default()
+fn client_address(state: &AppState, req: &HttpRequest) -> String {
+    crate::auth::rate_limit::client_ip(req, &state.settings.http.trusted_proxies)
 }
 
 fn rate_limit(
@@ -142,7 +140,7 @@ fn rate_limit(
     email: &str,
 ) -> Result<(), ApiError> {
     let by_email = format!("{what}:email:{}", email.trim().to_lowercase());
-    let by_client = format!("{what}:client:{}", client_address(req));
+    let by_client = format!("{what}:client:{}", client_address(state, req));
     state
         .limiter
         .check(&[&by_email, &by_client])
@@ -159,6 +157,7 @@ fn rate_limit(
     responses(
         (status = 201, description = "The account was created.", body = AccountResponse),
         (status = 409, description = "An account with this e-mail address already exists (`conflict`).", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Too many new accounts from this client address (`rate_limited`); see `Retry-After`.", body = Problem, content_type = "application/problem+json"),
         BodyErrors,
         ServerErrors,
     )
@@ -166,8 +165,14 @@ fn rate_limit(
 #[post("/accounts")]
 pub async fn create_account(
     state: web::Data<AppState>,
+    req: HttpRequest,
     body: Json<CreateAccountRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let client = format!("register:client:{}", client_address(&state, &req));
+    state
+        .registrations
+        .check(&[&client])
+        .map_err(|retry_after_s| ApiError::RateLimited { retry_after_s })?;
     let CreateAccountRequest {
         email,
         display_name,
@@ -211,12 +216,27 @@ pub async fn create_token(
     body: Json<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let TokenRequest { email, password } = body.0;
-    rate_limit(&state, &req, "sign-in", &email)?;
+    // Wrong passwords slow down the address they come from (and that address's tries at this
+    // account), never the account's owner elsewhere: a failure is counted once it happened.
+    let client = client_address(&state, &req);
+    let failures = [
+        format!("sign-in-failed:client:{client}"),
+        format!("sign-in-failed:{}:{client}", email.trim().to_lowercase()),
+    ];
+    let failures = [failures[0].as_str(), failures[1].as_str()];
+    state
+        .limiter
+        .peek(&failures)
+        .map_err(|retry_after_s| ApiError::RateLimited { retry_after_s })?;
     let found =
         crate::db::run(&state.pool, move |conn| accounts::credentials(conn, &email)).await?;
-    let user = web::block(move || accounts::check_password(found, &password))
+    let checked = web::block(move || accounts::check_password(found, &password))
         .await
-        .map_err(ApiError::internal)??;
+        .map_err(ApiError::internal)?;
+    if checked.is_err() {
+        state.limiter.hit(&failures);
+    }
+    let user = checked?;
     let issued = state.jwt.issue(user).map_err(ApiError::internal)?;
     Ok(HttpResponse::Ok().json(TokenResponse {
         access_token: issued.token,

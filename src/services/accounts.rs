@@ -105,10 +105,6 @@ pub fn check_password(
     }
 }
 
-/// The account of `id`.
-///
-/// # Errors
-/// 401 when the account no longer exists (its token outlived it).
 /// Changes the caller's language and time zone (each only when given).
 ///
 /// # Errors
@@ -143,6 +139,10 @@ pub fn update(
     })
 }
 
+/// The account of `id`.
+///
+/// # Errors
+/// 401 when the account no longer exists (its token outlived it).
 pub fn get(conn: &mut PgConnection, id: UserId) -> Result<Account, ApiError> {
     users::table
         .find(id.0)

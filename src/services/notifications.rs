@@ -213,6 +213,9 @@ pub fn unsubscribe_locale(
     conn: &mut PgConnection,
     token: &str,
 ) -> Result<Option<crate::domain::Locale>, ApiError> {
+    if !well_formed(token) {
+        return Ok(None);
+    }
     let row: Option<LocaleRow> = diesel::sql_query(
         "SELECT u.locale FROM notification_settings n JOIN users u ON u.id = n.user_id \
          WHERE n.unsubscribe_token = $1",
@@ -234,6 +237,9 @@ struct LocaleRow {
 /// # Errors
 /// 404 for an unknown token.
 pub fn unsubscribe(conn: &mut PgConnection, token: &str) -> Result<UserId, ApiError> {
+    if !well_formed(token) {
+        return Err(ApiError::NotFound("no such unsubscribe link".to_owned()));
+    }
     let row: Option<UserRow> = diesel::sql_query(
         "UPDATE notification_settings SET mode = 'off', next_digest_at = NULL, updated_at = now() \
          WHERE unsubscribe_token = $1 RETURNING user_id",
@@ -246,6 +252,12 @@ pub fn unsubscribe(conn: &mut PgConnection, token: &str) -> Result<UserId, ApiEr
         .ok_or_else(|| ApiError::NotFound("this unsubscribe link is not valid".to_owned()))?;
     tracing::info!(user.id = %user, "unsubscribed by one-click link");
     Ok(user)
+}
+
+/// Whether `token` could be an unsubscribe secret (hex): anything else (a NUL byte, a path
+/// trick) is no link at all, answered without asking the database.
+fn well_formed(token: &str) -> bool {
+    !token.is_empty() && token.len() <= 128 && token.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 fn message_id() -> String {

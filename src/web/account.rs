@@ -110,11 +110,7 @@ pub async fn request_sign_in(
             ),
         );
     };
-    let client = req
-        .connection_info()
-        .realip_remote_addr()
-        .unwrap_or("unknown")
-        .to_owned();
+    let client = crate::auth::rate_limit::client_ip(&req, &state.settings.http.trusted_proxies);
     let keys = [
         format!("email-link:email:{}", email.as_str()),
         format!("email-link:client:{client}"),
@@ -148,10 +144,21 @@ pub struct NextQuery {
     next: Option<String>,
 }
 
+/// Where a sign-in may send the browser: a path on this site only — one `/`, then neither `/`
+/// nor `\`, and no whitespace or control character anywhere (the query is already
+/// percent-decoded); anything else goes to `/`. Without `next`, `/games`.
 fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.contains('\\') => n.to_owned(),
-        _ => "/games".to_owned(),
+    let Some(n) = next else {
+        return "/games".to_owned();
+    };
+    let same_origin = n.starts_with('/')
+        && !n[1..].starts_with(['/', '\\'])
+        && !n.contains('\\')
+        && !n.chars().any(|c| c.is_control() || c.is_whitespace());
+    if same_origin {
+        n.to_owned()
+    } else {
+        "/".to_owned()
     }
 }
 
@@ -177,6 +184,24 @@ pub async fn sign_in_landing(
             ),
         )
     };
+    // A `next` with control characters is a forged link: refused before the link is spent.
+    if query
+        .next
+        .as_deref()
+        .is_some_and(|n| n.chars().any(char::is_control))
+    {
+        return respond(
+            StatusCode::BAD_REQUEST,
+            page(
+                &Chrome::anonymous(l),
+                t(l, "link_refused"),
+                html! {
+                    h1 { (t(l, "link_refused")) }
+                    p.problem { (t(l, "link_invalid")) }
+                },
+            ),
+        );
+    }
     let (user, link) = match state.links.verify_sign_in(&path) {
         Ok(x) => x,
         Err(crate::auth::links::LinkError::Expired) => return refused(t(l, "link_expired")),

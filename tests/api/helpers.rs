@@ -117,12 +117,18 @@ pub async fn spawn_empty_database() -> String {
 
 /// Starts a server for one test.
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Starts a server for one test with its settings changed by `adjust`.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let cluster = cluster();
     let n = cluster.next.fetch_add(1, Ordering::SeqCst);
     let name = format!("test_{n}");
     cluster.pg.create_database(&name, Some(TEMPLATE)).unwrap();
     let db_url = cluster.pg.url(&name);
-    let settings = Settings::for_tests(db_url.clone(), cluster.dir.join(&name));
+    let mut settings = Settings::for_tests(db_url.clone(), cluster.dir.join(&name));
+    adjust(&mut settings);
     let kept = settings.clone();
     let links = herald::auth::links::LinkKeys::new(&settings.auth.jwt_secret);
     let app = Application::build(

@@ -9,6 +9,7 @@ mod clocks;
 mod embedded;
 mod errors;
 mod games;
+mod hardening;
 mod health;
 mod helpers;
 mod lancaster;

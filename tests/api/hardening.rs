@@ -1,0 +1,201 @@
+//! Hardening (design.md section 20): security headers, client addresses that a header cannot
+//! fake, wrong passwords that slow their sender and not the owner, registration limits,
+//! same-origin redirects, and names without invisible characters.
+
+use crate::helpers::{spawn_app, spawn_app_with};
+use crate::web::{page, user_id};
+use awc::http::Method;
+use serde_json::json;
+
+#[actix_web::test]
+async fn pages_and_personal_api_answers_carry_their_security_headers() {
+    let app = spawn_app().await;
+    let token = app.user("ada@example.test", "Ada").await;
+    let sign_in = page(&app, "/sign-in", "").await;
+    assert_eq!(sign_in.status, 200);
+    let csp = sign_in.header("content-security-policy");
+    assert!(
+        csp.contains("frame-ancestors 'none'") && csp.contains("script-src 'self'"),
+        "{csp}"
+    );
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
+    assert_eq!(sign_in.header("x-content-type-options"), "nosniff");
+    assert_eq!(sign_in.header("referrer-policy"), "no-referrer");
+    assert!(
+        !sign_in.text.contains("<script>") && !sign_in.text.contains("style=\""),
+        "no inline script or style: {}",
+        sign_in.text
+    );
+    let me = app.get("/api/v1/me", Some(&token)).await;
+    assert_eq!(me.header("x-content-type-options"), "nosniff");
+    assert_eq!(me.header("cache-control"), "no-store");
+    assert_eq!(
+        me.header("strict-transport-security"),
+        "",
+        "not behind https"
+    );
+    let https = spawn_app_with(|s| s.http.public_url = "https://herald.example".to_owned()).await;
+    let r = page(&https, "/sign-in", "").await;
+    assert!(r.header("strict-transport-security").contains("max-age="));
+}
+
+#[actix_web::test]
+async fn x_forwarded_for_from_an_untrusted_peer_does_not_dodge_the_limit() {
+    let app = spawn_app().await;
+    let mut limited = false;
+    for i in 0..15 {
+        let forged = format!("10.0.0.{i}");
+        let r = app
+            .send(
+                Method::POST,
+                "/api/v1/auth/email-link",
+                None,
+                &[
+                    ("Content-Type", "application/json"),
+                    ("X-Forwarded-For", &forged),
+                ],
+                Some(serde_json::to_vec(&json!({"email": format!("n{i}@example.test")})).unwrap()),
+            )
+            .await;
+        if r.status == 429 {
+            limited = true;
+            break;
+        }
+    }
+    assert!(
+        limited,
+        "one peer meets the limit whatever X-Forwarded-For says"
+    );
+}
+
+#[actix_web::test]
+async fn wrong_passwords_slow_their_sender_and_never_lock_out_the_owner_elsewhere() {
+    let app = spawn_app_with(|s| {
+        s.http.trusted_proxies = vec![herald::config::Cidr::parse("127.0.0.1").unwrap()];
+    })
+    .await;
+    app.user("ada@example.test", "Ada").await;
+    let try_from = |from: &'static str, password: &'static str| {
+        let body = json!({"email": "ada@example.test", "password": password});
+        let app = &app;
+        async move {
+            app.send(
+                Method::POST,
+                "/api/v1/auth/token",
+                None,
+                &[
+                    ("Content-Type", "application/json"),
+                    ("X-Forwarded-For", from),
+                ],
+                Some(serde_json::to_vec(&body).unwrap()),
+            )
+            .await
+        }
+    };
+    let mut statuses = Vec::new();
+    for _ in 0..12 {
+        statuses.push(try_from("203.0.113.9", "wrong horse 42").await.status);
+    }
+    assert!(
+        statuses.contains(&401) && statuses.ends_with(&[429]),
+        "{statuses:?}"
+    );
+    let attacker = try_from("203.0.113.9", "correct horse 42").await;
+    assert_eq!(
+        attacker.status, 429,
+        "the sender waits, even with the right password"
+    );
+    assert!(!attacker.header("retry-after").is_empty());
+    let owner = try_from("198.51.100.7", "correct horse 42").await;
+    assert_eq!(
+        owner.status, 200,
+        "the owner elsewhere signs in: {}",
+        owner.text
+    );
+}
+
+#[actix_web::test]
+async fn registrations_are_limited_per_client_address() {
+    let app = spawn_app_with(|s| s.auth.registrations_per_hour = 5).await;
+    let mut statuses = Vec::new();
+    for i in 0..7 {
+        let r = app
+            .post(
+                "/api/v1/accounts",
+                None,
+                json!({"email": format!("r{i}@example.test"), "display_name": "R", "password": "correct horse 42"}),
+            )
+            .await;
+        statuses.push(r.status);
+        if r.status == 429 {
+            assert!(!r.header("retry-after").is_empty());
+        }
+    }
+    assert_eq!(statuses, [201, 201, 201, 201, 201, 429, 429]);
+}
+
+#[actix_web::test]
+async fn sign_in_links_send_the_browser_nowhere_but_this_site() {
+    use diesel::Connection;
+    let app = spawn_app().await;
+    let token = app.user("ada@example.test", "Ada").await;
+    let user = user_id(&app, &token).await;
+    let link = || {
+        let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+        herald::web::session::new_sign_in_link(&mut conn, &app.links, user, "ada@example.test", 600)
+            .unwrap()
+    };
+    for (next, to) in [
+        ("/games", "/games"),
+        ("/%20/evil.example", "/"),
+        ("//evil.example", "/"),
+        ("/%5Cevil.example", "/"),
+        ("https://evil.example", "/"),
+    ] {
+        let r = page(&app, &format!("/sign-in/{}?next={next}", link()), "").await;
+        assert_eq!(r.status, 303, "{next}: {}", r.text);
+        assert_eq!(r.header("location"), to, "{next}");
+    }
+    // Control characters: refused before the link is spent, which then still works.
+    let spare = link();
+    for next in ["/games%0d%0aSet-Cookie:%20x=1", "/%09/evil.example", "/%00"] {
+        let forged = page(&app, &format!("/sign-in/{spare}?next={next}"), "").await;
+        assert_eq!(forged.status, 400, "{next}");
+    }
+    let fine = page(&app, &format!("/sign-in/{spare}"), "").await;
+    assert_eq!(fine.status, 303);
+    for path in ["/unsubscribe/%00", "/unsubscribe/..%2f..%2fetc"] {
+        let r = page(&app, path, "").await;
+        assert_eq!(r.status, 404, "{path}");
+        let posted = app.send(Method::POST, path, None, &[], None).await;
+        assert_eq!(posted.status, 404, "{path}");
+    }
+}
+
+#[actix_web::test]
+async fn invisible_and_direction_characters_are_refused_in_names_and_addresses() {
+    let app = spawn_app().await;
+    for (email, name) in [
+        ("zw\u{200B}@example.test", "Zed"),
+        ("ok@example.test", "Ad\u{200B}a"),
+        ("ok@example.test", "gro\u{202E}ll"),
+    ] {
+        let r = app
+            .post(
+                "/api/v1/accounts",
+                None,
+                json!({"email": email, "display_name": name, "password": "correct horse 42"}),
+            )
+            .await;
+        r.assert_problem(422, "validation_failed");
+    }
+    let r = app
+        .post(
+            "/api/v1/accounts",
+            None,
+            json!({"email": "jose@example.test", "display_name": "Jose\u{0301}", "password": "correct horse 42"}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.json["display_name"], "Jos\u{00E9}", "stored in NFC");
+}
