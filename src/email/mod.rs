@@ -71,12 +71,9 @@ impl Mailer {
                 std::fs::write(&path, message.formatted()).map_err(|e| {
                     JobError::Retry(format!("cannot write {}: {e}", path.display()))
                 })?;
-                // Local development only: with no mail server the links are logged so that a
-                // newcomer can play from the terminal. They carry tokens; the SMTP path never
-                // logs them.
-                for link in &mail.links {
-                    tracing::info!(to = %mail.to_email, file = %path.display(), %link, "mail written");
-                }
+                // The file, never its links: they carry tokens, and logs are read by more
+                // people than the mail's recipient (design.md section 20).
+                tracing::info!(to = %mail.to_email, file = %path.display(), "mail written");
                 Ok(())
             }
         }

@@ -350,24 +350,27 @@ pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), 
             .select(users::id)
             .first(conn)
             .optional()?;
-        let Some(user) = user else {
-            return Ok(());
-        };
         let link = Uuid::new_v4();
         // The token is signed when the mail is sent (so it is never stored in a job); until then
-        // the row holds the hash of random bytes that no token has.
+        // the row holds the hash of random bytes that no token has. An address without an account
+        // gets the same row without an account (a record of the request that no token can ever
+        // use) so that both answers cost the same write and commit: the time must not tell
+        // whether an account exists (design.md section 20).
         let placeholder = crate::auth::token_hash(&new_token());
         diesel::insert_into(email_links::table)
             .values((
                 email_links::id.eq(link),
                 email_links::token_hash.eq(placeholder.to_vec()),
-                email_links::user_id.eq(Some(user)),
+                email_links::user_id.eq(user),
                 email_links::email.eq(&email),
                 email_links::purpose.eq("sign_in"),
                 email_links::expires_at
                     .eq(chrono::Utc::now() + chrono::TimeDelta::seconds(SIGN_IN_LINK_TTL_S)),
             ))
             .execute(conn)?;
+        let Some(user) = user else {
+            return Ok(());
+        };
         jobs::enqueue(
             conn,
             &[NewJob {
