@@ -555,7 +555,7 @@ async fn the_account_has_a_time_zone_that_must_be_an_iana_name() {
 }
 
 #[actix_web::test]
-async fn lancaster_seats_that_never_act_are_decided_by_default_then_dropped_and_the_game_goes_on() {
+async fn lancaster_seats_that_never_act_are_decided_by_default_then_dropped_after_three_timeouts() {
     let app = spawn_app().await;
     let tokens = [
         app.user("l0@example.test", "Lia").await,
@@ -567,7 +567,7 @@ async fn lancaster_seats_that_never_act_are_decided_by_default_then_dropped_and_
             "/api/v1/games",
             Some(&tokens[0]),
             json!({"kind": "lancaster", "invite": ["l1@example.test", "l2@example.test"],
-                   "clock": {"type": "per_move", "seconds": 1, "drop_after": 2}}),
+                   "clock": {"type": "per_move", "seconds": 1}}),
         )
         .await;
     assert_eq!(g.status, 201, "{}", g.text);
