@@ -629,6 +629,13 @@ async fn lancaster_seats_that_never_act_are_decided_by_default_then_dropped_afte
         "the active player stays"
     );
     assert_eq!(g.json["seats"][0]["timeouts"], 0);
+    for s in 1..3 {
+        let timeouts = g.json["seats"][s]["timeouts"].as_u64().unwrap();
+        assert!(
+            timeouts >= 3,
+            "dropped after the default three timeouts, not {timeouts}"
+        );
+    }
     // A dropped seat is due at once: one sweep leaves it pending no longer.
     worker.time_out_due().unwrap();
     let g = app
