@@ -146,6 +146,15 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    web_sessions (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        created_at -> Timestamptz,
+        ended_at -> Nullable<Timestamptz>,
+    }
+}
+
 diesel::joinable!(api_tokens -> users (user_id));
 diesel::joinable!(email_links -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
@@ -168,4 +177,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     idempotency_keys,
     jobs,
     users,
+    web_sessions,
 );

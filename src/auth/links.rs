@@ -219,8 +219,21 @@ impl LinkKeys {
         self.sign(&LinkKeys::claims("user_session", user, ttl_s))
     }
 
+    /// An account cookie naming its server-side session row `session`.
+    pub fn user_session_in(&self, user: UserId, session: Uuid, ttl_s: i64) -> String {
+        let mut claims = LinkKeys::claims("user_session", user, ttl_s);
+        claims.jti = Some(session);
+        self.sign(&claims)
+    }
+
     pub fn verify_user_session(&self, token: &str) -> Option<UserId> {
         self.read(token, "user_session").ok().map(|c| UserId(c.sub))
+    }
+
+    /// The server-side session an account cookie names (none for a cookie from before
+    /// sessions were kept, which then no longer signs in).
+    pub fn user_session_id(&self, token: &str) -> Option<Uuid> {
+        self.read(token, "user_session").ok().and_then(|c| c.jti)
     }
 }
 

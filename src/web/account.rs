@@ -41,12 +41,19 @@ pub fn sign_in_box(l: Locale, next: &str, button: &str) -> Markup {
 /// A page's account: the signed-in user, their cookie, and the page shell.
 async fn signed_in(state: &AppState, req: &HttpRequest) -> Option<(UserId, String, Chrome)> {
     let (user, cookie) = session::account(state, req)?;
-    let chrome = crate::db::run(&state.pool, move |conn| {
-        Ok::<_, ApiError>(chrome_of(conn, Some(user), true, Locale::En))
+    let st = state.clone();
+    let token = cookie.clone();
+    let mut chrome = crate::db::run(&state.pool, move |conn| {
+        // A signed cookie is not enough: its session must not have ended (signed out).
+        if !session::is_live(conn, &st, &token)? {
+            return Ok::<_, ApiError>(None);
+        }
+        Ok(Some(chrome_of(conn, Some(user), true, Locale::En)))
     })
     .await
-    .ok()?;
+    .ok()??;
     chrome.account.as_ref()?;
+    chrome.sign_out_csrf = Some(session::csrf_token(state, &cookie));
     Some((user, cookie, chrome))
 }
 
@@ -208,23 +215,58 @@ pub async fn sign_in_landing(
         Err(_) => return refused(t(l, "link_invalid")),
     };
     let used = crate::db::run(&state.pool, move |conn| {
-        session::use_sign_in_link(conn, user, link).map_err(ApiError::from)
+        use diesel::Connection;
+        conn.transaction(|conn| {
+            if !session::use_sign_in_link(conn, user, link)? {
+                return Ok(None);
+            }
+            session::start(conn, user).map(Some)
+        })
+        .map_err(ApiError::from)
     })
     .await;
     match used {
-        Ok(true) => {
+        Ok(Some(sid)) => {
             tracing::info!(user.id = %user, "signed in by email link");
             let mut res = see_other(&safe_next(query.next.as_deref()));
-            let _ = res.add_cookie(&session::user_cookie(&state, user));
+            let _ = res.add_cookie(&session::user_cookie(&state, user, sid));
             res
         }
-        Ok(false) => refused(t(l, "link_invalid")),
+        Ok(None) => refused(t(l, "link_invalid")),
         Err(e) => error_page(&Chrome::anonymous(l), &ApiError::from(e)),
     }
 }
 
-/// `POST /sign-out`.
-pub async fn sign_out(state: web::Data<AppState>) -> HttpResponse {
+/// `POST /sign-out` with the page's CSRF token: ends this session on the server (or, with
+/// `everywhere`, every session of the account), so a copy of the cookie no longer works.
+/// Without the token: 403, and the session goes on.
+pub async fn sign_out(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let l = request_locale(&req);
+    let Some((_, cookie)) = session::account(&state, &req) else {
+        return see_other("/sign-in");
+    };
+    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+        let chrome = Chrome::anonymous(l);
+        return message(
+            &chrome,
+            StatusCode::FORBIDDEN,
+            t(l, "sign_out"),
+            t(l, "csrf"),
+        );
+    }
+    let everywhere = form.get("everywhere").is_some_and(|v| v == "on");
+    let st = state.clone();
+    let ended = crate::db::run(&state.pool, move |conn| {
+        session::end(conn, &st, &cookie, everywhere).map_err(ApiError::from)
+    })
+    .await;
+    if let Err(e) = ended {
+        return error_page(&Chrome::anonymous(l), &ApiError::from(e));
+    }
     let mut res = see_other("/sign-in");
     let _ = res.add_cookie(&session::user_cookie_removal(&state));
     res
@@ -620,15 +662,16 @@ pub async fn join_as_new_player(
         conn.transaction(|conn| {
             let account = crate::services::accounts::register(conn, &address, &display, l, &hash)?;
             games::join(conn, account.id, game, None)?;
-            Ok::<_, ApiError>(account.id)
+            let sid = session::start(conn, account.id)?;
+            Ok::<_, ApiError>((account.id, sid))
         })
     })
     .await
     .map_err(ApiError::from);
     match joined {
-        Ok(user) => {
+        Ok((user, sid)) => {
             let mut res = see_other(&format!("/play/{game}"));
-            let _ = res.add_cookie(&session::user_cookie(&state, user));
+            let _ = res.add_cookie(&session::user_cookie(&state, user, sid));
             res
         }
         Err(ApiError::Conflict(_)) => refuse(StatusCode::CONFLICT, t(l, "address_taken")),

@@ -158,6 +158,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
     ("sign_in", ["Sign in", "Entrar", "Accedi", "Se connecter"]),
     ("sign_out", ["Sign out", "Salir", "Esci", "Se déconnecter"]),
     (
+        "sign_out_everywhere",
+        [
+            "Sign out everywhere",
+            "Salir en todas partes",
+            "Esci ovunque",
+            "Se déconnecter partout",
+        ],
+    ),
+    (
         "your_move",
         ["Your move", "Te toca", "Tocca a te", "À vous de jouer"],
     ),

@@ -15,6 +15,8 @@ pub struct Chrome {
     pub account: Option<String>,
     /// The reader's IANA time zone: deadlines are shown in it.
     pub time_zone: String,
+    /// The CSRF token of the sign-out form (signed-in pages only).
+    pub sign_out_csrf: Option<String>,
 }
 
 impl Chrome {
@@ -23,6 +25,7 @@ impl Chrome {
             locale,
             account: None,
             time_zone: "UTC".to_owned(),
+            sign_out_csrf: None,
         }
     }
 }
@@ -62,10 +65,15 @@ pub fn page(chrome: &Chrome, title: &str, body: Markup) -> Markup {
                 }
                 footer {
                     "Herald"
-                    @if chrome.account.is_some() {
+                    @if let (Some(_), Some(csrf)) = (&chrome.account, &chrome.sign_out_csrf) {
                         " · "
                         form.quick method="post" action="/sign-out" {
+                            input type="hidden" name="csrf" value=(csrf);
                             button.secondary type="submit" { (t(l, "sign_out")) }
+                            " "
+                            button.secondary type="submit" name="everywhere" value="on" {
+                                (t(l, "sign_out_everywhere"))
+                            }
                         }
                     }
                 }

@@ -66,6 +66,7 @@ pub(super) fn chrome_of(
             locale: account.locale,
             account: signed_in.then_some(account.display_name),
             time_zone: account.time_zone,
+            sign_out_csrf: None,
         },
         None => Chrome::anonymous(fallback),
     }
@@ -142,8 +143,29 @@ async fn render(
         Viewer::Anonymous => None,
     };
     let fallback = super::i18n::request_locale(req);
+    let account_session = match &viewer {
+        Viewer::User {
+            session,
+            seat: None,
+            ..
+        } => Some(session.clone()),
+        _ => None,
+    };
+    let st = state.clone();
     let loaded = crate::db::run(&state.pool, move |conn| {
-        let chrome = chrome_of(conn, user, signed_in, fallback);
+        // An account cookie whose session was ended (signed out) reads as no one.
+        let ended = match &account_session {
+            Some(token) => !session::is_live(conn, &st, token)?,
+            None => false,
+        };
+        let user = if ended { None } else { user };
+        let signed_in = signed_in && !ended;
+        let mut chrome = chrome_of(conn, user, signed_in, fallback);
+        if signed_in {
+            chrome.sign_out_csrf = account_session
+                .as_ref()
+                .map(|s| session::csrf_token(&st, s));
+        }
         let found = games::get(conn, user, game)
             .and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
         Ok::<_, ApiError>((chrome, found))
@@ -288,7 +310,7 @@ pub async fn act(
     let game = GameId(game);
     let query = query.into_inner();
     let body = body.map(web::Form::into_inner).unwrap_or_default();
-    let viewer = session::viewer(&state, &req, game);
+    let viewer = session::live(&state, session::viewer(&state, &req, game)).await;
     let (user, session_value) = match &viewer {
         Viewer::User { user, session, .. } => (*user, session.clone()),
         Viewer::Anonymous => {

@@ -4,7 +4,7 @@
 
 use crate::auth::links::{PlayGrant, USER_COOKIE, play_cookie_name};
 use crate::domain::{GameId, UserId};
-use crate::schema::email_links;
+use crate::schema::{email_links, web_sessions};
 use crate::state::AppState;
 use actix_web::HttpRequest;
 use actix_web::cookie::{Cookie, SameSite};
@@ -70,6 +70,27 @@ pub fn viewer(state: &AppState, req: &HttpRequest, game: GameId) -> Viewer {
     }
 }
 
+/// `viewer` with an ended account session (signed out, perhaps everywhere) read as no one, so a
+/// copy of the cookie cannot act after its owner signed out. A database failure reads as no one
+/// too: the page then asks to sign in rather than acting on an unchecked session.
+pub async fn live(state: &AppState, viewer: Viewer) -> Viewer {
+    let Viewer::User {
+        session,
+        seat: None,
+        ..
+    } = &viewer
+    else {
+        return viewer;
+    };
+    let st = state.clone();
+    let token = session.clone();
+    let live = crate::db::run(&state.pool, move |conn| is_live(conn, &st, &token)).await;
+    match live {
+        Ok(true) => viewer,
+        _ => Viewer::Anonymous,
+    }
+}
+
 fn secure(state: &AppState) -> bool {
     state.settings.http.public_url.starts_with("https://")
 }
@@ -91,10 +112,12 @@ pub fn play_cookie(state: &AppState, grant: PlayGrant) -> Cookie<'static> {
 }
 
 /// The account cookie for `user`.
-pub fn user_cookie(state: &AppState, user: UserId) -> Cookie<'static> {
+pub fn user_cookie(state: &AppState, user: UserId, session: Uuid) -> Cookie<'static> {
     Cookie::build(
         USER_COOKIE,
-        state.links.user_session(user, USER_SESSION_TTL_S),
+        state
+            .links
+            .user_session_in(user, session, USER_SESSION_TTL_S),
     )
     .path("/")
     .http_only(true)
@@ -166,6 +189,67 @@ pub fn new_sign_in_link(
     Ok(token)
 }
 
+/// Starts a server-side session for `user` (the account cookie names it).
+///
+/// # Errors
+/// Database failures.
+pub fn start(conn: &mut PgConnection, user: UserId) -> QueryResult<Uuid> {
+    let id = Uuid::new_v4();
+    diesel::insert_into(web_sessions::table)
+        .values((web_sessions::id.eq(id), web_sessions::user_id.eq(user.0)))
+        .execute(conn)?;
+    Ok(id)
+}
+
+/// Whether the account cookie `token` names a session that has not ended.
+///
+/// # Errors
+/// Database failures.
+pub fn is_live(conn: &mut PgConnection, state: &AppState, token: &str) -> QueryResult<bool> {
+    let Some(id) = state.links.user_session_id(token) else {
+        return Ok(false);
+    };
+    let live: Option<Uuid> = web_sessions::table
+        .find(id)
+        .filter(web_sessions::ended_at.is_null())
+        .select(web_sessions::id)
+        .first(conn)
+        .optional()?;
+    Ok(live.is_some())
+}
+
+/// Ends the session of the cookie `token`, or every session of its account.
+///
+/// # Errors
+/// Database failures.
+pub fn end(
+    conn: &mut PgConnection,
+    state: &AppState,
+    token: &str,
+    everywhere: bool,
+) -> QueryResult<usize> {
+    let now = Some(Utc::now());
+    let open = web_sessions::ended_at.is_null();
+    if everywhere {
+        let Some(user) = state.links.verify_user_session(token) else {
+            return Ok(0);
+        };
+        return diesel::update(
+            web_sessions::table
+                .filter(web_sessions::user_id.eq(user.0))
+                .filter(open),
+        )
+        .set(web_sessions::ended_at.eq(now))
+        .execute(conn);
+    }
+    let Some(id) = state.links.user_session_id(token) else {
+        return Ok(0);
+    };
+    diesel::update(web_sessions::table.find(id).filter(open))
+        .set(web_sessions::ended_at.eq(now))
+        .execute(conn)
+}
+
 /// Marks the sign-in link row `link` used; false when it was already used, expired or unknown.
 ///
 /// # Errors
@@ -220,7 +304,7 @@ mod tests {
                 s.links.verify_play_session(c.value(), grant.game),
                 Some(grant)
             );
-            let u = user_cookie(&s, grant.user);
+            let u = user_cookie(&s, grant.user, Uuid::new_v4());
             assert_eq!(u.secure(), Some(secure));
             assert_eq!(u.http_only(), Some(true));
         }

@@ -403,10 +403,46 @@ async fn a_sign_in_link_signs_in_once_and_my_games_lists_my_move_first() {
     assert_eq!(asked.status, 200);
     let bad = post_form(&app, "/sign-in", "", "email=nope").await;
     assert_eq!(bad.status, 422);
+    let settings = page(&app, "/settings", &cookie).await;
+    assert_eq!(settings.status, 200);
+    // Signing out takes the page's token (design.md section 20): without it, 403 and the
+    // session goes on; with it the session ends on the server and a copy of the cookie is dead.
+    let forged = post_form(&app, "/sign-out", &cookie, "").await;
+    assert_eq!(forged.status, 403);
     assert_eq!(page(&app, "/settings", &cookie).await.status, 200);
-    let out = post_form(&app, "/sign-out", &cookie, "").await;
+    let csrf = csrf_of(&settings.text);
+    let out = post_form(&app, "/sign-out", &cookie, &format!("csrf={csrf}")).await;
     assert_eq!(out.status, 303);
     assert!(out.header("set-cookie").contains("herald_user="));
+    assert_eq!(page(&app, "/settings", &cookie).await.status, 401);
+}
+
+#[actix_web::test]
+async fn signing_out_everywhere_ends_every_session_of_the_account() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let email = ["ada@example.test", "bruno@example.test"][mover];
+    let phone = signed_in(&app, &table.tokens[mover], email).await;
+    let laptop = signed_in(&app, &table.tokens[mover], email).await;
+    // The laptop's page is loaded, with its form and token, before the phone signs out.
+    let on_laptop = page(&app, &format!("/play/{}", table.id), &laptop).await;
+    let sell = form_action(&on_laptop.text, "sell").unwrap();
+    let csrf = csrf_of(&page(&app, "/settings", &phone).await.text);
+    let out = post_form(
+        &app,
+        "/sign-out",
+        &phone,
+        &format!("csrf={csrf}&everywhere=on"),
+    )
+    .await;
+    assert_eq!(out.status, 303);
+    assert_eq!(page(&app, "/settings", &laptop).await.status, 401);
+    assert_eq!(page(&app, "/games", &phone).await.status, 401);
+    // A copy of the ended cookie cannot act either: asked to sign in, and nothing changes.
+    let posted = post_form(&app, &sell, &laptop, "").await;
+    assert_eq!(posted.status, 401, "{}", posted.text);
+    assert_eq!(app.game(&table, mover).await["version"], g["version"]);
 }
 
 #[actix_web::test]
