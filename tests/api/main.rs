@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod accounts;
+mod bad_input;
 mod browser;
 mod cli;
 mod clocks;
