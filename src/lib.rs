@@ -15,6 +15,7 @@ pub mod error;
 pub mod games;
 pub mod jobs;
 pub mod models;
+pub mod present;
 pub mod routes;
 pub mod schema;
 pub mod selfplay;

@@ -5,15 +5,15 @@
 //! seat, events are filtered by audience, cards are written by code, and the seed appears only
 //! once the game is over.
 
-use super::i18n::{self, T};
+use super::i18n;
 use crate::auth::links::{LinkKeys, PlayGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
 use crate::engine::registry::{AnyState, GameKind};
 use crate::engine::{Audience, Seat, Viewer};
-use crate::games::magnate::Magnate;
 use crate::jobs::{Job, JobError};
 use crate::models::Game;
+use crate::present::{Names, Sentence, join_names};
 use crate::schema::{email_links, game_actions, game_events, game_seats, games, users};
 use crate::services::notifications::{self, Mode, kinds};
 use chrono::Utc;
@@ -331,6 +331,8 @@ struct Table {
     game: Game,
     kind: GameKind,
     players: Vec<Player>,
+    /// Display names by seat, for the game's sentences.
+    seat_names: Vec<String>,
 }
 
 impl Table {
@@ -369,11 +371,15 @@ impl Table {
                 invited_email,
             })
             .collect();
-        Ok(Some(Table {
+        let mut table = Table {
             game,
             kind,
             players,
-        }))
+            seat_names: Vec::new(),
+        };
+        let seats = table.players.iter().map(|p| p.seat + 1).max().unwrap_or(0);
+        table.seat_names = (0..seats).map(|s| table.name_of(i64::from(s))).collect();
+        Ok(Some(table))
     }
 
     fn player(&self, seat: i16) -> Option<&Player> {
@@ -401,6 +407,13 @@ impl Table {
         join_names(&names, locale)
     }
 
+    fn names(&self, locale: Locale) -> Names<'_> {
+        Names {
+            locale,
+            names: &self.seat_names,
+        }
+    }
+
     fn game_name(&self) -> &'static str {
         self.kind.info().name
     }
@@ -414,18 +427,6 @@ impl Table {
                 .map(Some)
                 .map_err(|e| JobError::Permanent(format!("unreadable state: {e}"))),
         }
-    }
-}
-
-fn join_names(names: &[String], locale: Locale) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!(
-            "{} {} {last}",
-            init.join(", "),
-            i18n::pick(locale, &i18n::AND)
-        ),
     }
 }
 
@@ -625,13 +626,10 @@ fn turn(conn: &mut PgConnection, ctx: &Context, p: &GamePayload) -> Result<Optio
         .collect();
     let opponents = table.opponents(p.seat, locale);
     let game = table.game_name();
-    let deciding = if table.kind == GameKind::of::<Magnate>() {
-        view["turn"]["seat"]
-            .as_i64()
-            .is_some_and(|s| s != i64::from(p.seat))
-    } else {
-        state.pending().iter().count() > 1
-    };
+    let me = usize::try_from(p.seat).unwrap_or(usize::MAX);
+    let deciding = table
+        .kind
+        .deciding(&view, me, state.pending().iter().count());
     let subject_t = if deciding {
         &i18n::DECIDE_SUBJECT
     } else {
@@ -660,22 +658,15 @@ fn turn(conn: &mut PgConnection, ctx: &Context, p: &GamePayload) -> Result<Optio
         doc.list_heading = Some(i18n::pick(locale, &i18n::SINCE).to_owned());
         doc.list = lines;
     }
-    if table.kind == GameKind::of::<Magnate>() {
-        let me = &view["players"][usize::try_from(p.seat).unwrap_or(0)];
-        if let Some(hand) = me["hand"].as_array() {
-            let cards: Vec<&str> = hand.iter().filter_map(Value::as_str).collect();
-            doc.after.push(i18n::fill(
-                locale,
-                &i18n::YOUR_HAND,
-                &[("cards", &cards.join(", "))],
-            ));
-        }
-        doc.after.push(i18n::fill(
-            locale,
-            &i18n::YOUR_TOKENS,
-            &[("tokens", &tokens(locale, &me["supply"]))],
-        ));
-    }
+    // What the reader holds (their hand, their supplies): from their own view only.
+    let names = table.names(locale);
+    doc.after.extend(
+        table
+            .kind
+            .reminder(locale, &view, me)
+            .iter()
+            .map(|line| line.plain(&names)),
+    );
     let grant = PlayGrant {
         user: UserId(user.id),
         game: GameId(p.game_id),
@@ -763,26 +754,12 @@ fn game_over(
         }
     }
     let view = state.view(Viewer::Seat(Seat(u8::try_from(p.seat).unwrap_or(u8::MAX))));
-    let standings = &view["standings"];
-    if let (Some(points), Some(totals)) = (
-        standings["district_points"].as_array(),
-        standings["totals"].as_array(),
-    ) {
+    let outcome = table.game.outcome.clone().unwrap_or(Value::Null);
+    let result: Vec<Sentence> = table.kind.result(locale, &view, &outcome);
+    if !result.is_empty() {
+        let names = table.names(locale);
         doc.list_heading = Some(i18n::pick(locale, &i18n::FINAL_SCORE).to_owned());
-        for (seat, (pts, total)) in points.iter().zip(totals).enumerate() {
-            doc.list.push(i18n::fill(
-                locale,
-                &i18n::SCORE_LINE,
-                &[
-                    ("name", &table.name_of(i64::try_from(seat).unwrap_or(0))),
-                    ("points", &pts.to_string()),
-                    ("total", &total.to_string()),
-                ],
-            ));
-        }
-    } else if let Some(outcome) = &table.game.outcome {
-        doc.list_heading = Some(i18n::pick(locale, &i18n::FINAL_SCORE).to_owned());
-        doc.list.push(outcome.to_string());
+        doc.list = result.iter().map(|line| line.plain(&names)).collect();
     }
     // The game is over: the seed is public now (design.md section 4).
     doc.after.push(i18n::fill(
@@ -1092,186 +1069,14 @@ fn digest(
     Ok(Some(finish(mail, &doc)))
 }
 
-/// A token map (`{"V": 1, "L": 3}`) as `V×1, L×3`: never `1V`, which reads as a card code.
-fn tokens(locale: Locale, value: &Value) -> String {
-    let parts: Vec<String> = value
-        .as_object()
-        .map(|m| {
-            m.iter()
-                .filter(|(_, n)| n.as_u64().is_some_and(|n| n > 0))
-                .map(|(suit, n)| format!("{suit}×{n}"))
-                .collect()
-        })
-        .unwrap_or_default();
-    if parts.is_empty() {
-        i18n::pick(locale, &i18n::NOTHING).to_owned()
-    } else {
-        parts.join(", ")
-    }
-}
-
-fn per_seat(locale: Locale, table: &Table, list: &Value, t: &T) -> String {
-    list.as_array()
-        .map(|items| {
-            items
-                .iter()
-                .enumerate()
-                .map(|(seat, toks)| {
-                    i18n::fill(
-                        locale,
-                        t,
-                        &[
-                            ("p", &table.name_of(i64::try_from(seat).unwrap_or(0))),
-                            ("t", &tokens(locale, toks)),
-                        ],
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
-        })
-        .unwrap_or_default()
-}
-
 /// One line for an event the recipient may see; `None` for events not worth a line.
 fn event_line(locale: Locale, table: &Table, event: &Value) -> Option<String> {
-    let kind = event["type"].as_str()?;
-    let p = event["seat"]
-        .as_i64()
-        .map(|s| table.name_of(s))
-        .unwrap_or_default();
-    let card = event["card"].as_str().unwrap_or("");
-    let d = event["district"].as_str().unwrap_or("");
-    let s = |v: &Value| {
-        v.as_str()
-            .map(str::to_owned)
-            .unwrap_or_else(|| v.to_string())
-    };
-    if kind == "timed_out" {
-        return Some(i18n::fill(locale, &i18n::TIMED_OUT, &[("p", &p)]));
+    // The end is the game-over mail's business (it reveals the hands and the scores).
+    if event["type"] == "game_over" {
+        return None;
     }
-    if table.kind != GameKind::of::<Magnate>() {
-        return Some(i18n::fill(
-            locale,
-            &i18n::OTHER_EVENT,
-            &[("p", &p), ("what", &kind.replace('_', " "))],
-        ));
-    }
-    Some(match kind {
-        "rolled" => i18n::fill(
-            locale,
-            &i18n::ROLLED,
-            &[
-                ("p", &p),
-                ("a", &s(&event["d10"][0])),
-                ("b", &s(&event["d10"][1])),
-            ],
-        ),
-        "taxed" => {
-            let suits: Vec<String> = event["suits"]
-                .as_array()
-                .map(|a| a.iter().map(&s).collect())
-                .unwrap_or_default();
-            i18n::fill(
-                locale,
-                &i18n::TAXED,
-                &[
-                    ("suits", &suits.join(", ")),
-                    (
-                        "list",
-                        &per_seat(locale, table, &event["lost"], &i18n::RETURNED),
-                    ),
-                ],
-            )
-        }
-        "income" => i18n::fill(
-            locale,
-            &i18n::INCOME,
-            &[(
-                "list",
-                &per_seat(locale, table, &event["gained"], &i18n::GAINED),
-            )],
-        ),
-        "built" => i18n::fill(
-            locale,
-            &i18n::BUILT,
-            &[
-                ("p", &p),
-                ("card", card),
-                ("d", d),
-                ("t", &tokens(locale, &event["payment"])),
-            ],
-        ),
-        "deeded" => i18n::fill(
-            locale,
-            &i18n::DEEDED,
-            &[
-                ("p", &p),
-                ("card", card),
-                ("d", d),
-                ("t", &tokens(locale, &event["price"])),
-            ],
-        ),
-        "sold" => i18n::fill(
-            locale,
-            &i18n::SOLD,
-            &[
-                ("p", &p),
-                ("card", card),
-                ("t", &tokens(locale, &event["gained"])),
-            ],
-        ),
-        "developed" => i18n::fill(
-            locale,
-            &i18n::DEVELOPED,
-            &[
-                ("p", &p),
-                ("card", card),
-                ("t", &tokens(locale, &event["payment"])),
-            ],
-        ),
-        "traded" => i18n::fill(
-            locale,
-            &i18n::TRADED,
-            &[
-                ("p", &p),
-                ("t", &tokens(locale, &event["give"])),
-                ("suit", &s(&event["take"])),
-            ],
-        ),
-        "preferred" => i18n::fill(
-            locale,
-            &i18n::PREFERRED,
-            &[("p", &p), ("card", card), ("suit", &s(&event["suit"]))],
-        ),
-        "drew" => i18n::fill(locale, &i18n::DREW, &[("p", &p), ("card", card)]),
-        "drew_face_down" => i18n::fill(locale, &i18n::DREW_FACE_DOWN, &[("p", &p)]),
-        "drew_nothing" => i18n::fill(locale, &i18n::DREW_NOTHING, &[("p", &p)]),
-        "reshuffled" => i18n::pick(locale, &i18n::RESHUFFLED).to_owned(),
-        "final_turns" => {
-            let names: Vec<String> = event["remaining"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_i64)
-                        .map(|s| table.name_of(s))
-                        .collect()
-                })
-                .unwrap_or_default();
-            i18n::fill(
-                locale,
-                &i18n::FINAL_TURNS,
-                &[("names", &join_names(&names, locale))],
-            )
-        }
-        "resigned" => i18n::fill(locale, &i18n::RESIGNED, &[("p", &p)]),
-        // The end is the game-over mail's business (it reveals the hands).
-        "game_over" => return None,
-        other => i18n::fill(
-            locale,
-            &i18n::OTHER_EVENT,
-            &[("p", &p), ("what", &other.replace('_', " "))],
-        ),
-    })
+    let sentence = table.kind.event_line(locale, event)?;
+    Some(sentence.plain(&table.names(locale)))
 }
 
 #[cfg(test)]

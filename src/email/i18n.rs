@@ -2,28 +2,7 @@
 //! that order; `{name}` placeholders are filled by [`fill`]. Cards appear by code only, never by
 //! name, and only the cards the recipient may see.
 
-use crate::domain::Locale;
-
-/// One text in the four languages (en, es, it, fr).
-pub type T = [&'static str; 4];
-
-pub fn pick(locale: Locale, t: &T) -> &'static str {
-    match locale {
-        Locale::En => t[0],
-        Locale::Es => t[1],
-        Locale::It => t[2],
-        Locale::Fr => t[3],
-    }
-}
-
-/// `t` in `locale` with each `{key}` replaced.
-pub fn fill(locale: Locale, t: &T, values: &[(&str, &str)]) -> String {
-    let mut text = pick(locale, t).to_owned();
-    for (key, value) in values {
-        text = text.replace(&format!("{{{key}}}"), value);
-    }
-    text
-}
+pub use crate::present::{T, fill, pick};
 
 pub const HELLO: T = [
     "Hello {name},",
@@ -31,8 +10,6 @@ pub const HELLO: T = [
     "Ciao {name},",
     "Bonjour {name},",
 ];
-pub const AND: T = ["and", "y", "e", "et"];
-pub const NOTHING: T = ["nothing", "nada", "niente", "rien"];
 
 pub const INVITE_SUBJECT: T = [
     "{inviter} invites you to play {game}",
@@ -83,18 +60,6 @@ pub const PLAY_CTA: T = [
     "Gioca ora (senza password):",
     "Jouez maintenant (sans mot de passe) :",
 ];
-pub const YOUR_HAND: T = [
-    "Your hand: {cards}",
-    "Tu mano: {cards}",
-    "La tua mano: {cards}",
-    "Votre main : {cards}",
-];
-pub const YOUR_TOKENS: T = [
-    "Your tokens: {tokens}",
-    "Tus fichas: {tokens}",
-    "I tuoi gettoni: {tokens}",
-    "Vos jetons : {tokens}",
-];
 
 pub const OVER_SUBJECT: T = [
     "Game over: {game} with {opponents}",
@@ -120,12 +85,6 @@ pub const FINAL_SCORE: T = [
     "Puntuación final:",
     "Punteggio finale:",
     "Score final :",
-];
-pub const SCORE_LINE: T = [
-    "{name}: {points} districts won (tie-break total {total})",
-    "{name}: {points} distritos ganados (desempate {total})",
-    "{name}: {points} distretti vinti (spareggio {total})",
-    "{name} : {points} quartiers gagnés (départage {total})",
 ];
 pub const SEED: T = [
     "The secret seed of this game was {seed}. Its SHA-256 is {commitment}, the commitment published when the game was created, so the dice and shuffles were fixed before anyone played.",
@@ -186,113 +145,7 @@ pub const FOOTER: T = [
     "Vous recevez ce message car vous jouez sur herald. Pour ne plus recevoir d'avis de tour : {url}",
 ];
 
-// Magnate events (the recipient sees only their own draws and preferences).
-pub const ROLLED: T = [
-    "{p} rolled {a} and {b}.",
-    "{p} tiró {a} y {b}.",
-    "{p} ha tirato {a} e {b}.",
-    "{p} a lancé {a} et {b}.",
-];
-pub const TAXED: T = [
-    "Taxation on {suits}: {list}.",
-    "Impuesto sobre {suits}: {list}.",
-    "Tassa su {suits}: {list}.",
-    "Impôt sur {suits} : {list}.",
-];
-pub const RETURNED: T = [
-    "{p} returned {t}",
-    "{p} devolvió {t}",
-    "{p} ha reso {t}",
-    "{p} a rendu {t}",
-];
-pub const INCOME: T = [
-    "Income: {list}.",
-    "Ingresos: {list}.",
-    "Entrate: {list}.",
-    "Revenus : {list}.",
-];
-pub const GAINED: T = ["{p} {t}", "{p} {t}", "{p} {t}", "{p} {t}"];
-pub const BUILT: T = [
-    "{p} built {card} in district {d}, paying {t}.",
-    "{p} construyó {card} en el distrito {d}, pagando {t}.",
-    "{p} ha costruito {card} nel distretto {d}, pagando {t}.",
-    "{p} a construit {card} dans le quartier {d}, en payant {t}.",
-];
-pub const DEEDED: T = [
-    "{p} took a deed on {card} in district {d}, paying {t}.",
-    "{p} tomó una escritura de {card} en el distrito {d}, pagando {t}.",
-    "{p} ha preso un atto su {card} nel distretto {d}, pagando {t}.",
-    "{p} a pris un titre sur {card} dans le quartier {d}, en payant {t}.",
-];
-pub const SOLD: T = [
-    "{p} sold {card} for {t}.",
-    "{p} vendió {card} por {t}.",
-    "{p} ha venduto {card} per {t}.",
-    "{p} a vendu {card} pour {t}.",
-];
-pub const DEVELOPED: T = [
-    "{p} developed {card}, paying {t}.",
-    "{p} desarrolló {card}, pagando {t}.",
-    "{p} ha sviluppato {card}, pagando {t}.",
-    "{p} a développé {card}, en payant {t}.",
-];
-pub const TRADED: T = [
-    "{p} traded {t} for one {suit}.",
-    "{p} cambió {t} por un {suit}.",
-    "{p} ha scambiato {t} per un {suit}.",
-    "{p} a échangé {t} contre un {suit}.",
-];
-pub const PREFERRED: T = [
-    "{p} chose {suit} for {card}.",
-    "{p} eligió {suit} para {card}.",
-    "{p} ha scelto {suit} per {card}.",
-    "{p} a choisi {suit} pour {card}.",
-];
-pub const DREW: T = [
-    "{p} drew {card}.",
-    "{p} robó {card}.",
-    "{p} ha pescato {card}.",
-    "{p} a pioché {card}.",
-];
-pub const DREW_FACE_DOWN: T = [
-    "{p} drew a card.",
-    "{p} robó una carta.",
-    "{p} ha pescato una carta.",
-    "{p} a pioché une carte.",
-];
-pub const DREW_NOTHING: T = [
-    "{p} drew nothing: the draw pile is empty.",
-    "{p} no robó nada: el mazo está vacío.",
-    "{p} non ha pescato: il mazzo è vuoto.",
-    "{p} n'a rien pioché : la pioche est vide.",
-];
-pub const RESHUFFLED: T = [
-    "The discard pile became the new draw pile.",
-    "Los descartes se barajaron como nuevo mazo.",
-    "Gli scarti sono diventati il nuovo mazzo.",
-    "La défausse est devenue la nouvelle pioche.",
-];
-pub const FINAL_TURNS: T = [
-    "Final turns for: {names}.",
-    "Últimos turnos para: {names}.",
-    "Ultimi turni per: {names}.",
-    "Derniers tours pour : {names}.",
-];
-pub const RESIGNED: T = [
-    "{p} resigned.",
-    "{p} abandonó.",
-    "{p} ha abbandonato.",
-    "{p} a abandonné.",
-];
-pub const OTHER_EVENT: T = ["{p}: {what}", "{p}: {what}", "{p}: {what}", "{p} : {what}"];
-
 // Clocks (design.md section 14).
-pub const TIMED_OUT: T = [
-    "{p} ran out of time.",
-    "A {p} se le acabó el tiempo.",
-    "{p} ha esaurito il tempo.",
-    "{p} a dépassé son temps.",
-];
 pub const YOU_LOST_ON_TIME: T = [
     "You lost on time: your deadline passed without a move.",
     "Has perdido por tiempo: tu plazo pasó sin jugada.",

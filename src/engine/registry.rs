@@ -12,8 +12,10 @@ use super::{
     Audience, Game, GameRng, Illegal, Logged, OptionsError, Outcome, Seat, SeatSet, Seed, Standing,
     Timeout, Viewer,
 };
+use crate::domain::Locale;
 use crate::games::lancaster::Lancaster;
 use crate::games::magnate::Magnate;
+use crate::present::{self, Present, Sentence};
 use crate::selfplay::{self, Plan, Run, SelfPlay, Summary, Violation};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -35,7 +37,7 @@ impl GameKind {
     ];
 
     /// The kind of `G`.
-    pub const fn of<G: SelfPlay>() -> GameKind
+    pub const fn of<G: SelfPlay + Present>() -> GameKind
     where
         G::Rules: Sync,
     {
@@ -119,6 +121,29 @@ impl GameKind {
     /// A bad option or seat count, or the first violated invariant.
     pub fn selfplay(self, options: &Value, plan: &Plan) -> Result<Summary, SelfplayError> {
         self.0.selfplay(options, plan)
+    }
+}
+
+/// The words of each game (the presentation seam, [`Present`]).
+impl GameKind {
+    /// The line for one stored event; `None` for events not worth a line.
+    pub fn event_line(self, locale: Locale, event: &Value) -> Option<Sentence> {
+        self.0.event_line(locale, event)
+    }
+
+    /// The lines of a finished game's result, from its public view and outcome.
+    pub fn result(self, locale: Locale, view: &Value, outcome: &Value) -> Vec<Sentence> {
+        self.0.result(locale, view, outcome)
+    }
+
+    /// What a turn mail reminds `seat` of, from `seat`'s own view.
+    pub fn reminder(self, locale: Locale, view: &Value, seat: usize) -> Vec<Sentence> {
+        self.0.reminder(locale, view, seat)
+    }
+
+    /// Whether `seat` decides outside a turn of its own (a vote, a defence).
+    pub fn deciding(self, view: &Value, seat: usize, pending: usize) -> bool {
+        self.0.deciding(view, seat, pending)
     }
 }
 
@@ -350,6 +375,10 @@ trait Host: Sync {
     fn load(&self, state: &Value) -> Result<AnyState, String>;
     fn parse_action(&self, action: &Value) -> Result<AnyAction, String>;
     fn selfplay(&self, options: &Value, plan: &Plan) -> Result<Summary, SelfplayError>;
+    fn event_line(&self, locale: Locale, event: &Value) -> Option<Sentence>;
+    fn result(&self, locale: Locale, view: &Value, outcome: &Value) -> Vec<Sentence>;
+    fn reminder(&self, locale: Locale, view: &Value, seat: usize) -> Vec<Sentence>;
+    fn deciding(&self, view: &Value, seat: usize, pending: usize) -> bool;
 }
 
 /// A typed state behind [`AnyState`].
@@ -387,7 +416,7 @@ trait PlayAction: fmt::Debug + Send + Sync {
 /// The host of game `G`: a zero-sized value whose vtable is the game's entry in the registry.
 struct Hosting<G>(PhantomData<fn() -> G>);
 
-impl<G: SelfPlay> Hosting<G>
+impl<G: SelfPlay + Present> Hosting<G>
 where
     G::Rules: Sync,
 {
@@ -480,7 +509,7 @@ fn resolve<G: Game>(options: &Value) -> Result<G::Rules, OptionsError> {
     G::resolve(&parsed)
 }
 
-impl<G: SelfPlay> Host for Hosting<G>
+impl<G: SelfPlay + Present> Host for Hosting<G>
 where
     G::Rules: Sync,
 {
@@ -559,9 +588,25 @@ where
         };
         selfplay::play::<G>(&run).map_err(SelfplayError::Violation)
     }
+
+    fn event_line(&self, locale: Locale, event: &Value) -> Option<Sentence> {
+        present::event_line::<G>(locale, event)
+    }
+
+    fn result(&self, locale: Locale, view: &Value, outcome: &Value) -> Vec<Sentence> {
+        G::result(locale, view, outcome)
+    }
+
+    fn reminder(&self, locale: Locale, view: &Value, seat: usize) -> Vec<Sentence> {
+        G::reminder(locale, view, seat)
+    }
+
+    fn deciding(&self, view: &Value, seat: usize, pending: usize) -> bool {
+        G::deciding(view, seat, pending)
+    }
 }
 
-impl<G: SelfPlay> PlayState for Playing<G>
+impl<G: SelfPlay + Present> PlayState for Playing<G>
 where
     G::Rules: Sync,
 {

@@ -1,6 +1,7 @@
 //! Nim, hosted in tests only: the smallest game that shows what hosting a game takes. It is this
-//! file (the engine contract and self-play's checks), one line in `games/mod.rs` and one line in
-//! `GameKind::ALL`; the registry test below plays it through the registry to its result.
+//! file (the engine contract, self-play's checks and its words, [`crate::present::Present`]), one
+//! line in `games/mod.rs` and one line in `GameKind::ALL`; the registry test below plays it
+//! through the registry to its result.
 //!
 //! The rules: a pile of stones (the `pile` switch, 10 or 15, a random pile of 10–15 with
 //! `random`); players take 1 to 3 in turn; whoever takes the last stone wins.
@@ -198,6 +199,29 @@ impl Game for Nim {
 
     fn lose_on_time(state: &mut State, seat: Seat) -> Result<(), Illegal> {
         Nim::resign(state, seat)
+    }
+}
+
+/// Nim's words: a test game speaks English in every language.
+impl crate::present::Present for Nim {
+    fn event(_: crate::domain::Locale, e: &serde_json::Value) -> Option<crate::present::Sentence> {
+        use crate::present::{Part, Sentence};
+        Some(Sentence(vec![
+            Part::Seat(e["seat"].as_i64()?),
+            Part::Text(format!(" took {}.", e["stones"].as_u64()?)),
+        ]))
+    }
+
+    fn result(
+        _: crate::domain::Locale,
+        _: &serde_json::Value,
+        _: &serde_json::Value,
+    ) -> Vec<crate::present::Sentence> {
+        Vec::new()
+    }
+
+    fn deciding(_: &serde_json::Value, _: usize, _: usize) -> bool {
+        false
     }
 }
 

@@ -6,32 +6,19 @@
 //! form's address (`?v=..&csrf=..`), so the body holds only the player's choices. One-click forms
 //! (sell a card, end the turn) carry their choice in the address too.
 
+use super::history::title;
 use super::i18n::{suit_name, t};
 use super::layout::suit;
 use super::play::{GamePage, Notice};
 use crate::domain::Locale;
 use crate::games::magnate::cards::Card;
+use crate::present::Part;
 use maud::{Markup, html};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 const SUITS: [&str; 6] = ["M", "S", "V", "L", "Y", "K"];
 const DISTRICTS: [&str; 5] = ["a", "b", "c", "d", "e"];
-
-/// The page title.
-pub fn title(p: &GamePage) -> String {
-    let names: Vec<String> = p
-        .game
-        .seats
-        .iter()
-        .map(|s| {
-            s.player
-                .as_ref()
-                .map_or("…".to_owned(), |pl| pl.display_name.clone())
-        })
-        .collect();
-    format!("Magnate: {}", names.join(" – "))
-}
 
 fn name_of(p: &GamePage, seat: usize) -> String {
     p.game
@@ -616,66 +603,17 @@ fn actions(p: &GamePage, view: &Value, seat: usize) -> Markup {
     }
 }
 
-fn event_text(p: &GamePage, e: &Value) -> Markup {
-    let l = p.locale;
-    let who = |v: &Value| {
-        v.as_u64()
-            .map_or_else(String::new, |s| name_of(p, s as usize))
-    };
-    let kind = e["type"].as_str().unwrap_or("");
-    html! {
-        @match kind {
-            "rolled" => { (who(&e["seat"])) " · " (t(l, "dice")) ": " (e["d10"][0]) " + " (e["d10"][1]) }
-            "taxed" => { (t(l, "taxed")) ": " @for s in str_list(&e["suits"]) { (suit(l, &s)) " " } }
-            "income" => { (t(l, "income")) ": " (name_of(p, 0)) " " (tokens(l, &e["gained"][0])) " · " (name_of(p, 1)) " " (tokens(l, &e["gained"][1])) }
-            "built" => { (who(&e["seat"])) ": " (t(l, "build")) " " (card(l, e["card"].as_str().unwrap_or(""))) " → " (e["district"].as_str().unwrap_or("")) " " (tokens(l, &e["payment"])) }
-            "deeded" => { (who(&e["seat"])) ": " (t(l, "deed_action")) " " (card(l, e["card"].as_str().unwrap_or(""))) " → " (e["district"].as_str().unwrap_or("")) }
-            "sold" => { (who(&e["seat"])) ": " (t(l, "sell")) " " (card(l, e["card"].as_str().unwrap_or(""))) " " (tokens(l, &e["gained"])) }
-            "developed" => { (who(&e["seat"])) ": " (t(l, "develop")) " " (card(l, e["card"].as_str().unwrap_or(""))) " " (tokens(l, &e["payment"])) }
-            "traded" => { (who(&e["seat"])) ": " (t(l, "trade")) " " (tokens(l, &e["give"])) " → " (suit(l, e["take"].as_str().unwrap_or(""))) }
-            "drew" => { (who(&e["seat"])) " + " (card(l, e["card"].as_str().unwrap_or(""))) }
-            "drew_face_down" => { (who(&e["seat"])) " + 1 " (t(l, "cards")) }
-            "drew_nothing" => { (who(&e["seat"])) ": " (t(l, "drew_nothing")) }
-            "preferred" => { (who(&e["seat"])) ": " (t(l, "prefers")) " " (card(l, e["card"].as_str().unwrap_or(""))) " " (suit(l, e["suit"].as_str().unwrap_or(""))) }
-            "reshuffled" => { (t(l, "reshuffled")) }
-            "final_turns" => {
-                (t(l, "final_turns")) ":"
-                @for s in e["remaining"].as_array().into_iter().flatten() { " " (who(s)) }
-            }
-            "resigned" => { (who(&e["seat"])) ": " (t(l, "resigned")) }
-            "game_over" => {
-                (t(l, "game_over"))
-                @for (i, w) in e["outcome"]["winners"].as_array().into_iter().flatten().enumerate() {
-                    @if i == 0 { " " (t(l, "winner")) ":" }
-                    " " (who(w))
-                }
-            }
-            _ => { (kind.replace('_', " ")) }
-        }
+/// How Magnate's own things look in the history's sentences: cards with their suits.
+fn draw_part(l: Locale, part: &Part) -> Option<Markup> {
+    match part {
+        Part::Card(code) => Some(card(l, code)),
+        Part::Suit(letter) => Some(suit(l, letter)),
+        Part::Tokens(map) => Some(tokens(l, map)),
+        _ => None,
     }
 }
 
 fn history(p: &GamePage) -> Markup {
     let l = p.locale;
-    html! {
-        section aria-labelledby="history-h" {
-            h2 id="history-h" { (t(l, "history")) }
-            ol.plain.history reversed {
-                @for h in p.history.iter().rev().take(40) {
-                    li {
-                        @if h.seq == 0 {
-                            strong { (t(l, "setup")) }
-                        } @else {
-                            strong { (h.seq) ". " }
-                            @if let Some(seat) = h.seat { (name_of(p, usize::from(seat))) " " }
-                            @if let Some(n) = h.action.as_ref().and_then(|a| a["notation"].as_str()) { code { (n) } }
-                        }
-                        ul {
-                            @for e in &h.events { li { (event_text(p, e)) } }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    super::history::history(p, &|part| draw_part(l, part))
 }

@@ -11,6 +11,7 @@ pub mod account;
 pub mod assets;
 pub mod clock;
 pub mod demo;
+pub mod history;
 pub mod i18n;
 pub mod layout;
 pub mod magnate;

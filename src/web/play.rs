@@ -201,14 +201,14 @@ async fn render(
         csrf,
         notes,
     };
-    let mut title = super::magnate::title(&view);
+    let mut title = super::history::title(&view);
     if !view.game.legal_actions.is_empty() {
         // The tab says so too, for a player with several games open.
         title = format!("{} · {title}", t(view.locale, "your_move"));
     }
     let game_body = match view.game.kind.as_str() {
         "magnate" => super::magnate::body(&view),
-        _ => html! { h1 { (title) } p { (t(view.locale, "unsupported")) } },
+        _ => super::history::plain_body(&view, &title),
     };
     let body = html! { (game_body) (super::clock::panel(&chrome, &view.game)) };
     respond(status, page(&chrome, &title, body))

@@ -1081,3 +1081,124 @@ async fn clocks_speak_by_mail_deadline_in_the_readers_zone_reminder_vacation_and
         told[0].subject()
     );
 }
+
+/// Lancaster's mails speak in words (issue 11): each event a sentence in the reader's language,
+/// the reader's own supplies, and a game-over mail with every player's score, never raw JSON;
+/// the game's page is titled Lancaster.
+#[actix_web::test]
+async fn lancaster_mails_tell_the_game_in_words_in_each_language() {
+    let room = mailroom().await;
+    let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
+    let bruno = account(&room.app, "bruno@example.test", "Bruno", "es").await;
+    let g = room
+        .app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "lancaster", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let r = room
+        .app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut dice = Dice::new(5);
+    let mut mails = room.deliver();
+    for step in 0.. {
+        assert!(step < 3000, "the game does not end");
+        let mut moved = false;
+        for token in [&ada, &bruno] {
+            let game = room
+                .app
+                .get(&format!("/api/v1/games/{id}"), Some(token))
+                .await;
+            if game.json["status"] != "active" {
+                break;
+            }
+            // Played to its end: nobody resigns.
+            let legal: Vec<&Value> = game.json["legal_actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|a| a["type"] != "resign")
+                .collect();
+            if legal.is_empty() {
+                continue;
+            }
+            let choice = without_notation(legal[dice.below(legal.len())]);
+            let r = room
+                .app
+                .post(
+                    &format!("/api/v1/games/{id}/actions"),
+                    Some(token),
+                    json!({"expected_version": game.json["version"], "actions": [choice]}),
+                )
+                .await;
+            assert_eq!(r.status, 200, "{choice} -> {}", r.text);
+            moved = true;
+            // Deliver now and then, so that turn mails are written mid-game.
+            if dice.below(8) == 0 {
+                mails.extend(room.deliver());
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    mails.extend(room.deliver());
+    let to = |who: &str| -> Vec<&Received> { mails.iter().filter(|m| m.is_to(who)).collect() };
+    let (en, es) = (to("ada@example.test"), to("bruno@example.test"));
+    for m in en.iter().chain(&es) {
+        let text = m.text();
+        assert!(!text.contains("{\""), "raw JSON in a mail: {text}");
+        assert!(
+            !text.contains("round_started") && !text.contains("vote_revealed"),
+            "an event named by its type: {text}"
+        );
+    }
+    let turn_en = en
+        .iter()
+        .find(|m| m.text().contains("Your gold:"))
+        .expect("a turn mail reminds Ada of her supplies");
+    assert!(turn_en.text().contains("Round "), "{}", turn_en.text());
+    assert!(
+        es.iter().any(|m| m.text().contains("Tu oro:")),
+        "Bruno's turn mails are in Spanish"
+    );
+    // The game is over: every seat but the one whose action ended it gets the scores.
+    let over: Vec<&&Received> = en
+        .iter()
+        .chain(&es)
+        .filter(|m| {
+            m.subject().starts_with("Game over") || m.subject().starts_with("Fin de la partida")
+        })
+        .collect();
+    assert_eq!(over.len(), 1, "one game-over mail");
+    let text = over[0].text();
+    assert!(text.contains("Ada: ") && text.contains("Bruno: "), "{text}");
+    assert!(
+        text.contains("power points") || text.contains("puntos de poder"),
+        "{text}"
+    );
+    // The page of the game is Lancaster's, with its history in sentences.
+    let link = turn_en
+        .links()
+        .into_iter()
+        .find(|l| l.contains("/play/"))
+        .unwrap();
+    let path = link.trim_start_matches(&room.app.base).to_owned();
+    let landing = crate::web::page(&room.app, &path, "").await;
+    let cookie = landing.header("set-cookie");
+    let cookie = cookie.split(';').next().unwrap();
+    let page = crate::web::page(&room.app, &format!("/play/{id}"), cookie).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert!(
+        page.text.contains("<title>Lancaster: Ada – Bruno"),
+        "{}",
+        &page.text[..page.text.len().min(600)]
+    );
+    assert!(page.text.contains("Round "), "the history in sentences");
+}

@@ -27,7 +27,8 @@
 //! France-5 card with PP 4/2/1, and the group numbers of the laws. Corrected data replaces
 //! `data.json` without touching code.
 //!
-//! This module is pure: it imports `engine`, serde, serde_json and thiserror only.
+//! The engine is pure: it imports `engine`, serde, serde_json and thiserror only. [`present`] (the
+//! words of mails and pages) is the one module outside it.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -41,6 +42,7 @@ pub mod data;
 pub mod events;
 pub mod ids;
 pub mod options;
+pub mod present;
 pub mod rules;
 pub mod score;
 pub mod state;

@@ -17,7 +17,8 @@
 //! ([`play`]); develop → [`develop`]; trade → [`trade`]; roll, taxation, income → [`roll`]; draw,
 //! final turns, end → [`turn`]; district total, district points → [`score`].
 //!
-//! This module is pure: it imports `engine`, serde and thiserror only.
+//! The engine is pure: it imports `engine`, serde and thiserror only. [`present`] (the words of
+//! mails and pages) is the one module outside it.
 #![deny(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -33,6 +34,7 @@ pub mod legal;
 pub mod options;
 pub mod play;
 pub mod position;
+pub mod present;
 pub mod referee;
 pub mod roll;
 pub mod score;

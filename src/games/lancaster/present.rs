@@ -1,0 +1,554 @@
+//! Lancaster's words for mails and pages (the presentation seam of design.md section 13): the
+//! one module of this folder outside the pure engine. A colour on the table is a
+//! [`Part::Faction`]: a player, or in the two-player game a player's ally.
+// Reading a `serde_json::Value` by key or index answers `Null` when absent: it cannot panic.
+#![allow(clippy::indexing_slicing)]
+
+use super::Lancaster;
+use crate::domain::Locale;
+use crate::present::{Part, Present, Sentence, T};
+use serde_json::Value;
+
+impl Present for Lancaster {
+    fn event(locale: Locale, e: &Value) -> Option<Sentence> {
+        let say = |t: &T, args: Vec<(&str, Part)>| Some(Sentence::say(locale, t, args));
+        let text = |key: &str| Part::Text(word(&e[key]));
+        let seat = || Part::Seat(e["seat"].as_i64().unwrap_or(-1));
+        let faction = || Part::Faction(e["faction"].as_i64().unwrap_or(-1));
+        match e["type"].as_str()? {
+            "round_started" => say(
+                &ROUND_STARTED,
+                vec![
+                    ("n", text("round")),
+                    ("p", Part::Seat(e["start_player"].as_i64().unwrap_or(-1))),
+                    ("conflicts", Part::Text(words(&e["conflicts"]))),
+                    ("laws", Part::Text(words(&e["proposed"]))),
+                ],
+            ),
+            "start_extension_chosen" => say(&START_CHOSEN, vec![("p", seat())]),
+            "start_extension_sealed" => {
+                say(&START_SEALED, vec![("p", seat()), ("s", text("space"))])
+            }
+            "start_extensions_revealed" => {
+                let items = e["built"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|pair| {
+                        Sentence(vec![
+                            Part::Seat(pair[0].as_i64().unwrap_or(-1)),
+                            Part::Text(format!(": {}", word(&pair[1]))),
+                        ])
+                    })
+                    .collect();
+                say(&START_REVEALED, vec![("list", Part::List(items))])
+            }
+            "placed" => {
+                let t = if e["squires"].as_u64().unwrap_or(0) > 0 {
+                    &PLACED_WITH_SQUIRES
+                } else {
+                    &PLACED
+                };
+                say(
+                    t,
+                    vec![
+                        ("f", faction()),
+                        ("k", text("piece")),
+                        ("t", text("target")),
+                        ("n", text("squires")),
+                    ],
+                )
+            }
+            "expelled" => say(
+                &EXPELLED,
+                vec![
+                    ("f", faction()),
+                    ("k", text("piece")),
+                    ("c", text("county")),
+                    ("n", text("squires_lost")),
+                ],
+            ),
+            "stuck" => {
+                let seats = e["seats"]
+                    .as_array()
+                    .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                    .unwrap_or_default();
+                say(&STUCK, vec![("names", Part::Seats(seats))])
+            }
+            "favour_taken" => say(&FAVOUR_TAKEN, vec![("f", faction()), ("x", text("tile"))]),
+            "gained" => say(
+                &GAINED,
+                vec![("f", faction()), ("what", Part::Text(amounts(locale, e)))],
+            ),
+            "paid" => say(
+                &PAID,
+                vec![("f", faction()), ("what", Part::Text(amounts(locale, e)))],
+            ),
+            "recruited" => say(&RECRUITED, vec![("f", faction()), ("k", text("piece"))]),
+            "upgraded" => say(
+                &UPGRADED,
+                vec![("f", faction()), ("a", text("from")), ("b", text("to"))],
+            ),
+            "declined" => say(&DECLINED, vec![("f", faction()), ("what", text("what"))]),
+            "built" => say(&BUILT, vec![("f", faction()), ("s", text("space"))]),
+            "extension_drawn" => say(
+                &EXTENSION_DRAWN,
+                vec![("f", faction()), ("s", text("space"))],
+            ),
+            "noble_taken" => say(&NOBLE_TAKEN, vec![("f", faction()), ("c", text("county"))]),
+            "noble_removed" => say(
+                &NOBLE_REMOVED,
+                vec![("f", faction()), ("c", text("county"))],
+            ),
+            "voted" => say(&VOTED, vec![("p", seat())]),
+            "ballot_sealed" => say(
+                if e["ballot"]["yes"].as_bool() == Some(true) {
+                    &BALLOT_YES
+                } else {
+                    &BALLOT_NO
+                },
+                vec![
+                    ("p", Part::Seat(e["ballot"]["seat"].as_i64().unwrap_or(-1))),
+                    ("n", Part::Text(word(&e["ballot"]["markers"]))),
+                ],
+            ),
+            "vote_revealed" => say(
+                if e["passed"].as_bool() == Some(true) {
+                    &VOTE_PASSED
+                } else {
+                    &VOTE_REJECTED
+                },
+                vec![("l", text("law")), ("yes", text("yes")), ("no", text("no"))],
+            ),
+            "law_in_force" => match e["replaced"].as_str() {
+                Some(old) => say(
+                    &LAW_REPLACES,
+                    vec![("l", text("law")), ("old", Part::Text(old.to_owned()))],
+                ),
+                None => say(&LAW_IN_FORCE, vec![("l", text("law"))]),
+            },
+            "law_applied" => say(&LAW_APPLIED, vec![("l", text("law"))]),
+            "exchanged" => say(
+                &EXCHANGED,
+                vec![("f", faction()), ("l", text("law")), ("n", text("times"))],
+            ),
+            "county_resolved" => {
+                let t = match e["take"].as_str() {
+                    Some("noble") => &TOOK_NOBLE,
+                    Some("both") => &TOOK_BOTH,
+                    _ => &TOOK_REWARD,
+                };
+                say(t, vec![("f", faction()), ("c", text("county"))])
+            }
+            "passage" => say(
+                &PASSAGE,
+                vec![("f", faction()), ("k", text("piece")), ("x", text("card"))],
+            ),
+            "start_player_chosen" => say(&START_PLAYER, vec![("p", seat())]),
+            "castle_resolved" => say(
+                if e["taken"].as_bool() == Some(true) {
+                    &CASTLE_TAKEN
+                } else {
+                    &CASTLE_LEFT
+                },
+                vec![("f", faction()), ("s", text("space"))],
+            ),
+            "conflict_resolved" => {
+                let ranks = e["ranks"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|r| {
+                        Sentence::say(
+                            locale,
+                            &RANK,
+                            vec![
+                                ("f", Part::Faction(r["faction"].as_i64().unwrap_or(-1))),
+                                ("s", Part::Text(word(&r["strength"]))),
+                                ("pp", Part::Text(word(&r["pp"]))),
+                            ],
+                        )
+                    })
+                    .collect();
+                say(
+                    if e["england_wins"].as_bool() == Some(true) {
+                        &ENGLAND_WINS
+                    } else {
+                        &FRANCE_WINS
+                    },
+                    vec![
+                        ("x", text("card")),
+                        ("e", text("total")),
+                        ("fr", text("france")),
+                        ("list", Part::List(ranks)),
+                    ],
+                )
+            }
+            "captured" => say(
+                &CAPTURED,
+                vec![("f", faction()), ("k", Part::Text(words(&e["pieces"])))],
+            ),
+            "ransomed" => say(
+                &RANSOMED,
+                vec![("f", faction()), ("k", text("piece")), ("g", text("gold"))],
+            ),
+            _ => None,
+        }
+    }
+
+    fn result(locale: Locale, _view: &Value, outcome: &Value) -> Vec<Sentence> {
+        outcome["scores"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|line| {
+                let n = |key: &str| Part::Text(word(&line[key]));
+                Sentence::say(
+                    locale,
+                    &SCORE_LINE,
+                    vec![
+                        ("p", Part::Seat(line["seat"].as_i64().unwrap_or(-1))),
+                        ("total", n("total")),
+                        ("before", n("pp_before")),
+                        ("knighthood", n("knighthood_pp")),
+                        ("castle", n("castle_pp")),
+                        ("table", n("round_table_pp")),
+                        ("gold", n("gold")),
+                    ],
+                )
+            })
+            .collect()
+    }
+
+    fn reminder(locale: Locale, view: &Value, seat: usize) -> Vec<Sentence> {
+        let mine = view["factions"].as_array().into_iter().flatten().find(|f| {
+            f["seat"].as_u64().and_then(|s| usize::try_from(s).ok()) == Some(seat)
+                && f["ally"].as_bool() != Some(true)
+        });
+        let Some(me) = mine else {
+            return Vec::new();
+        };
+        let n = |key: &str| Part::Text(word(&me[key]));
+        vec![Sentence::say(
+            locale,
+            &YOUR_SUPPLIES,
+            vec![
+                ("gold", n("gold")),
+                ("squires", n("squires")),
+                ("vm", n("voting_markers")),
+                ("pp", n("pp")),
+            ],
+        )]
+    }
+
+    /// A vote or another simultaneous decision, or a decision asked during another player's
+    /// placement (a ransom, a law's choice), is "you must decide"; one's own placement is a move.
+    fn deciding(view: &Value, seat: usize, pending: usize) -> bool {
+        let step = &view["step"];
+        let others_turn = step["step"] == "place"
+            && step["turn"].as_u64().and_then(|t| usize::try_from(t).ok()) != Some(seat);
+        pending > 1 || others_turn
+    }
+}
+
+/// A JSON scalar as a word: strings without their quotes.
+fn word(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "—".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// A list of ids as `X01, X02`.
+fn words(v: &Value) -> String {
+    let items: Vec<String> = v.as_array().into_iter().flatten().map(word).collect();
+    if items.is_empty() {
+        "—".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+/// `2 gold, 1 squire`: the non-zero amounts of a gain or a payment.
+fn amounts(locale: Locale, e: &Value) -> String {
+    let parts: Vec<String> = [
+        ("gold", &GOLD),
+        ("squires", &SQUIRES),
+        ("voting_markers", &MARKERS),
+        ("pp", &POWER),
+    ]
+    .into_iter()
+    .filter_map(|(key, t)| {
+        let n = e[key].as_u64().filter(|n| *n > 0)?;
+        Some(crate::present::fill(locale, t, &[("n", &n.to_string())]))
+    })
+    .collect();
+    if parts.is_empty() {
+        crate::present::pick(locale, &crate::present::NOTHING).to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+const GOLD: T = ["{n} gold", "{n} de oro", "{n} oro", "{n} or"];
+const SQUIRES: T = [
+    "{n} squires",
+    "{n} escuderos",
+    "{n} scudieri",
+    "{n} écuyers",
+];
+const MARKERS: T = [
+    "{n} voting markers",
+    "{n} marcadores de voto",
+    "{n} segnalini voto",
+    "{n} marqueurs de vote",
+];
+const POWER: T = [
+    "{n} power points",
+    "{n} puntos de poder",
+    "{n} punti potere",
+    "{n} points de pouvoir",
+];
+
+const ROUND_STARTED: T = [
+    "Round {n} begins, {p} first. Conflicts: {conflicts}. Laws proposed: {laws}.",
+    "Empieza la ronda {n}; comienza {p}. Conflictos: {conflicts}. Leyes propuestas: {laws}.",
+    "Inizia il round {n}; comincia {p}. Conflitti: {conflicts}. Leggi proposte: {laws}.",
+    "La manche {n} commence, {p} en premier. Conflits : {conflicts}. Lois proposées : {laws}.",
+];
+const START_CHOSEN: T = [
+    "{p} chose a starting extension.",
+    "{p} eligió una ampliación inicial.",
+    "{p} ha scelto un ampliamento iniziale.",
+    "{p} a choisi une extension de départ.",
+];
+const START_SEALED: T = [
+    "{p} chose the starting extension {s} (sealed until everyone has chosen).",
+    "{p} eligió la ampliación inicial {s} (secreta hasta que todos elijan).",
+    "{p} ha scelto l'ampliamento iniziale {s} (segreto finché tutti non scelgono).",
+    "{p} a choisi l'extension de départ {s} (secrète jusqu'à ce que tous aient choisi).",
+];
+const START_REVEALED: T = [
+    "Starting extensions: {list}.",
+    "Ampliaciones iniciales: {list}.",
+    "Ampliamenti iniziali: {list}.",
+    "Extensions de départ : {list}.",
+];
+const PLACED: T = [
+    "{f} placed knight {k} on {t}.",
+    "{f} colocó el caballero {k} en {t}.",
+    "{f} ha piazzato il cavaliere {k} su {t}.",
+    "{f} a placé le chevalier {k} sur {t}.",
+];
+const PLACED_WITH_SQUIRES: T = [
+    "{f} placed knight {k} with {n} squires on {t}.",
+    "{f} colocó el caballero {k} con {n} escuderos en {t}.",
+    "{f} ha piazzato il cavaliere {k} con {n} scudieri su {t}.",
+    "{f} a placé le chevalier {k} avec {n} écuyers sur {t}.",
+];
+const EXPELLED: T = [
+    "Knight {k} of {f} was expelled from county {c} ({n} squires lost).",
+    "El caballero {k} de {f} fue expulsado del condado {c} ({n} escuderos perdidos).",
+    "Il cavaliere {k} di {f} è stato espulso dalla contea {c} ({n} scudieri persi).",
+    "Le chevalier {k} de {f} a été expulsé du comté {c} ({n} écuyers perdus).",
+];
+const STUCK: T = [
+    "{names}: no place left for the remaining knights this round.",
+    "{names}: no queda sitio para los caballeros restantes esta ronda.",
+    "{names}: nessun posto per i cavalieri rimasti in questo round.",
+    "{names} : plus de place pour les chevaliers restants cette manche.",
+];
+const FAVOUR_TAKEN: T = [
+    "{f} took the King's favour {x}.",
+    "{f} tomó el favor del rey {x}.",
+    "{f} ha preso il favore del re {x}.",
+    "{f} a pris la faveur du roi {x}.",
+];
+const GAINED: T = [
+    "{f} gained {what}.",
+    "{f} ganó {what}.",
+    "{f} ha guadagnato {what}.",
+    "{f} a gagné {what}.",
+];
+const PAID: T = [
+    "{f} paid {what}.",
+    "{f} pagó {what}.",
+    "{f} ha pagato {what}.",
+    "{f} a payé {what}.",
+];
+const RECRUITED: T = [
+    "{f} recruited knight {k}.",
+    "{f} reclutó el caballero {k}.",
+    "{f} ha reclutato il cavaliere {k}.",
+    "{f} a recruté le chevalier {k}.",
+];
+const UPGRADED: T = [
+    "{f} upgraded knight {a} to {b}.",
+    "{f} mejoró el caballero {a} a {b}.",
+    "{f} ha potenziato il cavaliere {a} a {b}.",
+    "{f} a amélioré le chevalier {a} en {b}.",
+];
+const DECLINED: T = [
+    "{f} declined: {what}.",
+    "{f} renunció: {what}.",
+    "{f} ha rinunciato: {what}.",
+    "{f} a renoncé : {what}.",
+];
+const BUILT: T = [
+    "{f} built the castle extension {s}.",
+    "{f} construyó la ampliación del castillo {s}.",
+    "{f} ha costruito l'ampliamento del castello {s}.",
+    "{f} a construit l'extension du château {s}.",
+];
+const EXTENSION_DRAWN: T = [
+    "{f} drew and built the castle extension {s}.",
+    "{f} robó y construyó la ampliación del castillo {s}.",
+    "{f} ha pescato e costruito l'ampliamento del castello {s}.",
+    "{f} a tiré et construit l'extension du château {s}.",
+];
+const NOBLE_TAKEN: T = [
+    "{f} took a noble of county {c}.",
+    "{f} tomó un noble del condado {c}.",
+    "{f} ha preso un nobile della contea {c}.",
+    "{f} a pris un noble du comté {c}.",
+];
+const NOBLE_REMOVED: T = [
+    "{f} removed a noble of county {c} from the game.",
+    "{f} retiró del juego un noble del condado {c}.",
+    "{f} ha tolto dal gioco un nobile della contea {c}.",
+    "{f} a retiré du jeu un noble du comté {c}.",
+];
+const VOTED: T = ["{p} voted.", "{p} votó.", "{p} ha votato.", "{p} a voté."];
+const BALLOT_YES: T = [
+    "{p} voted for, with {n} voting markers (sealed until the vote is revealed).",
+    "{p} votó a favor, con {n} marcadores (secreto hasta revelar la votación).",
+    "{p} ha votato a favore, con {n} segnalini (segreto fino alla rivelazione).",
+    "{p} a voté pour, avec {n} marqueurs (secret jusqu'à la révélation).",
+];
+const BALLOT_NO: T = [
+    "{p} voted against, with {n} voting markers (sealed until the vote is revealed).",
+    "{p} votó en contra, con {n} marcadores (secreto hasta revelar la votación).",
+    "{p} ha votato contro, con {n} segnalini (segreto fino alla rivelazione).",
+    "{p} a voté contre, avec {n} marqueurs (secret jusqu'à la révélation).",
+];
+const VOTE_PASSED: T = [
+    "Vote on law {l}: {yes} for, {no} against. Passed.",
+    "Votación de la ley {l}: {yes} a favor, {no} en contra. Aprobada.",
+    "Votazione della legge {l}: {yes} a favore, {no} contro. Approvata.",
+    "Vote de la loi {l} : {yes} pour, {no} contre. Adoptée.",
+];
+const VOTE_REJECTED: T = [
+    "Vote on law {l}: {yes} for, {no} against. Rejected.",
+    "Votación de la ley {l}: {yes} a favor, {no} en contra. Rechazada.",
+    "Votazione della legge {l}: {yes} a favore, {no} contro. Respinta.",
+    "Vote de la loi {l} : {yes} pour, {no} contre. Rejetée.",
+];
+const LAW_IN_FORCE: T = [
+    "Law {l} is now in force.",
+    "La ley {l} entra en vigor.",
+    "La legge {l} è ora in vigore.",
+    "La loi {l} est désormais en vigueur.",
+];
+const LAW_REPLACES: T = [
+    "Law {l} is now in force, replacing {old}.",
+    "La ley {l} entra en vigor y sustituye a {old}.",
+    "La legge {l} è ora in vigore al posto di {old}.",
+    "La loi {l} est désormais en vigueur à la place de {old}.",
+];
+const LAW_APPLIED: T = [
+    "Law {l} applied.",
+    "Se aplicó la ley {l}.",
+    "Applicata la legge {l}.",
+    "La loi {l} s'applique.",
+];
+const EXCHANGED: T = [
+    "{f} used law {l} {n} times.",
+    "{f} usó la ley {l} {n} veces.",
+    "{f} ha usato la legge {l} {n} volte.",
+    "{f} a utilisé la loi {l} {n} fois.",
+];
+const TOOK_NOBLE: T = [
+    "County {c}: {f} took the noble.",
+    "Condado {c}: {f} tomó el noble.",
+    "Contea {c}: {f} ha preso il nobile.",
+    "Comté {c} : {f} a pris le noble.",
+];
+const TOOK_REWARD: T = [
+    "County {c}: {f} took the reward.",
+    "Condado {c}: {f} tomó la recompensa.",
+    "Contea {c}: {f} ha preso la ricompensa.",
+    "Comté {c} : {f} a pris la récompense.",
+];
+const TOOK_BOTH: T = [
+    "County {c}: {f} took the noble and the reward.",
+    "Condado {c}: {f} tomó el noble y la recompensa.",
+    "Contea {c}: {f} ha preso il nobile e la ricompensa.",
+    "Comté {c} : {f} a pris le noble et la récompense.",
+];
+const PASSAGE: T = [
+    "Knight {k} of {f} sailed to France for conflict {x}.",
+    "El caballero {k} de {f} pasó a Francia para el conflicto {x}.",
+    "Il cavaliere {k} di {f} è passato in Francia per il conflitto {x}.",
+    "Le chevalier {k} de {f} est passé en France pour le conflit {x}.",
+];
+const START_PLAYER: T = [
+    "{p} will start the next round.",
+    "{p} empezará la próxima ronda.",
+    "{p} inizierà il prossimo round.",
+    "{p} commencera la prochaine manche.",
+];
+const CASTLE_TAKEN: T = [
+    "Castle space {s}: {f} took its effect.",
+    "Espacio del castillo {s}: {f} tomó su efecto.",
+    "Spazio del castello {s}: {f} ha preso il suo effetto.",
+    "Case du château {s} : {f} a pris son effet.",
+];
+const CASTLE_LEFT: T = [
+    "Castle space {s}: {f} let its effect go.",
+    "Espacio del castillo {s}: {f} renunció a su efecto.",
+    "Spazio del castello {s}: {f} ha rinunciato al suo effetto.",
+    "Case du château {s} : {f} a renoncé à son effet.",
+];
+const ENGLAND_WINS: T = [
+    "Conflict {x}: England {e} against France {fr}, England wins. {list}.",
+    "Conflicto {x}: Inglaterra {e} contra Francia {fr}, gana Inglaterra. {list}.",
+    "Conflitto {x}: Inghilterra {e} contro Francia {fr}, vince l'Inghilterra. {list}.",
+    "Conflit {x} : Angleterre {e} contre France {fr}, l'Angleterre gagne. {list}.",
+];
+const FRANCE_WINS: T = [
+    "Conflict {x}: England {e} against France {fr}, France wins. {list}.",
+    "Conflicto {x}: Inglaterra {e} contra Francia {fr}, gana Francia. {list}.",
+    "Conflitto {x}: Inghilterra {e} contro Francia {fr}, vince la Francia. {list}.",
+    "Conflit {x} : Angleterre {e} contre France {fr}, la France gagne. {list}.",
+];
+const RANK: T = [
+    "{f} strength {s}, {pp} power points",
+    "{f} fuerza {s}, {pp} puntos de poder",
+    "{f} forza {s}, {pp} punti potere",
+    "{f} force {s}, {pp} points de pouvoir",
+];
+const CAPTURED: T = [
+    "Knights {k} of {f} were captured.",
+    "Los caballeros {k} de {f} fueron capturados.",
+    "I cavalieri {k} di {f} sono stati catturati.",
+    "Les chevaliers {k} de {f} ont été capturés.",
+];
+const RANSOMED: T = [
+    "{f} ransomed knight {k} for {g} gold.",
+    "{f} rescató el caballero {k} por {g} de oro.",
+    "{f} ha riscattato il cavaliere {k} per {g} oro.",
+    "{f} a racheté le chevalier {k} pour {g} or.",
+];
+const SCORE_LINE: T = [
+    "{p}: {total} power points ({before} before the final scoring; knighthood {knighthood}, castle {castle}, round table {table}; {gold} gold left)",
+    "{p}: {total} puntos de poder ({before} antes del recuento final; caballería {knighthood}, castillo {castle}, mesa redonda {table}; {gold} de oro)",
+    "{p}: {total} punti potere ({before} prima del conteggio finale; cavalleria {knighthood}, castello {castle}, tavola rotonda {table}; {gold} oro)",
+    "{p} : {total} points de pouvoir ({before} avant le décompte final ; chevalerie {knighthood}, château {castle}, table ronde {table} ; {gold} or)",
+];
+const YOUR_SUPPLIES: T = [
+    "Your gold: {gold}; squires: {squires}; voting markers: {vm}; power points: {pp}.",
+    "Tu oro: {gold}; escuderos: {squires}; marcadores de voto: {vm}; puntos de poder: {pp}.",
+    "Il tuo oro: {gold}; scudieri: {squires}; segnalini voto: {vm}; punti potere: {pp}.",
+    "Votre or : {gold} ; écuyers : {squires} ; marqueurs de vote : {vm} ; points de pouvoir : {pp}.",
+];

@@ -1,0 +1,290 @@
+//! How a game reads to people, outside its pure engine: the sentence of each event, the final
+//! result, the private reminder of a turn mail, in the four languages. Mails and pages both speak
+//! through here: neither matches on a kind nor reads a game's event JSON by hand.
+//!
+//! A sentence is a list of [`Part`]s rather than a string, so that a mail writes a card as its
+//! code and a page as the card with its suit icons, from the same words.
+
+use crate::domain::Locale;
+use serde_json::Value;
+
+/// One text in the four languages (en, es, it, fr).
+pub type T = [&'static str; 4];
+
+pub fn pick(locale: Locale, t: &T) -> &'static str {
+    match locale {
+        Locale::En => t[0],
+        Locale::Es => t[1],
+        Locale::It => t[2],
+        Locale::Fr => t[3],
+    }
+}
+
+/// `t` in `locale` with each `{key}` replaced.
+pub fn fill(locale: Locale, t: &T, values: &[(&str, &str)]) -> String {
+    let mut text = pick(locale, t).to_owned();
+    for (key, value) in values {
+        text = text.replace(&format!("{{{key}}}"), value);
+    }
+    text
+}
+
+/// A piece of a sentence.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    Text(String),
+    /// A player by seat.
+    Seat(i64),
+    /// Several players: `Ada, Bruno and Cleo`.
+    Seats(Vec<i64>),
+    /// A colour on the table: seat `f`, or past the seats the ally of seat `f - seats`
+    /// (Lancaster's two-player allies).
+    Faction(i64),
+    /// A Decktet card by code.
+    Card(String),
+    /// Cards by code, `1M, 2V`.
+    Cards(Vec<Part>),
+    /// A suit by letter.
+    Suit(String),
+    /// A suit→count map (`{"V": 1}`).
+    Tokens(Value),
+    /// Sentences joined by `; `.
+    List(Vec<Sentence>),
+}
+
+/// Words and the things they name, ready to be written as plain text or as a page.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Sentence(pub Vec<Part>);
+
+impl Sentence {
+    /// The template `t` in `locale`, each `{key}` replaced by its part (a key without a part
+    /// stays as written, so a missing argument shows instead of vanishing).
+    pub fn say(locale: Locale, t: &T, args: Vec<(&str, Part)>) -> Sentence {
+        let mut args = args;
+        let mut parts = Vec::new();
+        let mut rest = pick(locale, t);
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+                break;
+            };
+            let key = &rest[open + 1..close];
+            match args.iter().position(|(k, _)| *k == key) {
+                Some(i) => {
+                    if open > 0 {
+                        parts.push(Part::Text(rest[..open].to_owned()));
+                    }
+                    parts.push(args.swap_remove(i).1);
+                }
+                None => parts.push(Part::Text(rest[..=close].to_owned())),
+            }
+            rest = &rest[close + 1..];
+        }
+        if !rest.is_empty() {
+            parts.push(Part::Text(rest.to_owned()));
+        }
+        Sentence(parts)
+    }
+
+    pub fn text(text: impl Into<String>) -> Sentence {
+        Sentence(vec![Part::Text(text.into())])
+    }
+
+    /// As plain text (mails), with the players' names.
+    pub fn plain(&self, names: &Names<'_>) -> String {
+        let mut out = String::new();
+        for part in &self.0 {
+            match part {
+                Part::Text(s) | Part::Card(s) | Part::Suit(s) => out.push_str(s),
+                Part::Seat(s) => out.push_str(&names.seat(*s)),
+                Part::Seats(seats) => out.push_str(&names.several(seats)),
+                Part::Faction(f) => out.push_str(&names.faction(*f)),
+                Part::Tokens(t) => out.push_str(&tokens_text(names.locale, t)),
+                Part::Cards(cards) => {
+                    let texts: Vec<String> = cards
+                        .iter()
+                        .map(|c| Sentence(vec![c.clone()]).plain(names))
+                        .collect();
+                    out.push_str(&texts.join(", "));
+                }
+                Part::List(items) => {
+                    let texts: Vec<String> = items.iter().map(|s| s.plain(names)).collect();
+                    out.push_str(&texts.join("; "));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The players of one game by seat, for one reader's language.
+pub struct Names<'a> {
+    pub locale: Locale,
+    pub names: &'a [String],
+}
+
+impl Names<'_> {
+    pub fn seat(&self, seat: i64) -> String {
+        usize::try_from(seat)
+            .ok()
+            .and_then(|s| self.names.get(s))
+            .cloned()
+            .unwrap_or_else(|| format!("#{seat}"))
+    }
+
+    pub fn several(&self, seats: &[i64]) -> String {
+        let names: Vec<String> = seats.iter().map(|s| self.seat(*s)).collect();
+        join_names(&names, self.locale)
+    }
+
+    pub fn faction(&self, faction: i64) -> String {
+        let seats = i64::try_from(self.names.len()).unwrap_or(i64::MAX);
+        if faction < seats {
+            self.seat(faction)
+        } else {
+            fill(self.locale, &ALLY_OF, &[("p", &self.seat(faction - seats))])
+        }
+    }
+}
+
+/// `Ada, Bruno and Cleo`.
+pub fn join_names(names: &[String], locale: Locale) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} {} {last}", init.join(", "), pick(locale, &AND)),
+    }
+}
+
+/// A token map (`{"V": 1, "L": 3}`) as `V×1, L×3`: never `1V`, which reads as a card code.
+pub fn tokens_text(locale: Locale, value: &Value) -> String {
+    let parts: Vec<String> = value
+        .as_object()
+        .map(|m| {
+            m.iter()
+                .filter(|(_, n)| n.as_u64().is_some_and(|n| n > 0))
+                .map(|(suit, n)| format!("{suit}×{n}"))
+                .collect()
+        })
+        .unwrap_or_default();
+    if parts.is_empty() {
+        pick(locale, &NOTHING).to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A game's words: implemented by each game beside its engine (never inside it).
+pub trait Present {
+    /// The line for one event a reader may see; `None` for events not worth a line. Events
+    /// every game shares (resigned, timed out) are said here once and never reach the game.
+    fn event(locale: Locale, event: &Value) -> Option<Sentence>;
+
+    /// The final result below "Final score": one line per player, from the finished game's
+    /// public view and its outcome.
+    fn result(locale: Locale, view: &Value, outcome: &Value) -> Vec<Sentence>;
+
+    /// What a turn mail reminds the reader of, from their own view (their hand, their
+    /// supplies): only what `seat` may see.
+    fn reminder(_locale: Locale, _view: &Value, _seat: usize) -> Vec<Sentence> {
+        Vec::new()
+    }
+
+    /// Whether `seat` is asked to decide outside a turn of their own (a vote, a defence), so
+    /// that the mail says "you must decide" rather than "your move".
+    fn deciding(view: &Value, seat: usize, pending: usize) -> bool;
+}
+
+/// The line for `event` in any game: the shared events first, then `G`'s own.
+pub fn event_line<G: Present>(locale: Locale, event: &Value) -> Option<Sentence> {
+    let seat = || Part::Seat(event["seat"].as_i64().unwrap_or(-1));
+    match event["type"].as_str().unwrap_or("") {
+        "timed_out" => Some(Sentence::say(locale, &TIMED_OUT, vec![("p", seat())])),
+        "resigned" => Some(Sentence::say(locale, &RESIGNED, vec![("p", seat())])),
+        "game_over" => {
+            let winners: Vec<i64> = event["outcome"]["winners"]
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_i64).collect())
+                .unwrap_or_default();
+            Some(Sentence::say(
+                locale,
+                &GAME_OVER,
+                vec![("names", Part::Seats(winners))],
+            ))
+        }
+        _ => G::event(locale, event).or_else(|| Some(other_event(locale, event))),
+    }
+}
+
+/// An event the game has no sentence for: its type in words, so nothing is silently lost.
+pub fn other_event(locale: Locale, event: &Value) -> Sentence {
+    let what = event["type"].as_str().unwrap_or("?").replace('_', " ");
+    match event["seat"].as_i64() {
+        Some(s) => Sentence::say(
+            locale,
+            &OTHER_EVENT,
+            vec![("p", Part::Seat(s)), ("what", Part::Text(what))],
+        ),
+        None => Sentence::text(what),
+    }
+}
+
+pub const AND: T = ["and", "y", "e", "et"];
+pub const NOTHING: T = ["nothing", "nada", "niente", "rien"];
+pub const ALLY_OF: T = [
+    "the ally of {p}",
+    "el aliado de {p}",
+    "l'alleato di {p}",
+    "l'allié de {p}",
+];
+pub const RESIGNED: T = [
+    "{p} resigned.",
+    "{p} abandonó.",
+    "{p} ha abbandonato.",
+    "{p} a abandonné.",
+];
+pub const TIMED_OUT: T = [
+    "{p} ran out of time.",
+    "A {p} se le acabó el tiempo.",
+    "{p} ha esaurito il tempo.",
+    "{p} a dépassé son temps.",
+];
+pub const GAME_OVER: T = [
+    "Game over: {names} won.",
+    "Fin de la partida: ganó {names}.",
+    "Partita finita: ha vinto {names}.",
+    "Partie terminée : {names} a gagné.",
+];
+pub const OTHER_EVENT: T = ["{p}: {what}", "{p}: {what}", "{p}: {what}", "{p} : {what}"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_becomes_parts_and_reads_back_as_text() {
+        let names = ["Ada".to_owned(), "Bruno".to_owned()];
+        let n = Names {
+            locale: Locale::En,
+            names: &names,
+        };
+        const T1: T = ["{p} sold {card} for {t}.", "", "", ""];
+        let s = Sentence::say(
+            Locale::En,
+            &T1,
+            vec![
+                ("card", Part::Card("1M".into())),
+                ("p", Part::Seat(1)),
+                ("t", Part::Tokens(serde_json::json!({"M": 1, "S": 0}))),
+            ],
+        );
+        assert_eq!(s.0[0], Part::Seat(1));
+        assert_eq!(s.plain(&n), "Bruno sold 1M for M×1.");
+        assert_eq!(n.faction(3), "the ally of Bruno");
+        assert_eq!(n.several(&[0, 1]), "Ada and Bruno");
+        const T2: T = ["{missing} stays", "", "", ""];
+        assert_eq!(
+            Sentence::say(Locale::En, &T2, vec![]).plain(&n),
+            "{missing} stays"
+        );
+    }
+}
