@@ -27,10 +27,6 @@ pub fn play_cookie_name(game: GameId) -> String {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 struct Claims {
-    /// First, so that its length shifts the base64 of everything after it: see
-    /// [`LinkKeys::with_variant`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    n: Option<u32>,
     sub: Uuid,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     game: Option<Uuid>,
@@ -70,7 +66,6 @@ pub enum LinkError {
 pub struct LinkKeys {
     encoding: EncodingKey,
     decoding: DecodingKey,
-    variant: Option<u32>,
 }
 
 impl LinkKeys {
@@ -78,29 +73,12 @@ impl LinkKeys {
         LinkKeys {
             encoding: EncodingKey::from_secret(secret),
             decoding: DecodingKey::from_secret(secret),
-            variant: None,
-        }
-    }
-
-    /// Keys whose tokens carry `variant` as a leading claim. Tokens stand in mails, where a
-    /// reader (or a checker) may take a stretch of base64 such as `g1Mj` for a card; the ids in a
-    /// token are fixed, but the variant's length shifts the base64 alignment of all that follows,
-    /// so a mailer can pick a variant whose token reads as no card. Verification ignores it.
-    #[must_use]
-    pub fn with_variant(&self, variant: u32) -> LinkKeys {
-        LinkKeys {
-            variant: Some(variant),
-            ..self.clone()
         }
     }
 
     fn sign(&self, claims: &Claims) -> String {
         // HS256 over our own claims cannot fail; an empty token would simply never verify.
-        let claims = Claims {
-            n: self.variant,
-            ..claims.clone()
-        };
-        jsonwebtoken::encode(&Header::new(Algorithm::HS256), &claims, &self.encoding)
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
             .unwrap_or_default()
     }
 
@@ -121,7 +99,6 @@ impl LinkKeys {
     fn claims(typ: &str, user: UserId, ttl_s: i64) -> Claims {
         let now = chrono::Utc::now().timestamp();
         Claims {
-            n: None,
             sub: user.0,
             game: None,
             seat: None,
@@ -276,20 +253,6 @@ mod tests {
             LinkKeys::new(b"another secret").verify_play_link(&t, grant.game),
             Err(LinkError::Invalid)
         );
-    }
-
-    #[test]
-    fn a_variant_changes_the_token_but_not_what_it_grants() {
-        let k = keys();
-        let grant = PlayGrant {
-            user: UserId::new(),
-            game: GameId::new(),
-            seat: 1,
-        };
-        let plain = k.play_link(grant, 60);
-        let varied = k.with_variant(100).play_link(grant, 60);
-        assert_ne!(plain, varied);
-        assert_eq!(k.verify_play_link(&varied, grant.game), Ok(grant));
     }
 
     #[test]

@@ -130,12 +130,42 @@ async fn play_turn(app: &TestApp, t: &Table, dice: &mut Dice) -> (usize, Vec<Val
     (seat, answers)
 }
 
+/// `text` without its links and long tokens (runs of 20 or more base64 or token characters).
+fn prose(text: &str) -> String {
+    text.split_whitespace()
+        .filter(|w| !w.starts_with("http://") && !w.starts_with("https://"))
+        .map(|w| {
+            let token = |c: char| c.is_ascii_alphanumeric() || "_-.=".contains(c);
+            let mut out = String::new();
+            let mut run = String::new();
+            for c in w.chars() {
+                if token(c) {
+                    run.push(c);
+                } else {
+                    if run.len() < 20 {
+                        out.push_str(&run);
+                    }
+                    run.clear();
+                    out.push(c);
+                }
+            }
+            if run.len() < 20 {
+                out.push_str(&run);
+            }
+            out
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn play_token(link: &str) -> String {
     link.split("?t=").nth(1).unwrap().to_owned()
 }
 
-/// Whether `text` names `card` by its code (not as part of a longer word or number).
+/// Whether `text` names `card` by its code (not as part of a longer word or number). Links and
+/// other long tokens are left out first: they are random base64, where `…g1Mj…` is no card.
 fn names_code(text: &str, card: &str) -> bool {
+    let text = &prose(text);
     let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_digit() || c.is_ascii_uppercase()));
     text.match_indices(card).any(|(i, _)| {
         edge(text[..i].chars().next_back()) && edge(text[i + card.len()..].chars().next())
@@ -1201,4 +1231,13 @@ async fn lancaster_mails_tell_the_game_in_words_in_each_language() {
         &page.text[..page.text.len().min(600)]
     );
     assert!(page.text.contains("Round "), "the history in sentences");
+}
+
+#[test]
+fn the_leak_check_reads_the_prose_and_not_the_links() {
+    let mail = "Your hand: 1M, 2V\nPlay: http://h/play/x?t=eyJhbGciOi.g1Mj.e3x 3K\ntoken eyJ0eXAiOiJKV1QiLCJhbGciOi1Mj";
+    assert!(names_code(mail, "1M") && names_code(mail, "2V"));
+    assert!(!names_code("http://h/play/x?t=abc.1M.def", "1M"));
+    assert!(!names_code("t=eyJ0eXAiOiJKV1QiLCJ.1M.x", "1M"));
+    assert!(names_code("a leak: 8VL.", "8VL"));
 }
