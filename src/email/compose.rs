@@ -6,20 +6,20 @@
 //! once the game is over.
 
 use super::i18n;
+use super::jobs::{DigestMail, ReminderMail, SignInMail, VacationMail};
 use crate::auth::links::{LinkKeys, PlayGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
 use crate::engine::registry::{AnyState, GameKind};
 use crate::engine::{Audience, Seat, Viewer};
-use crate::jobs::{Job, JobError};
+use crate::jobs::JobError;
 use crate::models::Game;
 use crate::present::{Names, Sentence, join_names};
 use crate::schema::{email_links, game_actions, game_events, game_seats, games, users};
-use crate::services::notifications::{self, Mode, kinds};
+use crate::services::notifications::{self, Mode};
 use chrono::Utc;
 use diesel::prelude::*;
 use lettre::message::Mailbox;
-use serde::Deserialize;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -192,69 +192,13 @@ impl Doc {
     }
 }
 
-#[derive(Deserialize)]
-struct GamePayload {
-    game_id: Uuid,
-    seat: i16,
-    #[serde(default)]
-    upto: i64,
-    message_id: String,
-}
-
-#[derive(Deserialize)]
-struct ReminderPayload {
-    game_id: Uuid,
-    seat: i16,
-    pending_since: chrono::DateTime<chrono::Utc>,
-    message_id: String,
-}
-
-#[derive(Deserialize)]
-struct VacationPayload {
-    game_id: Uuid,
-    seat: i16,
-    away_seat: i16,
-    message_id: String,
-}
-
-#[derive(Deserialize)]
-struct SignInPayload {
-    link_id: Uuid,
-    user_id: Uuid,
-    message_id: String,
-}
-
-#[derive(Deserialize)]
-struct UserPayload {
-    user_id: Uuid,
-    message_id: String,
-}
-
-fn payload<P: for<'de> Deserialize<'de>>(job: &Job) -> Result<P, JobError> {
-    serde_json::from_value(job.payload.clone())
-        .map_err(|e| JobError::Permanent(format!("unreadable {} payload: {e}", job.kind)))
-}
-
-/// The mail of a job, or `None` when there is nothing to send (the recipient opted out, already
-/// acted, the link expired, ...).
-///
-/// # Errors
-/// [`JobError::Retry`] for database failures; [`JobError::Permanent`] for unreadable jobs.
-pub fn compose(
-    conn: &mut PgConnection,
-    ctx: &Context,
-    job: &Job,
-) -> Result<Option<Mail>, JobError> {
-    match job.kind.as_str() {
-        kinds::INVITATION => invitation(conn, ctx, &payload(job)?),
-        kinds::TURN => turn(conn, ctx, &payload(job)?),
-        kinds::GAME_OVER => game_over(conn, ctx, &payload(job)?),
-        kinds::SIGN_IN => sign_in(conn, ctx, &payload(job)?),
-        kinds::DIGEST => digest(conn, ctx, &payload(job)?),
-        kinds::REMINDER => reminder(conn, ctx, &payload(job)?),
-        kinds::VACATION => vacation(conn, ctx, &payload(job)?),
-        other => Err(JobError::Permanent(format!("unknown job kind {other}"))),
-    }
+/// The game mails' common part of their jobs.
+pub struct GameMail<'a> {
+    pub game_id: Uuid,
+    pub seat: i16,
+    /// Turn mails: the last action the mail reports.
+    pub upto: i64,
+    pub message_id: &'a str,
 }
 
 fn db(e: impl std::fmt::Display) -> JobError {
@@ -421,10 +365,10 @@ fn blank(
     }
 }
 
-fn invitation(
+pub fn invitation(
     conn: &mut PgConnection,
     ctx: &Context,
-    p: &GamePayload,
+    p: &GameMail<'_>,
 ) -> Result<Option<Mail>, JobError> {
     let Some(table) = Table::load(conn, p.game_id)? else {
         return Ok(None);
@@ -486,14 +430,14 @@ fn invitation(
     };
     doc.link = Some((i18n::pick(locale, &i18n::INVITE_CTA).to_owned(), url));
     let mut mail = match &account {
-        Some(user) => blank(user, subject, p.message_id.clone(), thread),
+        Some(user) => blank(user, subject, p.message_id.to_owned(), thread),
         None => Mail {
             to_email: invited.clone(),
             to_name: invited.clone(),
             subject,
             text: String::new(),
             html: String::new(),
-            message_id: p.message_id.clone(),
+            message_id: p.message_id.to_owned(),
             thread,
             unsubscribe_url: None,
             links: Vec::new(),
@@ -518,7 +462,11 @@ fn recipient(
     Ok(Some((user, mode)))
 }
 
-fn turn(conn: &mut PgConnection, ctx: &Context, p: &GamePayload) -> Result<Option<Mail>, JobError> {
+pub fn turn(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &GameMail<'_>,
+) -> Result<Option<Mail>, JobError> {
     let Some(table) = Table::load(conn, p.game_id)? else {
         return Ok(None);
     };
@@ -627,17 +575,17 @@ fn turn(conn: &mut PgConnection, ctx: &Context, p: &GamePayload) -> Result<Optio
     let mut mail = blank(
         &user,
         subject,
-        p.message_id.clone(),
+        p.message_id.to_owned(),
         Some(GameId(p.game_id)),
     );
     footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
     Ok(Some(finish(mail, &doc)))
 }
 
-fn game_over(
+pub fn game_over(
     conn: &mut PgConnection,
     ctx: &Context,
-    p: &GamePayload,
+    p: &GameMail<'_>,
 ) -> Result<Option<Mail>, JobError> {
     let Some(table) = Table::load(conn, p.game_id)? else {
         return Ok(None);
@@ -736,7 +684,7 @@ fn game_over(
     let mut mail = blank(
         &user,
         subject,
-        p.message_id.clone(),
+        p.message_id.to_owned(),
         Some(GameId(p.game_id)),
     );
     footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
@@ -776,10 +724,10 @@ type When = Option<chrono::DateTime<chrono::Utc>>;
 
 /// A reminder before a deadline, unless the seat has decided since (its decision began at
 /// `pending_since`) or mail is off.
-fn reminder(
+pub fn reminder(
     conn: &mut PgConnection,
     ctx: &Context,
-    p: &ReminderPayload,
+    p: &ReminderMail,
 ) -> Result<Option<Mail>, JobError> {
     let Some(table) = Table::load(conn, p.game_id)? else {
         return Ok(None);
@@ -837,7 +785,7 @@ fn reminder(
     let mut mail = blank(
         &user,
         subject,
-        p.message_id.clone(),
+        p.message_id.to_owned(),
         Some(GameId(p.game_id)),
     );
     footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
@@ -845,10 +793,10 @@ fn reminder(
 }
 
 /// Tells a player that an opponent is on vacation (unless the vacation is already over).
-fn vacation(
+pub fn vacation(
     conn: &mut PgConnection,
     ctx: &Context,
-    p: &VacationPayload,
+    p: &VacationMail,
 ) -> Result<Option<Mail>, JobError> {
     let Some(table) = Table::load(conn, p.game_id)? else {
         return Ok(None);
@@ -896,17 +844,17 @@ fn vacation(
     let mut mail = blank(
         &user,
         subject,
-        p.message_id.clone(),
+        p.message_id.to_owned(),
         Some(GameId(p.game_id)),
     );
     footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
     Ok(Some(finish(mail, &doc)))
 }
 
-fn sign_in(
+pub fn sign_in(
     conn: &mut PgConnection,
     ctx: &Context,
-    p: &SignInPayload,
+    p: &SignInMail,
 ) -> Result<Option<Mail>, JobError> {
     let row: Option<(Option<chrono::DateTime<Utc>>, chrono::DateTime<Utc>)> = email_links::table
         .find(p.link_id)
@@ -949,14 +897,14 @@ fn sign_in(
         i18n::pick(locale, &i18n::SIGN_IN_CTA).to_owned(),
         format!("{}/sign-in/{token}", ctx.public_url),
     ));
-    let mail = blank(&user, subject, p.message_id.clone(), None);
+    let mail = blank(&user, subject, p.message_id.to_owned(), None);
     Ok(Some(finish(mail, &doc)))
 }
 
-fn digest(
+pub fn digest(
     conn: &mut PgConnection,
     ctx: &Context,
-    p: &UserPayload,
+    p: &DigestMail,
 ) -> Result<Option<Mail>, JobError> {
     let user: Option<crate::models::User> = users::table
         .find(p.user_id)
@@ -989,7 +937,7 @@ fn digest(
     let subject = i18n::fill(locale, &i18n::DIGEST_SUBJECT, &[("count", &count)]);
     let mut doc = Doc::new(locale, &user.display_name);
     doc.list_heading = Some(i18n::pick(locale, &i18n::DIGEST_BODY).to_owned());
-    let mut mail = blank(&user, subject, p.message_id.clone(), None);
+    let mut mail = blank(&user, subject, p.message_id.to_owned(), None);
     for (game_id, seat, since) in waiting {
         let Some(table) = Table::load(conn, game_id)? else {
             continue;

@@ -11,9 +11,10 @@
 
 pub mod compose;
 mod i18n;
+pub mod jobs;
 
 use crate::config::Settings;
-use crate::jobs::{Job, JobError};
+use crate::jobs::JobError;
 use anyhow::Context;
 use lettre::message::header::{
     ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue,
@@ -94,19 +95,25 @@ impl Sender {
         }
     }
 
-    /// Runs one job (inside the worker's transaction).
+    /// What mails are composed with (keys, addresses).
+    pub fn context(&self) -> &compose::Context {
+        &self.ctx
+    }
+
+    /// Sends the mail a job composed (inside the worker's transaction); `None` (the recipient
+    /// opted out, already acted, ...) sends nothing.
     ///
     /// # Errors
-    /// [`JobError::Retry`] when sending failed; [`JobError::Permanent`] for a job this version
-    /// cannot read.
-    pub fn handle(&self, conn: &mut diesel::PgConnection, job: &Job) -> Result<(), JobError> {
-        let Some(mail) = compose::compose(conn, &self.ctx, job)? else {
-            tracing::debug!(job.id = job.id, kind = %job.kind, "nothing to send");
+    /// [`JobError::Retry`] when sending failed; [`JobError::Permanent`] for a mail that cannot
+    /// be built.
+    pub fn send(&self, mail: Option<compose::Mail>, kind: &str) -> Result<(), JobError> {
+        let Some(mail) = mail else {
+            tracing::debug!(kind, "nothing to send");
             return Ok(());
         };
         let message = self.build(&mail)?;
         self.mailer.send(&mail, &message)?;
-        tracing::info!(job.id = job.id, kind = %job.kind, message_id = %mail.message_id, "mail sent");
+        tracing::info!(kind, message_id = %mail.message_id, "mail sent");
         Ok(())
     }
 

@@ -20,6 +20,9 @@ pub mod worker;
 
 pub use worker::{Worker, WorkerHandle};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use crate::schema::jobs;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -41,6 +44,76 @@ pub fn retry_delay(attempts: i32) -> Duration {
         .unwrap_or(0)
         .min(16);
     Duration::from_secs(5u64.saturating_mul(1 << exp)).min(MAX_RETRY_DELAY)
+}
+
+/// A kind of job (crates.io's `BackgroundJob`): the value is the job's payload, its type says
+/// how it runs. A job is written with [`BackgroundJob::job`] in the transaction that causes it
+/// and run by the handler [`KINDS`] names for its [`BackgroundJob::KIND`].
+pub trait BackgroundJob: Serialize + DeserializeOwned {
+    /// The stored `jobs.kind`: stable, as rows outlive a deployment.
+    const KIND: &'static str;
+
+    /// Runs the job inside the worker's transaction.
+    ///
+    /// # Errors
+    /// [`JobError::Retry`] to try again later, [`JobError::Permanent`] when that cannot help.
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError>;
+
+    /// The job, to [`enqueue`].
+    fn job(&self) -> NewJob {
+        NewJob {
+            kind: Self::KIND,
+            // Our payloads are plain structs: serialising them cannot fail.
+            payload: serde_json::to_value(self).unwrap_or(Value::Null),
+        }
+    }
+}
+
+/// What the worker lends every job.
+pub struct Env {
+    pub sender: crate::email::Sender,
+}
+
+type Runner = fn(&Env, &mut PgConnection, &Job) -> Result<(), JobError>;
+
+/// Every kind of job and its runner: a new kind is one line here.
+pub const KINDS: &[(&str, Runner)] = {
+    use crate::email::jobs::{
+        DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail, TurnMail, VacationMail,
+    };
+    &[
+        (InvitationMail::KIND, run_typed::<InvitationMail>),
+        (TurnMail::KIND, run_typed::<TurnMail>),
+        (GameOverMail::KIND, run_typed::<GameOverMail>),
+        (SignInMail::KIND, run_typed::<SignInMail>),
+        (DigestMail::KIND, run_typed::<DigestMail>),
+        (ReminderMail::KIND, run_typed::<ReminderMail>),
+        (VacationMail::KIND, run_typed::<VacationMail>),
+    ]
+};
+
+fn run_typed<J: BackgroundJob>(
+    env: &Env,
+    conn: &mut PgConnection,
+    job: &Job,
+) -> Result<(), JobError> {
+    let typed: J = serde_json::from_value(job.payload.clone())
+        .map_err(|e| JobError::Permanent(format!("unreadable {} payload: {e}", job.kind)))?;
+    typed.run(env, conn)
+}
+
+/// Runs `job` by its kind.
+///
+/// # Errors
+/// The job's own, or [`JobError::Permanent`] for a kind this version does not know.
+pub fn dispatch(env: &Env, conn: &mut PgConnection, job: &Job) -> Result<(), JobError> {
+    match KINDS.iter().find(|(kind, _)| *kind == job.kind) {
+        Some((_, run)) => run(env, conn, job),
+        None => Err(JobError::Permanent(format!(
+            "unknown job kind {}",
+            job.kind
+        ))),
+    }
 }
 
 /// A job to write in the caller's transaction.
@@ -244,6 +317,15 @@ pub(crate) fn wait(seen: u64, timeout: Duration) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_is_listed_once() {
+        let mut kinds: Vec<&str> = KINDS.iter().map(|(k, _)| *k).collect();
+        let n = kinds.len();
+        kinds.sort_unstable();
+        kinds.dedup();
+        assert_eq!(kinds.len(), n);
+    }
 
     #[test]
     fn retries_start_within_ten_seconds_and_never_wait_more_than_five_minutes() {

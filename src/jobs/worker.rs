@@ -2,7 +2,7 @@
 //! the in-process doorbell (or at most [`POLL`]) when there is nothing to do. `herald serve`
 //! runs one; `herald worker` runs one on its own; several on one database share the work.
 
-use super::{Job, JobError, Ran};
+use super::{Env, Job, JobError, Ran};
 use crate::config::Settings;
 use crate::db::PgPool;
 use crate::email::{Mailer, Sender};
@@ -28,7 +28,7 @@ const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 #[derive(Clone)]
 pub struct Worker {
     pool: PgPool,
-    sender: Arc<Sender>,
+    env: Arc<Env>,
 }
 
 impl Worker {
@@ -40,7 +40,9 @@ impl Worker {
         let mailer = Mailer::from_settings(settings)?;
         Ok(Worker {
             pool,
-            sender: Arc::new(Sender::new(settings, mailer)),
+            env: Arc::new(Env {
+                sender: Sender::new(settings, mailer),
+            }),
         })
     }
 
@@ -50,9 +52,9 @@ impl Worker {
     /// No database connection, or a failed bookkeeping statement.
     pub fn run_once(&self) -> anyhow::Result<Ran> {
         let mut conn = self.pool.get()?;
-        let sender = &self.sender;
+        let env = &self.env;
         let mut handler = |conn: &mut diesel::PgConnection, job: &Job| -> Result<(), JobError> {
-            sender.handle(conn, job)
+            super::dispatch(env, conn, job)
         };
         Ok(super::run_one(&mut conn, &mut handler)?)
     }

@@ -10,25 +10,17 @@
 //! mail's `Message-ID`, fixed here so that a retried send is recognisable.
 
 use crate::domain::{GameId, UserId};
+use crate::email::jobs::{
+    DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail, TurnMail, VacationMail,
+    message_id,
+};
 use crate::engine::SeatSet;
 use crate::error::ApiError;
-use crate::jobs::{self, NewJob};
+use crate::jobs::{self, BackgroundJob, NewJob};
 use diesel::prelude::*;
 use diesel::sql_types::{Text, Uuid as SqlUuid};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use uuid::Uuid;
-
-/// Job kinds written here and run by [`crate::email::Sender`].
-pub mod kinds {
-    pub const INVITATION: &str = "email.invitation";
-    pub const TURN: &str = "email.turn";
-    pub const GAME_OVER: &str = "email.game_over";
-    pub const SIGN_IN: &str = "email.sign_in";
-    pub const DIGEST: &str = "email.digest";
-    pub const REMINDER: &str = "email.reminder";
-    pub const VACATION: &str = "email.vacation";
-}
 
 /// How long an emailed sign-in link works.
 pub const SIGN_IN_LINK_TTL_S: i64 = 20 * 60;
@@ -260,10 +252,6 @@ fn well_formed(token: &str) -> bool {
     !token.is_empty() && token.len() <= 128 && token.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-fn message_id() -> String {
-    Uuid::new_v4().to_string()
-}
-
 /// Jobs for the invitations of a new game (one per invited seat).
 ///
 /// # Errors
@@ -275,9 +263,13 @@ pub fn enqueue_invitations(
 ) -> Result<(), ApiError> {
     let new: Vec<NewJob> = seats
         .iter()
-        .map(|seat| NewJob {
-            kind: kinds::INVITATION,
-            payload: json!({"game_id": game.0, "seat": seat, "message_id": message_id()}),
+        .map(|seat| {
+            InvitationMail {
+                game_id: game.0,
+                seat: *seat,
+                message_id: message_id(),
+            }
+            .job()
         })
         .collect();
     Ok(jobs::enqueue(conn, &new)?)
@@ -309,9 +301,14 @@ pub fn enqueue_for_change(conn: &mut PgConnection, change: &Change) -> Result<()
     let new: Vec<NewJob> = if change.finished {
         (0..change.seat_count)
             .filter(|s| not_actor(*s))
-            .map(|seat| NewJob {
-                kind: kinds::GAME_OVER,
-                payload: json!({"game_id": change.game.0, "seat": seat, "version": change.version, "message_id": message_id()}),
+            .map(|seat| {
+                GameOverMail {
+                    game_id: change.game.0,
+                    seat,
+                    version: change.version,
+                    message_id: message_id(),
+                }
+                .job()
             })
             .collect()
     } else {
@@ -321,15 +318,15 @@ pub fn enqueue_for_change(conn: &mut PgConnection, change: &Change) -> Result<()
             .filter(|s| !change.pending_before.contains(*s))
             .map(|s| i16::from(s.0))
             .filter(|s| not_actor(*s))
-            .map(|seat| NewJob {
-                kind: kinds::TURN,
-                payload: json!({
-                    "game_id": change.game.0,
-                    "seat": seat,
-                    "version": change.version,
-                    "upto": change.action_count,
-                    "message_id": message_id(),
-                }),
+            .map(|seat| {
+                TurnMail {
+                    game_id: change.game.0,
+                    seat,
+                    version: change.version,
+                    upto: change.action_count,
+                    message_id: message_id(),
+                }
+                .job()
             })
             .collect()
     };
@@ -373,10 +370,12 @@ pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), 
         };
         jobs::enqueue(
             conn,
-            &[NewJob {
-                kind: kinds::SIGN_IN,
-                payload: json!({"link_id": link, "user_id": user, "message_id": message_id()}),
-            }],
+            &[SignInMail {
+                link_id: link,
+                user_id: user,
+                message_id: message_id(),
+            }
+            .job()],
         )?;
         tracing::info!(user.id = %user, "sign-in link queued");
         Ok(())
@@ -399,9 +398,10 @@ pub fn schedule_digests(conn: &mut PgConnection) -> QueryResult<usize> {
              FOR UPDATE SKIP LOCKED) \
            RETURNING user_id) \
          INSERT INTO jobs (kind, payload) \
-         SELECT 'email.digest', jsonb_build_object('user_id', user_id, 'message_id', gen_random_uuid()) \
+         SELECT $1, jsonb_build_object('user_id', user_id, 'message_id', gen_random_uuid()) \
          FROM due",
     )
+    .bind::<Text, _>(DigestMail::KIND)
     .execute(conn)
 }
 
@@ -460,15 +460,15 @@ pub fn schedule_reminders(conn: &mut PgConnection) -> Result<usize, ApiError> {
         .load(conn)?;
         let new: Vec<NewJob> = due
             .iter()
-            .map(|d| NewJob {
-                kind: kinds::REMINDER,
-                payload: json!({
-                    "game_id": d.game_id,
-                    "seat": d.seat,
-                    "pending_since": d.pending_since,
-                    "offset_seconds": d.offset_seconds,
-                    "message_id": message_id(),
-                }),
+            .map(|d| {
+                ReminderMail {
+                    game_id: d.game_id,
+                    seat: d.seat,
+                    pending_since: d.pending_since,
+                    offset_seconds: d.offset_seconds,
+                    message_id: message_id(),
+                }
+                .job()
             })
             .collect();
         jobs::enqueue(conn, &new)?;
@@ -501,14 +501,14 @@ pub fn enqueue_vacation(conn: &mut PgConnection, user: UserId) -> Result<(), Api
     .load(conn)?;
     let new: Vec<NewJob> = opponents
         .iter()
-        .map(|o| NewJob {
-            kind: kinds::VACATION,
-            payload: json!({
-                "game_id": o.game_id,
-                "seat": o.seat,
-                "away_seat": o.away_seat,
-                "message_id": message_id(),
-            }),
+        .map(|o| {
+            VacationMail {
+                game_id: o.game_id,
+                seat: o.seat,
+                away_seat: o.away_seat,
+                message_id: message_id(),
+            }
+            .job()
         })
         .collect();
     Ok(jobs::enqueue(conn, &new)?)

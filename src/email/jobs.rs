@@ -1,0 +1,180 @@
+//! The mail jobs: each payload is its job ([`BackgroundJob`]), written where the change that
+//! causes it is stored (`services::notifications`) and run by the worker, which composes the
+//! mail from what the recipient may see now and sends it.
+
+use super::compose::{self, GameMail};
+use crate::jobs::{BackgroundJob, Env, JobError};
+use chrono::{DateTime, Utc};
+use diesel::PgConnection;
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// A fresh `Message-ID` local part, fixed when the job is written so that a repeat after a
+/// crash is recognisable as the same mail.
+pub fn message_id() -> String {
+    Uuid::new_v4().to_string()
+}
+
+/// "X invites you to play": to an invited seat.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct InvitationMail {
+    pub game_id: Uuid,
+    pub seat: i16,
+    pub message_id: String,
+}
+
+/// "Your move" (or "you must decide"): to a seat that became pending.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TurnMail {
+    pub game_id: Uuid,
+    pub seat: i16,
+    /// The game's version after the change.
+    #[serde(default)]
+    pub version: i64,
+    /// The actions stored at the change: the mail reports what happened up to here.
+    #[serde(default)]
+    pub upto: i64,
+    pub message_id: String,
+}
+
+/// The result, the revealed seed: to every seat but the one whose action ended the game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct GameOverMail {
+    pub game_id: Uuid,
+    pub seat: i16,
+    #[serde(default)]
+    pub version: i64,
+    pub message_id: String,
+}
+
+/// A one-time sign-in link (the `email_links` row `link_id`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SignInMail {
+    pub link_id: Uuid,
+    pub user_id: Uuid,
+    pub message_id: String,
+}
+
+/// The daily list of waiting games. Written by SQL too (`schedule_digests`), with these names.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DigestMail {
+    pub user_id: Uuid,
+    pub message_id: String,
+}
+
+/// A deadline is near: for the decision pending since `pending_since`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReminderMail {
+    pub game_id: Uuid,
+    pub seat: i16,
+    pub pending_since: DateTime<Utc>,
+    #[serde(default)]
+    pub offset_seconds: i32,
+    pub message_id: String,
+}
+
+/// The player of `away_seat` went on vacation: to `seat` of the same game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VacationMail {
+    pub game_id: Uuid,
+    pub seat: i16,
+    pub away_seat: i16,
+    pub message_id: String,
+}
+
+impl BackgroundJob for InvitationMail {
+    const KIND: &'static str = "email.invitation";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let p = GameMail {
+            game_id: self.game_id,
+            seat: self.seat,
+            upto: 0,
+            message_id: &self.message_id,
+        };
+        let mail = compose::invitation(conn, env.sender.context(), &p)?;
+        env.sender.send(mail, Self::KIND)
+    }
+}
+
+impl BackgroundJob for TurnMail {
+    const KIND: &'static str = "email.turn";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let p = GameMail {
+            game_id: self.game_id,
+            seat: self.seat,
+            upto: self.upto,
+            message_id: &self.message_id,
+        };
+        let mail = compose::turn(conn, env.sender.context(), &p)?;
+        env.sender.send(mail, Self::KIND)
+    }
+}
+
+impl BackgroundJob for GameOverMail {
+    const KIND: &'static str = "email.game_over";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let p = GameMail {
+            game_id: self.game_id,
+            seat: self.seat,
+            upto: 0,
+            message_id: &self.message_id,
+        };
+        let mail = compose::game_over(conn, env.sender.context(), &p)?;
+        env.sender.send(mail, Self::KIND)
+    }
+}
+
+impl BackgroundJob for SignInMail {
+    const KIND: &'static str = "email.sign_in";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let mail = compose::sign_in(conn, env.sender.context(), self)?;
+        env.sender.send(mail, Self::KIND)
+    }
+}
+
+impl BackgroundJob for DigestMail {
+    const KIND: &'static str = "email.digest";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let mail = compose::digest(conn, env.sender.context(), self)?;
+        env.sender.send(mail, Self::KIND)
+    }
+}
+
+impl BackgroundJob for ReminderMail {
+    const KIND: &'static str = "email.reminder";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let mail = compose::reminder(conn, env.sender.context(), self)?;
+        env.sender.send(mail, Self::KIND)
+    }
+}
+
+impl BackgroundJob for VacationMail {
+    const KIND: &'static str = "email.vacation";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let mail = compose::vacation(conn, env.sender.context(), self)?;
+        env.sender.send(mail, Self::KIND)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Rows written before these types (and by SQL) still read.
+    #[test]
+    fn stored_payloads_read_as_their_jobs() {
+        let game = Uuid::nil();
+        let turn: TurnMail = serde_json::from_value(
+            json!({"game_id": game, "seat": 1, "version": 4, "upto": 3, "message_id": "m"}),
+        )
+        .unwrap();
+        assert_eq!((turn.seat, turn.upto), (1, 3));
+        let over: GameOverMail =
+            serde_json::from_value(json!({"game_id": game, "seat": 0, "message_id": "m"})).unwrap();
+        assert_eq!(over.version, 0);
+        let job = TurnMail { version: 5, ..turn }.job();
+        assert_eq!(job.kind, "email.turn");
+        assert_eq!(job.payload["upto"], 3);
+    }
+}
