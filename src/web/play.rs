@@ -296,6 +296,16 @@ fn action_of(
     })
 }
 
+/// Whether a request came without a body (no length, or a length of zero, and not chunked).
+fn bodiless(req: &HttpRequest) -> bool {
+    use actix_web::http::header;
+    let headers = req.headers();
+    !headers.contains_key(header::TRANSFER_ENCODING)
+        && headers
+            .get(header::CONTENT_LENGTH)
+            .is_none_or(|v| v.as_bytes() == b"0")
+}
+
 /// `POST /play/{game_id}/{action}`: one action from a form. Accepted: 303 to the game page.
 /// Refused: 422 (409 for a stale page or another seat's turn) with the page, the reason next to
 /// the form and the player's entries kept.
@@ -304,12 +314,11 @@ pub async fn act(
     req: HttpRequest,
     path: web::Path<(Uuid, String)>,
     query: web::Query<HashMap<String, String>>,
-    body: Option<web::Form<HashMap<String, String>>>,
+    body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
 ) -> HttpResponse {
     let (game, kind) = path.into_inner();
     let game = GameId(game);
     let query = query.into_inner();
-    let body = body.map(web::Form::into_inner).unwrap_or_default();
     let viewer = session::live(&state, session::viewer(&state, &req, game)).await;
     let (user, session_value) = match &viewer {
         Viewer::User { user, session, .. } => (*user, session.clone()),
@@ -323,6 +332,25 @@ pub async fn act(
                 StatusCode::UNAUTHORIZED,
             )
             .await;
+        }
+    };
+    // No body at all (a one-click form, its choice in the address) is no fields; a body that
+    // cannot be read as a form (too large, another media type) is refused, never taken for none.
+    let body = match body {
+        Ok(form) => form.into_inner(),
+        Err(_) if bodiless(&req) => HashMap::new(),
+        Err(e) => {
+            let status = e.as_response_error().status_code();
+            let status = if status.is_client_error() {
+                status
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            let notes = PageNotes {
+                problem: None,
+                notice: Some(Notice::Text(format!("The form could not be read: {e}"))),
+            };
+            return render(&state, &req, game, viewer, notes, status).await;
         }
     };
     let csrf = field(&body, &query, "csrf");
@@ -434,3 +462,4 @@ pub async fn act(
         }
     }
 }
+
