@@ -41,6 +41,8 @@ pub mod data;
 pub mod events;
 pub mod ids;
 pub mod options;
+#[cfg(test)]
+mod properties;
 pub mod rules;
 pub mod score;
 pub mod state;
