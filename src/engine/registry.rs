@@ -499,10 +499,15 @@ fn parse_action<G: Game>(value: &Value) -> Result<G::Action, String> {
 }
 
 fn resolve<G: Game>(options: &Value) -> Result<G::Rules, OptionsError> {
-    let options = if options.is_null() {
-        Value::Object(Map::new())
-    } else {
-        options.clone()
+    let options = match options {
+        Value::Null => Value::Object(Map::new()),
+        Value::Object(_) => options.clone(),
+        // serde would read the options struct from an array too (`[]` as all the defaults).
+        _ => {
+            return Err(OptionsError(
+                "options must be a JSON object of named choices".to_owned(),
+            ));
+        }
     };
     let parsed: G::Options =
         serde_json::from_value(options).map_err(|e| OptionsError(e.to_string()))?;

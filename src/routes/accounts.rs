@@ -265,7 +265,12 @@ pub async fn create_email_link(
     req: HttpRequest,
     body: Json<EmailLinkRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    let email = body.0.email;
+    // A malformed address is refused before anything is written (the answer for a well-formed
+    // one is the same whether or not it has an account).
+    let email = EmailAddress::parse(&body.0.email)
+        .map_err(|e| ApiError::Validation(e.0))?
+        .as_str()
+        .to_owned();
     rate_limit(&state, &req, "email-link", &email)?;
     // The link row and its mail job are written in one transaction; the answer is the same
     // whether or not an account has this address.

@@ -113,6 +113,16 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             "the body contains a NUL character, which no field accepts".to_owned(),
         ));
     }
+    // Every body of the API is an object; serde would also read a struct from an array of its
+    // fields in order (`["ada@example.org", "Ada", ...]`), or from `[]` when all are optional.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(
+            match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                Ok(_) => ApiError::Validation("the body must be a JSON object".to_owned()),
+                Err(e) => ApiError::MalformedRequest(format!("the body is not valid JSON: {e}")),
+            },
+        );
+    }
     serde_json::from_slice(bytes).map_err(|e| {
         use serde_json::error::Category;
         match e.classify() {

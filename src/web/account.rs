@@ -938,14 +938,25 @@ pub async fn save_vacation(
     let auto = form.get("auto").is_some_and(|v| v == "on");
     let what = form.get("do").cloned().unwrap_or_default();
     let done = crate::db::run(&state.pool, move |conn| {
-        vacation::set_auto(conn, user, auto)?;
-        let outcome = match what.as_str() {
-            "start" => vacation::start(conn, user, None).map(|_| ()),
-            "end" => vacation::end(conn, user).map(|_| ()),
-            "auto" => Ok(()),
-            other => Err(ApiError::Validation(format!(
-                "do: {other:?} is not a choice"
-            ))),
+        use diesel::Connection;
+        // All or nothing: a refused choice (an unknown `do`, no day left) leaves the `auto` box
+        // as it was too.
+        let outcome = conn.transaction(|conn| {
+            vacation::set_auto(conn, user, auto)?;
+            match what.as_str() {
+                "start" => vacation::start(conn, user, None).map(|_| ()),
+                "end" => vacation::end(conn, user).map(|_| ()),
+                "auto" => Ok(()),
+                other => Err(ApiError::Validation(format!(
+                    "do: {other:?} is not a choice"
+                ))),
+            }
+        });
+        let outcome = match outcome {
+            Err(e) if actix_web::ResponseError::status_code(&e).is_server_error() => {
+                return Err(e);
+            }
+            other => other,
         };
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
     })

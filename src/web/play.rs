@@ -296,6 +296,16 @@ fn action_of(
     })
 }
 
+/// Whether a request came without a body (no length, or a length of zero, and not chunked).
+fn bodiless(req: &HttpRequest) -> bool {
+    use actix_web::http::header;
+    let headers = req.headers();
+    !headers.contains_key(header::TRANSFER_ENCODING)
+        && headers
+            .get(header::CONTENT_LENGTH)
+            .is_none_or(|v| v.as_bytes() == b"0")
+}
+
 /// `POST /play/{game_id}/{action}`: one action from a form. Accepted: 303 to the game page.
 /// Refused: 422 (409 for a stale page or another seat's turn) with the page, the reason next to
 /// the form and the player's entries kept.
@@ -304,12 +314,11 @@ pub async fn act(
     req: HttpRequest,
     path: web::Path<(Uuid, String)>,
     query: web::Query<HashMap<String, String>>,
-    body: Option<web::Form<HashMap<String, String>>>,
+    body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
 ) -> HttpResponse {
     let (game, kind) = path.into_inner();
     let game = GameId(game);
     let query = query.into_inner();
-    let body = body.map(web::Form::into_inner).unwrap_or_default();
     let viewer = session::live(&state, session::viewer(&state, &req, game)).await;
     let (user, session_value) = match &viewer {
         Viewer::User { user, session, .. } => (*user, session.clone()),
@@ -323,6 +332,25 @@ pub async fn act(
                 StatusCode::UNAUTHORIZED,
             )
             .await;
+        }
+    };
+    // No body at all (a one-click form, its choice in the address) is no fields; a body that
+    // cannot be read as a form (too large, another media type) is refused, never taken for none.
+    let body = match body {
+        Ok(form) => form.into_inner(),
+        Err(_) if bodiless(&req) => HashMap::new(),
+        Err(e) => {
+            let status = e.as_response_error().status_code();
+            let status = if status.is_client_error() {
+                status
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            let notes = PageNotes {
+                problem: None,
+                notice: Some(Notice::Text(format!("The form could not be read: {e}"))),
+            };
+            return render(&state, &req, game, viewer, notes, status).await;
         }
     };
     let csrf = field(&body, &query, "csrf");
@@ -431,6 +459,148 @@ pub async fn act(
                 }),
             };
             render(&state, &req, game, viewer, notes, status).await
+        }
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    //! The form reader of the game page ([`action_of`], a pure function): whatever a browser or a
+    //! forger posts, it never panics and gives either an action the API's parser then reads or
+    //! refuses, or a sentence; and the fields of any action, as the page's forms name them, read
+    //! back as that very action, from the body or from the address.
+    #![allow(clippy::unwrap_used)]
+
+    use super::action_of;
+    use crate::engine::registry::GameKind;
+    use crate::games::magnate::Action;
+    use crate::games::magnate::cards::{Card, District, Suit};
+    use crate::games::magnate::tokens::Tokens;
+    use proptest::collection::{hash_map, vec};
+    use proptest::prelude::*;
+    use serde_json::Value;
+    use std::collections::HashMap;
+
+    fn magnate() -> GameKind {
+        GameKind::parse("magnate").unwrap()
+    }
+
+    const KINDS: [&str; 7] = ["build", "deed", "sell", "develop", "trade", "prefer", "end"];
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(Card::all().map(|c| c.code().to_owned()).collect::<Vec<_>>()),
+            "[a-f]",
+            "[MSVLYK]",
+            "-?[0-9]{1,6}",
+            Just(String::new()),
+            Just("\0".to_owned()),
+            Just(" 3 ".to_owned()),
+            any::<String>(),
+        ]
+    }
+
+    fn form() -> impl Strategy<Value = HashMap<String, String>> {
+        let mut names: Vec<String> = ["card", "district", "take", "suit", "csrf", "v", "zz"]
+            .map(str::to_owned)
+            .to_vec();
+        names.extend(
+            ["pay_", "give_"]
+                .iter()
+                .flat_map(|p| Suit::ALL.map(|s| format!("{p}{s}"))),
+        );
+        hash_map(prop::sample::select(names), text(), 0..8)
+    }
+
+    fn tokens() -> impl Strategy<Value = Tokens> {
+        vec(0u16..=99, 6).prop_map(|counts| {
+            let mut t = Tokens::NONE;
+            for (s, n) in Suit::ALL.into_iter().zip(counts) {
+                t.set(s, n);
+            }
+            t
+        })
+    }
+
+    /// Every action a form can describe (the roll has no form: the server rolls).
+    fn action() -> impl Strategy<Value = Action> {
+        let card = prop::sample::select(Card::all().collect::<Vec<_>>());
+        let district = prop::sample::select(District::ALL.to_vec());
+        let suit = prop::sample::select(Suit::ALL.to_vec());
+        prop_oneof![
+            (card.clone(), district.clone(), tokens()).prop_map(|(card, district, payment)| {
+                Action::Build {
+                    card,
+                    district,
+                    payment,
+                }
+            }),
+            (card.clone(), district).prop_map(|(card, district)| Action::Deed { card, district }),
+            card.clone().prop_map(|card| Action::Sell { card }),
+            (card.clone(), tokens()).prop_map(|(card, payment)| Action::Develop { card, payment }),
+            (tokens(), suit.clone()).prop_map(|(give, take)| Action::Trade { give, take }),
+            (card, suit).prop_map(|(card, suit)| Action::Prefer { card, suit }),
+            Just(Action::End),
+        ]
+    }
+
+    /// The fields the page's form for `action` posts (padded with spaces when `pad`).
+    fn fields_of(action: &Action, pad: bool) -> HashMap<String, String> {
+        let json = serde_json::to_value(action).unwrap();
+        let mut out = HashMap::new();
+        let shown = |v: String| if pad { format!(" {v}\t") } else { v };
+        for (k, v) in json.as_object().unwrap() {
+            match (k.as_str(), v) {
+                ("type", _) => {}
+                ("payment" | "give", Value::Object(map)) => {
+                    let prefix = if k == "payment" { "pay_" } else { "give_" };
+                    for (s, n) in map {
+                        out.insert(format!("{prefix}{s}"), shown(n.to_string()));
+                    }
+                }
+                (_, Value::String(s)) => {
+                    out.insert(k.clone(), shown(s.clone()));
+                }
+                (_, other) => {
+                    out.insert(k.clone(), shown(other.to_string()));
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_form_gives_an_action_or_a_sentence(
+            kind in prop_oneof![prop::sample::select(KINDS.to_vec()).prop_map(str::to_owned), any::<String>()],
+            body in form(),
+            query in form(),
+        ) {
+            match action_of(&kind, &body, &query) {
+                Ok(action) => {
+                    prop_assert_eq!(action["type"].as_str(), Some(kind.as_str()));
+                    // The API's reader takes it from here: an action or a reason, no panic.
+                    if let Err(reason) = magnate().parse_action(&action) {
+                        prop_assert!(!reason.is_empty());
+                    }
+                }
+                Err(sentence) => prop_assert!(!sentence.is_empty()),
+            }
+        }
+
+        #[test]
+        fn the_fields_of_any_action_read_back_as_that_action(action in action(), pad in any::<bool>(), in_query in any::<bool>()) {
+            let fields = fields_of(&action, pad);
+            let none = HashMap::new();
+            let (body, query) = if in_query { (&none, &fields) } else { (&fields, &none) };
+            let read = action_of(action.kind(), body, query)
+                .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
+            let read = magnate()
+                .parse_action(&read)
+                .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
+            prop_assert_eq!(read.notation(), action.to_string());
         }
     }
 }

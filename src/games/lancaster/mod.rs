@@ -43,6 +43,8 @@ pub mod events;
 pub mod ids;
 pub mod options;
 pub mod present;
+#[cfg(test)]
+mod properties;
 pub mod rules;
 pub mod score;
 pub mod state;

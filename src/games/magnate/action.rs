@@ -137,9 +137,11 @@ impl fmt::Display for Action {
             Action::End => f.write_str("E"),
             Action::Roll { d10: [a, b], d6 } => {
                 write!(f, "R:{a},{b}")?;
-                match d6.map(TaxDice::faces) {
-                    Some([x, 0]) => write!(f, "/{x}"),
-                    Some([x, y]) => write!(f, "/{x},{y}"),
+                // By the dice named, not by their faces: `R:1,1/2,0` names two dice and must
+                // read back as two.
+                match d6 {
+                    Some(TaxDice::One(x)) => write!(f, "/{x}"),
+                    Some(TaxDice::Two([x, y])) => write!(f, "/{x},{y}"),
                     None => Ok(()),
                 }
             }
@@ -192,6 +194,13 @@ fn tokens<'a>(parts: impl Iterator<Item = &'a str>) -> Result<Tokens, String> {
     for p in parts {
         let (x, n) = part(p)?;
         t.add(x, n);
+        // Parts of one suit add up (`V9000+V9000`): the sum has the JSON form's limit too.
+        if t.get(x) > MAX_COUNT {
+            return Err(format!(
+                "{} tokens of {x} is more than {MAX_COUNT}",
+                t.get(x)
+            ));
+        }
     }
     Ok(t)
 }
@@ -249,8 +258,14 @@ fn parse(text: &str) -> Result<Action, String> {
             if give.is_empty() {
                 return Err("expected the given tokens, then + and the taken suit".into());
             }
+            // `T:+M` is what a trade giving nothing writes: it reads back as one, for the rules
+            // to refuse (MAG-TRADE-1) as they refuse the same JSON.
+            let give = match give {
+                [""] => Tokens::NONE,
+                _ => tokens(give.iter().copied())?,
+            };
             Ok(Action::Trade {
-                give: tokens(give.iter().copied())?,
+                give,
                 take: suit(take)?,
             })
         }
@@ -317,6 +332,8 @@ mod tests {
             "R:1,7/4",
             "R:10,3",
             "R:1,1/2,5",
+            "R:1,1/2,0",
+            "T:+M",
             "B:TMVK@a+M3+V3+K4",
         ] {
             let action = a(s);
@@ -341,6 +358,7 @@ mod tests {
             ("S:4LV", "not a card code"),
             ("T:Y3", "taken suit"),
             ("B:4VL@b+V0", "between 1 and"),
+            ("B:4VL@b+V9000+V9000", "more than 10000"),
             ("D:4VL@b+V", "implied"),
             ("hello", "colon"),
         ] {

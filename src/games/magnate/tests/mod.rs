@@ -30,6 +30,7 @@ mod develop_and_trade;
 mod end_and_scoring;
 mod information;
 mod options;
+mod properties;
 mod random_games;
 mod referee_contract;
 mod turn_and_roll;
