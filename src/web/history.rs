@@ -106,13 +106,3 @@ pub fn history(p: &GamePage, draw: DrawPart<'_>) -> Markup {
         }
     }
 }
-
-/// The page of a game whose board is not drawn on the web yet: who is to act and what happened.
-pub fn plain_body(p: &GamePage, title: &str) -> Markup {
-    let l = p.locale;
-    html! {
-        h1 { (title) }
-        p { (t(l, "unsupported")) }
-        (history(p, &|_| None))
-    }
-}

@@ -595,12 +595,12 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ["Setup", "Preparación", "Preparazione", "Mise en place"],
     ),
     (
-        "unsupported",
+        "no_board",
         [
-            "This game has no page yet; use the API.",
-            "Esta partida aún no tiene página; usa la API.",
-            "Questa partita non ha ancora una pagina; usa l'API.",
-            "Cette partie n'a pas encore de page ; utilisez l'API.",
+            "The board of this game is not drawn here yet: its state is in the API and the history below; your legal actions are the buttons.",
+            "El tablero de este juego aún no se dibuja aquí: su estado está en la API y en el historial; tus acciones legales son los botones.",
+            "Il tabellone di questo gioco non è ancora disegnato qui: il suo stato è nell'API e nella cronologia; le tue azioni legali sono i pulsanti.",
+            "Le plateau de ce jeu n'est pas encore dessiné ici : son état est dans l'API et l'historique ; vos actions légales sont les boutons.",
         ],
     ),
     (
@@ -811,7 +811,10 @@ mod tests {
         let sources = [
             include_str!("account.rs"),
             include_str!("layout.rs"),
-            include_str!("magnate.rs"),
+            include_str!("games/magnate.rs"),
+            include_str!("games/mod.rs"),
+            include_str!("history.rs"),
+            include_str!("clock.rs"),
             include_str!("play.rs"),
         ];
         for src in sources {

@@ -11,10 +11,10 @@ pub mod account;
 pub mod assets;
 pub mod clock;
 pub mod demo;
+pub mod games;
 pub mod history;
 pub mod i18n;
 pub mod layout;
-pub mod magnate;
 pub mod play;
 pub mod session;
 

@@ -1,6 +1,7 @@
 //! The game page: the landing from a "your move" link (`/play/{id}?t=...`), the page itself, and
 //! the action forms' posts, submitted through `services::games::submit` like the API's.
 
+use super::games::Fields;
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
 use super::session::{self, Viewer};
@@ -13,7 +14,6 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use maud::html;
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -206,10 +206,7 @@ async fn render(
         // The tab says so too, for a player with several games open.
         title = format!("{} · {title}", t(view.locale, "your_move"));
     }
-    let game_body = match view.game.kind.as_str() {
-        "magnate" => super::magnate::body(&view),
-        _ => super::history::plain_body(&view, &title),
-    };
+    let game_body = super::games::body(&view.game.kind, &view, &title);
     let body = html! { (game_body) (super::clock::panel(&chrome, &view.game)) };
     respond(status, page(&chrome, &title, body))
 }
@@ -229,71 +226,6 @@ pub(super) fn error_page(chrome: &Chrome, e: &ApiError) -> HttpResponse {
         e.to_string()
     };
     message(chrome, status, title, &text)
-}
-
-fn field<'a>(
-    body: &'a HashMap<String, String>,
-    query: &'a HashMap<String, String>,
-    name: &str,
-) -> &'a str {
-    body.get(name)
-        .map(String::as_str)
-        .filter(|v| !v.trim().is_empty())
-        .or_else(|| query.get(name).map(String::as_str))
-        .unwrap_or("")
-        .trim()
-}
-
-const SUITS: [&str; 6] = ["M", "S", "V", "L", "Y", "K"];
-
-/// A suit->count map from the `<prefix>M` ... `<prefix>K` fields.
-fn tokens(
-    body: &HashMap<String, String>,
-    query: &HashMap<String, String>,
-    prefix: &str,
-) -> Result<Value, String> {
-    let mut map = serde_json::Map::new();
-    for s in SUITS {
-        let text = field(body, query, &format!("{prefix}{s}"));
-        if text.is_empty() {
-            continue;
-        }
-        let n: u16 = text
-            .parse()
-            .map_err(|_| format!("{s}: “{text}” is not a whole number from 0 to 99"))?;
-        if n > 99 {
-            return Err(format!("{s}: {n} is more than 99"));
-        }
-        if n > 0 {
-            map.insert(s.to_owned(), Value::from(n));
-        }
-    }
-    Ok(Value::Object(map))
-}
-
-/// The action a form describes, as the API's JSON.
-fn action_of(
-    kind: &str,
-    body: &HashMap<String, String>,
-    query: &HashMap<String, String>,
-) -> Result<Value, String> {
-    let f = |name: &str| Value::from(field(body, query, name));
-    Ok(match kind {
-        "build" => {
-            serde_json::json!({"type": "build", "card": f("card"), "district": f("district"), "payment": tokens(body, query, "pay_")?})
-        }
-        "deed" => serde_json::json!({"type": "deed", "card": f("card"), "district": f("district")}),
-        "sell" => serde_json::json!({"type": "sell", "card": f("card")}),
-        "develop" => {
-            serde_json::json!({"type": "develop", "card": f("card"), "payment": tokens(body, query, "pay_")?})
-        }
-        "trade" => {
-            serde_json::json!({"type": "trade", "give": tokens(body, query, "give_")?, "take": f("take")})
-        }
-        "prefer" => serde_json::json!({"type": "prefer", "card": f("card"), "suit": f("suit")}),
-        "end" => serde_json::json!({"type": "end"}),
-        other => return Err(format!("there is no action “{other}”")),
-    })
 }
 
 /// Whether a request came without a body (no length, or a length of zero, and not chunked).
@@ -316,291 +248,133 @@ pub async fn act(
     query: web::Query<HashMap<String, String>>,
     body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
 ) -> HttpResponse {
-    let (game, kind) = path.into_inner();
+    let (game, form) = path.into_inner();
     let game = GameId(game);
-    let query = query.into_inner();
     let viewer = session::live(&state, session::viewer(&state, &req, game)).await;
-    let (user, session_value) = match &viewer {
-        Viewer::User { user, session, .. } => (*user, session.clone()),
-        Viewer::Anonymous => {
-            return render(
-                &state,
-                &req,
-                game,
-                viewer,
-                PageNotes::default(),
-                StatusCode::UNAUTHORIZED,
-            )
-            .await;
+    let stored = match posted(&state, &req, &viewer, query.into_inner(), body) {
+        Ok((user, fields)) => store(&state, user, game, &form, &fields).await,
+        Err(refused) => Err(refused),
+    };
+    match stored {
+        Ok(()) => {
+            tracing::info!(game.id = %game, action = form, "form action stored");
+            see_other(&format!("/play/{game}"))
         }
+        Err(Refused(notes, status)) => render(&state, &req, game, viewer, *notes, status).await,
+    }
+}
+
+/// Why a form was not played: what the page says, and its status (boxed: the notes keep the
+/// player's entries).
+struct Refused(Box<PageNotes>, StatusCode);
+
+impl Refused {
+    fn notice(notice: Notice, status: StatusCode) -> Refused {
+        let notes = PageNotes {
+            problem: None,
+            notice: Some(notice),
+        };
+        Refused(Box::new(notes), status)
+    }
+
+    /// Refused by the rules or the form's own checks: the reason next to the form.
+    fn at_form(form: &str, fields: &Fields, rule: Option<String>, detail: String) -> Refused {
+        let problem = FormProblem {
+            action: form.to_owned(),
+            rule,
+            detail,
+            fields: fields.entered(),
+        };
+        let notes = PageNotes {
+            problem: Some(problem),
+            notice: None,
+        };
+        Refused(Box::new(notes), StatusCode::UNPROCESSABLE_ENTITY)
+    }
+}
+
+/// The poster and the form's fields, once they are signed in (401), the body reads (4xx) and the
+/// page's token matches their session (403).
+fn posted(
+    state: &AppState,
+    req: &HttpRequest,
+    viewer: &Viewer,
+    query: HashMap<String, String>,
+    body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
+) -> Result<(UserId, Fields), Refused> {
+    let Viewer::User { user, session, .. } = viewer else {
+        return Err(Refused(Box::default(), StatusCode::UNAUTHORIZED));
     };
     // No body at all (a one-click form, its choice in the address) is no fields; a body that
     // cannot be read as a form (too large, another media type) is refused, never taken for none.
     let body = match body {
         Ok(form) => form.into_inner(),
-        Err(_) if bodiless(&req) => HashMap::new(),
+        Err(_) if bodiless(req) => HashMap::new(),
         Err(e) => {
-            let status = e.as_response_error().status_code();
-            let status = if status.is_client_error() {
-                status
-            } else {
-                StatusCode::BAD_REQUEST
-            };
-            let notes = PageNotes {
-                problem: None,
-                notice: Some(Notice::Text(format!("The form could not be read: {e}"))),
-            };
-            return render(&state, &req, game, viewer, notes, status).await;
+            let status = Some(e.as_response_error().status_code())
+                .filter(StatusCode::is_client_error)
+                .unwrap_or(StatusCode::BAD_REQUEST);
+            let text = format!("The form could not be read: {e}");
+            return Err(Refused::notice(Notice::Text(text), status));
         }
     };
-    let csrf = field(&body, &query, "csrf");
-    if !session::csrf_ok(&state, &session_value, csrf) {
-        let notes = PageNotes {
-            problem: None,
-            notice: Some(Notice::Key("csrf")),
-        };
-        return render(&state, &req, game, viewer, notes, StatusCode::FORBIDDEN).await;
+    let fields = Fields { body, query };
+    if !session::csrf_ok(state, session, fields.get("csrf")) {
+        return Err(Refused::notice(Notice::Key("csrf"), StatusCode::FORBIDDEN));
     }
-    let mut fields = query.clone();
-    fields.extend(body.clone());
-    fields.remove("csrf");
-    let refused = |rule: Option<String>, detail: String| PageNotes {
-        problem: Some(FormProblem {
-            action: kind.clone(),
-            rule,
-            detail,
-            fields: fields.clone(),
-        }),
-        notice: None,
+    Ok((*user, fields))
+}
+
+/// Reads the form as the game's action and submits it through the API's path.
+async fn store(
+    state: &AppState,
+    user: UserId,
+    game: GameId,
+    form: &str,
+    fields: &Fields,
+) -> Result<(), Refused> {
+    let Ok(version) = fields.get("v").parse::<i64>() else {
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        return Err(Refused::notice(Notice::Key("csrf"), status));
     };
-    let action = match action_of(&kind, &body, &query) {
-        Ok(a) => a,
-        Err(detail) => {
-            let status = StatusCode::UNPROCESSABLE_ENTITY;
-            return render(&state, &req, game, viewer, refused(None, detail), status).await;
-        }
-    };
-    let Ok(version) = field(&body, &query, "v").parse::<i64>() else {
-        let notes = PageNotes {
-            problem: None,
-            notice: Some(Notice::Key("csrf")),
+    let (form_name, read) = (form.to_owned(), fields.clone());
+    crate::db::run(&state.pool, move |conn| {
+        // The form reads by the game's kind, on the connection that then submits it.
+        let kind = games::kind_name(conn, game)?;
+        let action = super::games::action(&kind, &form_name, &read)
+            .map_err(|detail| ApiError::InvalidAction { detail, index: 0 })?;
+        let submission = Submission {
+            expected_version: version,
+            actions: vec![action],
         };
-        return render(
-            &state,
-            &req,
-            game,
-            viewer,
-            notes,
-            StatusCode::UNPROCESSABLE_ENTITY,
-        )
-        .await;
-    };
-    let submission = Submission {
-        expected_version: version,
-        actions: vec![action],
-    };
-    let result = crate::db::run(&state.pool, move |conn| {
         games::submit(conn, user, game, &submission, None, Mode::Store)
     })
     .await
-    .map_err(ApiError::from);
-    match result {
-        Ok(_) => {
-            tracing::info!(game.id = %game, user.id = %user, action = kind, "form action stored");
-            see_other(&format!("/play/{game}"))
-        }
-        Err(ApiError::IllegalAction { rule, detail, .. }) => {
-            let notes = refused(Some(rule), detail);
-            render(
-                &state,
-                &req,
-                game,
-                viewer,
-                notes,
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await
-        }
-        Err(ApiError::InvalidAction { detail, .. } | ApiError::Validation(detail)) => {
-            let notes = refused(None, detail);
-            render(
-                &state,
-                &req,
-                game,
-                viewer,
-                notes,
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await
-        }
-        Err(
-            e @ (ApiError::StaleVersion { .. }
-            | ApiError::NotYourTurn { .. }
-            | ApiError::GameOver { .. }
-            | ApiError::Conflict(_)),
-        ) => {
-            let notes = PageNotes {
-                problem: None,
-                notice: Some(match e {
-                    ApiError::StaleVersion { .. } => Notice::Key("stale"),
-                    other => Notice::Text(other.to_string()),
-                }),
-            };
-            render(&state, &req, game, viewer, notes, StatusCode::CONFLICT).await
-        }
-        Err(e) => {
-            let status = e.status_code();
-            let notes = PageNotes {
-                problem: None,
-                notice: Some(if status.is_server_error() {
-                    Notice::Key("error")
-                } else {
-                    Notice::Text(e.to_string())
-                }),
-            };
-            render(&state, &req, game, viewer, notes, status).await
-        }
-    }
+    .map(|_| ())
+    .map_err(|e| refusal(ApiError::from(e), form, fields))
 }
 
-#[cfg(test)]
-mod properties {
-    //! The form reader of the game page ([`action_of`], a pure function): whatever a browser or a
-    //! forger posts, it never panics and gives either an action the API's parser then reads or
-    //! refuses, or a sentence; and the fields of any action, as the page's forms name them, read
-    //! back as that very action, from the body or from the address.
-    #![allow(clippy::unwrap_used)]
-
-    use super::action_of;
-    use crate::engine::registry::GameKind;
-    use crate::games::magnate::Action;
-    use crate::games::magnate::cards::{Card, District, Suit};
-    use crate::games::magnate::tokens::Tokens;
-    use proptest::collection::{hash_map, vec};
-    use proptest::prelude::*;
-    use serde_json::Value;
-    use std::collections::HashMap;
-
-    fn magnate() -> GameKind {
-        GameKind::parse("magnate").unwrap()
-    }
-
-    const KINDS: [&str; 7] = ["build", "deed", "sell", "develop", "trade", "prefer", "end"];
-
-    fn text() -> impl Strategy<Value = String> {
-        prop_oneof![
-            prop::sample::select(Card::all().map(|c| c.code().to_owned()).collect::<Vec<_>>()),
-            "[a-f]",
-            "[MSVLYK]",
-            "-?[0-9]{1,6}",
-            Just(String::new()),
-            Just("\0".to_owned()),
-            Just(" 3 ".to_owned()),
-            any::<String>(),
-        ]
-    }
-
-    fn form() -> impl Strategy<Value = HashMap<String, String>> {
-        let mut names: Vec<String> = ["card", "district", "take", "suit", "csrf", "v", "zz"]
-            .map(str::to_owned)
-            .to_vec();
-        names.extend(
-            ["pay_", "give_"]
-                .iter()
-                .flat_map(|p| Suit::ALL.map(|s| format!("{p}{s}"))),
-        );
-        hash_map(prop::sample::select(names), text(), 0..8)
-    }
-
-    fn tokens() -> impl Strategy<Value = Tokens> {
-        vec(0u16..=99, 6).prop_map(|counts| {
-            let mut t = Tokens::NONE;
-            for (s, n) in Suit::ALL.into_iter().zip(counts) {
-                t.set(s, n);
-            }
-            t
-        })
-    }
-
-    /// Every action a form can describe (the roll has no form: the server rolls).
-    fn action() -> impl Strategy<Value = Action> {
-        let card = prop::sample::select(Card::all().collect::<Vec<_>>());
-        let district = prop::sample::select(District::ALL.to_vec());
-        let suit = prop::sample::select(Suit::ALL.to_vec());
-        prop_oneof![
-            (card.clone(), district.clone(), tokens()).prop_map(|(card, district, payment)| {
-                Action::Build {
-                    card,
-                    district,
-                    payment,
-                }
-            }),
-            (card.clone(), district).prop_map(|(card, district)| Action::Deed { card, district }),
-            card.clone().prop_map(|card| Action::Sell { card }),
-            (card.clone(), tokens()).prop_map(|(card, payment)| Action::Develop { card, payment }),
-            (tokens(), suit.clone()).prop_map(|(give, take)| Action::Trade { give, take }),
-            (card, suit).prop_map(|(card, suit)| Action::Prefer { card, suit }),
-            Just(Action::End),
-        ]
-    }
-
-    /// The fields the page's form for `action` posts (padded with spaces when `pad`).
-    fn fields_of(action: &Action, pad: bool) -> HashMap<String, String> {
-        let json = serde_json::to_value(action).unwrap();
-        let mut out = HashMap::new();
-        let shown = |v: String| if pad { format!(" {v}\t") } else { v };
-        for (k, v) in json.as_object().unwrap() {
-            match (k.as_str(), v) {
-                ("type", _) => {}
-                ("payment" | "give", Value::Object(map)) => {
-                    let prefix = if k == "payment" { "pay_" } else { "give_" };
-                    for (s, n) in map {
-                        out.insert(format!("{prefix}{s}"), shown(n.to_string()));
-                    }
-                }
-                (_, Value::String(s)) => {
-                    out.insert(k.clone(), shown(s.clone()));
-                }
-                (_, other) => {
-                    out.insert(k.clone(), shown(other.to_string()));
-                }
-            }
+/// How the page answers a refused submission.
+fn refusal(e: ApiError, form: &str, fields: &Fields) -> Refused {
+    match e {
+        ApiError::IllegalAction { rule, detail, .. } => {
+            Refused::at_form(form, fields, Some(rule), detail)
         }
-        out
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
-
-        #[test]
-        fn any_form_gives_an_action_or_a_sentence(
-            kind in prop_oneof![prop::sample::select(KINDS.to_vec()).prop_map(str::to_owned), any::<String>()],
-            body in form(),
-            query in form(),
-        ) {
-            match action_of(&kind, &body, &query) {
-                Ok(action) => {
-                    prop_assert_eq!(action["type"].as_str(), Some(kind.as_str()));
-                    // The API's reader takes it from here: an action or a reason, no panic.
-                    if let Err(reason) = magnate().parse_action(&action) {
-                        prop_assert!(!reason.is_empty());
-                    }
-                }
-                Err(sentence) => prop_assert!(!sentence.is_empty()),
-            }
+        ApiError::InvalidAction { detail, .. } | ApiError::Validation(detail) => {
+            Refused::at_form(form, fields, None, detail)
         }
-
-        #[test]
-        fn the_fields_of_any_action_read_back_as_that_action(action in action(), pad in any::<bool>(), in_query in any::<bool>()) {
-            let fields = fields_of(&action, pad);
-            let none = HashMap::new();
-            let (body, query) = if in_query { (&none, &fields) } else { (&fields, &none) };
-            let read = action_of(action.kind(), body, query)
-                .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
-            let read = magnate()
-                .parse_action(&read)
-                .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
-            prop_assert_eq!(read.notation(), action.to_string());
+        ApiError::StaleVersion { .. } => {
+            Refused::notice(Notice::Key("stale"), StatusCode::CONFLICT)
+        }
+        e @ (ApiError::NotYourTurn { .. } | ApiError::GameOver { .. } | ApiError::Conflict(_)) => {
+            Refused::notice(Notice::Text(e.to_string()), StatusCode::CONFLICT)
+        }
+        e if e.status_code().is_server_error() => {
+            Refused::notice(Notice::Key("error"), e.status_code())
+        }
+        e => {
+            let status = e.status_code();
+            Refused::notice(Notice::Text(e.to_string()), status)
         }
     }
 }

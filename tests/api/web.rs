@@ -1017,3 +1017,77 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     let forged = post_form(&app, "/settings/vacation", &cookie, "csrf=x&do=start").await;
     assert_eq!(forged.status, 403);
 }
+
+/// A game without a board of its own on the web (Lancaster, today) still plays from its page:
+/// each legal action is a button posting its notation, refused notation is answered next to the
+/// buttons, and the page is titled by its game.
+#[actix_web::test]
+async fn a_game_without_its_own_board_plays_from_buttons_of_its_legal_actions() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            serde_json::json!({"kind": "lancaster", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let joined = app
+        .post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&bruno),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let mut mover = None;
+    for (token, email) in [(&ada, "ada@example.test"), (&bruno, "bruno@example.test")] {
+        let game = app.get(&format!("/api/v1/games/{id}"), Some(token)).await;
+        if !game.json["legal_actions"].as_array().unwrap().is_empty() {
+            mover = Some((token.clone(), email, game.json));
+            break;
+        }
+    }
+    let (token, email, before) = mover.expect("someone acts first");
+    let cookie = signed_in(&app, &token, email).await;
+    let r = page(&app, &format!("/play/{id}"), &cookie).await;
+    assert_eq!(r.status, 200);
+    assert!(
+        r.text.contains("<title>Your move · Lancaster: Ada – Bruno"),
+        "{}",
+        &r.text[..400]
+    );
+    let first = before["legal_actions"][0]["notation"].as_str().unwrap();
+    assert!(
+        r.text.contains(&format!("value=\"{first}\"")),
+        "a button per legal action"
+    );
+    let url = form_action(&r.text, "notation").unwrap();
+    let bad = post_form(&app, &url, &cookie, "notation=nonsense").await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert!(bad.text.contains("id=\"problem-notation\""));
+    let ok = post_form(
+        &app,
+        &url,
+        &cookie,
+        &format!("notation={}", urlencode(first)),
+    )
+    .await;
+    assert_eq!(ok.status, 303, "{}", ok.text);
+    let after = app.get(&format!("/api/v1/games/{id}"), Some(&token)).await;
+    assert_eq!(
+        after.json["version"],
+        before["version"].as_i64().unwrap() + 1
+    );
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}

@@ -130,6 +130,19 @@ fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiEr
         .collect())
 }
 
+/// The wire name of the kind of game `id` (the web reads a form by it).
+///
+/// # Errors
+/// 404 for no such game; database failures.
+pub fn kind_name(conn: &mut PgConnection, id: GameId) -> Result<String, ApiError> {
+    crate::schema::games::table
+        .find(id.0)
+        .select(crate::schema::games::kind)
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("there is no game {id}")))
+}
+
 fn kind_of(game: &Game) -> Result<GameKind, ApiError> {
     GameKind::parse(&game.kind).ok_or_else(|| internal("unknown stored kind", &game.kind))
 }

@@ -6,16 +6,17 @@
 //! form's address (`?v=..&csrf=..`), so the body holds only the player's choices. One-click forms
 //! (sell a card, end the turn) carry their choice in the address too.
 
-use super::history::title;
-use super::i18n::{suit_name, t};
-use super::layout::suit;
-use super::play::{GamePage, Notice};
+use super::field;
 use crate::domain::Locale;
 use crate::games::magnate::cards::Card;
 use crate::present::Part;
+use crate::web::history::title;
+use crate::web::i18n::{suit_name, t};
+use crate::web::layout::suit;
+use crate::web::play::{GamePage, Notice};
 use maud::{Markup, html};
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 const SUITS: [&str; 6] = ["M", "S", "V", "L", "Y", "K"];
 const DISTRICTS: [&str; 5] = ["a", "b", "c", "d", "e"];
@@ -615,5 +616,210 @@ fn draw_part(l: Locale, part: &Part) -> Option<Markup> {
 
 fn history(p: &GamePage) -> Markup {
     let l = p.locale;
-    super::history::history(p, &|part| draw_part(l, part))
+    crate::web::history::history(p, &|part| draw_part(l, part))
+}
+
+/// Magnate's page.
+pub struct MagnatePage;
+
+impl super::Page for MagnatePage {
+    fn body(&self, p: &GamePage, _title: &str) -> Markup {
+        body(p)
+    }
+
+    fn action(&self, form: &str, fields: &super::Fields) -> Result<Value, String> {
+        action_of(form, &fields.body, &fields.query)
+    }
+}
+
+/// A suit->count map from the `<prefix>M` ... `<prefix>K` fields.
+fn posted_tokens(
+    body: &HashMap<String, String>,
+    query: &HashMap<String, String>,
+    prefix: &str,
+) -> Result<Value, String> {
+    let mut map = serde_json::Map::new();
+    for s in SUITS {
+        let text = field(body, query, &format!("{prefix}{s}"));
+        if text.is_empty() {
+            continue;
+        }
+        let n: u16 = text
+            .parse()
+            .map_err(|_| format!("{s}: “{text}” is not a whole number from 0 to 99"))?;
+        if n > 99 {
+            return Err(format!("{s}: {n} is more than 99"));
+        }
+        if n > 0 {
+            map.insert(s.to_owned(), Value::from(n));
+        }
+    }
+    Ok(Value::Object(map))
+}
+
+/// The action a form describes, as the API's JSON.
+pub fn action_of(
+    kind: &str,
+    body: &HashMap<String, String>,
+    query: &HashMap<String, String>,
+) -> Result<Value, String> {
+    let f = |name: &str| Value::from(field(body, query, name));
+    Ok(match kind {
+        "build" => {
+            serde_json::json!({"type": "build", "card": f("card"), "district": f("district"), "payment": posted_tokens(body, query, "pay_")?})
+        }
+        "deed" => serde_json::json!({"type": "deed", "card": f("card"), "district": f("district")}),
+        "sell" => serde_json::json!({"type": "sell", "card": f("card")}),
+        "develop" => {
+            serde_json::json!({"type": "develop", "card": f("card"), "payment": posted_tokens(body, query, "pay_")?})
+        }
+        "trade" => {
+            serde_json::json!({"type": "trade", "give": posted_tokens(body, query, "give_")?, "take": f("take")})
+        }
+        "prefer" => serde_json::json!({"type": "prefer", "card": f("card"), "suit": f("suit")}),
+        "end" => serde_json::json!({"type": "end"}),
+        other => return Err(format!("there is no action “{other}”")),
+    })
+}
+
+#[cfg(test)]
+mod properties {
+    //! The form reader of the game page ([`action_of`], a pure function): whatever a browser or a
+    //! forger posts, it never panics and gives either an action the API's parser then reads or
+    //! refuses, or a sentence; and the fields of any action, as the page's forms name them, read
+    //! back as that very action, from the body or from the address.
+    #![allow(clippy::unwrap_used)]
+
+    use super::action_of;
+    use crate::engine::registry::GameKind;
+    use crate::games::magnate::Action;
+    use crate::games::magnate::cards::{Card, District, Suit};
+    use crate::games::magnate::tokens::Tokens;
+    use proptest::collection::{hash_map, vec};
+    use proptest::prelude::*;
+    use serde_json::Value;
+    use std::collections::HashMap;
+
+    fn magnate() -> GameKind {
+        GameKind::parse("magnate").unwrap()
+    }
+
+    const KINDS: [&str; 7] = ["build", "deed", "sell", "develop", "trade", "prefer", "end"];
+
+    fn text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            prop::sample::select(Card::all().map(|c| c.code().to_owned()).collect::<Vec<_>>()),
+            "[a-f]",
+            "[MSVLYK]",
+            "-?[0-9]{1,6}",
+            Just(String::new()),
+            Just("\0".to_owned()),
+            Just(" 3 ".to_owned()),
+            any::<String>(),
+        ]
+    }
+
+    fn form() -> impl Strategy<Value = HashMap<String, String>> {
+        let mut names: Vec<String> = ["card", "district", "take", "suit", "csrf", "v", "zz"]
+            .map(str::to_owned)
+            .to_vec();
+        names.extend(
+            ["pay_", "give_"]
+                .iter()
+                .flat_map(|p| Suit::ALL.map(|s| format!("{p}{s}"))),
+        );
+        hash_map(prop::sample::select(names), text(), 0..8)
+    }
+
+    fn tokens() -> impl Strategy<Value = Tokens> {
+        vec(0u16..=99, 6).prop_map(|counts| {
+            let mut t = Tokens::NONE;
+            for (s, n) in Suit::ALL.into_iter().zip(counts) {
+                t.set(s, n);
+            }
+            t
+        })
+    }
+
+    /// Every action a form can describe (the roll has no form: the server rolls).
+    fn action() -> impl Strategy<Value = Action> {
+        let card = prop::sample::select(Card::all().collect::<Vec<_>>());
+        let district = prop::sample::select(District::ALL.to_vec());
+        let suit = prop::sample::select(Suit::ALL.to_vec());
+        prop_oneof![
+            (card.clone(), district.clone(), tokens()).prop_map(|(card, district, payment)| {
+                Action::Build {
+                    card,
+                    district,
+                    payment,
+                }
+            }),
+            (card.clone(), district).prop_map(|(card, district)| Action::Deed { card, district }),
+            card.clone().prop_map(|card| Action::Sell { card }),
+            (card.clone(), tokens()).prop_map(|(card, payment)| Action::Develop { card, payment }),
+            (tokens(), suit.clone()).prop_map(|(give, take)| Action::Trade { give, take }),
+            (card, suit).prop_map(|(card, suit)| Action::Prefer { card, suit }),
+            Just(Action::End),
+        ]
+    }
+
+    /// The fields the page's form for `action` posts (padded with spaces when `pad`).
+    fn fields_of(action: &Action, pad: bool) -> HashMap<String, String> {
+        let json = serde_json::to_value(action).unwrap();
+        let mut out = HashMap::new();
+        let shown = |v: String| if pad { format!(" {v}\t") } else { v };
+        for (k, v) in json.as_object().unwrap() {
+            match (k.as_str(), v) {
+                ("type", _) => {}
+                ("payment" | "give", Value::Object(map)) => {
+                    let prefix = if k == "payment" { "pay_" } else { "give_" };
+                    for (s, n) in map {
+                        out.insert(format!("{prefix}{s}"), shown(n.to_string()));
+                    }
+                }
+                (_, Value::String(s)) => {
+                    out.insert(k.clone(), shown(s.clone()));
+                }
+                (_, other) => {
+                    out.insert(k.clone(), shown(other.to_string()));
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_form_gives_an_action_or_a_sentence(
+            kind in prop_oneof![prop::sample::select(KINDS.to_vec()).prop_map(str::to_owned), any::<String>()],
+            body in form(),
+            query in form(),
+        ) {
+            match action_of(&kind, &body, &query) {
+                Ok(action) => {
+                    prop_assert_eq!(action["type"].as_str(), Some(kind.as_str()));
+                    // The API's reader takes it from here: an action or a reason, no panic.
+                    if let Err(reason) = magnate().parse_action(&action) {
+                        prop_assert!(!reason.is_empty());
+                    }
+                }
+                Err(sentence) => prop_assert!(!sentence.is_empty()),
+            }
+        }
+
+        #[test]
+        fn the_fields_of_any_action_read_back_as_that_action(action in action(), pad in any::<bool>(), in_query in any::<bool>()) {
+            let fields = fields_of(&action, pad);
+            let none = HashMap::new();
+            let (body, query) = if in_query { (&none, &fields) } else { (&fields, &none) };
+            let read = action_of(action.kind(), body, query)
+                .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
+            let read = magnate()
+                .parse_action(&read)
+                .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
+            prop_assert_eq!(read.notation(), action.to_string());
+        }
+    }
 }
