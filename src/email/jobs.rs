@@ -2,7 +2,7 @@
 //! causes it is stored (`services::notifications`) and run by the worker, which composes the
 //! mail from what the recipient may see now and sends it.
 
-use super::compose::{self, GameMail};
+use super::compose::{self, GameMail, Mail};
 use crate::jobs::{BackgroundJob, Env, JobError};
 use chrono::{DateTime, Utc};
 use diesel::PgConnection;
@@ -82,77 +82,88 @@ pub struct VacationMail {
     pub message_id: String,
 }
 
+/// Composes a job's mail from what its recipient may see now, and sends it.
+fn deliver(
+    env: &Env,
+    conn: &mut PgConnection,
+    kind: &str,
+    compose: impl FnOnce(&mut PgConnection, &compose::Context) -> Result<Option<Mail>, JobError>,
+) -> Result<(), JobError> {
+    let mail = compose(conn, env.sender.context())?;
+    env.sender.send(mail, kind)
+}
+
+/// The part every game mail's job shares.
+fn game_mail(game_id: Uuid, seat: i16, upto: i64, message_id: &str) -> GameMail<'_> {
+    GameMail {
+        game_id,
+        seat,
+        upto,
+        message_id,
+    }
+}
+
 impl BackgroundJob for InvitationMail {
     const KIND: &'static str = "email.invitation";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        let p = GameMail {
-            game_id: self.game_id,
-            seat: self.seat,
-            upto: 0,
-            message_id: &self.message_id,
-        };
-        let mail = compose::invitation(conn, env.sender.context(), &p)?;
-        env.sender.send(mail, Self::KIND)
+        let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::invitation(c, ctx, &p)
+        })
     }
 }
 
 impl BackgroundJob for TurnMail {
     const KIND: &'static str = "email.turn";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        let p = GameMail {
-            game_id: self.game_id,
-            seat: self.seat,
-            upto: self.upto,
-            message_id: &self.message_id,
-        };
-        let mail = compose::turn(conn, env.sender.context(), &p)?;
-        env.sender.send(mail, Self::KIND)
+        let p = game_mail(self.game_id, self.seat, self.upto, &self.message_id);
+        deliver(env, conn, Self::KIND, |c, ctx| compose::turn(c, ctx, &p))
     }
 }
 
 impl BackgroundJob for GameOverMail {
     const KIND: &'static str = "email.game_over";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        let p = GameMail {
-            game_id: self.game_id,
-            seat: self.seat,
-            upto: 0,
-            message_id: &self.message_id,
-        };
-        let mail = compose::game_over(conn, env.sender.context(), &p)?;
-        env.sender.send(mail, Self::KIND)
+        let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::game_over(c, ctx, &p)
+        })
     }
 }
 
 impl BackgroundJob for SignInMail {
     const KIND: &'static str = "email.sign_in";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        let mail = compose::sign_in(conn, env.sender.context(), self)?;
-        env.sender.send(mail, Self::KIND)
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::sign_in(c, ctx, self)
+        })
     }
 }
 
 impl BackgroundJob for DigestMail {
     const KIND: &'static str = "email.digest";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        let mail = compose::digest(conn, env.sender.context(), self)?;
-        env.sender.send(mail, Self::KIND)
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::digest(c, ctx, self)
+        })
     }
 }
 
 impl BackgroundJob for ReminderMail {
     const KIND: &'static str = "email.reminder";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        let mail = compose::reminder(conn, env.sender.context(), self)?;
-        env.sender.send(mail, Self::KIND)
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::reminder(c, ctx, self)
+        })
     }
 }
 
 impl BackgroundJob for VacationMail {
     const KIND: &'static str = "email.vacation";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        let mail = compose::vacation(conn, env.sender.context(), self)?;
-        env.sender.send(mail, Self::KIND)
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::vacation(c, ctx, self)
+        })
     }
 }
 
