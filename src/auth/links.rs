@@ -168,6 +168,19 @@ impl LinkKeys {
         c.jti.map(|j| (UserId(c.sub), j)).ok_or(LinkError::Invalid)
     }
 
+    /// The account and link row of a sign-in token whose signature holds, expired or not: a
+    /// spent or expired link may still ask for a fresh one, mailed to its account only.
+    pub fn sign_in_owner(&self, token: &str) -> Option<(UserId, Uuid)> {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.validate_exp = false;
+        validation.set_required_spec_claims(&["sub"]);
+        let c = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation)
+            .ok()?
+            .claims;
+        (c.typ == "sign_in").then_some(())?;
+        c.jti.map(|j| (UserId(c.sub), j))
+    }
+
     /// The token of an invitation's accept link: seat `seat` of `game` for whoever holds the
     /// invited `email` (the accepting account must have that address).
     pub fn invite_link(&self, game: GameId, seat: i16, email: &str, ttl_s: i64) -> String {

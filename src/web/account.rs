@@ -117,21 +117,8 @@ pub async fn request_sign_in(
             ),
         );
     };
-    let client = crate::auth::rate_limit::client_ip(&req, &state.settings.http.trusted_proxies);
-    let keys = [
-        format!("email-link:email:{}", email.as_str()),
-        format!("email-link:client:{client}"),
-    ];
-    if let Err(retry) = state.limiter.check(&[&keys[0], &keys[1]]) {
-        return message(
-            &chrome,
-            StatusCode::TOO_MANY_REQUESTS,
-            t(l, "sign_in"),
-            &ApiError::RateLimited {
-                retry_after_s: retry,
-            }
-            .to_string(),
-        );
+    if let Some(limited) = link_limit(&state, &req, &chrome, email.as_str()) {
+        return limited;
     }
     // The same service as POST /api/v1/auth/email-link: the link row and its mail job in one
     // transaction, and the same answer whether or not the address has an account.
@@ -169,7 +156,75 @@ fn safe_next(next: Option<&str>) -> String {
     }
 }
 
-/// `GET /sign-in/{token}`: a single-use sign-in link becomes the account cookie.
+/// What a sign-in link may do, read without spending it.
+enum LinkState {
+    /// Forged or mangled: 403.
+    Invalid,
+    /// Spent or expired: 410, with a button for a fresh one.
+    Spent,
+    Usable,
+}
+
+/// Reads a sign-in link: its signature, then whether its row is still unused (without using it).
+async fn link_state(state: &AppState, token: &str) -> Result<LinkState, ApiError> {
+    let (user, link) = match state.links.verify_sign_in(token) {
+        Ok(x) => x,
+        Err(crate::auth::links::LinkError::Expired) => return Ok(LinkState::Spent),
+        Err(_) => return Ok(LinkState::Invalid),
+    };
+    let usable = crate::db::run(&state.pool, move |conn| {
+        session::sign_in_link_usable(conn, user, link).map_err(ApiError::from)
+    })
+    .await?;
+    Ok(if usable {
+        LinkState::Usable
+    } else {
+        LinkState::Spent
+    })
+}
+
+/// The answer to a link that cannot sign in: 403 for a forged one (with the sign-in form), 410
+/// for a spent or expired one, whose one button mails a fresh link to the link's own account.
+fn link_refused(l: Locale, token: &str, spent: bool) -> HttpResponse {
+    let chrome = Chrome::anonymous(l);
+    if !spent {
+        let body = html! {
+            h1 { (t(l, "link_refused")) }
+            p.problem { (t(l, "link_invalid")) }
+            (sign_in_box(l, "/games", t(l, "fresh_link")))
+        };
+        return respond(
+            StatusCode::FORBIDDEN,
+            page(&chrome, t(l, "link_refused"), body),
+        );
+    }
+    let body = html! {
+        h1 { (t(l, "link_refused")) }
+        p.problem { (t(l, "link_spent")) }
+        form.action method="post" action={ "/sign-in/" (token) "/fresh" } data-action="fresh-link" {
+            button type="submit" { (t(l, "fresh_link")) }
+        }
+    };
+    respond(StatusCode::GONE, page(&chrome, t(l, "link_refused"), body))
+}
+
+/// A `next` with control characters is a forged link: refused before anything else.
+fn forged_next(l: Locale, query: &NextQuery) -> Option<HttpResponse> {
+    let next = query.next.as_deref()?;
+    next.chars().any(char::is_control).then(|| {
+        let body = html! {
+            h1 { (t(l, "link_refused")) }
+            p.problem { (t(l, "link_invalid")) }
+        };
+        respond(
+            StatusCode::BAD_REQUEST,
+            page(&Chrome::anonymous(l), t(l, "link_refused"), body),
+        )
+    })
+}
+
+/// `GET /sign-in/{token}`: a page whose one button signs in. The GET spends nothing, so a mail
+/// scanner that opens links ahead of the player leaves the link working.
 pub async fn sign_in_landing(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -177,42 +232,44 @@ pub async fn sign_in_landing(
     query: web::Query<NextQuery>,
 ) -> HttpResponse {
     let l = request_locale(&req);
-    let refused = |text: &str| {
-        respond(
-            StatusCode::FORBIDDEN,
-            page(
-                &Chrome::anonymous(l),
-                t(l, "link_refused"),
-                html! {
-                    h1 { (t(l, "link_refused")) }
-                    p.problem { (text) }
-                    (sign_in_box(l, "/games", t(l, "fresh_link")))
-                },
-            ),
-        )
+    if let Some(refused) = forged_next(l, &query) {
+        return refused;
+    }
+    match link_state(&state, &path).await {
+        Ok(LinkState::Usable) => {}
+        Ok(LinkState::Invalid) => return link_refused(l, &path, false),
+        Ok(LinkState::Spent) => return link_refused(l, &path, true),
+        Err(e) => return error_page(&Chrome::anonymous(l), &e),
+    }
+    // The form posts to this very address (its `next` included).
+    let here = req.uri().to_string();
+    let body = html! {
+        h1 { (t(l, "sign_in")) }
+        form.action method="post" action=(here) data-action="sign-in" {
+            button type="submit" { (t(l, "sign_in_now")) }
+        }
     };
-    // A `next` with control characters is a forged link: refused before the link is spent.
-    if query
-        .next
-        .as_deref()
-        .is_some_and(|n| n.chars().any(char::is_control))
-    {
-        return respond(
-            StatusCode::BAD_REQUEST,
-            page(
-                &Chrome::anonymous(l),
-                t(l, "link_refused"),
-                html! {
-                    h1 { (t(l, "link_refused")) }
-                    p.problem { (t(l, "link_invalid")) }
-                },
-            ),
-        );
+    respond(
+        StatusCode::OK,
+        page(&Chrome::anonymous(l), t(l, "sign_in"), body),
+    )
+}
+
+/// `POST /sign-in/{token}`: spends the single-use link and signs in (the account cookie).
+pub async fn sign_in_by_link(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<String>,
+    query: web::Query<NextQuery>,
+) -> HttpResponse {
+    let l = request_locale(&req);
+    if let Some(refused) = forged_next(l, &query) {
+        return refused;
     }
     let (user, link) = match state.links.verify_sign_in(&path) {
         Ok(x) => x,
-        Err(crate::auth::links::LinkError::Expired) => return refused(t(l, "link_expired")),
-        Err(_) => return refused(t(l, "link_invalid")),
+        Err(crate::auth::links::LinkError::Expired) => return link_refused(l, &path, true),
+        Err(_) => return link_refused(l, &path, false),
     };
     let used = crate::db::run(&state.pool, move |conn| {
         use diesel::Connection;
@@ -232,9 +289,63 @@ pub async fn sign_in_landing(
             let _ = res.add_cookie(&session::user_cookie(&state, user, sid));
             res
         }
-        Ok(None) => refused(t(l, "link_invalid")),
+        Ok(None) => link_refused(l, &path, true),
         Err(e) => error_page(&Chrome::anonymous(l), &ApiError::from(e)),
     }
+}
+
+/// `POST /sign-in/{token}/fresh`: a spent or expired link asks for a fresh one, mailed to the
+/// link's own account (limited like every request for a link).
+pub async fn fresh_sign_in_link(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<String>,
+) -> HttpResponse {
+    let l = request_locale(&req);
+    let chrome = Chrome::anonymous(l);
+    let Some((user, _)) = state.links.sign_in_owner(&path) else {
+        return link_refused(l, &path, false);
+    };
+    let found = crate::db::run(&state.pool, move |conn| {
+        crate::services::accounts::get(conn, user).map(|a| a.email)
+    })
+    .await;
+    let email = match found {
+        Ok(email) => email,
+        Err(e) => return error_page(&chrome, &ApiError::from(e)),
+    };
+    if let Some(limited) = link_limit(&state, &req, &chrome, &email) {
+        return limited;
+    }
+    let asked = crate::db::run(&state.pool, move |conn| {
+        crate::services::notifications::request_sign_in_link(conn, &email)
+    })
+    .await;
+    match asked {
+        Ok(()) => message(&chrome, StatusCode::OK, t(l, "sign_in"), t(l, "link_sent")),
+        Err(e) => error_page(&chrome, &ApiError::from(e)),
+    }
+}
+
+/// The per-address and per-client limit on mailed links; `Some` answer when it is reached.
+fn link_limit(
+    state: &AppState,
+    req: &HttpRequest,
+    chrome: &Chrome,
+    email: &str,
+) -> Option<HttpResponse> {
+    let client = crate::auth::rate_limit::client_ip(req, &state.settings.http.trusted_proxies);
+    let keys = [
+        format!("email-link:email:{email}"),
+        format!("email-link:client:{client}"),
+    ];
+    let retry = state.limiter.check(&[&keys[0], &keys[1]]).err()?;
+    let text = ApiError::RateLimited {
+        retry_after_s: retry,
+    }
+    .to_string();
+    let status = StatusCode::TOO_MANY_REQUESTS;
+    Some(message(chrome, status, t(chrome.locale, "sign_in"), &text))
 }
 
 /// `POST /sign-out` with the page's CSRF token: ends this session on the server (or, with

@@ -435,6 +435,19 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "link_spent",
+        [
+            "This sign-in link has been used or has expired: each link signs in once.",
+            "Este enlace ya se usó o ha caducado: cada enlace sirve para entrar una vez.",
+            "Questo link è già stato usato o è scaduto: ogni link serve per entrare una volta.",
+            "Ce lien a déjà servi ou a expiré : chaque lien ne connecte qu'une fois.",
+        ],
+    ),
+    (
+        "sign_in_now",
+        ["Sign in", "Entrar", "Accedi", "Se connecter"],
+    ),
+    (
         "link_expired",
         [
             "The link has expired.",

@@ -31,6 +31,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/sign-in", web::get().to(account::sign_in_form))
         .route("/sign-in", web::post().to(account::request_sign_in))
         .route("/sign-in/{token}", web::get().to(account::sign_in_landing))
+        .route("/sign-in/{token}", web::post().to(account::sign_in_by_link))
+        .route(
+            "/sign-in/{token}/fresh",
+            web::post().to(account::fresh_sign_in_link),
+        )
         .route("/sign-out", web::post().to(account::sign_out))
         .route("/invitations/{game_id}", web::get().to(account::invitation))
         .route(

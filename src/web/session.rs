@@ -250,6 +250,22 @@ pub fn end(
         .execute(conn)
 }
 
+/// Whether the sign-in link row `link` of `user` can still be used (not used, not expired).
+///
+/// # Errors
+/// Database failures.
+pub fn sign_in_link_usable(conn: &mut PgConnection, user: UserId, link: Uuid) -> QueryResult<bool> {
+    let found: Option<Uuid> = email_links::table
+        .filter(email_links::id.eq(link))
+        .filter(email_links::user_id.eq(user.0))
+        .filter(email_links::used_at.is_null())
+        .filter(email_links::expires_at.gt(Utc::now()))
+        .select(email_links::id)
+        .first(conn)
+        .optional()?;
+    Ok(found.is_some())
+}
+
 /// Marks the sign-in link row `link` used; false when it was already used, expired or unknown.
 ///
 /// # Errors

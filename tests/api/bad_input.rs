@@ -90,6 +90,8 @@ const ROUTES: &[Route] = &[
     row("GET", "/sign-in", NoBody),
     row("POST", "/sign-in", Form),
     row("GET", "/sign-in/{token}", NoBody),
+    row("POST", "/sign-in/{token}", NoBody),
+    row("POST", "/sign-in/{token}/fresh", NoBody),
     row("GET", "/invitations/{game_id}", NoBody),
     row("POST", "/invitations/{game_id}", Form),
     row("POST", "/invitations/{game_id}/new", Form),
@@ -232,7 +234,7 @@ async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (String, Str
         let mut conn = PgConnection::establish(&app.db_url).unwrap();
         herald::web::session::new_sign_in_link(&mut conn, &app.links, user, email, 3600).unwrap()
     };
-    let r = page(app, &format!("/sign-in/{link}"), "").await;
+    let r = crate::web::post_form(app, &format!("/sign-in/{link}"), "", "").await;
     assert_eq!(r.status, 303, "{}", r.text);
     let cookie = r.header("set-cookie").split(';').next().unwrap().to_owned();
     let settings = page(app, "/settings", &cookie).await;
@@ -1004,7 +1006,7 @@ fn plan(w: &World, route: &Route) -> Plan {
             })];
             p
         }
-        ("GET", "/sign-in/{token}") => {
+        ("GET" | "POST", "/sign-in/{token}") => {
             // The mover's real, unspent link: a spoilt one must not spend it.
             let mut p = Plan::new(Sender::Nobody);
             p.params = vec![w.link.clone()];
@@ -1018,6 +1020,12 @@ fn plan(w: &World, route: &Route) -> Plan {
                     "/\t/evil.example".to_owned(),
                 ],
             )];
+            p
+        }
+        ("POST", "/sign-in/{token}/fresh") => {
+            // A spent or expired link asks for a fresh one: a spoilt token asks for nothing.
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec![w.link.clone()];
             p
         }
         ("POST", "/sign-out") => {

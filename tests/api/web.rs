@@ -364,13 +364,25 @@ async fn sign_in_link(app: &TestApp, token: &str, email: &str) -> String {
 
 async fn signed_in(app: &TestApp, token: &str, email: &str) -> String {
     let link = sign_in_link(app, token, email).await;
-    let r = page(app, &format!("/sign-in/{link}"), "").await;
+    // Opening the link (as a mail scanner would, twice) spends nothing: a page with one button.
+    for _ in 0..2 {
+        let opened = page(app, &format!("/sign-in/{link}"), "").await;
+        assert_eq!(opened.status, 200, "{}", opened.text);
+        assert!(opened.header("set-cookie").is_empty());
+        let action = form_action(&opened.text, "sign-in").unwrap();
+        assert_eq!(action, format!("/sign-in/{link}"));
+    }
+    let r = post_form(app, &format!("/sign-in/{link}"), "", "").await;
     assert_eq!(r.status, 303, "{}", r.text);
     assert_eq!(r.header("location"), "/games");
     let set = r.header("set-cookie");
     assert!(set.contains("HttpOnly") && set.contains("SameSite=Lax"));
+    // Spent: 410, and one button that mails a fresh link to this account.
     let again = page(app, &format!("/sign-in/{link}"), "").await;
-    assert_eq!(again.status, 403, "a sign-in link is single use");
+    assert_eq!(again.status, 410, "a sign-in link is single use");
+    assert!(form_action(&again.text, "fresh-link").is_some());
+    let reused = post_form(app, &format!("/sign-in/{link}"), "", "").await;
+    assert_eq!(reused.status, 410);
     set.split(';').next().unwrap().to_owned()
 }
 
@@ -570,7 +582,8 @@ async fn the_demo_makes_a_game_and_a_sign_in_link_per_seat_that_opens_it() {
         "each run starts a new game with the same accounts"
     );
     for (_, link) in &demo.seats {
-        let r = page(&app, link, "").await;
+        assert_eq!(page(&app, link, "").await.status, 200, "a page with one button");
+        let r = post_form(&app, link, "", "").await;
         assert_eq!(r.status, 303, "{}", r.text);
         assert_eq!(r.header("location"), format!("/play/{}", demo.game));
         let cookie = r.header("set-cookie").split(';').next().unwrap().to_owned();
