@@ -251,9 +251,14 @@ pub async fn list_games(
     operation_id = "get_game",
     tag = "games",
     security((), ("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The game's id.")),
+    params(
+        ("id" = Uuid, Path, description = "The game's id."),
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` of a copy the client holds: 304 while the game is unchanged for this caller."),
+    ),
     responses(
-        (status = 200, description = "The game.", body = GameResource),
+        (status = 200, description = "The game, with its `ETag`.", body = GameResource,
+            headers(("ETag" = String, description = "Changes whenever what this caller sees changes."))),
+        (status = 304, description = "Unchanged since the `If-None-Match` tag: no body."),
         (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         ServerErrors,
@@ -262,13 +267,43 @@ pub async fn list_games(
 #[get("/games/{id}")]
 pub async fn get_game(
     state: web::Data<AppState>,
+    req: HttpRequest,
     auth: MaybeAuthUser,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = auth.user_with(Scope::Read)?;
     let id = GameId(id.into_inner());
     let game = crate::db::run(&state.pool, move |conn| games::get(conn, caller, id)).await?;
-    Ok(HttpResponse::Ok().json(game))
+    Ok(conditional(&req, &game))
+}
+
+/// A 200 with `value` and its `ETag`, or a 304 without a body when the client's
+/// `If-None-Match` names that tag. The tag hashes the very bytes this caller would get, so it
+/// changes with anything they see (a move, a deadline, a seat taken) and differs between viewers.
+fn conditional<T: serde::Serialize>(req: &HttpRequest, value: &T) -> HttpResponse {
+    use sha2::{Digest, Sha256};
+    let body = serde_json::to_vec(value).unwrap_or_default();
+    let tag = format!("\"{}\"", hex::encode(&Sha256::digest(&body)[..12]));
+    let matches = req
+        .headers()
+        .get(actix_web::http::header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .map(|t| t.trim().trim_start_matches("W/"))
+                .any(|t| t == tag || t == "*")
+        });
+    let mut answer = if matches {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    answer.insert_header((actix_web::http::header::ETAG, tag));
+    if matches {
+        answer.finish()
+    } else {
+        answer.content_type("application/json").body(body)
+    }
 }
 
 /// Join a game

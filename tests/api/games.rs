@@ -660,3 +660,51 @@ async fn the_documented_magnate_view_lists_every_field_the_engine_sends() {
         );
     }
 }
+
+/// A client polling a game sends its `ETag` back: 304 without a body while nothing it sees has
+/// changed, a 200 with a new tag after a move; the two players' tags differ (their views do).
+#[actix_web::test]
+async fn a_game_read_answers_304_while_unchanged_for_its_reader() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let path = format!("/api/v1/games/{}", table.id);
+    let first = app.get(&path, Some(&table.tokens[0])).await;
+    let tag = first.header("etag");
+    assert!(tag.starts_with('"') && tag.len() > 10, "{tag}");
+    let other = app.get(&path, Some(&table.tokens[1])).await;
+    assert_ne!(other.header("etag"), tag, "another reader, another view");
+    let again = app
+        .send(
+            Method::GET,
+            &path,
+            Some(&table.tokens[0]),
+            &[("If-None-Match", &tag)],
+            None,
+        )
+        .await;
+    assert_eq!(again.status, 304);
+    assert!(again.text.is_empty());
+    assert_eq!(again.header("etag"), tag);
+    let (mover, g) = app.mover(&table).await;
+    let legal = without_notation(&g["legal_actions"][0]);
+    let moved = app
+        .submit(
+            &table,
+            mover,
+            g["version"].as_i64().unwrap(),
+            json!([legal]),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{}", moved.text);
+    let after = app
+        .send(
+            Method::GET,
+            &path,
+            Some(&table.tokens[0]),
+            &[("If-None-Match", &tag)],
+            None,
+        )
+        .await;
+    assert_eq!(after.status, 200);
+    assert_ne!(after.header("etag"), tag);
+}

@@ -582,7 +582,11 @@ async fn the_demo_makes_a_game_and_a_sign_in_link_per_seat_that_opens_it() {
         "each run starts a new game with the same accounts"
     );
     for (_, link) in &demo.seats {
-        assert_eq!(page(&app, link, "").await.status, 200, "a page with one button");
+        assert_eq!(
+            page(&app, link, "").await.status,
+            200,
+            "a page with one button"
+        );
         let r = post_form(&app, link, "", "").await;
         assert_eq!(r.status, 303, "{}", r.text);
         assert_eq!(r.header("location"), format!("/play/{}", demo.game));
