@@ -31,6 +31,9 @@ pub struct HttpSettings {
     /// `TRUSTED_PROXIES`: addresses or CIDR ranges (comma-separated) whose `X-Forwarded-For`
     /// is believed; from anyone else the socket's peer address is the client.
     pub trusted_proxies: Vec<Cidr>,
+    /// `CORS_ALLOWED_ORIGINS`: the origins (`https://client.example`, comma-separated) whose
+    /// browser clients may call the API; none when unset.
+    pub cors_allowed_origins: Vec<String>,
 }
 
 /// An address range, `10.0.0.0/8` or a single address.
@@ -200,6 +203,19 @@ impl Settings {
                 })
             })
             .collect::<anyhow::Result<Vec<Cidr>>>()?;
+        let cors_allowed_origins = var("CORS_ALLOWED_ORIGINS")
+            .unwrap_or_default()
+            .split(',')
+            .map(|o| o.trim().trim_end_matches('/').to_owned())
+            .filter(|o| !o.is_empty())
+            .map(|o| {
+                if o.starts_with("http://") || o.starts_with("https://") {
+                    Ok(o)
+                } else {
+                    anyhow::bail!("CORS_ALLOWED_ORIGINS: {o:?} is not an origin such as https://client.example")
+                }
+            })
+            .collect::<anyhow::Result<Vec<String>>>()?;
         let jwt_secret = match var("JWT_SECRET") {
             Some(secret) => secret.into_bytes(),
             None => stored_secret(&data_dir.join("jwt_secret"))?,
@@ -209,6 +225,7 @@ impl Settings {
                 bind_addr,
                 public_url: public_url.trim_end_matches('/').to_owned(),
                 trusted_proxies,
+                cors_allowed_origins,
             },
             database: DatabaseSettings {
                 url: var("DATABASE_URL"),
@@ -254,6 +271,7 @@ impl Settings {
                 bind_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
                 public_url: "http://127.0.0.1".to_owned(),
                 trusted_proxies: Vec::new(),
+                cors_allowed_origins: Vec::new(),
             },
             database: DatabaseSettings {
                 url: Some(database_url),

@@ -128,6 +128,28 @@ fn security_headers<B>(res: &mut actix_web::dev::ServiceResponse<B>, https: bool
     }
 }
 
+/// CORS for browser clients of the listed origins (api.md "The first hour"): their preflights are
+/// answered, `ETag` is exposed; any other origin gets no CORS header and is not blocked either
+/// (the pages' own forms send their origin too).
+fn cors(origins: &[String]) -> actix_cors::Cors {
+    use actix_web::http::header::{self, HeaderName};
+    let mut cors = actix_cors::Cors::default()
+        .block_on_origin_mismatch(false)
+        .allowed_methods(["GET", "POST", "PUT", "DELETE"])
+        .allowed_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::IF_NONE_MATCH,
+            HeaderName::from_static("idempotency-key"),
+        ])
+        .expose_headers([header::ETAG])
+        .max_age(3600);
+    for origin in origins {
+        cors = cors.allowed_origin(origin);
+    }
+    cors
+}
+
 fn app(
     state: web::Data<AppState>,
     spec: web::Data<Arc<Spec>>,
@@ -141,6 +163,7 @@ fn app(
     >,
 > {
     let https = state.settings.http.public_url.starts_with("https://");
+    let cors = cors(&state.settings.http.cors_allowed_origins);
     let api = App::new()
         .app_data(state)
         .app_data(spec)
@@ -166,6 +189,7 @@ fn app(
         .configure(routes::notifications::configure_pages)
         .configure(crate::web::configure)
         .default_service(web::to(routes::fallback))
+        .wrap(cors)
         .wrap_fn(move |req, srv| {
             // Method, route pattern (never the path itself, which may carry a sign-in or
             // unsubscribe token, nor the query), status, time.

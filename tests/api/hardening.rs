@@ -201,3 +201,80 @@ async fn invisible_and_direction_characters_are_refused_in_names_and_addresses()
     assert_eq!(r.status, 201, "{}", r.text);
     assert_eq!(r.json["display_name"], "Jos\u{00E9}", "stored in NFC");
 }
+
+/// Browser clients of a listed origin may call the API (preflight answered, `ETag` exposed); an
+/// unlisted origin gets no CORS header at all, and is not blocked from the pages either.
+#[actix_web::test]
+async fn cors_answers_the_listed_origins_only() {
+    let app = spawn_app_with(|s| {
+        s.http.cors_allowed_origins = vec!["https://client.example".to_owned()];
+    })
+    .await;
+    let ok = preflight(&app, "https://client.example").await;
+    assert!(ok.status < 300, "{}", ok.status);
+    assert_eq!(
+        ok.header("access-control-allow-origin"),
+        "https://client.example"
+    );
+    let allowed = ok.header("access-control-allow-headers").to_lowercase();
+    assert!(
+        allowed.contains("authorization") && allowed.contains("idempotency-key"),
+        "{allowed}"
+    );
+    let evil = preflight(&app, "https://evil.example").await;
+    assert_eq!(evil.header("access-control-allow-origin"), "");
+    let read = app
+        .send(
+            Method::GET,
+            "/api/v1/game-kinds",
+            None,
+            &[("Origin", "https://client.example")],
+            None,
+        )
+        .await;
+    assert_eq!(read.status, 200);
+    assert!(
+        read.header("access-control-expose-headers")
+            .to_lowercase()
+            .contains("etag")
+    );
+    let other = app
+        .send(
+            Method::GET,
+            "/api/v1/game-kinds",
+            None,
+            &[("Origin", "https://evil.example")],
+            None,
+        )
+        .await;
+    assert_eq!(other.status, 200);
+    assert_eq!(other.header("access-control-allow-origin"), "");
+    let sign_in = app
+        .send(
+            Method::GET,
+            "/sign-in",
+            None,
+            &[("Origin", "https://evil.example")],
+            None,
+        )
+        .await;
+    assert_eq!(sign_in.status, 200, "pages are not blocked by an origin");
+}
+
+async fn preflight(app: &crate::helpers::TestApp, origin: &str) -> crate::helpers::Reply {
+    app.send(
+        Method::OPTIONS,
+        "/api/v1/games",
+        None,
+        &[
+            ("Origin", origin),
+            ("Access-Control-Request-Method", "POST"),
+            (
+                "Access-Control-Request-Headers",
+                "authorization, content-type, idempotency-key",
+            ),
+        ],
+        None,
+    )
+    .await
+}
