@@ -292,7 +292,8 @@ impl Table {
             .filter(|p| p.seat != seat)
             .map(|p| match (&p.user, &p.invited_email) {
                 (Some(u), _) => u.display_name.clone(),
-                (None, Some(email)) => email.clone(),
+                // Another invitee's address is theirs: masked (design.md section 19).
+                (None, Some(email)) => crate::services::games::mask_email(email),
                 (None, None) => "?".to_owned(),
             })
             .collect();

@@ -44,7 +44,11 @@ async fn a_new_game_waits_for_its_invited_player_with_a_published_commitment() {
     assert_eq!(g["you"], json!({"seat": 0}));
     assert_eq!(g["seats"][0]["player"]["display_name"], "Ada");
     assert_eq!(g["seats"][1]["player"], json!(null));
-    assert_eq!(g["seats"][1]["invited"], true);
+    assert_eq!(
+        g["seats"][1]["invited"],
+        json!({"email_masked": "b***@example.test"})
+    );
+    assert_eq!(g["seats"][1]["open"], false);
     assert!(
         !r.text.contains("bruno@example.test"),
         "invited addresses are not shown"

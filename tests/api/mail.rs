@@ -1241,3 +1241,56 @@ fn the_leak_check_reads_the_prose_and_not_the_links() {
     assert!(!names_code("t=eyJ0eXAiOiJKV1QiLCJ.1M.x", "1M"));
     assert!(names_code("a leak: 8VL.", "8VL"));
 }
+
+/// Invitees see each other by display name (with an account) or a masked address: never another
+/// invitee's full address, in a mail or in the game they read (design.md section 19).
+#[actix_web::test]
+async fn invitees_never_see_each_others_addresses() {
+    let room = mailroom().await;
+    let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
+    let bruno = account(&room.app, "bruno@example.test", "Bruno", "en").await;
+    let g = room
+        .app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "lancaster", "invite": ["bruno@example.test", "chiara@example.test", "dario@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let seats = g.json["seats"].as_array().unwrap();
+    assert_eq!(seats[1]["invited"], json!({"display_name": "Bruno"}));
+    assert_eq!(
+        seats[2]["invited"],
+        json!({"email_masked": "c***@example.test"})
+    );
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 3, "one invitation per invitee");
+    for m in &mails {
+        let text = m.text();
+        for (who, address) in [
+            ("bruno", "bruno@example.test"),
+            ("chiara", "chiara@example.test"),
+            ("dario", "dario@example.test"),
+        ] {
+            if !m.is_to(address) {
+                assert!(
+                    !text.contains(address),
+                    "{who}'s address in a mail to {:?}: {text}",
+                    m.to
+                );
+            }
+        }
+    }
+    let seen = room
+        .app
+        .get(&format!("/api/v1/games/{id}"), Some(&bruno))
+        .await;
+    assert_eq!(seen.status, 200, "{}", seen.text);
+    for address in ["chiara@example.test", "dario@example.test"] {
+        assert!(!seen.text.contains(address), "{}", seen.text);
+    }
+    let list = room.app.get("/api/v1/games", Some(&bruno)).await;
+    assert!(!list.text.contains("chiara@example.test"), "{}", list.text);
+}

@@ -12,7 +12,9 @@ mod write;
 
 pub use fairness::{Fairness, Verification, effective_seed, fairness, verify};
 pub use history::{HistoryEntry, history};
-pub use resource::{GameResource, GameStatus, PlayerRef, SeatResource, SeatRow, You};
+pub use resource::{
+    GameResource, GameStatus, Invitee, PlayerRef, SeatResource, SeatRow, You, mask_email,
+};
 pub use timeout::{time_out, time_out_due};
 use write::{Ending, Step, Written};
 
@@ -124,9 +126,43 @@ fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiEr
         .order(game_seats::seat)
         .select((GameSeat::as_select(), users::display_name.nullable()))
         .load(conn)?;
+    Ok(seat_rows(conn, rows)?)
+}
+
+/// Seat rows with their names: an invited address that has an account shows by its display name
+/// (only waiting games have invited seats, so the lookup is usually skipped).
+fn seat_rows(
+    conn: &mut PgConnection,
+    rows: Vec<(GameSeat, Option<String>)>,
+) -> QueryResult<Vec<SeatRow>> {
+    let invited: Vec<&str> = rows
+        .iter()
+        .filter(|(r, _)| r.user_id.is_none())
+        .filter_map(|(r, _)| r.invited_email.as_deref())
+        .collect();
+    let names: Vec<(String, String)> = if invited.is_empty() {
+        Vec::new()
+    } else {
+        users::table
+            .filter(users::email.eq_any(invited))
+            .select((users::email, users::display_name))
+            .load(conn)?
+    };
     Ok(rows
         .into_iter()
-        .map(|(row, display_name)| SeatRow { row, display_name })
+        .map(|(row, display_name)| {
+            let invitee_name = names
+                .iter()
+                .find(|(email, _)| {
+                    row.user_id.is_none() && row.invited_email.as_ref() == Some(email)
+                })
+                .map(|(_, name)| name.clone());
+            SeatRow {
+                row,
+                display_name,
+                invitee_name,
+            }
+        })
         .collect())
 }
 
@@ -424,15 +460,13 @@ pub fn list(
         .order((game_seats::game_id, game_seats::seat))
         .select((GameSeat::as_select(), users::display_name.nullable()))
         .load(conn)?;
+    let rows = seat_rows(conn, rows)?;
     let mut summaries = Vec::new();
     for game in found {
         let seats: Vec<SeatRow> = rows
             .iter()
-            .filter(|(row, _)| row.game_id == game.id)
-            .map(|(row, display_name)| SeatRow {
-                row: row.clone(),
-                display_name: display_name.clone(),
-            })
+            .filter(|s| s.row.game_id == game.id)
+            .cloned()
             .collect();
         let you = resource::seat_of(&seats, Some(user));
         let status = GameStatus::from_db(&game.status);

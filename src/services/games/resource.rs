@@ -48,6 +48,8 @@ impl GameStatus {
 pub struct SeatRow {
     pub row: GameSeat,
     pub display_name: Option<String>,
+    /// The display name of an invited address that has an account (not yet joined).
+    pub invitee_name: Option<String>,
 }
 
 impl SeatRow {
@@ -67,7 +69,20 @@ impl SeatRow {
                 _ => None,
             },
             pending,
-            invited: self.row.user_id.is_none() && self.row.invited_email.is_some(),
+            invited: match (
+                self.row.user_id,
+                &self.row.invited_email,
+                &self.invitee_name,
+            ) {
+                (Some(_), _, _) | (None, None, _) => None,
+                (None, Some(_), Some(name)) => Some(Invitee::Player {
+                    display_name: name.clone(),
+                }),
+                (None, Some(email), None) => Some(Invitee::Address {
+                    email_masked: mask_email(email),
+                }),
+            },
+            open: self.row.user_id.is_none() && self.row.invited_email.is_none(),
             deadline: self.row.deadline.filter(|_| pending),
             bank_seconds: self.row.bank_seconds,
             timeouts: u32::try_from(self.row.timeouts).unwrap_or(0),
@@ -91,8 +106,11 @@ pub struct SeatResource {
     pub player: Option<PlayerRef>,
     /// Whether the game waits for this seat.
     pub pending: bool,
-    /// Whether the seat is reserved for an invited address (not shown) that has not joined yet.
-    pub invited: bool,
+    /// Who the seat is reserved for while they have not joined: a player's display name, or a
+    /// masked address (`a***@example.org`); a full address is never shown.
+    pub invited: Option<Invitee>,
+    /// Whether anyone may take the seat.
+    pub open: bool,
     /// When the seat's current decision times out; `null` when it is not pending or the game
     /// has no clock.
     pub deadline: Option<DateTime<Utc>>,
@@ -103,6 +121,29 @@ pub struct SeatResource {
     /// Dropped after `drop_after` consecutive timeouts: its decisions are made by default and it
     /// ranks last.
     pub dropped: bool,
+}
+
+/// The invitee of a seat not taken yet.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum Invitee {
+    /// An invited address that has an account.
+    #[schema(title = "InvitedPlayer")]
+    Player { display_name: String },
+    /// An invited address without an account, masked.
+    #[schema(title = "InvitedAddress")]
+    Address { email_masked: String },
+}
+
+/// `ada@example.org` as `a***@example.org`: enough to recognise, not enough to write to.
+pub fn mask_email(email: &str) -> String {
+    match email.split_once('@') {
+        Some((local, domain)) => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}***@{domain}")
+        }
+        None => "***".to_owned(),
+    }
 }
 
 /// The caller's place in the game.
