@@ -78,6 +78,16 @@ diesel::table! {
         timeouts -> Int4,
         dropped -> Bool,
         next_reminder_at -> Nullable<Timestamptz>,
+        closed -> Bool,
+    }
+}
+
+diesel::table! {
+    game_refusals (game_id, email) {
+        game_id -> Uuid,
+        email -> Text,
+        reason -> Text,
+        at -> Timestamptz,
     }
 }
 
@@ -163,10 +173,12 @@ diesel::joinable!(game_results -> games (game_id));
 diesel::joinable!(game_results -> users (user_id));
 diesel::joinable!(game_seats -> games (game_id));
 diesel::joinable!(game_seats -> users (user_id));
+diesel::joinable!(game_refusals -> games (game_id));
 diesel::joinable!(games -> users (created_by));
 diesel::joinable!(idempotency_keys -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    game_refusals,
     api_tokens,
     email_links,
     game_actions,

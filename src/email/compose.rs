@@ -6,7 +6,7 @@
 //! once the game is over.
 
 use super::i18n;
-use super::jobs::{DigestMail, ReminderMail, SignInMail, VacationMail};
+use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, VacationMail};
 use crate::auth::links::{LinkKeys, PlayGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
@@ -972,4 +972,58 @@ fn event_line(locale: Locale, table: &Table, event: &Value) -> Option<String> {
     }
     let sentence = table.kind.event_line(locale, event)?;
     Some(sentence.plain(&table.names(locale)))
+}
+
+/// To the creator: an invitee declined; the seat stays empty until they invite someone else.
+pub fn declined(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &DeclinedMail,
+) -> Result<Option<Mail>, JobError> {
+    let Some(table) = Table::load(conn, p.game_id)? else {
+        return Ok(None);
+    };
+    let name: Option<String> = users::table
+        .find(p.declined_by)
+        .select(users::display_name)
+        .first(conn)
+        .optional()
+        .map_err(db)?;
+    let (Some(name), Some((user, mode))) = (name, recipient(conn, &table, p.seat)?) else {
+        return Ok(None);
+    };
+    // A choice of the creator's own game, not a turn: sent unless mail is off altogether.
+    if mode == Mode::Off {
+        return Ok(None);
+    }
+    let locale = Locale::from_db(&user.locale);
+    let game = table.game_name();
+    let subject = i18n::fill(
+        locale,
+        &i18n::DECLINED_SUBJECT,
+        &[("p", &name), ("game", game)],
+    );
+    let mut doc = Doc::new(locale, &user.display_name);
+    doc.paragraphs.push(i18n::fill(
+        locale,
+        &i18n::DECLINED_BODY,
+        &[("p", &name), ("game", game)],
+    ));
+    let grant = PlayGrant {
+        user: UserId(user.id),
+        game: GameId(p.game_id),
+        seat: p.seat,
+    };
+    doc.link = Some((
+        i18n::pick(locale, &i18n::SEE_GAME).to_owned(),
+        ctx.play_url(grant),
+    ));
+    let mut mail = blank(
+        &user,
+        subject,
+        p.message_id.clone(),
+        Some(GameId(p.game_id)),
+    );
+    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
+    Ok(Some(finish(mail, &doc)))
 }

@@ -145,6 +145,20 @@ pub const FOOTER: T = [
     "Vous recevez ce message car vous jouez sur herald. Pour ne plus recevoir d'avis de tour : {url}",
 ];
 
+// Invitations (design.md section 19).
+pub const DECLINED_SUBJECT: T = [
+    "{p} declined your invitation to {game}",
+    "{p} rechazó tu invitación a {game}",
+    "{p} ha rifiutato il tuo invito a {game}",
+    "{p} a décliné votre invitation à {game}",
+];
+pub const DECLINED_BODY: T = [
+    "{p} declined your invitation to {game}. Their seat stays empty until you invite someone else.",
+    "{p} rechazó tu invitación a {game}. Su asiento queda vacío hasta que invites a otra persona.",
+    "{p} ha rifiutato il tuo invito a {game}. Il suo posto resta vuoto finché non inviti qualcun altro.",
+    "{p} a décliné votre invitation à {game}. Sa place reste vide jusqu'à ce que vous invitiez quelqu'un d'autre.",
+];
+
 // Clocks (design.md section 14).
 pub const YOU_LOST_ON_TIME: T = [
     "You lost on time: your deadline passed without a move.",

@@ -167,6 +167,24 @@ impl BackgroundJob for VacationMail {
     }
 }
 
+/// An invitee of the game declined: to the creator's seat.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DeclinedMail {
+    pub game_id: Uuid,
+    pub seat: i16,
+    pub declined_by: Uuid,
+    pub message_id: String,
+}
+
+impl BackgroundJob for DeclinedMail {
+    const KIND: &'static str = "email.declined";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::declined(c, ctx, self)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

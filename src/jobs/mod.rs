@@ -79,7 +79,8 @@ type Runner = fn(&Env, &mut PgConnection, &Job) -> Result<(), JobError>;
 /// Every kind of job and its runner: a new kind is one line here.
 pub const KINDS: &[(&str, Runner)] = {
     use crate::email::jobs::{
-        DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail, TurnMail, VacationMail,
+        DeclinedMail, DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail, TurnMail,
+        VacationMail,
     };
     &[
         (InvitationMail::KIND, run_typed::<InvitationMail>),
@@ -89,6 +90,7 @@ pub const KINDS: &[(&str, Runner)] = {
         (DigestMail::KIND, run_typed::<DigestMail>),
         (ReminderMail::KIND, run_typed::<ReminderMail>),
         (VacationMail::KIND, run_typed::<VacationMail>),
+        (DeclinedMail::KIND, run_typed::<DeclinedMail>),
     ]
 };
 

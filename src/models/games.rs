@@ -57,6 +57,8 @@ pub struct GameSeat {
     pub timeouts: i32,
     pub dropped: bool,
     pub next_reminder_at: Option<DateTime<Utc>>,
+    /// Declined or withdrawn: neither taken, invited nor open.
+    pub closed: bool,
 }
 
 #[derive(Debug, Insertable)]

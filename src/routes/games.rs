@@ -498,6 +498,72 @@ pub async fn resign_game(
     Ok(HttpResponse::Ok().json(game))
 }
 
+/// Decline an invitation
+///
+/// The invitee declines: their seat stays empty until the creator invites someone else, the
+/// creator is mailed, and this account may not join the game any more. Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "decline_invitation",
+    tag = "games",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The game, without the caller's seat.", body = GameResource),
+        (status = 403, description = "No invitation of the caller to decline (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "The game has started or was cancelled (`conflict`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games/{id}/decline")]
+pub async fn decline_invitation(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let (user, id) = (auth.user_id, GameId(id.into_inner()));
+    let game = crate::db::run(&state.pool, move |conn| {
+        games::invitations::decline(conn, user, id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(game))
+}
+
+/// Cancel a waiting game
+///
+/// The creator cancels a game that has not started: its status becomes `aborted` (never
+/// played, never rated). Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "cancel_game",
+    tag = "games",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The cancelled game (`aborted`).", body = GameResource),
+        (status = 403, description = "The caller did not create the game (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "The game has started or was cancelled (`conflict`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games/{id}/cancel")]
+pub async fn cancel_game(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let (user, id) = (auth.user_id, GameId(id.into_inner()));
+    let game = crate::db::run(&state.pool, move |conn| {
+        games::invitations::cancel(conn, user, id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(game))
+}
+
 /// Get a game's fairness record
 ///
 /// The seed commitment and the players' entropy; once the game is over also the seed and whether

@@ -54,6 +54,8 @@ where
                 .service(games::check_actions)
                 .service(games::get_game_history)
                 .service(games::resign_game)
+                .service(games::decline_invitation)
+                .service(games::cancel_game)
                 .service(games::get_game_fairness),
         )
 }

@@ -691,6 +691,10 @@ pub async fn invitation(
                     input type="hidden" name="csrf" value=(csrf);
                     button type="submit" { (t(l, "accept")) }
                 }
+                form.action method="post" action={ "/invitations/" (game) "/decline" } data-action="decline" {
+                    input type="hidden" name="csrf" value=(csrf);
+                    button type="submit" { (t(l, "decline")) }
+                }
             },
         ),
     )
@@ -790,23 +794,26 @@ pub async fn join_as_new_player(
     }
 }
 
-/// `POST /invitations/{game_id}`: joins the game (the invited seat of the account's address).
-pub async fn accept_invitation(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    path: web::Path<Uuid>,
-    form: web::Form<HashMap<String, String>>,
-) -> HttpResponse {
-    let game = GameId(path.into_inner());
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(
-            &req,
-            StatusCode::UNAUTHORIZED,
-            &format!("/invitations/{game}"),
-        );
+/// A signed-in form post with the page's CSRF token that changes a game: runs `work`, then sees
+/// `done`; without a session the sign-in page (back to `back`), with a bad token 403.
+async fn game_post<F>(
+    state: &AppState,
+    req: &HttpRequest,
+    form: &HashMap<String, String>,
+    back: String,
+    done: String,
+    work: F,
+) -> HttpResponse
+where
+    F: FnOnce(&mut diesel::PgConnection, UserId) -> Result<games::GameResource, ApiError>
+        + Send
+        + 'static,
+{
+    let Some((user, cookie, chrome)) = signed_in(state, req).await else {
+        return sign_in_page(req, StatusCode::UNAUTHORIZED, &back);
     };
     let l = chrome.locale;
-    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+    if !session::csrf_ok(state, &cookie, form.get("csrf").map_or("", String::as_str)) {
         return message(
             &chrome,
             StatusCode::FORBIDDEN,
@@ -814,13 +821,68 @@ pub async fn accept_invitation(
             t(l, "csrf"),
         );
     }
-    let joined = crate::db::run(&state.pool, move |conn| games::join(conn, user, game, None))
+    let done_work = crate::db::run(&state.pool, move |conn| work(conn, user))
         .await
         .map_err(ApiError::from);
-    match joined {
-        Ok(_) => see_other(&format!("/play/{game}")),
+    match done_work {
+        Ok(_) => see_other(&done),
         Err(e) => error_page(&chrome, &e),
     }
+}
+
+/// `POST /invitations/{game_id}`: the signed-in invitee accepts (takes the seat).
+pub async fn accept_invitation(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    let (back, done) = (format!("/invitations/{game}"), format!("/play/{game}"));
+    game_post(&state, &req, &form, back, done, move |conn, user| {
+        games::join(conn, user, game, None)
+    })
+    .await
+}
+
+/// `POST /invitations/{game_id}/decline`: the signed-in invitee declines.
+pub async fn decline_invitation(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    let back = format!("/invitations/{game}");
+    game_post(
+        &state,
+        &req,
+        &form,
+        back,
+        "/games".to_owned(),
+        move |conn, user| games::invitations::decline(conn, user, game),
+    )
+    .await
+}
+
+/// `POST /games/{game_id}/cancel`: the creator cancels a game that has not started.
+pub async fn cancel_game(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    let page = format!("/play/{game}");
+    game_post(
+        &state,
+        &req,
+        &form,
+        page.clone(),
+        page,
+        move |conn, user| games::invitations::cancel(conn, user, game),
+    )
+    .await
 }
 
 const MODES: [(Mode, &str); 3] = [

@@ -434,6 +434,16 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Ce lien ne peut pas être utilisé",
         ],
     ),
+    ("decline", ["Decline", "Rechazar", "Rifiuta", "Décliner"]),
+    (
+        "cancel_game",
+        [
+            "Cancel this game",
+            "Cancelar esta partida",
+            "Annulla questa partita",
+            "Annuler cette partie",
+        ],
+    ),
     (
         "link_spent",
         [

@@ -43,6 +43,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             web::post().to(account::accept_invitation),
         )
         .route(
+            "/invitations/{game_id}/decline",
+            web::post().to(account::decline_invitation),
+        )
+        .route(
+            "/games/{game_id}/cancel",
+            web::post().to(account::cancel_game),
+        )
+        .route(
             "/invitations/{game_id}/new",
             web::post().to(account::join_as_new_player),
         )

@@ -207,8 +207,22 @@ async fn render(
         title = format!("{} · {title}", t(view.locale, "your_move"));
     }
     let game_body = super::games::body(&view.game.kind, &view, &title);
-    let body = html! { (game_body) (super::clock::panel(&chrome, &view.game)) };
+    let body =
+        html! { (game_body) (cancel_form(&view)) (super::clock::panel(&chrome, &view.game)) };
     respond(status, page(&chrome, &title, body))
+}
+
+/// The creator (seat 0) may cancel a game nobody has started playing.
+fn cancel_form(p: &GamePage) -> maud::Markup {
+    let creator = p.game.you.as_ref().is_some_and(|y| y.seat == 0);
+    html! {
+        @if creator && p.game.status == games::GameStatus::Waiting {
+            form.action method="post" action={ "/games/" (p.game.id) "/cancel" } data-action="cancel" {
+                input type="hidden" name="csrf" value=(p.csrf.as_deref().unwrap_or(""));
+                button type="submit" { (t(p.locale, "cancel_game")) }
+            }
+        }
+    }
 }
 
 /// A page for a problem outside the forms.

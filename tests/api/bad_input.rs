@@ -79,6 +79,8 @@ const ROUTES: &[Route] = &[
     row("POST", "/api/v1/games/{id}/actions", JsonBody),
     row("GET", "/api/v1/games/{id}/history", NoBody),
     row("POST", "/api/v1/games/{id}/resign", NoBody),
+    row("POST", "/api/v1/games/{id}/decline", NoBody),
+    row("POST", "/api/v1/games/{id}/cancel", NoBody),
     row("GET", "/api/v1/games/{id}/fairness", NoBody),
     // The pages (src/web, and the unsubscribe page of src/routes/notifications.rs).
     row("GET", "/static/herald.css", NoBody),
@@ -95,6 +97,8 @@ const ROUTES: &[Route] = &[
     row("GET", "/invitations/{game_id}", NoBody),
     row("POST", "/invitations/{game_id}", Form),
     row("POST", "/invitations/{game_id}/new", Form),
+    row("POST", "/invitations/{game_id}/decline", Form),
+    row("POST", "/games/{game_id}/cancel", Form),
     row("GET", "/settings", NoBody),
     row("POST", "/settings", Form),
     row("POST", "/settings/vacation", Form),
@@ -226,6 +230,12 @@ struct World {
     invite_cyd: String,
     invite_dee: String,
     tokens: [String; 2],
+    /// Waiting Magnate games of Ada inviting Cyd, one per route that declines or cancels (each
+    /// valid request ends its game's invitation for good).
+    spare: [String; 4],
+    /// Ada's (the creator's) account cookie and its CSRF token.
+    ada_cookie: String,
+    ada_csrf: String,
 }
 
 async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (String, String) {
@@ -280,6 +290,19 @@ async fn world() -> World {
     let pat = pat.json["id"].as_str().unwrap().to_owned();
     let (cookie, csrf) = account_cookie(&app, &token, email).await;
     let (cyd_cookie, cyd_csrf) = account_cookie(&app, &cyd, "cyd@example.test").await;
+    let (ada_cookie, ada_csrf) = account_cookie(&app, &table.tokens[0], "ada@example.test").await;
+    let mut spare: [String; 4] = Default::default();
+    for game in &mut spare {
+        let g = app
+            .post(
+                "/api/v1/games",
+                Some(&table.tokens[0]),
+                json!({"kind": "magnate", "invite": ["cyd@example.test"]}),
+            )
+            .await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        *game = g.json["id"].as_str().unwrap().to_owned();
+    }
     let user = user_id(&app, &token).await;
     let (link, unsubscribe) = {
         let mut conn = PgConnection::establish(&app.db_url).unwrap();
@@ -326,6 +349,9 @@ async fn world() -> World {
         play_link,
         invite_cyd,
         invite_dee,
+        spare,
+        ada_cookie,
+        ada_csrf,
     }
 }
 
@@ -861,6 +887,16 @@ fn plan(w: &World, route: &Route) -> Plan {
             ];
             p
         }
+        ("POST", "/api/v1/games/{id}/decline") => {
+            let mut p = Plan::new(Sender::Bearer(w.cyd.clone()));
+            p.params = vec![w.spare[0].clone()];
+            p
+        }
+        ("POST", "/api/v1/games/{id}/cancel") => {
+            let mut p = Plan::new(Sender::Bearer(w.tokens[0].clone()));
+            p.params = vec![w.spare[1].clone()];
+            p
+        }
         ("POST", "/api/v1/games/{id}/join") => {
             let mut p = Plan::new(Sender::Bearer(w.cyd.clone()));
             p.params = vec![w.waiting.clone()];
@@ -1039,6 +1075,20 @@ fn plan(w: &World, route: &Route) -> Plan {
             p.params = vec![w.waiting.clone()];
             p.query = pairs(&[("t", &w.invite_cyd)]);
             p.reads = vec![("t", token_attacks(&w.invite_cyd))];
+            p
+        }
+        ("POST", "/invitations/{game_id}/decline") => {
+            let mut p = Plan::new(cyd_cookie);
+            p.params = vec![w.spare[2].clone()];
+            p.form = pairs(&[("csrf", &w.cyd_csrf)]);
+            p.fields = vec![("csrf", strings(token_attacks(&w.cyd_csrf)))];
+            p
+        }
+        ("POST", "/games/{game_id}/cancel") => {
+            let mut p = Plan::new(Sender::Cookie(w.ada_cookie.clone()));
+            p.params = vec![w.spare[3].clone()];
+            p.form = pairs(&[("csrf", &w.ada_csrf)]);
+            p.fields = vec![("csrf", strings(token_attacks(&w.ada_csrf)))];
             p
         }
         ("POST", "/invitations/{game_id}") => {

@@ -341,7 +341,7 @@ async fn my_turn_lists_the_nearest_deadline_first() {
     }
 }
 
-fn jobs_of_kind(app: &TestApp, kind: &str) -> usize {
+pub fn jobs_of_kind(app: &TestApp, kind: &str) -> usize {
     #[derive(diesel::QueryableByName)]
     struct Count {
         #[diesel(sql_type = diesel::sql_types::BigInt)]

@@ -712,3 +712,84 @@ async fn a_game_read_answers_304_while_unchanged_for_its_reader() {
     assert_eq!(after.status, 200);
     assert_ne!(after.header("etag"), tag);
 }
+
+/// An invitee declines: the seat closes (neither invited nor open), their join is refused from
+/// then on, and the creator's mail is queued; the creator alone cancels a game that has not
+/// started, and a started game cannot be cancelled.
+#[actix_web::test]
+async fn an_invitee_declines_and_the_creator_cancels_a_waiting_game() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (ada, bruno) = (table.tokens[0].clone(), table.tokens[1].clone());
+    let created = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    let id = created.json["id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        created.json["seats"][1]["invited"],
+        json!({"display_name": "Bruno"})
+    );
+    let stranger = app.user("cleo@example.test", "Cleo").await;
+    let nobody = app
+        .post(
+            &format!("/api/v1/games/{id}/decline"),
+            Some(&stranger),
+            json!({}),
+        )
+        .await;
+    nobody.assert_problem(403, "forbidden");
+    let declined = app
+        .post(
+            &format!("/api/v1/games/{id}/decline"),
+            Some(&bruno),
+            json!({}),
+        )
+        .await;
+    assert_eq!(declined.status, 200, "{}", declined.text);
+    let g = app.get(&format!("/api/v1/games/{id}"), Some(&ada)).await;
+    assert_eq!(g.json["seats"][1]["invited"], json!(null));
+    assert_eq!(g.json["seats"][1]["open"], false);
+    assert_eq!(
+        g.json["version"],
+        created.json["version"].as_i64().unwrap() + 1
+    );
+    let join = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+    join.assert_problem(403, "forbidden");
+    assert_eq!(
+        crate::clocks::jobs_of_kind(&app, "email.declined"),
+        1,
+        "the creator is told"
+    );
+    // Cancel: the creator only, a waiting game only.
+    let not_mine = app
+        .post(
+            &format!("/api/v1/games/{id}/cancel"),
+            Some(&bruno),
+            json!({}),
+        )
+        .await;
+    not_mine.assert_problem(403, "forbidden");
+    let cancelled = app
+        .post(&format!("/api/v1/games/{id}/cancel"), Some(&ada), json!({}))
+        .await;
+    assert_eq!(cancelled.status, 200, "{}", cancelled.text);
+    assert_eq!(cancelled.json["status"], "aborted");
+    let again = app
+        .post(&format!("/api/v1/games/{id}/cancel"), Some(&ada), json!({}))
+        .await;
+    again.assert_problem(409, "conflict");
+    let started = app
+        .post(
+            &format!("/api/v1/games/{}/cancel", table.id),
+            Some(&table.tokens[0]),
+            json!({}),
+        )
+        .await;
+    started.assert_problem(409, "conflict");
+}

@@ -1108,3 +1108,73 @@ fn urlencode(s: &str) -> String {
         })
         .collect()
 }
+
+/// The invitation page offers to decline as well as to accept; the creator's page of a waiting
+/// game offers to cancel it, and both forms do what they say.
+#[actix_web::test]
+async fn an_invitation_is_declined_and_a_waiting_game_cancelled_from_their_pages() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let g = app
+            .post(
+                "/api/v1/games",
+                Some(&ada),
+                serde_json::json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
+            )
+            .await;
+        ids.push(g.json["id"].as_str().unwrap().to_owned());
+    }
+    let bcookie = signed_in(&app, &bruno, "bruno@example.test").await;
+    let game = GameId(ids[0].parse().unwrap());
+    let token = app.links.invite_link(game, 1, "bruno@example.test", 600);
+    let inv = page(
+        &app,
+        &format!("/invitations/{}?t={token}", ids[0]),
+        &bcookie,
+    )
+    .await;
+    assert!(form_action(&inv.text, "accept").is_some());
+    let decline = form_action(&inv.text, "decline").expect("a decline form");
+    let forged = post_form(&app, &decline, &bcookie, "csrf=nope").await;
+    assert_eq!(forged.status, 403);
+    let declined = post_form(
+        &app,
+        &decline,
+        &bcookie,
+        &format!("csrf={}", csrf_of(&inv.text)),
+    )
+    .await;
+    assert_eq!(declined.status, 303, "{}", declined.text);
+    let g = app
+        .get(&format!("/api/v1/games/{}", ids[0]), Some(&ada))
+        .await;
+    assert_eq!(g.json["seats"][1]["invited"], serde_json::json!(null));
+    // Ada cancels the other game from its page; Bruno's page of it has no such form.
+    let acookie = signed_in(&app, &ada, "ada@example.test").await;
+    let mine = page(&app, &format!("/play/{}", ids[1]), &acookie).await;
+    let cancel = form_action(&mine.text, "cancel").expect("a cancel form");
+    assert!(
+        form_action(
+            &page(&app, &format!("/play/{}", ids[1]), &bcookie)
+                .await
+                .text,
+            "cancel"
+        )
+        .is_none()
+    );
+    let cancelled = post_form(
+        &app,
+        &cancel,
+        &acookie,
+        &format!("csrf={}", csrf_of(&mine.text)),
+    )
+    .await;
+    assert_eq!(cancelled.status, 303, "{}", cancelled.text);
+    let g = app
+        .get(&format!("/api/v1/games/{}", ids[1]), Some(&ada))
+        .await;
+    assert_eq!(g.json["status"], "aborted");
+}

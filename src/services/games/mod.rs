@@ -6,6 +6,7 @@
 
 mod fairness;
 mod history;
+pub mod invitations;
 pub mod resource;
 mod timeout;
 mod write;
@@ -337,7 +338,12 @@ pub fn join(
             ));
         }
         let email = email_of(conn, user)?;
-        let free = |s: &&SeatRow| s.row.user_id.is_none();
+        if let Some(reason) = invitations::refusal(conn, id, &email)? {
+            return Err(ApiError::Forbidden(format!(
+                "you may not join this game: {reason}"
+            )));
+        }
+        let free = |s: &&SeatRow| s.row.user_id.is_none() && !s.row.closed;
         let seat = seats
             .iter()
             .filter(free)

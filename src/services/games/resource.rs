@@ -82,7 +82,9 @@ impl SeatRow {
                     email_masked: mask_email(email),
                 }),
             },
-            open: self.row.user_id.is_none() && self.row.invited_email.is_none(),
+            open: self.row.user_id.is_none()
+                && self.row.invited_email.is_none()
+                && !self.row.closed,
             deadline: self.row.deadline.filter(|_| pending),
             bank_seconds: self.row.bank_seconds,
             timeouts: u32::try_from(self.row.timeouts).unwrap_or(0),
