@@ -22,7 +22,7 @@ pub struct Settings {
 }
 
 /// Where the server listens and how it is reached from outside.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct HttpSettings {
     /// `BIND_ADDR`; port 0 asks the OS for a free port (tests).
     pub bind_addr: SocketAddr,
@@ -34,6 +34,8 @@ pub struct HttpSettings {
     /// `CORS_ALLOWED_ORIGINS`: the origins (`https://client.example`, comma-separated) whose
     /// browser clients may call the API; none when unset.
     pub cors_allowed_origins: Vec<String>,
+    /// `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <it>`.
+    pub metrics_token: Option<String>,
 }
 
 /// An address range, `10.0.0.0/8` or a single address.
@@ -138,6 +140,21 @@ impl fmt::Debug for Settings {
     }
 }
 
+impl fmt::Debug for HttpSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpSettings")
+            .field("bind_addr", &self.bind_addr)
+            .field("public_url", &self.public_url)
+            .field("trusted_proxies", &self.trusted_proxies)
+            .field("cors_allowed_origins", &self.cors_allowed_origins)
+            .field(
+                "metrics_token",
+                &self.metrics_token.as_ref().map(|_| "<set>"),
+            )
+            .finish()
+    }
+}
+
 impl fmt::Debug for DatabaseSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("DatabaseSettings")
@@ -176,7 +193,7 @@ const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
 
 impl Settings {
     /// Reads the environment: `BIND_ADDR`, `DATABASE_URL`, `DATA_DIR`, `PUBLIC_URL`,
-    /// `JWT_SECRET`, `SMTP_URL`. Creates `DATA_DIR` and, when `JWT_SECRET` is unset, a secret kept
+    /// `JWT_SECRET`, `SMTP_URL`, `METRICS_TOKEN`, ... Creates `DATA_DIR` and, when `JWT_SECRET` is unset, a secret kept
     /// in `DATA_DIR/jwt_secret` (mode 0600) so tokens survive restarts.
     ///
     /// # Errors
@@ -226,6 +243,7 @@ impl Settings {
                 public_url: public_url.trim_end_matches('/').to_owned(),
                 trusted_proxies,
                 cors_allowed_origins,
+                metrics_token: var("METRICS_TOKEN").map(|t| t.trim().to_owned()),
             },
             database: DatabaseSettings {
                 url: var("DATABASE_URL"),
@@ -272,6 +290,7 @@ impl Settings {
                 public_url: "http://127.0.0.1".to_owned(),
                 trusted_proxies: Vec::new(),
                 cors_allowed_origins: Vec::new(),
+                metrics_token: None,
             },
             database: DatabaseSettings {
                 url: Some(database_url),

@@ -75,3 +75,25 @@ where
     .await
     .map_err(|_| BlockingError::Canceled)?
 }
+
+/// Runs `work` like [`run`], but answers `None` once `limit` has passed (or when no connection
+/// could be had, or the work failed). For the probes and the metrics, which must answer quickly
+/// even when the database hangs: a stopped server accepts connections and never replies, so
+/// neither the pool's checkout (which tests the connection) nor a query can be trusted to
+/// return. The blocking thread stays with its query until the database answers or the
+/// connection breaks; the caller does not wait for it.
+pub async fn run_within<T, F>(pool: &PgPool, limit: std::time::Duration, work: F) -> Option<T>
+where
+    F: FnOnce(&mut PgConnection) -> diesel::QueryResult<T> + Send + 'static,
+    T: Send + 'static,
+{
+    let pool = pool.clone();
+    let job = actix_web::web::block(move || {
+        let mut conn = pool.get_timeout(limit).ok()?;
+        work(&mut conn).ok()
+    });
+    match actix_web::rt::time::timeout(limit, job).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(_)) | Err(_) => None,
+    }
+}

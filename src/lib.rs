@@ -3,6 +3,7 @@
 //! `engine` and `games` are pure (no I/O, no clock, no OS randomness); everything else is the
 //! service around them. See `README.md` for the architecture map.
 
+pub mod access;
 pub mod auth;
 pub mod cli;
 pub mod config;
@@ -14,6 +15,8 @@ pub mod engine;
 pub mod error;
 pub mod games;
 pub mod jobs;
+pub mod logging;
+pub mod metrics;
 pub mod models;
 pub mod present;
 pub mod routes;

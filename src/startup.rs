@@ -3,6 +3,7 @@
 
 use crate::config::Settings;
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 use crate::routes::{self, Spec};
 use crate::state::AppState;
 use actix_web::dev::{Server, ServerHandle, Service};
@@ -44,6 +45,19 @@ impl Application {
     /// # Errors
     /// When the address cannot be bound or no database URL is set.
     pub fn build(settings: Settings, options: ServerOptions) -> anyhow::Result<Application> {
+        Application::build_with_metrics(settings, options, Arc::new(Metrics::new()?))
+    }
+
+    /// [`Application::build`] counting into `metrics`, which `herald serve` shares with its job
+    /// worker so that `/metrics` reports the mails it sends.
+    ///
+    /// # Errors
+    /// As [`Application::build`].
+    pub fn build_with_metrics(
+        settings: Settings,
+        options: ServerOptions,
+        metrics: Arc<Metrics>,
+    ) -> anyhow::Result<Application> {
         let url = settings
             .database
             .url
@@ -53,7 +67,7 @@ impl Application {
         let listener = TcpListener::bind(settings.http.bind_addr)
             .with_context(|| format!("cannot listen on {}", settings.http.bind_addr))?;
         let port = listener.local_addr()?.port();
-        let state = web::Data::new(AppState::new(settings, pool));
+        let state = web::Data::new(AppState::new(settings, pool, metrics));
         let spec = web::Data::new(Arc::new(Spec::new()));
         let mut server = HttpServer::new(move || app(state.clone(), spec.clone()))
             .workers(options.workers)
@@ -164,6 +178,7 @@ fn app(
 > {
     let https = state.settings.http.public_url.starts_with("https://");
     let cors = cors(&state.settings.http.cors_allowed_origins);
+    let metrics = state.metrics.clone();
     let api = App::new()
         .app_data(state)
         .app_data(spec)
@@ -189,30 +204,32 @@ fn app(
         .configure(routes::notifications::configure_pages)
         .configure(crate::web::configure)
         .default_service(web::to(routes::fallback))
+        .route("/metrics", web::get().to(routes::metrics::serve_metrics))
         .wrap(cors)
         .wrap_fn(move |req, srv| {
-            // Method, route pattern (never the path itself, which may carry a sign-in or
-            // unsubscribe token, nor the query), status, time.
-            let method = req.method().clone();
-            let started = std::time::Instant::now();
+            // The access line and the request metrics (`access`), then the headers every answer
+            // carries.
+            let started = crate::access::Started::new(&req);
             let fut = srv.call(req);
+            let metrics = metrics.clone();
             async move {
-                let mut res = fut.await?;
+                let mut res = match fut.await {
+                    Ok(res) => res,
+                    Err(e) => {
+                        let status = e.as_response_error().status_code().as_u16();
+                        started.finish(None, status, &metrics);
+                        return Err(e);
+                    }
+                };
                 // `Content-Type` rather than `content-type` on HTTP/1.1: names are
                 // case-insensitive, but some clients look them up by their usual spelling.
                 res.response_mut().head_mut().set_camel_case_headers(true);
                 security_headers(&mut res, https);
-                let route = res
-                    .request()
-                    .match_pattern()
-                    .unwrap_or_else(|| "(no route)".to_owned());
-                tracing::debug!(
-                    %method,
-                    route,
-                    status = res.status().as_u16(),
-                    ms = started.elapsed().as_millis() as u64,
-                    "request"
-                );
+                if let Some(id) = started.id_header() {
+                    res.headers_mut().insert(crate::access::REQUEST_ID, id);
+                }
+                let pattern = res.request().match_pattern();
+                started.finish(pattern.as_deref(), res.status().as_u16(), &metrics);
                 Ok(res)
             }
         })

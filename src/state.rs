@@ -1,10 +1,12 @@
-//! What every handler can reach: the pool, the token keys, the rate limiter, the settings.
+//! What every handler can reach: the pool, the token keys, the rate limiter, the settings, the
+//! metrics.
 
 use crate::auth::RateLimiter;
 use crate::auth::jwt::JwtKeys;
 use crate::auth::links::LinkKeys;
 use crate::config::Settings;
 use crate::db::PgPool;
+use crate::metrics::Metrics;
 use std::sync::Arc;
 
 /// Shared by all workers (cheap to clone).
@@ -18,10 +20,12 @@ pub struct AppState {
     /// New accounts per client address per hour.
     pub registrations: Arc<RateLimiter>,
     pub settings: Arc<Settings>,
+    /// This server's metrics (`GET /metrics`), shared with its job worker.
+    pub metrics: Arc<Metrics>,
 }
 
 impl AppState {
-    pub fn new(settings: Settings, pool: PgPool) -> AppState {
+    pub fn new(settings: Settings, pool: PgPool, metrics: Arc<Metrics>) -> AppState {
         AppState {
             pool,
             jwt: JwtKeys::new(&settings.auth.jwt_secret, settings.auth.access_token_ttl_s),
@@ -32,6 +36,7 @@ impl AppState {
                 std::time::Duration::from_secs(3600),
             )),
             settings: Arc::new(settings),
+            metrics,
         }
     }
 }

@@ -7,12 +7,7 @@ use diesel::{Connection, PgConnection};
 use std::process::ExitCode;
 
 fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("herald=info,warn"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+    crate::logging::init();
 }
 
 /// The settings, and the embedded cluster when `DATABASE_URL` is unset (its URL filled in).
@@ -40,18 +35,20 @@ fn migrate_database(url: &str) -> anyhow::Result<usize> {
 /// The embedded database died and could not be started again: exit non-zero so that a
 /// supervisor restarts herald, rather than serving 503 forever. The watchdog stops what is left.
 fn database_lost(error: &crate::devdb::DevDbError) {
-    tracing::error!(%error, "the embedded PostgreSQL cannot be started again; exiting");
-    eprintln!("herald: the embedded PostgreSQL died and cannot be started again: {error}");
+    crate::logging::fatal(&format!(
+        "herald: the embedded PostgreSQL died and cannot be started again: {error}; exiting"
+    ));
     std::process::exit(1);
 }
 
 fn fail(what: &str, error: &anyhow::Error) -> ExitCode {
-    eprintln!("herald {what}: {error:#}");
+    crate::logging::fatal(&format!("herald {what}: {error:#}"));
     ExitCode::FAILURE
 }
 
-/// `herald serve`: migrate, then serve until SIGINT/SIGTERM; the embedded cluster is stopped on
-/// the way out.
+/// `herald serve`: migrate, then serve until SIGINT/SIGTERM (logging that it shuts down); the
+/// server drains for at most 5 s, the job worker finishes its job, and the embedded cluster is
+/// stopped on the way out.
 pub fn serve() -> ExitCode {
     init_tracing();
     let (settings, pg) = match settings_and_database() {
@@ -69,13 +66,30 @@ pub fn serve() -> ExitCode {
             tracing::info!(migrations = ran, "database migrated");
         }
         let bind = settings.http.bind_addr;
+        // One set of metrics for the server and its worker: `/metrics` counts the mails sent.
+        let metrics = std::sync::Arc::new(crate::metrics::Metrics::new()?);
         // The job worker runs beside the server and stops after it (finishing its current job).
         let pool = crate::db::pool(&url, 2)?;
-        let worker = crate::jobs::Worker::new(&settings, pool)?.spawn();
+        let worker = crate::jobs::Worker::counting(&settings, pool, metrics.clone())?.spawn();
         let served = actix_web::rt::System::new().block_on(async move {
-            let app = Application::build(settings, ServerOptions::default())?;
+            // Signals are ours rather than actix's, so that the shutdown is logged by herald
+            // (actix's own line is below the default filter) in the chosen format.
+            let options = ServerOptions {
+                handle_signals: false,
+                ..ServerOptions::default()
+            };
+            let app = Application::build_with_metrics(settings, options, metrics)?;
             tracing::info!(%bind, port = app.port(), "serving");
-            app.run_until_stopped().await?;
+            let handle = app.handle();
+            let mut server = actix_web::rt::spawn(app.run_until_stopped());
+            tokio::select! {
+                finished = &mut server => return Ok(finished??),
+                signal = shutdown_signal() => {
+                    tracing::info!(signal = signal?, "shutting down: finishing open requests (5 s at most), the job in hand and the database");
+                }
+            }
+            handle.stop(true).await;
+            server.await??;
             anyhow::Ok(())
         });
         worker.stop();
@@ -85,8 +99,31 @@ pub fn serve() -> ExitCode {
         pg.stop();
     }
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => {
+            tracing::info!("herald stopped");
+            ExitCode::SUCCESS
+        }
         Err(e) => fail("serve", &e),
+    }
+}
+
+/// Waits for SIGTERM or SIGINT (Ctrl-C) and names it.
+///
+/// # Errors
+/// When the signal handlers cannot be installed.
+async fn shutdown_signal() -> std::io::Result<&'static str> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = signal(SignalKind::terminate())?;
+        tokio::select! {
+            interrupted = tokio::signal::ctrl_c() => interrupted.map(|()| "SIGINT"),
+            _ = term.recv() => Ok("SIGTERM"),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await.map(|()| "Ctrl-C")
     }
 }
 
@@ -111,20 +148,8 @@ pub fn worker() -> ExitCode {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        runtime.block_on(async {
-            #[cfg(unix)]
-            {
-                use tokio::signal::unix::{SignalKind, signal};
-                let mut term = signal(SignalKind::terminate())?;
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            #[cfg(not(unix))]
-            tokio::signal::ctrl_c().await?;
-            anyhow::Ok(())
-        })?;
+        let signal = runtime.block_on(shutdown_signal())?;
+        tracing::info!(signal, "shutting down: finishing the job in hand");
         worker.stop();
         Ok(())
     })();

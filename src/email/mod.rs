@@ -15,13 +15,15 @@ pub mod jobs;
 
 use crate::config::Settings;
 use crate::jobs::JobError;
+use crate::metrics::Metrics;
 use anyhow::Context;
 use lettre::message::header::{
     ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue,
 };
 use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 use lettre::{Message, SmtpTransport, Transport};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Where messages go.
@@ -50,7 +52,7 @@ impl Mailer {
             }
             None => {
                 let dir = settings.data_dir.join("mail");
-                std::fs::create_dir_all(&dir)
+                private_folder(&dir)
                     .with_context(|| format!("cannot create the mail folder {}", dir.display()))?;
                 Ok(Mailer::Files(dir))
             }
@@ -69,7 +71,7 @@ impl Mailer {
                     chrono::Utc::now().format("%Y%m%dT%H%M%S%.3f"),
                     mail.message_id
                 ));
-                std::fs::write(&path, message.formatted()).map_err(|e| {
+                write_private(&path, &message.formatted()).map_err(|e| {
                     JobError::Retry(format!("cannot write {}: {e}", path.display()))
                 })?;
                 // The file, never its links: they carry tokens, and logs are read by more
@@ -81,10 +83,42 @@ impl Mailer {
     }
 }
 
+/// Creates `dir` (and its parents) readable by the owner only, and makes an existing one so:
+/// the mails in it hold sign-in and play links (design.md section 20).
+fn private_folder(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        builder.mode(0o700);
+        builder.create(dir)?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+    }
+    #[cfg(not(unix))]
+    builder.create(dir)
+}
+
+/// Writes a new file readable and writable by the owner only (mode 0600 from its creation, so
+/// that no other user can open it in between).
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)?.write_all(bytes)
+}
+
 /// Runs email jobs: reads what the recipient may see, composes, sends.
 pub struct Sender {
     mailer: Mailer,
     ctx: compose::Context,
+    /// Where sent and failed mails are counted (`herald_mails_*_total`), if anywhere.
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl Sender {
@@ -92,7 +126,15 @@ impl Sender {
         Sender {
             mailer,
             ctx: compose::Context::new(settings),
+            metrics: None,
         }
+    }
+
+    /// Counts sent and failed mails into `metrics` (those of the server beside the worker).
+    #[must_use]
+    pub fn counting_into(mut self, metrics: Arc<Metrics>) -> Sender {
+        self.metrics = Some(metrics);
+        self
     }
 
     /// What mails are composed with (keys, addresses).
@@ -111,8 +153,16 @@ impl Sender {
             tracing::debug!(kind, "nothing to send");
             return Ok(());
         };
-        let message = self.build(&mail)?;
-        self.mailer.send(&mail, &message)?;
+        let sent = self
+            .build(&mail)
+            .and_then(|message| self.mailer.send(&mail, &message));
+        if let Some(metrics) = &self.metrics {
+            match sent {
+                Ok(()) => metrics.mails_sent.inc(),
+                Err(_) => metrics.mails_failed.inc(),
+            }
+        }
+        sent?;
         tracing::info!(kind, message_id = %mail.message_id, "mail sent");
         Ok(())
     }

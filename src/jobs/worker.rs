@@ -46,6 +46,24 @@ impl Worker {
         })
     }
 
+    /// [`Worker::new`] counting the mails it sends into `metrics` (those `/metrics` serves).
+    ///
+    /// # Errors
+    /// As [`Worker::new`].
+    pub fn counting(
+        settings: &Settings,
+        pool: PgPool,
+        metrics: Arc<crate::metrics::Metrics>,
+    ) -> anyhow::Result<Worker> {
+        let mailer = Mailer::from_settings(settings)?;
+        Ok(Worker {
+            pool,
+            env: Arc::new(Env {
+                sender: Sender::new(settings, mailer).counting_into(metrics),
+            }),
+        })
+    }
+
     /// Runs at most one due job.
     ///
     /// # Errors

@@ -392,6 +392,8 @@ pub async fn submit_actions(
         actions: body.0.actions,
     };
     let user = auth.user_id;
+    // Observed when dropped: refusals count too, they take the same path.
+    let _timer = state.metrics.action_submit.start_timer();
     let done = crate::db::run(&state.pool, move |conn| {
         games::submit(conn, user, id, &submission, key.as_ref(), Mode::Store)
     })

@@ -29,6 +29,10 @@ pub async fn healthz() -> HttpResponse {
     })
 }
 
+/// How long `/readyz` waits for the database: a probe must answer within a second (design.md
+/// section 19), and a database that takes longer is not ready.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_millis(800);
+
 /// Readiness
 ///
 /// Answers 200 when the database answers a query, 503 otherwise.
@@ -42,12 +46,15 @@ pub async fn healthz() -> HttpResponse {
 )]
 #[get("/readyz")]
 pub async fn readyz(state: web::Data<AppState>) -> Result<HttpResponse, crate::error::ApiError> {
-    crate::db::run(&state.pool, |conn| {
-        diesel::sql_query("SELECT 1").execute(conn).map_err(|_| {
-            crate::error::ApiError::Unavailable("the database does not answer".to_owned())
-        })
+    let answered = crate::db::run_within(&state.pool, READY_WITHIN, |conn| {
+        diesel::sql_query("SELECT 1").execute(conn)
     })
-    .await?;
+    .await;
+    if answered.is_none() {
+        return Err(crate::error::ApiError::Unavailable(
+            "the database does not answer".to_owned(),
+        ));
+    }
     Ok(HttpResponse::Ok().json(HealthResponse {
         status: "ok".to_owned(),
     }))

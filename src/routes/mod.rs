@@ -10,6 +10,7 @@ pub mod docs;
 pub mod games;
 pub mod health;
 pub mod json;
+pub mod metrics;
 pub mod notifications;
 pub mod schemas;
 pub mod vacation;

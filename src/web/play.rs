@@ -352,6 +352,8 @@ async fn store(
         return Err(Refused::notice(Notice::Key("csrf"), status));
     };
     let (form_name, read) = (form.to_owned(), fields.clone());
+    // The same histogram as the API's submissions: a move is a move, from either door.
+    let _timer = state.metrics.action_submit.start_timer();
     crate::db::run(&state.pool, move |conn| {
         // The form reads by the game's kind, on the connection that then submits it.
         let kind = games::kind_name(conn, game)?;

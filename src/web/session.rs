@@ -296,7 +296,11 @@ mod tests {
         );
         settings.http.public_url = public_url.to_owned();
         let pool = crate::db::pool("postgres://nobody@127.0.0.1:1/none", 1).expect("a lazy pool");
-        AppState::new(settings, pool)
+        AppState::new(
+            settings,
+            pool,
+            std::sync::Arc::new(crate::metrics::Metrics::new().unwrap()),
+        )
     }
 
     #[test]

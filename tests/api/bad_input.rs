@@ -52,6 +52,7 @@ const ROUTES: &[Route] = &[
     // Probes and the spec.
     row("GET", "/healthz", NoBody),
     row("GET", "/readyz", NoBody),
+    row("GET", "/metrics", NoBody),
     row("GET", "/api/openapi.json", NoBody),
     row("GET", "/docs", NoBody),
     row("GET", "/docs/{_:.*}", NoBody),
@@ -111,7 +112,7 @@ const ROUTES: &[Route] = &[
 ];
 
 fn is_api(path: &str) -> bool {
-    path.starts_with("/api/") || path == "/healthz" || path == "/readyz"
+    path.starts_with("/api/") || ["/healthz", "/readyz", "/metrics"].contains(&path)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -988,9 +989,10 @@ fn plan(w: &World, route: &Route) -> Plan {
             p.params = vec![w.game.clone()];
             p
         }
-        ("GET", "/api/v1/game-kinds" | "/healthz" | "/readyz" | "/api/openapi.json") => {
-            Plan::new(Sender::Nobody)
-        }
+        (
+            "GET",
+            "/api/v1/game-kinds" | "/healthz" | "/readyz" | "/metrics" | "/api/openapi.json",
+        ) => Plan::new(Sender::Nobody),
         (_, path) if path.starts_with("/api/v1/") => Plan::new(bearer),
         // The pages.
         ("GET", "/static/herald.css" | "/static/herald.js" | "/" | "/sign-in" | "/docs") => {

@@ -16,6 +16,7 @@ mod helpers;
 mod lancaster;
 mod mail;
 mod openapi;
+mod ops;
 mod play;
 mod smtp;
 mod web;

@@ -1,0 +1,727 @@
+//! Operations (design.md section 19): `/metrics` with route patterns and its token, the access
+//! log, JSON logs, the shutdown line, `/readyz` within a second while the database hangs, mail
+//! files readable by their owner only, and no token of any mailed link in the log.
+
+use crate::helpers::{TestApp, spawn_app, spawn_app_with, without_notation};
+use herald::jobs::Worker;
+use herald::metrics::Metrics;
+use herald::startup::{Application, ServerOptions};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The samples of a Prometheus text page, `name{labels}` to value; fails on a line that is
+/// neither a comment nor a sample.
+fn samples(text: &str) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        let (series, value) = line
+            .rsplit_once(' ')
+            .unwrap_or_else(|| panic!("not a sample: {line:?}"));
+        let value: f64 = value
+            .parse()
+            .unwrap_or_else(|_| panic!("not a sample value: {line:?}"));
+        out.insert(series.to_owned(), value);
+    }
+    out
+}
+
+fn value(samples: &BTreeMap<String, f64>, series: &str) -> f64 {
+    *samples
+        .get(series)
+        .unwrap_or_else(|| panic!("no {series} among {:#?}", samples.keys()))
+}
+
+/// One move of the table's pending seat.
+async fn one_move(app: &TestApp, table: &crate::helpers::Table) {
+    let (seat, g) = app.mover(table).await;
+    let action = without_notation(&g["legal_actions"][0]);
+    let r = app
+        .submit(table, seat, g["version"].as_i64().unwrap(), json!([action]))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
+#[actix_web::test]
+async fn metrics_count_requests_by_route_pattern_submissions_the_queue_and_active_games() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    one_move(&app, &table).await;
+    let missing = app
+        .get("/api/v1/nothing-here/Zq81xYt5Ka02Lm9P?secret=s3cr3t", None)
+        .await;
+    assert_eq!(missing.status, 404);
+
+    let r = app.get("/metrics", None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(
+        r.header("content-type").starts_with("text/plain"),
+        "{}",
+        r.header("content-type")
+    );
+    let s = samples(&r.text);
+    assert!(
+        value(
+            &s,
+            r#"herald_http_requests_total{method="GET",route="/api/v1/games/{id}",status="200"}"#
+        ) >= 1.0,
+        "the mover was found by reading the game (once or twice, whoever starts)"
+    );
+    assert_eq!(
+        value(
+            &s,
+            r#"herald_http_requests_total{method="POST",route="/api/v1/games/{id}/actions",status="200"}"#
+        ),
+        1.0
+    );
+    assert_eq!(
+        value(
+            &s,
+            r#"herald_http_requests_total{method="GET",route="unmatched",status="404"}"#
+        ),
+        1.0
+    );
+    assert!(
+        value(
+            &s,
+            r#"herald_http_request_duration_seconds_count{method="GET",route="/api/v1/games/{id}"}"#
+        ) >= 2.0
+    );
+    assert!(s.contains_key(
+        r#"herald_http_request_duration_seconds_bucket{method="GET",route="/api/v1/games/{id}",le="+Inf"}"#
+    ));
+    // Labels are patterns: no id, no path of the unmatched request, no query.
+    for leak in [&table.id, "Zq81xYt5Ka02Lm9P", "s3cr3t", "nothing-here"] {
+        assert!(!r.text.contains(leak), "{leak} in\n{}", r.text);
+    }
+    assert_eq!(value(&s, "herald_action_submit_seconds_count"), 1.0);
+    assert!(s.contains_key(r#"herald_action_submit_seconds_bucket{le="0.1"}"#));
+    assert_eq!(value(&s, r#"herald_games_active{kind="magnate"}"#), 1.0);
+    assert_eq!(value(&s, r#"herald_games_active{kind="lancaster"}"#), 0.0);
+    // No worker runs beside a test server: the invitation and the turn mails wait.
+    assert!(value(&s, "herald_jobs_queued") >= 2.0);
+    assert!(value(&s, "herald_jobs_oldest_queued_age_seconds") >= 0.0);
+    assert_eq!(value(&s, "herald_metrics_database_read"), 1.0);
+    assert_eq!(value(&s, "herald_mails_sent_total"), 0.0);
+    assert_eq!(value(&s, "herald_mails_failed_total"), 0.0);
+
+    // Every answer names its request.
+    let (a, b) = (
+        app.get("/healthz", None).await,
+        app.get("/healthz", None).await,
+    );
+    let (a, b) = (a.header("x-request-id"), b.header("x-request-id"));
+    assert!(
+        a.len() == 16 && a.chars().all(|c| c.is_ascii_hexdigit()),
+        "{a:?}"
+    );
+    assert_ne!(a, b);
+}
+
+#[actix_web::test]
+async fn metrics_need_the_metrics_token_when_one_is_set() {
+    let app =
+        spawn_app_with(|s| s.http.metrics_token = Some("m3trics-t0ken-of-the-test".into())).await;
+    let r = app.get("/metrics", None).await;
+    r.assert_problem(401, "unauthenticated");
+    assert!(!r.text.contains("herald_"));
+    let r = app.get("/metrics", Some("m3trics-t0ken-of-the-tes")).await;
+    r.assert_problem(401, "unauthenticated");
+    let r = app
+        .get("/metrics", Some("m3trics-t0ken-of-the-test!"))
+        .await;
+    r.assert_problem(401, "unauthenticated");
+    let r = app.get("/metrics", Some("m3trics-t0ken-of-the-test")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.text.contains("herald_http_requests_total"));
+    let r = app
+        .send(
+            awc::http::Method::GET,
+            "/metrics",
+            None,
+            &[("Authorization", "bearer m3trics-t0ken-of-the-test")],
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 200, "the scheme is case-insensitive");
+}
+
+#[actix_web::test]
+async fn mails_sent_by_the_worker_beside_the_server_are_counted_and_their_files_are_private() {
+    let app = spawn_app().await;
+    let _table = app.table().await;
+    // A second server on the same database, sharing its metrics with a worker, as `herald serve`.
+    let metrics = Arc::new(Metrics::new().unwrap());
+    let server = Application::build_with_metrics(
+        app.settings.clone(),
+        ServerOptions {
+            workers: 1,
+            handle_signals: false,
+        },
+        metrics.clone(),
+    )
+    .unwrap();
+    let base = format!("http://127.0.0.1:{}", server.port());
+    actix_web::rt::spawn(server.run_until_stopped());
+    let pool = herald::db::pool(&app.db_url, 2).unwrap();
+    let worker = Worker::counting(&app.settings, pool, metrics).unwrap();
+    assert!(worker.drain().unwrap() >= 2);
+
+    let mut res = awc::Client::new()
+        .get(format!("{base}/metrics"))
+        .send()
+        .await
+        .unwrap();
+    let text = String::from_utf8(res.body().await.unwrap().to_vec()).unwrap();
+    let s = samples(&text);
+    assert!(value(&s, "herald_mails_sent_total") >= 2.0, "{text}");
+    assert_eq!(value(&s, "herald_mails_failed_total"), 0.0);
+    assert_eq!(value(&s, "herald_jobs_queued"), 0.0);
+    assert_eq!(value(&s, "herald_jobs_oldest_queued_age_seconds"), 0.0);
+
+    let dir = app.settings.data_dir.join("mail");
+    assert_private(&dir, 2);
+}
+
+/// At least `at_least` `.eml` files in `dir`, each of mode 0600, the folder 0700.
+#[track_caller]
+fn assert_private(dir: &Path, at_least: usize) -> Vec<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    let files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+        .collect();
+    assert!(files.len() >= at_least, "{} mail files", files.len());
+    for f in &files {
+        assert_eq!(mode(f), 0o600, "{}", f.display());
+    }
+    files
+}
+
+/// A TCP front to the test cluster's socket that can stop passing bytes, as a stopped
+/// (SIGSTOP) PostgreSQL does: connections stay open and nothing answers.
+struct Freezer {
+    frozen: Arc<AtomicBool>,
+}
+
+impl Freezer {
+    /// Starts the front for the database of `url` (the test cluster's Unix-socket URL); returns
+    /// it and a URL that goes through it.
+    fn start(url: &str) -> (Freezer, String) {
+        let (path, query) = url.split_once('?').unwrap();
+        let database = path.rsplit('/').next().unwrap().to_owned();
+        let params: BTreeMap<&str, &str> = query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .collect();
+        let socket = PathBuf::from(percent_decode(params["host"]))
+            .join(format!(".s.PGSQL.{}", params["port"]));
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let frozen = Arc::new(AtomicBool::new(false));
+        let flag = frozen.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                let Ok(server) = std::os::unix::net::UnixStream::connect(&socket) else {
+                    continue;
+                };
+                pump(
+                    client.try_clone().unwrap(),
+                    server.try_clone().unwrap(),
+                    &flag,
+                );
+                pump(server, client, &flag);
+            }
+        });
+        let through = format!("postgresql://herald@127.0.0.1:{port}/{database}?sslmode=disable");
+        (Freezer { frozen }, through)
+    }
+
+    fn freeze(&self, frozen: bool) {
+        self.frozen.store(frozen, Ordering::SeqCst);
+    }
+}
+
+fn pump(
+    mut from: impl Read + Send + 'static,
+    mut to: impl Write + Send + 'static,
+    frozen: &Arc<AtomicBool>,
+) {
+    let frozen = frozen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 16 * 1024];
+        loop {
+            let n = match from.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            while frozen.load(Ordering::SeqCst) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            if to.write_all(&buf[..n]).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = s
+            .get(i + 1..i + 3)
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        if let (b'%', Some(byte)) = (bytes[i], hex) {
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[actix_web::test]
+async fn readyz_answers_503_within_a_second_while_the_database_hangs_and_200_after() {
+    let mut freezer = None;
+    let app = spawn_app_with(|s| {
+        let (f, url) = Freezer::start(s.database.url.as_deref().unwrap());
+        s.database.url = Some(url);
+        freezer = Some(f);
+    })
+    .await;
+    let freezer = freezer.unwrap();
+    let r = app.get("/readyz", None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+
+    freezer.freeze(true);
+    for _ in 0..2 {
+        let started = Instant::now();
+        let r = app.get("/readyz", None).await;
+        let took = started.elapsed();
+        r.assert_problem(503, "unavailable");
+        assert!(took < Duration::from_millis(1500), "/readyz took {took:?}");
+    }
+    // The metrics answer too, from their last reading.
+    let started = Instant::now();
+    let r = app.get("/metrics", None).await;
+    assert_eq!(r.status, 200);
+    assert!(started.elapsed() < Duration::from_millis(1500));
+    assert!(
+        r.text.contains("herald_metrics_database_read 0"),
+        "{}",
+        r.text
+    );
+
+    freezer.freeze(false);
+    let started = Instant::now();
+    loop {
+        if app.get("/readyz", None).await.status == 200 {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "/readyz stays 503"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[actix_web::test]
+async fn readyz_answers_503_within_a_second_when_the_database_accepts_and_never_answers() {
+    // A listener that takes connections and says nothing, as a hung PostgreSQL.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for conn in listener.incoming() {
+            held.push(conn);
+        }
+    });
+    let app = spawn_app_with(|s| {
+        s.database.url = Some(format!(
+            "postgresql://nobody@127.0.0.1:{port}/nothing?sslmode=disable"
+        ));
+    })
+    .await;
+    let started = Instant::now();
+    let r = app.get("/readyz", None).await;
+    r.assert_problem(503, "unavailable");
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+// ------------------------------------------------------------------ `herald serve` as a process
+
+/// `herald serve` on a migrated test database, its stderr and stdout in `log`.
+struct Served {
+    child: Child,
+    base: String,
+    dir: PathBuf,
+    log: PathBuf,
+}
+
+impl Served {
+    async fn start(database_url: &str, env: &[(&str, &str)]) -> Served {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let dir = std::env::temp_dir().join(format!("herald-ops-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("server.log");
+        let out = std::fs::File::create(&log).unwrap();
+        let base = format!("http://127.0.0.1:{port}");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_herald"));
+        cmd.arg("serve")
+            .current_dir(&dir)
+            .env("DATABASE_URL", database_url)
+            .env("BIND_ADDR", format!("127.0.0.1:{port}"))
+            .env("DATA_DIR", dir.join("data"))
+            .env("PUBLIC_URL", &base)
+            // The server's own default filter, as an operator starts it.
+            .env_remove("RUST_LOG")
+            .env_remove("LOG_FORMAT")
+            .env_remove("METRICS_TOKEN")
+            .env_remove("SMTP_URL")
+            .env_remove("NO_COLOR")
+            .stdin(Stdio::null())
+            .stdout(out.try_clone().unwrap())
+            .stderr(out);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().unwrap();
+        let client = awc::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .finish();
+        let started = Instant::now();
+        loop {
+            if let Ok(res) = client.get(format!("{base}/healthz")).send().await
+                && res.status().as_u16() == 200
+            {
+                break;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "herald serve exited: {}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "herald serve did not answer"
+            );
+            actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+        }
+        Served {
+            child,
+            base,
+            dir,
+            log,
+        }
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap()
+    }
+
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let client = awc::Client::builder()
+            .timeout(Duration::from_secs(20))
+            .disable_redirects()
+            .finish();
+        let mut req = client.request(method.parse().unwrap(), format!("{}{path}", self.base));
+        if let Some(token) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {token}")));
+        }
+        let mut res = match body {
+            Some(b) => req.send_json(&b).await,
+            None => req.send().await,
+        }
+        .unwrap();
+        let bytes = res.body().limit(1 << 20).await.unwrap();
+        (
+            res.status().as_u16(),
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    async fn account(&self, email: &str, name: &str) -> String {
+        let (st, b) = self
+            .call(
+                "POST",
+                "/api/v1/accounts",
+                None,
+                Some(json!({"email": email, "display_name": name, "password": "correct horse 42"})),
+            )
+            .await;
+        assert_eq!(st, 201, "{b}");
+        let (st, b) = self
+            .call(
+                "POST",
+                "/api/v1/auth/token",
+                None,
+                Some(json!({"email": email, "password": "correct horse 42"})),
+            )
+            .await;
+        assert_eq!(st, 200, "{b}");
+        b["access_token"].as_str().unwrap().to_owned()
+    }
+
+    /// SIGTERM; returns whether it exited 0 and how long it took.
+    fn terminate(mut self) -> (bool, Duration, String) {
+        let started = Instant::now();
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(25) {
+                let _ = self.child.kill();
+                panic!("herald serve still runs 25 s after SIGTERM: {}", self.log());
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let log = self.log();
+        let _ = std::fs::remove_dir_all(&self.dir);
+        (status.success(), started.elapsed(), log)
+    }
+}
+
+/// Candidate secrets of a link, as the first-hour acceptance looks for them: path segments and
+/// query values of 16 or more of `[A-Za-z0-9._~-]` with a digit, UUIDs excepted.
+fn secrets_of(link: &str, out: &mut Vec<String>) {
+    let rest = link.split_once("://").map_or(link, |(_, r)| r);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let values = query
+        .split('&')
+        .filter_map(|kv| kv.split_once('=').map(|(_, v)| v));
+    for part in path.split('/').chain(values) {
+        let part = percent_decode(part);
+        if part.len() >= 16
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "._~-".contains(c))
+            && part.chars().any(|c| c.is_ascii_digit())
+            && uuid::Uuid::try_parse(&part).is_err()
+        {
+            out.push(part);
+        }
+    }
+}
+
+/// The links to `base` in a mail file (plain part: whole, unencoded lines; HTML: unescaped).
+fn links_in(text: &str, base: &str) -> Vec<String> {
+    let text = text.replace("&amp;", "&");
+    text.split(|c: char| c.is_whitespace() || "\"'<>".contains(c))
+        .filter(|w| w.starts_with(base))
+        .map(|w| w.trim_end_matches(['.', ',', ';', ')']).to_owned())
+        .collect()
+}
+
+#[actix_web::test]
+async fn herald_serve_logs_one_access_line_per_request_without_queries_tokens_or_colours() {
+    let db = spawn_app().await;
+    let srv = Served::start(&db.db_url, &[]).await;
+    let ada = srv.account("ada@example.test", "Ada").await;
+    let bruno = srv.account("bruno@example.test", "Bruno").await;
+    let (st, g) = srv
+        .call(
+            "POST",
+            "/api/v1/games",
+            Some(&ada),
+            Some(json!({"kind": "magnate", "invite": ["bruno@example.test"]})),
+        )
+        .await;
+    assert_eq!(st, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_owned();
+    let (st, _) = srv
+        .call(
+            "POST",
+            &format!("/api/v1/games/{id}/join"),
+            Some(&bruno),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(st, 200);
+    let (st, _) = srv
+        .call(
+            "POST",
+            "/api/v1/auth/email-link",
+            None,
+            Some(json!({"email": "ada@example.test"})),
+        )
+        .await;
+    assert!((200..300).contains(&st), "{st}");
+    let (st, _) = srv
+        .call(
+            "DELETE",
+            "/api/v1/game-kinds?probe=Pr0beOfTheQuery",
+            None,
+            None,
+        )
+        .await;
+    assert_eq!(st, 405);
+
+    // Invitation, turn and sign-in mails, written by the worker inside `herald serve`.
+    let mail = srv.dir.join("data/mail");
+    let started = Instant::now();
+    let files = loop {
+        let n = std::fs::read_dir(&mail).map_or(0, |d| d.count());
+        if n >= 3 {
+            actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+            break assert_private(&mail, 3);
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "{n} mails");
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut links = Vec::new();
+    for f in &files {
+        links.extend(links_in(&std::fs::read_to_string(f).unwrap(), &srv.base));
+    }
+    links.sort();
+    links.dedup();
+    let mut secrets = vec![ada.clone(), bruno.clone()];
+    for link in &links {
+        secrets_of(link, &mut secrets);
+        let path = &link[srv.base.len()..];
+        let (st, _) = srv.call("GET", path, None, None).await;
+        assert!(st < 500, "{path}: {st}");
+    }
+    assert!(
+        secrets.len() >= 4,
+        "mail tokens found in {links:?}: {secrets:?}"
+    );
+    let (st, _) = srv.call("GET", "/api/v1/me", Some(&ada), None).await;
+    assert_eq!(st, 200);
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+
+    let log = srv.log();
+    for secret in &secrets {
+        let line = log.lines().find(|l| l.contains(secret.as_str()));
+        assert!(line.is_none(), "a token in the log: {line:?}");
+    }
+    assert!(!log.contains('\x1b'), "colour codes in a log file");
+    assert!(
+        !log.contains("Pr0beOfTheQuery"),
+        "a query string in the log"
+    );
+    let access: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("herald::access"))
+        .collect();
+    let deleted: Vec<&&str> = access
+        .iter()
+        .filter(|l| l.contains("DELETE") && l.contains("/api/v1/game-kinds") && l.contains("405"))
+        .collect();
+    assert_eq!(deleted.len(), 1, "{access:#?}");
+    assert!(deleted[0].contains("request_id="), "{}", deleted[0]);
+    assert!(deleted[0].contains("duration_ms="), "{}", deleted[0]);
+    assert!(
+        access
+            .iter()
+            .any(|l| l.contains("route=/sign-in/{token}") && l.contains("GET")),
+        "the sign-in link is logged by its pattern: {access:#?}"
+    );
+    assert!(
+        access
+            .iter()
+            .any(|l| l.contains("route=/api/v1/games/{id}/join") && l.contains("status=200")),
+        "{access:#?}"
+    );
+
+    let (exited_0, took, log) = srv.terminate();
+    assert!(exited_0, "{log}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    let tail: Vec<&str> = log.lines().rev().take(8).collect();
+    assert!(
+        tail.iter().any(|l| l.contains("shutting down")),
+        "{tail:#?}"
+    );
+}
+
+#[actix_web::test]
+async fn with_log_format_json_every_line_is_a_json_object_and_sigterm_says_it_shuts_down() {
+    let db = spawn_app().await;
+    let srv = Served::start(&db.db_url, &[("LOG_FORMAT", "json")]).await;
+    let (st, _) = srv.call("GET", "/api/v1/game-kinds", None, None).await;
+    assert_eq!(st, 200);
+    let (st, _) = srv
+        .call("GET", "/api/v1/no-such-thing?q=Qu3ryValueHere", None, None)
+        .await;
+    assert_eq!(st, 404);
+    srv.account("jason@example.test", "Jason Lines").await;
+    actix_web::rt::time::sleep(Duration::from_millis(300)).await;
+
+    let (exited_0, took, log) = srv.terminate();
+    assert!(exited_0, "{log}");
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    let lines: Vec<Value> = log
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:?}"));
+            assert!(v.is_object(), "{l}");
+            v
+        })
+        .collect();
+    assert!(!log.contains("Qu3ryValueHere"));
+    let not_found: Vec<&Value> = lines
+        .iter()
+        .filter(|v| v["target"] == "herald::access" && v["status"] == 404)
+        .collect();
+    assert_eq!(not_found.len(), 1, "{lines:#?}");
+    let line = not_found[0];
+    assert_eq!(line["method"], "GET");
+    assert_eq!(line["route"], "unmatched");
+    assert_eq!(line["path"], "/api/v1/no-such-thing");
+    assert_eq!(line["level"], "INFO");
+    assert!(line["duration_ms"].is_number(), "{line}");
+    assert!(
+        line["request_id"].as_str().is_some_and(|id| id.len() == 16),
+        "{line}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|v| v["route"] == "/api/v1/accounts" && v["status"] == 201),
+        "{lines:#?}"
+    );
+    let tail = &lines[lines.len().saturating_sub(8)..];
+    assert!(
+        tail.iter().any(|v| v["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("shutting down"))
+            && v["signal"] == "SIGTERM"),
+        "{tail:#?}"
+    );
+}
