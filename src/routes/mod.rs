@@ -11,6 +11,7 @@ pub mod games;
 pub mod health;
 pub mod json;
 pub mod notifications;
+pub mod ratings;
 pub mod schemas;
 pub mod vacation;
 
@@ -54,7 +55,10 @@ where
                 .service(games::check_actions)
                 .service(games::get_game_history)
                 .service(games::resign_game)
-                .service(games::get_game_fairness),
+                .service(games::get_game_fairness)
+                .service(ratings::get_leaderboard)
+                .service(ratings::get_player)
+                .service(ratings::get_player_rating_history),
         )
 }
 
