@@ -17,5 +17,6 @@ mod lancaster;
 mod mail;
 mod openapi;
 mod play;
+mod ratings;
 mod smtp;
 mod web;
