@@ -111,6 +111,7 @@ diesel::table! {
         updated_at -> Timestamptz,
         finished_at -> Nullable<Timestamptz>,
         clock -> Jsonb,
+        rated -> Bool,
     }
 }
 
@@ -135,6 +136,40 @@ diesel::table! {
         run_at -> Timestamptz,
         last_error -> Nullable<Text>,
         created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    rating_history (game_id, user_id) {
+        seq -> Int8,
+        user_id -> Uuid,
+        kind -> Text,
+        game_id -> Uuid,
+        at -> Timestamptz,
+        rating_before -> Float8,
+        deviation_before -> Float8,
+        volatility_before -> Nullable<Float8>,
+        mu_before -> Nullable<Float8>,
+        sigma_before -> Nullable<Float8>,
+        rating_after -> Float8,
+        deviation_after -> Float8,
+        volatility_after -> Nullable<Float8>,
+        mu_after -> Nullable<Float8>,
+        sigma_after -> Nullable<Float8>,
+    }
+}
+
+diesel::table! {
+    ratings (user_id, kind) {
+        user_id -> Uuid,
+        kind -> Text,
+        rating -> Float8,
+        deviation -> Float8,
+        volatility -> Nullable<Float8>,
+        mu -> Nullable<Float8>,
+        sigma -> Nullable<Float8>,
+        games -> Int4,
         updated_at -> Timestamptz,
     }
 }
@@ -176,6 +211,9 @@ diesel::joinable!(game_seats -> users (user_id));
 diesel::joinable!(game_refusals -> games (game_id));
 diesel::joinable!(games -> users (created_by));
 diesel::joinable!(idempotency_keys -> users (user_id));
+diesel::joinable!(rating_history -> games (game_id));
+diesel::joinable!(rating_history -> users (user_id));
+diesel::joinable!(ratings -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
     game_refusals,
@@ -188,6 +226,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     games,
     idempotency_keys,
     jobs,
+    rating_history,
+    ratings,
     users,
     web_sessions,
 );

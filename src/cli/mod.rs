@@ -36,6 +36,18 @@ pub enum Command {
     Selfplay(engine::SelfplayArgs),
     /// Settle a Magnate rules question: read a position and actions on stdin, print the result.
     Referee,
+    /// Ratings maintenance.
+    Ratings {
+        #[command(subcommand)]
+        command: RatingsCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RatingsCommand {
+    /// Recompute every rating and its history from the stored game results, in the order the
+    /// games were counted; says how many stored values differed.
+    Rebuild,
 }
 
 /// Runs one parsed command line and returns the process exit code.
@@ -49,5 +61,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Verify { game_id } => service::verify(&game_id),
         Command::Selfplay(args) => engine::selfplay(args),
         Command::Referee => engine::referee(),
+        Command::Ratings {
+            command: RatingsCommand::Rebuild,
+        } => service::rebuild_ratings(),
     }
 }

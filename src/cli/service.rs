@@ -1,4 +1,4 @@
-//! Service subcommands: serve, worker, migrate, openapi, verify.
+//! Service subcommands: serve, worker, migrate, openapi, verify, ratings rebuild.
 
 use crate::config::Settings;
 use crate::devdb::EmbeddedPostgres;
@@ -266,5 +266,34 @@ pub fn verify(game_id: &str) -> ExitCode {
             ExitCode::FAILURE
         }
         Err(e) => fail("verify", &e),
+    }
+}
+
+/// `herald ratings rebuild`: migrate, then recompute every rating from the stored results.
+pub fn rebuild_ratings() -> ExitCode {
+    init_tracing();
+    let (settings, pg) = match settings_and_database() {
+        Ok(found) => found,
+        Err(e) => return fail("ratings rebuild", &e),
+    };
+    let result = (|| -> anyhow::Result<crate::services::ratings::Rebuilt> {
+        let url = settings.database.url.clone().unwrap_or_default();
+        migrate_database(&url)?;
+        let mut conn = PgConnection::establish(&url)
+            .map_err(|e| anyhow::anyhow!("cannot connect to the database: {e}"))?;
+        crate::services::ratings::rebuild(&mut conn).map_err(|e| anyhow::anyhow!("{e}"))
+    })();
+    if let Some(pg) = pg {
+        pg.stop();
+    }
+    match result {
+        Ok(r) => {
+            println!(
+                "rebuilt {} ratings from {} rated games; {} ratings and {} history rows differed from the stored values",
+                r.ratings, r.games, r.ratings_changed, r.history_changed
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail("ratings rebuild", &e),
     }
 }

@@ -24,6 +24,8 @@ pub struct Game {
     pub updated_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
     pub clock: serde_json::Value,
+    /// Counts for the players' ratings when it ends (design.md section 16).
+    pub rated: bool,
 }
 
 #[derive(Debug, Insertable)]
@@ -39,6 +41,7 @@ pub struct NewGame<'a> {
     pub seat_count: i16,
     pub created_by: Uuid,
     pub clock: &'a serde_json::Value,
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]

@@ -2,6 +2,8 @@
 
 mod accounts;
 mod games;
+mod ratings;
 
 pub use accounts::{ApiToken, NewApiToken, NewUser, User};
 pub use games::{Game, GameAction, GameEvent, GameResult, GameSeat, NewGame, NewGameSeat};
+pub use ratings::{NewRatingChange, RatingChange, RatingRow};

@@ -21,6 +21,7 @@ use utoipa::{IntoResponses, Modify, OpenApi};
         (name = "accounts", description = "Accounts and personal access tokens."),
         (name = "auth", description = "Signing in."),
         (name = "games", description = "Games: create, join, play, audit."),
+        (name = "ratings", description = "Ratings, leaderboards and public player profiles."),
     )
 )]
 pub struct ApiDoc;

@@ -74,6 +74,10 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(value_type = Option<Clock>)]
     pub clock: Option<Value>,
+    /// Whether the game counts for the players' ratings (design.md section 16); it does only
+    /// when every seat is a different account.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// Joining a game.
@@ -192,8 +196,9 @@ pub async fn create_game(
         invite,
         open_seats,
         clock,
+        rated,
     } = body.0;
-    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "open_seats": open_seats, "clock": clock});
+    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "open_seats": open_seats, "clock": clock, "rated": rated});
     let key = idempotency_key(&req, scope)?;
     let request = NewGameRequest {
         kind,
@@ -201,6 +206,7 @@ pub async fn create_game(
         invite,
         open_seats,
         clock: Clock::from_request(clock.as_ref(), state.settings.games.clock_min_seconds)?,
+        rated,
     };
     let user = auth.user_id;
     let done = crate::db::run(&state.pool, move |conn| {

@@ -12,6 +12,7 @@ pub mod health;
 pub mod json;
 pub mod metrics;
 pub mod notifications;
+pub mod ratings;
 pub mod schemas;
 pub mod vacation;
 
@@ -57,7 +58,10 @@ where
                 .service(games::resign_game)
                 .service(games::decline_invitation)
                 .service(games::cancel_game)
-                .service(games::get_game_fairness),
+                .service(games::get_game_fairness)
+                .service(ratings::get_leaderboard)
+                .service(ratings::get_player)
+                .service(ratings::get_player_rating_history),
         )
 }
 

@@ -8,6 +8,7 @@ pub mod clocks;
 pub mod games;
 pub mod idempotency;
 pub mod notifications;
+pub mod ratings;
 pub mod tokens;
 pub mod vacation;
 

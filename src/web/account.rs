@@ -39,7 +39,10 @@ pub fn sign_in_box(l: Locale, next: &str, button: &str) -> Markup {
 }
 
 /// A page's account: the signed-in user, their cookie, and the page shell.
-async fn signed_in(state: &AppState, req: &HttpRequest) -> Option<(UserId, String, Chrome)> {
+pub(super) async fn signed_in(
+    state: &AppState,
+    req: &HttpRequest,
+) -> Option<(UserId, String, Chrome)> {
     let (user, cookie) = session::account(state, req)?;
     let st = state.clone();
     let token = cookie.clone();
@@ -529,6 +532,12 @@ fn new_game_page(
                         value=(entered.get("invite").map_or("", String::as_str))
                         aria-describedby=[problem.map(|_| "problem-create")];
                 }
+                p {
+                    label {
+                        input type="checkbox" name="rated" value="on" checked[entered.get("rated").map(String::as_str) == Some("on")];
+                        " " (t(l, "rated_game"))
+                    }
+                }
                 button type="submit" { (t(l, "create")) }
             }
         },
@@ -591,6 +600,7 @@ fn new_game_request(form: &HashMap<String, String>) -> Result<NewGameRequest, St
         invite,
         open_seats: 0,
         clock: Clock::default(),
+        rated: form.get("rated").map(String::as_str) == Some("on"),
     })
 }
 

@@ -45,6 +45,7 @@ h3{font-size:1rem;margin:.5rem 0}
 .s-M{color:#3b3b8f}.s-S{color:#8a5a00}.s-V{color:#0d5f73}.s-L{color:#2d6a1f}.s-Y{color:#7a2a16}.s-K{color:#5a3d6e}
 .tokens{display:inline-flex;flex-wrap:wrap;gap:.4rem}
 table{border-collapse:collapse;width:100%}
+.scroll{overflow-x:auto}
 th,td{border-bottom:1px solid #d8d4c8;padding:.2rem .3rem;text-align:left;vertical-align:top}
 form.action{border:1px solid var(--line);border-radius:8px;padding:.5rem;margin:.5rem 0;background:#fff}
 form.quick{display:inline-block;margin:.15rem .25rem .15rem 0}

@@ -48,6 +48,7 @@ pub fn panel(chrome: &Chrome, game: &GameResource) -> Markup {
                 @for seat in &game.seats {
                     li {
                         (seat.player.as_ref().map_or("…", |p| p.display_name.as_str()))
+                        (super::history::rating_note(seat))
                         @if let Some(at) = seat.deadline { ": " (deadline(chrome, at)) }
                         @if let Some(bank) = seat.bank_seconds {
                             " · " (t(l, "bank").replace("{t}", &time_left(l, bank)))

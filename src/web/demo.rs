@@ -65,6 +65,7 @@ pub fn create(conn: &mut PgConnection, links: &LinkKeys) -> Result<Demo, ApiErro
             invite: vec![invite],
             open_seats: 0,
             clock: crate::services::clocks::Clock::default(),
+            rated: false,
         },
         None,
     )?;

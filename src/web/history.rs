@@ -27,6 +27,17 @@ pub fn seat_names(p: &GamePage) -> Vec<String> {
         .collect()
 }
 
+/// A seat's rating to show beside its name, e.g. ` (1662?)` (`?` while provisional); empty
+/// for a player without a rating in the game's kind.
+pub fn rating_note(seat: &crate::services::games::SeatResource) -> String {
+    seat.rating.as_ref().map_or_else(String::new, |r| {
+        format!(
+            " ({})",
+            super::players::rating_text(r.rating, r.provisional)
+        )
+    })
+}
+
 /// The page title: the game's name and its players.
 pub fn title(p: &GamePage) -> String {
     let game = GameKind::parse(&p.game.kind).map_or("?", |k| k.info().name);

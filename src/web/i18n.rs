@@ -754,6 +754,92 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         "resigned",
         ["resigned", "abandonó", "si è ritirato", "a abandonné"],
     ),
+    // Ratings (src/web/players.rs).
+    ("ratings", ["Ratings", "Puntuaciones", "Punteggi", "Cotes"]),
+    ("rating", ["Rating", "Puntuación", "Punteggio", "Cote"]),
+    (
+        "deviation",
+        ["Deviation", "Desviación", "Deviazione", "Écart"],
+    ),
+    (
+        "games_rated",
+        [
+            "Rated games",
+            "Partidas puntuables",
+            "Partite valutate",
+            "Parties classées",
+        ],
+    ),
+    (
+        "provisional",
+        ["provisional", "provisional", "provvisorio", "provisoire"],
+    ),
+    ("game", ["Game", "Juego", "Gioco", "Jeu"]),
+    ("player", ["Player", "Jugador", "Giocatore", "Joueur"]),
+    ("rank", ["Rank", "Puesto", "Posizione", "Rang"]),
+    (
+        "leaderboard",
+        ["Leaderboard", "Clasificación", "Classifica", "Classement"],
+    ),
+    (
+        "recent_results",
+        [
+            "Recent results",
+            "Resultados recientes",
+            "Risultati recenti",
+            "Résultats récents",
+        ],
+    ),
+    (
+        "no_ratings",
+        [
+            "No rated games yet.",
+            "Aún no hay partidas puntuables.",
+            "Ancora nessuna partita valutata.",
+            "Pas encore de partie classée.",
+        ],
+    ),
+    (
+        "no_leaders",
+        [
+            "Nobody has an established rating yet.",
+            "Nadie tiene aún una puntuación consolidada.",
+            "Nessuno ha ancora un punteggio consolidato.",
+            "Personne n'a encore de cote établie.",
+        ],
+    ),
+    (
+        "place_of",
+        [
+            "place {p} of {n}",
+            "puesto {p} de {n}",
+            "posto {p} su {n}",
+            "place {p} sur {n}",
+        ],
+    ),
+    (
+        "on_time",
+        [
+            "lost on time",
+            "perdida por tiempo",
+            "persa per tempo",
+            "perdue au temps",
+        ],
+    ),
+    ("next_page", ["Next", "Siguiente", "Successivi", "Suivants"]),
+    (
+        "previous_page",
+        ["Previous", "Anterior", "Precedenti", "Précédents"],
+    ),
+    (
+        "rated_game",
+        [
+            "Rated game (counts for the players' ratings)",
+            "Partida puntuable (cuenta para la puntuación de los jugadores)",
+            "Partita valutata (conta per il punteggio dei giocatori)",
+            "Partie classée (compte pour la cote des joueurs)",
+        ],
+    ),
 ];
 
 /// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).
@@ -839,6 +925,7 @@ mod tests {
             include_str!("history.rs"),
             include_str!("clock.rs"),
             include_str!("play.rs"),
+            include_str!("players.rs"),
         ];
         for src in sources {
             for (i, _) in src.match_indices("t(l, \"") {

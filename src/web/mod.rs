@@ -16,6 +16,7 @@ pub mod history;
 pub mod i18n;
 pub mod layout;
 pub mod play;
+pub mod players;
 pub mod session;
 
 use actix_web::web;
@@ -58,5 +59,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/settings", web::post().to(account::save_settings))
         .route("/settings/vacation", web::post().to(account::save_vacation))
         .route("/play/{game_id}", web::get().to(play::game_page))
-        .route("/play/{game_id}/{action}", web::post().to(play::act));
+        .route("/play/{game_id}/{action}", web::post().to(play::act))
+        .route("/players/{id}", web::get().to(players::profile_page))
+        .route("/ratings/{kind}", web::get().to(players::leaderboard_page));
 }

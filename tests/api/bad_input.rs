@@ -83,6 +83,9 @@ const ROUTES: &[Route] = &[
     row("POST", "/api/v1/games/{id}/decline", NoBody),
     row("POST", "/api/v1/games/{id}/cancel", NoBody),
     row("GET", "/api/v1/games/{id}/fairness", NoBody),
+    row("GET", "/api/v1/ratings/{kind}", NoBody),
+    row("GET", "/api/v1/players/{id}", NoBody),
+    row("GET", "/api/v1/players/{id}/ratings/{kind}/history", NoBody),
     // The pages (src/web, and the unsubscribe page of src/routes/notifications.rs).
     row("GET", "/static/herald.css", NoBody),
     row("GET", "/static/herald.js", NoBody),
@@ -105,6 +108,8 @@ const ROUTES: &[Route] = &[
     row("POST", "/settings/vacation", Form),
     row("GET", "/play/{game_id}", NoBody),
     row("POST", "/play/{game_id}/{action}", Form),
+    row("GET", "/players/{id}", NoBody),
+    row("GET", "/ratings/{kind}", NoBody),
     // The one-click unsubscribe (RFC 8058) ignores its body.
     row("GET", "/unsubscribe/{token}", NoBody),
     row("POST", "/unsubscribe/{token}", NoBody),
@@ -237,6 +242,8 @@ struct World {
     /// Ada's (the creator's) account cookie and its CSRF token.
     ada_cookie: String,
     ada_csrf: String,
+    /// The mover's account id (their public profile).
+    mover_id: String,
 }
 
 async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (String, String) {
@@ -353,6 +360,7 @@ async fn world() -> World {
         spare,
         ada_cookie,
         ada_csrf,
+        mover_id: user.0.to_string(),
     }
 }
 
@@ -786,7 +794,7 @@ fn plan(w: &World, route: &Route) -> Plan {
         }
         ("POST", "/api/v1/games") => {
             let mut p = Plan::new(bearer);
-            let valid = json!({"kind": "magnate", "options": {"preset": "standard"}, "invite": ["cyd@example.test"], "open_seats": 0, "clock": {"type": "per_move", "seconds": 259200}});
+            let valid = json!({"kind": "magnate", "options": {"preset": "standard"}, "invite": ["cyd@example.test"], "open_seats": 0, "clock": {"type": "per_move", "seconds": 259200}, "rated": true});
             p.json = Some(valid.clone());
             p.fields = vec![
                 ("kind", {
@@ -839,6 +847,10 @@ fn plan(w: &World, route: &Route) -> Plan {
                         json!([]),
                         Value::Null,
                     ],
+                ),
+                (
+                    "rated",
+                    vec![json!("true"), json!(1), json!([]), json!({}), Value::Null],
                 ),
                 (
                     "clock",
@@ -982,6 +994,44 @@ fn plan(w: &World, route: &Route) -> Plan {
                     ));
                 }
             }
+            p
+        }
+        ("GET", "/api/v1/ratings/{kind}" | "/api/v1/players/{id}/ratings/{kind}/history") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = if route.path.starts_with("/api/v1/players") {
+                vec![w.mover_id.clone(), "magnate".to_owned()]
+            } else {
+                vec!["magnate".to_owned()]
+            };
+            p.query = pairs(&[("limit", "10"), ("offset", "0")]);
+            p.reads = vec![
+                ("limit", {
+                    let mut v = strict("10");
+                    v.extend(["0", "201", "-1", "1.5", "x"].map(str::to_owned));
+                    v
+                }),
+                ("offset", {
+                    let mut v = strict("0");
+                    v.extend(["-1", "1000001", "99999999999999999999"].map(str::to_owned));
+                    v
+                }),
+            ];
+            p
+        }
+        ("GET", "/api/v1/players/{id}" | "/players/{id}") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec![w.mover_id.clone()];
+            p
+        }
+        ("GET", "/ratings/{kind}") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec!["magnate".to_owned()];
+            p.query = pairs(&[("offset", "0")]);
+            p.reads = vec![("offset", {
+                let mut v = strict("0");
+                v.extend(["-1", "x", "1000001"].map(str::to_owned));
+                v
+            })];
             p
         }
         ("GET" | "POST", path) if path.starts_with("/api/v1/games/{id}") => {

@@ -18,5 +18,6 @@ mod mail;
 mod openapi;
 mod ops;
 mod play;
+mod ratings;
 mod smtp;
 mod web;

@@ -27,7 +27,7 @@ use crate::engine::registry::{AnyState, GameKind, LoggedJson};
 use crate::engine::{SeatSet, Seed};
 use crate::error::ApiError;
 use crate::models::{Game, GameSeat, NewGame, NewGameSeat};
-use crate::schema::{game_seats, games, users};
+use crate::schema::{game_seats, games, ratings, users};
 use chrono::Utc;
 use diesel::prelude::*;
 use serde_json::{Value, json};
@@ -45,6 +45,8 @@ pub struct NewGameRequest {
     pub open_seats: u8,
     /// Checked by [`Clock::from_request`].
     pub clock: Clock,
+    /// Counts for the players' ratings (when every seat is a distinct account).
+    pub rated: bool,
 }
 
 /// A list of actions for one game.
@@ -80,6 +82,8 @@ pub struct GameSummary {
     pub kind: String,
     pub status: GameStatus,
     pub version: i64,
+    /// Counts for the players' ratings.
+    pub rated: bool,
     pub seats: Vec<SeatResource>,
     /// The caller's seat; `null` when the caller is only invited.
     pub you: Option<You>,
@@ -121,25 +125,42 @@ fn load_game(conn: &mut PgConnection, id: GameId, lock: bool) -> Result<Game, Ap
 }
 
 fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiError> {
-    let rows: Vec<(GameSeat, Option<String>)> = game_seats::table
-        .left_join(users::table)
-        .filter(game_seats::game_id.eq(id.0))
-        .order(game_seats::seat)
-        .select((GameSeat::as_select(), users::display_name.nullable()))
-        .load(conn)?;
-    Ok(seat_rows(conn, rows)?)
+    Ok(seat_rows(conn, &[id.0])?
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect())
 }
 
-/// Seat rows with their names: an invited address that has an account shows by its display name
-/// (only waiting games have invited seats, so the lookup is usually skipped).
+/// The seats of `games` with their players' names and ratings in the game's kind, by game and
+/// seat (one statement: the ratings are two index lookups on the way). An invited address that
+/// has an account shows by its display name (only waiting games have invited seats, so that
+/// second lookup is usually skipped).
 fn seat_rows(
     conn: &mut PgConnection,
-    rows: Vec<(GameSeat, Option<String>)>,
-) -> QueryResult<Vec<SeatRow>> {
+    games: &[uuid::Uuid],
+) -> Result<Vec<(uuid::Uuid, SeatRow)>, ApiError> {
+    type Row = (GameSeat, Option<String>, Option<(f64, f64, Option<f64>)>);
+    let rows: Vec<Row> = game_seats::table
+        .inner_join(games::table)
+        .left_join(users::table.on(users::id.nullable().eq(game_seats::user_id)))
+        .left_join(
+            ratings::table.on(ratings::user_id
+                .nullable()
+                .eq(game_seats::user_id)
+                .and(ratings::kind.eq(games::kind))),
+        )
+        .filter(game_seats::game_id.eq_any(games))
+        .order((game_seats::game_id, game_seats::seat))
+        .select((
+            GameSeat::as_select(),
+            users::display_name.nullable(),
+            (ratings::rating, ratings::deviation, ratings::sigma).nullable(),
+        ))
+        .load(conn)?;
     let invited: Vec<&str> = rows
         .iter()
-        .filter(|(r, _)| r.user_id.is_none())
-        .filter_map(|(r, _)| r.invited_email.as_deref())
+        .filter(|(r, _, _)| r.user_id.is_none())
+        .filter_map(|(r, _, _)| r.invited_email.as_deref())
         .collect();
     let names: Vec<(String, String)> = if invited.is_empty() {
         Vec::new()
@@ -151,18 +172,23 @@ fn seat_rows(
     };
     Ok(rows
         .into_iter()
-        .map(|(row, display_name)| {
+        .map(|(row, display_name, rating)| {
+            let rating = rating.map(|(r, d, sigma)| super::ratings::seat_rating(r, d, sigma));
             let invitee_name = names
                 .iter()
                 .find(|(email, _)| {
                     row.user_id.is_none() && row.invited_email.as_ref() == Some(email)
                 })
                 .map(|(_, name)| name.clone());
-            SeatRow {
-                row,
-                display_name,
-                invitee_name,
-            }
+            (
+                row.game_id,
+                SeatRow {
+                    row,
+                    display_name,
+                    invitee_name,
+                    rating,
+                },
+            )
         })
         .collect())
 }
@@ -261,6 +287,7 @@ pub fn create(
                 seat_count: i16::try_from(seat_count).unwrap_or(i16::MAX),
                 created_by: creator.0,
                 clock: &request.clock.to_json(),
+                rated: request.rated,
             })
             .execute(conn)?;
         let now = Utc::now();
@@ -299,7 +326,7 @@ pub fn create(
             .map(|s| s.seat)
             .collect();
         super::notifications::enqueue_invitations(conn, id, &invited)?;
-        tracing::info!(game.id = %id, user.id = %creator, kind = request.kind.as_str(), seats = seat_count, "game created");
+        tracing::info!(game.id = %id, user.id = %creator, kind = request.kind.as_str(), seats = seat_count, rated = request.rated, "game created");
         let game = load_game(conn, id, false)?;
         let seats = load_seats(conn, id)?;
         let resource = resource::render(&game, &seats, None, Some(creator));
@@ -460,19 +487,13 @@ pub fn list(
     }
     let found: Vec<Game> = query.load(conn)?;
     let ids: Vec<uuid::Uuid> = found.iter().map(|g| g.id).collect();
-    let rows: Vec<(GameSeat, Option<String>)> = game_seats::table
-        .left_join(users::table)
-        .filter(game_seats::game_id.eq_any(&ids))
-        .order((game_seats::game_id, game_seats::seat))
-        .select((GameSeat::as_select(), users::display_name.nullable()))
-        .load(conn)?;
-    let rows = seat_rows(conn, rows)?;
+    let rows = seat_rows(conn, &ids)?;
     let mut summaries = Vec::new();
     for game in found {
         let seats: Vec<SeatRow> = rows
             .iter()
-            .filter(|s| s.row.game_id == game.id)
-            .cloned()
+            .filter(|(game_id, _)| *game_id == game.id)
+            .map(|(_, seat)| seat.clone())
             .collect();
         let you = resource::seat_of(&seats, Some(user));
         let status = GameStatus::from_db(&game.status);
@@ -488,6 +509,7 @@ pub fn list(
             kind: game.kind.clone(),
             status,
             version: game.version,
+            rated: game.rated,
             seats: seats.iter().map(|s| s.resource(s.row.is_pending)).collect(),
             you: you.map(|s| You { seat: s.0 }),
             invited: you.is_none(),

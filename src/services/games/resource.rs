@@ -6,6 +6,7 @@ use crate::engine::registry::AnyState;
 use crate::engine::{Seat, Viewer};
 use crate::models::{Game, GameSeat};
 use crate::services::clocks::Clock;
+use crate::services::ratings::SeatRating;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,6 +51,8 @@ pub struct SeatRow {
     pub display_name: Option<String>,
     /// The display name of an invited address that has an account (not yet joined).
     pub invitee_name: Option<String>,
+    /// The player's rating in the game's kind, when they have one.
+    pub rating: Option<SeatRating>,
 }
 
 impl SeatRow {
@@ -89,6 +92,7 @@ impl SeatRow {
             bank_seconds: self.row.bank_seconds,
             timeouts: u32::try_from(self.row.timeouts).unwrap_or(0),
             dropped: self.row.dropped,
+            rating: self.rating.clone().filter(|_| self.row.user_id.is_some()),
         }
     }
 }
@@ -123,6 +127,9 @@ pub struct SeatResource {
     /// Dropped after `drop_after` consecutive timeouts: its decisions are made by default and it
     /// ranks last.
     pub dropped: bool,
+    /// The player's current rating in this kind of game; `null` for a seat not taken or a
+    /// player without a rated game of the kind.
+    pub rating: Option<SeatRating>,
 }
 
 /// The invitee of a seat not taken yet.
@@ -161,6 +168,9 @@ pub struct GameResource {
     /// The kind of game, e.g. `magnate`.
     pub kind: String,
     pub status: GameStatus,
+    /// Counts for the players' ratings when it ends (asked for at creation; only when every seat
+    /// is a different account).
+    pub rated: bool,
     /// Increments with every stored change; send it back as `expected_version`.
     pub version: i64,
     /// The resolved rules: every option with its value.
@@ -216,6 +226,7 @@ pub fn render(
         id: game.id,
         kind: game.kind.clone(),
         status,
+        rated: game.rated,
         version: game.version,
         options: game.options.clone(),
         clock: Clock::stored(&game.clock),

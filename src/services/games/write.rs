@@ -131,7 +131,9 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
     }
     insert_events(conn, game, &events)?;
     if let (Some(state), Some(at)) = (state, finished_at) {
-        insert_results(conn, game, &seats, state, ending, at)?;
+        let results = insert_results(conn, game, &seats, state, ending, at)?;
+        // Here and only here: the results are written once per game, so the ratings are too.
+        crate::services::ratings::record_game(conn, game, &results)?;
     }
     if state.is_some() {
         notifications::enqueue_for_change(
@@ -313,7 +315,7 @@ fn insert_events(
     Ok(())
 }
 
-/// A row per seated player from the game's standings.
+/// A row per seated player from the game's standings; returns them.
 fn insert_results(
     conn: &mut PgConnection,
     game: &Game,
@@ -321,7 +323,7 @@ fn insert_results(
     state: &AnyState,
     ending: Ending,
     finished_at: chrono::DateTime<Utc>,
-) -> Result<(), ApiError> {
+) -> Result<Vec<GameResult>, ApiError> {
     let count = u8::try_from(game.seat_count).unwrap_or(u8::MAX);
     let dropped: SeatSet = seats
         .iter()
@@ -353,7 +355,7 @@ fn insert_results(
     diesel::insert_into(game_results::table)
         .values(&rows)
         .execute(conn)?;
-    Ok(())
+    Ok(rows)
 }
 
 /// Dropped seats share the last place (design.md section 14); the others keep their order.

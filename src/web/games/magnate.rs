@@ -282,6 +282,7 @@ fn players(p: &GamePage, view: &Value) -> Markup {
             @for (seat, pl) in view["players"].as_array().unwrap_or(&empty).iter().enumerate() {
                 h3 {
                     (name_of(p, seat))
+                    @if let Some(s) = p.game.seats.get(seat) { (crate::web::history::rating_note(s)) }
                     @if me(p) == Some(seat) { " (" (t(l, "you")) ")" }
                     @if p.game.seats.get(seat).is_some_and(|s| s.pending) { " · " (t(l, "turn")) }
                 }
