@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod docs;
+pub mod document;
 pub mod games;
 pub mod health;
 pub mod json;
@@ -73,9 +74,15 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 /// The document as served at `/api/openapi.json`, printed by `herald openapi` and committed as
 /// `openapi/openapi.json`: pretty JSON and a final newline.
 pub fn openapi_json() -> String {
-    let mut text = openapi().to_pretty_json().unwrap_or_default();
+    let mut text = document_json(&openapi());
     text.push('\n');
     text
+}
+
+/// The document as pretty JSON with its finishing touches ([`document::finish`]).
+fn document_json(api: &utoipa::openapi::OpenApi) -> String {
+    let doc = serde_json::to_value(api).unwrap_or_default();
+    serde_json::to_string_pretty(&document::finish(doc)).unwrap_or_default()
 }
 
 /// The served document and the path templates it lists (to tell 404 from 405).
@@ -107,7 +114,7 @@ impl Spec {
                 (ResourceDef::new(path.as_str()), allow)
             })
             .collect();
-        let mut json = api.to_pretty_json().unwrap_or_default();
+        let mut json = document_json(&api);
         json.push('\n');
         Spec { json, routes }
     }

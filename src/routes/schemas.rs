@@ -345,12 +345,29 @@ impl utoipa::PartialSchema for GameKindName {
 
 impl ToSchema for GameKindName {}
 
+/// What a seat does in any game besides the game's own actions, as the history shows it.
+#[derive(ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum SeatAction {
+    /// The seat resigned (`POST /games/{id}/resign`).
+    Resign {
+        #[schema(example = "resign")]
+        notation: Option<String>,
+    },
+    /// The seat's deadline passed and the game's rule for it was applied.
+    Timeout {
+        #[schema(example = "timeout")]
+        notation: Option<String>,
+    },
+}
+
 /// An action as the server lists it (`legal_actions`, history), with its `notation`.
 #[derive(ToSchema)]
 #[serde(untagged)]
 pub enum GameAction {
     Magnate(MagnateAction),
     Lancaster(LancasterAction),
+    Seat(SeatAction),
 }
 
 #[cfg(test)]

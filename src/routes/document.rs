@@ -1,0 +1,160 @@
+//! Finishing touches on the generated OpenAPI document, so that client generators name and
+//! narrow what they generate (api.md "The first hour"):
+//! - each member of a union tagged by `type` becomes a named schema (`MagnateBuild`, ...) with a
+//!   title, and the union gets `discriminator: {propertyName: "type"}` with its mapping;
+//! - the `options` of `POST /games` list `preset` and every option of every hosted game, with
+//!   their allowed values, from the same registry that validates them.
+
+use crate::engine::registry::GameKind;
+use serde_json::{Map, Value, json};
+
+/// The document as JSON, finished.
+pub fn finish(mut doc: Value) -> Value {
+    if let Some(schemas) = doc
+        .pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+    {
+        name_tagged_unions(schemas);
+        if let Some(options) = schemas
+            .get_mut("CreateGameRequest")
+            .and_then(|s| s.pointer_mut("/properties/options"))
+        {
+            type_options(options);
+        }
+    }
+    doc
+}
+
+/// `build` → `Build`, `start_extension` → `StartExtension`.
+fn camel(tag: &str) -> String {
+    tag.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// The single `type` value of an inline object member, if it is one.
+fn tag_of(member: &Value) -> Option<String> {
+    if member.get("$ref").is_some() {
+        return None;
+    }
+    let t = member.pointer("/properties/type")?;
+    let values = t.get("enum").and_then(Value::as_array)?;
+    match values.as_slice() {
+        [Value::String(one)] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+fn name_tagged_unions(schemas: &mut Map<String, Value>) {
+    let unions: Vec<String> = schemas
+        .iter()
+        .filter(|(_, s)| {
+            s.get("oneOf")
+                .and_then(Value::as_array)
+                .is_some_and(|m| !m.is_empty() && m.iter().all(|m| tag_of(m).is_some()))
+        })
+        .map(|(name, _)| name.clone())
+        .collect();
+    for union in unions {
+        let Some(members) = schemas
+            .get_mut(&union)
+            .and_then(|s| s.get_mut("oneOf"))
+            .map(Value::take)
+        else {
+            continue;
+        };
+        let mut refs = Vec::new();
+        let mut mapping = Map::new();
+        for mut member in members.as_array().cloned().unwrap_or_default() {
+            let Some(tag) = tag_of(&member) else { continue };
+            // `MagnateAction` + `build` → `MagnateBuild` (the long form if that name is taken).
+            let short = format!("{}{}", union.trim_end_matches("Action"), camel(&tag));
+            let name = if schemas.contains_key(&short) {
+                format!("{union}{}", camel(&tag))
+            } else {
+                short
+            };
+            member["title"] = Value::from(name.clone());
+            let reference = format!("#/components/schemas/{name}");
+            mapping.insert(tag, Value::from(reference.clone()));
+            refs.push(json!({"$ref": reference}));
+            schemas.insert(name, member);
+        }
+        if let Some(s) = schemas.get_mut(&union) {
+            s["oneOf"] = Value::Array(refs);
+            s["discriminator"] = json!({"propertyName": "type", "mapping": mapping});
+        }
+    }
+}
+
+/// The options of every game as one typed object: each switch with the values its games allow.
+fn type_options(options: &mut Value) {
+    let mut properties: Map<String, Value> = Map::new();
+    let mut presets: Vec<Value> = Vec::new();
+    for kind in GameKind::ALL {
+        let info = kind.info();
+        for p in &info.presets {
+            if !presets.contains(&Value::from(*p)) {
+                presets.push(Value::from(*p));
+            }
+        }
+        for (name, spec) in info.options.as_object().into_iter().flatten() {
+            let values = spec["values"].as_array().cloned().unwrap_or_default();
+            let entry = properties
+                .entry(name.clone())
+                .or_insert_with(|| json!({"enum": [], "description": spec["rules"].clone()}));
+            if let Some(list) = entry["enum"].as_array_mut() {
+                for v in values {
+                    if !list.contains(&v) {
+                        list.push(v);
+                    }
+                }
+            }
+        }
+    }
+    properties.insert(
+        "preset".to_owned(),
+        json!({"type": "string", "enum": presets, "description": "A named preset of the game's rules; the game's default when absent."}),
+    );
+    options["properties"] = Value::Object(properties);
+    options["additionalProperties"] = Value::Bool(false);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tagged_union_gets_named_members_and_a_discriminator() {
+        let doc = json!({"components": {"schemas": {"Act": {"oneOf": [
+            {"type": "object", "properties": {"type": {"type": "string", "enum": ["start_extension"]}}},
+            {"type": "object", "properties": {"type": {"type": "string", "enum": ["end"]}}},
+        ]}}}});
+        let done = finish(doc);
+        let s = &done["components"]["schemas"];
+        assert_eq!(
+            s["Act"]["oneOf"][0]["$ref"],
+            "#/components/schemas/ActStartExtension"
+        );
+        // A union named `...Action` drops the suffix: `MagnateAction` + `build` → `MagnateBuild`.
+        let doc = json!({"components": {"schemas": {"MagnateAction": {"oneOf": [
+            {"type": "object", "properties": {"type": {"type": "string", "enum": ["build"]}}},
+        ]}}}});
+        let done = finish(doc);
+        assert_eq!(
+            done["components"]["schemas"]["MagnateBuild"]["title"],
+            "MagnateBuild"
+        );
+        assert_eq!(s["Act"]["discriminator"]["propertyName"], "type");
+        assert_eq!(
+            s["Act"]["discriminator"]["mapping"]["end"],
+            "#/components/schemas/ActEnd"
+        );
+        assert_eq!(s["ActEnd"]["title"], "ActEnd");
+    }
+}
