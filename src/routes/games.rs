@@ -216,6 +216,74 @@ pub async fn create_game(
     Ok(answer(done, actix_web::http::StatusCode::CREATED))
 }
 
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct LobbyQuery {
+    /// Only games of this kind (`magnate`, `lancaster`).
+    pub kind: Option<String>,
+    /// Only games of this many seats.
+    pub seats: Option<i16>,
+    /// At most this many games (1–200, default 50).
+    pub limit: Option<i64>,
+}
+
+/// The lobby
+///
+/// Games waiting for players with seats anyone may take, newest first, without the caller's
+/// own. Needs the `read` scope.
+#[utoipa::path(
+    operation_id = "list_lobby",
+    tag = "games",
+    security(("bearer" = [])),
+    params(LobbyQuery),
+    responses(
+        (status = 200, description = "Games with open seats.", body = Vec<crate::services::games::lobby::LobbyGame>),
+        (status = 422, description = "An unknown kind, filter or value (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/lobby")]
+pub async fn lobby(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    query: web::Query<LobbyQuery>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let filter = lobby_filter(&query)?;
+    let user = auth.user_id;
+    let games = crate::db::run(&state.pool, move |conn| {
+        games::lobby::lobby(conn, user, &filter)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(games))
+}
+
+/// The lobby's filter, checked: a known kind, a seat count and a limit in range.
+pub fn lobby_filter(query: &LobbyQuery) -> Result<games::lobby::LobbyFilter, ApiError> {
+    if let Some(kind) = &query.kind
+        && GameKind::parse(kind).is_none()
+    {
+        return Err(ApiError::Validation(format!(
+            "kind: “{kind}” is not one of {}",
+            GameKind::names()
+        )));
+    }
+    if query.seats.is_some_and(|n| !(1..=16).contains(&n)) {
+        return Err(ApiError::Validation("seats: from 1 to 16".to_owned()));
+    }
+    let limit = query.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        return Err(ApiError::Validation("limit: from 1 to 200".to_owned()));
+    }
+    Ok(games::lobby::LobbyFilter {
+        kind: query.kind.clone(),
+        seats: query.seats,
+        limit,
+    })
+}
+
 /// List my games
 ///
 /// The games the caller sits in or is invited to, most recently changed first. Needs the `read`

@@ -51,6 +51,7 @@ where
                 .service(games::list_game_kinds)
                 .service(games::create_game)
                 .service(games::list_games)
+                .service(games::lobby)
                 .service(games::get_game)
                 .service(games::join_game)
                 .service(games::submit_actions)

@@ -60,7 +60,7 @@ pub(super) async fn signed_in(
     Some((user, cookie, chrome))
 }
 
-fn sign_in_page(req: &HttpRequest, status: StatusCode, next: &str) -> HttpResponse {
+pub(super) fn sign_in_page(req: &HttpRequest, status: StatusCode, next: &str) -> HttpResponse {
     let l = request_locale(req);
     let chrome = Chrome::anonymous(l);
     respond(
@@ -462,7 +462,7 @@ pub async fn my_games(state: web::Data<AppState>, req: HttpRequest) -> HttpRespo
             t(l, "my_games"),
             html! {
                 h1 { (t(l, "my_games")) }
-                p { a href="/games/new" { (t(l, "new_game")) } }
+                p { a href="/games/new" { (t(l, "new_game")) } " · " a href="/lobby" { (t(l, "lobby")) } }
                 @if list.is_empty() {
                     p { (t(l, "no_games")) }
                 } @else {
@@ -809,6 +809,7 @@ pub async fn join_as_new_player(
 async fn game_post<F>(
     state: &AppState,
     req: &HttpRequest,
+    game: GameId,
     form: &HashMap<String, String>,
     back: String,
     done: String,
@@ -819,11 +820,14 @@ where
         + Send
         + 'static,
 {
-    let Some((user, cookie, chrome)) = signed_in(state, req).await else {
+    // The game's own session (a play link from a mail) or the account's.
+    let viewer = session::live(state, session::viewer(state, req, game)).await;
+    let session::Viewer::User { user, session, .. } = viewer else {
         return sign_in_page(req, StatusCode::UNAUTHORIZED, &back);
     };
+    let chrome = Chrome::anonymous(request_locale(req));
     let l = chrome.locale;
-    if !session::csrf_ok(state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+    if !session::csrf_ok(state, &session, form.get("csrf").map_or("", String::as_str)) {
         return message(
             &chrome,
             StatusCode::FORBIDDEN,
@@ -849,7 +853,7 @@ pub async fn accept_invitation(
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     let (back, done) = (format!("/invitations/{game}"), format!("/play/{game}"));
-    game_post(&state, &req, &form, back, done, move |conn, user| {
+    game_post(&state, &req, game, &form, back, done, move |conn, user| {
         games::join(conn, user, game, None)
     })
     .await
@@ -867,6 +871,7 @@ pub async fn decline_invitation(
     game_post(
         &state,
         &req,
+        game,
         &form,
         back,
         "/games".to_owned(),
@@ -887,6 +892,7 @@ pub async fn cancel_game(
     game_post(
         &state,
         &req,
+        game,
         &form,
         page.clone(),
         page,

@@ -434,6 +434,37 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Ce lien ne peut pas être utilisé",
         ],
     ),
+    (
+        "lobby",
+        [
+            "Open tables",
+            "Mesas abiertas",
+            "Tavoli aperti",
+            "Tables ouvertes",
+        ],
+    ),
+    (
+        "lobby_empty",
+        [
+            "No game is looking for players right now.",
+            "Ahora no hay partidas buscando jugadores.",
+            "Nessuna partita cerca giocatori in questo momento.",
+            "Aucune partie ne cherche de joueurs pour le moment.",
+        ],
+    ),
+    (
+        "open_seats",
+        [
+            "open seats",
+            "asientos libres",
+            "posti liberi",
+            "places libres",
+        ],
+    ),
+    (
+        "take_seat",
+        ["Take a seat", "Sentarse", "Siediti", "Prendre une place"],
+    ),
     ("decline", ["Decline", "Rechazar", "Rifiuta", "Décliner"]),
     (
         "cancel_game",
@@ -923,6 +954,7 @@ mod tests {
             include_str!("games/magnate.rs"),
             include_str!("games/mod.rs"),
             include_str!("history.rs"),
+            include_str!("lobby.rs"),
             include_str!("clock.rs"),
             include_str!("play.rs"),
             include_str!("players.rs"),

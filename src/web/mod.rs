@@ -15,6 +15,7 @@ pub mod games;
 pub mod history;
 pub mod i18n;
 pub mod layout;
+pub mod lobby;
 pub mod play;
 pub mod players;
 pub mod session;
@@ -27,6 +28,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/static/herald.js", web::get().to(assets::script))
         .route("/", web::get().to(account::home))
         .route("/games", web::get().to(account::my_games))
+        .route("/lobby", web::get().to(lobby::lobby_page))
         .route("/games/new", web::get().to(account::new_game_form))
         .route("/games/new", web::post().to(account::create_game))
         .route("/sign-in", web::get().to(account::sign_in_form))

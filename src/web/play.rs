@@ -212,11 +212,25 @@ async fn render(
     respond(status, page(&chrome, &title, body))
 }
 
-/// The creator (seat 0) may cancel a game nobody has started playing.
+/// The creator (seat 0) may cancel a game nobody has started playing; a signed-in visitor
+/// without a seat (an invitee from their mail's link, or anyone at an open table) may accept or
+/// decline.
 fn cancel_form(p: &GamePage) -> maud::Markup {
     let creator = p.game.you.as_ref().is_some_and(|y| y.seat == 0);
+    let waiting = p.game.status == games::GameStatus::Waiting;
+    let csrf = p.csrf.as_deref().unwrap_or("");
     html! {
-        @if creator && p.game.status == games::GameStatus::Waiting {
+        @if waiting && p.game.you.is_none() && p.csrf.is_some() {
+            form.action method="post" action={ "/invitations/" (p.game.id) } data-action="accept" {
+                input type="hidden" name="csrf" value=(csrf);
+                button type="submit" { (t(p.locale, "accept")) }
+            }
+            form.action method="post" action={ "/invitations/" (p.game.id) "/decline" } data-action="decline" {
+                input type="hidden" name="csrf" value=(csrf);
+                button type="submit" { (t(p.locale, "decline")) }
+            }
+        }
+        @if creator && waiting {
             form.action method="post" action={ "/games/" (p.game.id) "/cancel" } data-action="cancel" {
                 input type="hidden" name="csrf" value=(p.csrf.as_deref().unwrap_or(""));
                 button type="submit" { (t(p.locale, "cancel_game")) }

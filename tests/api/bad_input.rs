@@ -74,6 +74,7 @@ const ROUTES: &[Route] = &[
     row("GET", "/api/v1/game-kinds", NoBody),
     row("POST", "/api/v1/games", JsonBody),
     row("GET", "/api/v1/games", NoBody),
+    row("GET", "/api/v1/lobby", NoBody),
     row("GET", "/api/v1/games/{id}", NoBody),
     row("POST", "/api/v1/games/{id}/join", OptionalJson),
     row("POST", "/api/v1/games/{id}/actions/check", JsonBody),
@@ -91,6 +92,7 @@ const ROUTES: &[Route] = &[
     row("GET", "/static/herald.js", NoBody),
     row("GET", "/", NoBody),
     row("GET", "/games", NoBody),
+    row("GET", "/lobby", NoBody),
     row("GET", "/games/new", NoBody),
     row("POST", "/games/new", Form),
     row("GET", "/sign-in", NoBody),
@@ -895,6 +897,27 @@ fn plan(w: &World, route: &Route) -> Plan {
                 ("my_turn", {
                     let mut v = strict("true");
                     v.push("yes".to_owned());
+                    v
+                }),
+            ];
+            p
+        }
+        ("GET", "/api/v1/lobby" | "/lobby") => {
+            let mut p = if route.path == "/lobby" {
+                Plan::new(cookie)
+            } else {
+                Plan::new(bearer)
+            };
+            p.query = pairs(&[("kind", "lancaster"), ("seats", "3")]);
+            p.reads = vec![
+                ("kind", {
+                    let mut v = strict("lancaster");
+                    v.push("chess".to_owned());
+                    v
+                }),
+                ("seats", {
+                    let mut v = strict("3");
+                    v.extend(["0".to_owned(), "99999".to_owned(), "x".to_owned()]);
                     v
                 }),
             ];

@@ -793,3 +793,65 @@ async fn an_invitee_declines_and_the_creator_cancels_a_waiting_game() {
         .await;
     started.assert_problem(409, "conflict");
 }
+
+/// The lobby lists waiting games with open seats to everyone else, filtered by kind and seat
+/// count, counting down as seats are taken and dropping the full game.
+#[actix_web::test]
+async fn the_lobby_lists_open_seats_until_the_game_is_full() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let cleo = app.user("cleo@example.test", "Cleo").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "lancaster", "open_seats": 2}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let find = |list: &serde_json::Value| {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id.as_str())
+            .cloned()
+    };
+    let listed = app.get("/api/v1/lobby", Some(&bruno)).await;
+    assert_eq!(listed.status, 200, "{}", listed.text);
+    let item = find(&listed.json).expect("listed");
+    assert_eq!(item["open_seats"], 2);
+    assert_eq!(item["kind"], "lancaster");
+    assert!(
+        find(&app.get("/api/v1/lobby", Some(&ada)).await.json).is_none(),
+        "not one's own"
+    );
+    for (q, want) in [
+        ("?kind=magnate", false),
+        ("?kind=lancaster", true),
+        ("?seats=3", true),
+        ("?seats=4", false),
+    ] {
+        let r = app.get(&format!("/api/v1/lobby{q}"), Some(&bruno)).await;
+        assert_eq!(find(&r.json).is_some(), want, "{q}");
+    }
+    app.get("/api/v1/lobby?kind=chess", Some(&bruno))
+        .await
+        .assert_problem(422, "validation_failed");
+    let joined = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let item = find(&app.get("/api/v1/lobby", Some(&cleo)).await.json).expect("still listed");
+    assert_eq!(item["open_seats"], 1);
+    let last = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&cleo), json!({}))
+        .await;
+    assert_eq!(last.status, 200, "{}", last.text);
+    let dana = app.user("dana@example.test", "Dana").await;
+    assert!(
+        find(&app.get("/api/v1/lobby", Some(&dana)).await.json).is_none(),
+        "a full game is gone"
+    );
+}

@@ -1178,3 +1178,75 @@ async fn an_invitation_is_declined_and_a_waiting_game_cancelled_from_their_pages
         .await;
     assert_eq!(g.json["status"], "aborted");
 }
+
+/// The lobby page lists an open table with a button that seats the player.
+#[actix_web::test]
+async fn the_lobby_page_seats_a_player_at_an_open_table() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            serde_json::json!({"kind": "magnate", "open_seats": 1}),
+        )
+        .await;
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let cookie = signed_in(&app, &bruno, "bruno@example.test").await;
+    let lobby = page(&app, "/lobby", &cookie).await;
+    assert_eq!(lobby.status, 200);
+    assert!(lobby.text.contains(&id), "the open game is listed");
+    let join = form_action(&lobby.text, "join").unwrap();
+    let seated = post_form(
+        &app,
+        &join,
+        &cookie,
+        &format!("csrf={}", csrf_of(&lobby.text)),
+    )
+    .await;
+    assert_eq!(seated.status, 303, "{}", seated.text);
+    let after = app.get(&format!("/api/v1/games/{id}"), Some(&bruno)).await;
+    assert_eq!(after.json["status"], "active");
+    assert_eq!(page(&app, "/lobby", "").await.status, 401);
+}
+
+/// A registered invitee's mail link opens the game page with accept and decline forms, and the
+/// accept form seats them and starts the game, from the link's own session.
+#[actix_web::test]
+async fn a_registered_invitee_accepts_from_the_page_their_mail_link_opens() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            serde_json::json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let grant = PlayGrant {
+        user: user_id(&app, &bruno).await,
+        game: GameId(id.parse().unwrap()),
+        seat: 1,
+    };
+    let token = app.links.play_link(grant, 600);
+    let landing = page(&app, &format!("/play/{id}?t={token}"), "").await;
+    let cookie = landing.header("set-cookie");
+    let cookie = cookie.split(';').next().unwrap().to_owned();
+    let r = page(&app, &format!("/play/{id}"), &cookie).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(form_action(&r.text, "decline").is_some());
+    let accept = form_action(&r.text, "accept").expect("an accept form");
+    let accepted = post_form(
+        &app,
+        &accept,
+        &cookie,
+        &format!("csrf={}", csrf_of(&r.text)),
+    )
+    .await;
+    assert_eq!(accepted.status, 303, "{}", accepted.text);
+    let after = app.get(&format!("/api/v1/games/{id}"), Some(&bruno)).await;
+    assert_eq!(after.json["status"], "active");
+}

@@ -7,6 +7,7 @@
 mod fairness;
 mod history;
 pub mod invitations;
+pub mod lobby;
 pub mod resource;
 mod timeout;
 mod write;
