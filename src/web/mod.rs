@@ -61,6 +61,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/settings", web::post().to(account::save_settings))
         .route("/settings/vacation", web::post().to(account::save_vacation))
         .route("/play/{game_id}", web::get().to(play::game_page))
+        // Accepting or declining from the game page: under `/play/{id}`, where a play link's
+        // session cookie is sent (before the catch-all of the game's own forms).
+        .route(
+            "/play/{game_id}/accept",
+            web::post().to(account::accept_invitation),
+        )
+        .route(
+            "/play/{game_id}/decline",
+            web::post().to(account::decline_invitation),
+        )
         .route("/play/{game_id}/{action}", web::post().to(play::act))
         .route("/players/{id}", web::get().to(players::profile_page))
         .route("/ratings/{kind}", web::get().to(players::leaderboard_page));

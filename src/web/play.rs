@@ -221,11 +221,11 @@ fn cancel_form(p: &GamePage) -> maud::Markup {
     let csrf = p.csrf.as_deref().unwrap_or("");
     html! {
         @if waiting && p.game.you.is_none() && p.csrf.is_some() {
-            form.action method="post" action={ "/invitations/" (p.game.id) } data-action="accept" {
+            form.action method="post" action={ "/play/" (p.game.id) "/accept" } data-action="accept" {
                 input type="hidden" name="csrf" value=(csrf);
                 button type="submit" { (t(p.locale, "accept")) }
             }
-            form.action method="post" action={ "/invitations/" (p.game.id) "/decline" } data-action="decline" {
+            form.action method="post" action={ "/play/" (p.game.id) "/decline" } data-action="decline" {
                 input type="hidden" name="csrf" value=(csrf);
                 button type="submit" { (t(p.locale, "decline")) }
             }

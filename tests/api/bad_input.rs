@@ -109,6 +109,8 @@ const ROUTES: &[Route] = &[
     row("POST", "/settings", Form),
     row("POST", "/settings/vacation", Form),
     row("GET", "/play/{game_id}", NoBody),
+    row("POST", "/play/{game_id}/accept", Form),
+    row("POST", "/play/{game_id}/decline", Form),
     row("POST", "/play/{game_id}/{action}", Form),
     row("GET", "/players/{id}", NoBody),
     row("GET", "/ratings/{kind}", NoBody),
@@ -240,7 +242,7 @@ struct World {
     tokens: [String; 2],
     /// Waiting Magnate games of Ada inviting Cyd, one per route that declines or cancels (each
     /// valid request ends its game's invitation for good).
-    spare: [String; 4],
+    spare: [String; 6],
     /// Ada's (the creator's) account cookie and its CSRF token.
     ada_cookie: String,
     ada_csrf: String,
@@ -301,7 +303,7 @@ async fn world() -> World {
     let (cookie, csrf) = account_cookie(&app, &token, email).await;
     let (cyd_cookie, cyd_csrf) = account_cookie(&app, &cyd, "cyd@example.test").await;
     let (ada_cookie, ada_csrf) = account_cookie(&app, &table.tokens[0], "ada@example.test").await;
-    let mut spare: [String; 4] = Default::default();
+    let mut spare: [String; 6] = Default::default();
     for game in &mut spare {
         let g = app
             .post(
@@ -1150,6 +1152,14 @@ fn plan(w: &World, route: &Route) -> Plan {
             p.params = vec![w.waiting.clone()];
             p.query = pairs(&[("t", &w.invite_cyd)]);
             p.reads = vec![("t", token_attacks(&w.invite_cyd))];
+            p
+        }
+        ("POST", "/play/{game_id}/accept" | "/play/{game_id}/decline") => {
+            let mut p = Plan::new(Sender::Cookie(w.cyd_cookie.clone()));
+            let spare = if route.path.ends_with("accept") { 4 } else { 5 };
+            p.params = vec![w.spare[spare].clone()];
+            p.form = pairs(&[("csrf", &w.cyd_csrf)]);
+            p.fields = vec![("csrf", strings(token_attacks(&w.cyd_csrf)))];
             p
         }
         ("POST", "/invitations/{game_id}/decline") => {

@@ -1239,6 +1239,15 @@ async fn a_registered_invitee_accepts_from_the_page_their_mail_link_opens() {
     assert_eq!(r.status, 200, "{}", r.text);
     assert!(form_action(&r.text, "decline").is_some());
     let accept = form_action(&r.text, "accept").expect("an accept form");
+    // The play link's cookie is scoped to the game's pages: the form must post there.
+    assert!(
+        landing
+            .header("set-cookie")
+            .contains(&format!("Path=/play/{id}")),
+        "{}",
+        landing.header("set-cookie")
+    );
+    assert!(accept.starts_with(&format!("/play/{id}/")), "{accept}");
     let accepted = post_form(
         &app,
         &accept,
