@@ -323,6 +323,41 @@ impl Table {
     }
 }
 
+/// The mail's game and seat, and its `Message-ID`.
+struct SeatAt<'a> {
+    game: Uuid,
+    seat: i16,
+    message_id: &'a str,
+}
+
+/// The end every mail about one seat of a game shares: the one-tap link for that seat under
+/// `cta`, the game's thread, the footer.
+fn seat_mail(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    user: &crate::models::User,
+    at: SeatAt<'_>,
+    cta: &i18n::T,
+    subject: String,
+    mut doc: Doc,
+) -> Result<Option<Mail>, JobError> {
+    let locale = Locale::from_db(&user.locale);
+    let grant = PlayGrant {
+        user: UserId(user.id),
+        game: GameId(at.game),
+        seat: at.seat,
+    };
+    doc.link = Some((i18n::pick(locale, cta).to_owned(), ctx.play_url(grant)));
+    let mut mail = blank(
+        user,
+        subject,
+        at.message_id.to_owned(),
+        Some(GameId(at.game)),
+    );
+    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
+    Ok(Some(finish(mail, &doc)))
+}
+
 fn footer(
     conn: &mut PgConnection,
     ctx: &Context,
@@ -564,23 +599,12 @@ pub fn turn(
             .iter()
             .map(|line| line.plain(&names)),
     );
-    let grant = PlayGrant {
-        user: UserId(user.id),
-        game: GameId(p.game_id),
+    let at = SeatAt {
+        game: p.game_id,
         seat: p.seat,
+        message_id: p.message_id,
     };
-    doc.link = Some((
-        i18n::pick(locale, &i18n::PLAY_CTA).to_owned(),
-        ctx.play_url(grant),
-    ));
-    let mut mail = blank(
-        &user,
-        subject,
-        p.message_id.to_owned(),
-        Some(GameId(p.game_id)),
-    );
-    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
-    Ok(Some(finish(mail, &doc)))
+    seat_mail(conn, ctx, &user, at, &i18n::PLAY_CTA, subject, doc)
 }
 
 pub fn game_over(
@@ -673,23 +697,12 @@ pub fn game_over(
         &i18n::VERIFY,
         &[("url", &fairness), ("id", &p.game_id.to_string())],
     ));
-    let grant = PlayGrant {
-        user: UserId(user.id),
-        game: GameId(p.game_id),
+    let at = SeatAt {
+        game: p.game_id,
         seat: p.seat,
+        message_id: p.message_id,
     };
-    doc.link = Some((
-        i18n::pick(locale, &i18n::SEE_GAME).to_owned(),
-        ctx.play_url(grant),
-    ));
-    let mut mail = blank(
-        &user,
-        subject,
-        p.message_id.to_owned(),
-        Some(GameId(p.game_id)),
-    );
-    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
-    Ok(Some(finish(mail, &doc)))
+    seat_mail(conn, ctx, &user, at, &i18n::SEE_GAME, subject, doc)
 }
 
 /// The current deadline of `seat`, if it is pending under a clock.
@@ -774,23 +787,12 @@ pub fn reminder(
         &i18n::REMINDER_BODY,
         &[("game", game), ("opponents", &opponents), ("when", &when)],
     ));
-    let grant = PlayGrant {
-        user: UserId(user.id),
-        game: GameId(p.game_id),
+    let at = SeatAt {
+        game: p.game_id,
         seat: p.seat,
+        message_id: &p.message_id,
     };
-    doc.link = Some((
-        i18n::pick(locale, &i18n::PLAY_CTA).to_owned(),
-        ctx.play_url(grant),
-    ));
-    let mut mail = blank(
-        &user,
-        subject,
-        p.message_id.to_owned(),
-        Some(GameId(p.game_id)),
-    );
-    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
-    Ok(Some(finish(mail, &doc)))
+    seat_mail(conn, ctx, &user, at, &i18n::PLAY_CTA, subject, doc)
 }
 
 /// Tells a player that an opponent is on vacation (unless the vacation is already over).
@@ -833,23 +835,12 @@ pub fn vacation(
         &i18n::VACATION_BODY,
         &[("p", &away.display_name), ("until", &when), ("game", game)],
     ));
-    let grant = PlayGrant {
-        user: UserId(user.id),
-        game: GameId(p.game_id),
+    let at = SeatAt {
+        game: p.game_id,
         seat: p.seat,
+        message_id: &p.message_id,
     };
-    doc.link = Some((
-        i18n::pick(locale, &i18n::SEE_GAME).to_owned(),
-        ctx.play_url(grant),
-    ));
-    let mut mail = blank(
-        &user,
-        subject,
-        p.message_id.to_owned(),
-        Some(GameId(p.game_id)),
-    );
-    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
-    Ok(Some(finish(mail, &doc)))
+    seat_mail(conn, ctx, &user, at, &i18n::SEE_GAME, subject, doc)
 }
 
 pub fn sign_in(
@@ -1009,21 +1000,10 @@ pub fn declined(
         &i18n::DECLINED_BODY,
         &[("p", &name), ("game", game)],
     ));
-    let grant = PlayGrant {
-        user: UserId(user.id),
-        game: GameId(p.game_id),
+    let at = SeatAt {
+        game: p.game_id,
         seat: p.seat,
+        message_id: &p.message_id,
     };
-    doc.link = Some((
-        i18n::pick(locale, &i18n::SEE_GAME).to_owned(),
-        ctx.play_url(grant),
-    ));
-    let mut mail = blank(
-        &user,
-        subject,
-        p.message_id.clone(),
-        Some(GameId(p.game_id)),
-    );
-    footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
-    Ok(Some(finish(mail, &doc)))
+    seat_mail(conn, ctx, &user, at, &i18n::SEE_GAME, subject, doc)
 }
