@@ -204,6 +204,20 @@ impl LinkKeys {
         }
     }
 
+    /// The seat of an invitation link for `game` and the digest of the address it was sent to,
+    /// whoever opens it (the caller checks that the invitation still stands).
+    ///
+    /// # Errors
+    /// [`LinkError`]: expired, for another game, or not an invitation link.
+    pub fn invite_seat(&self, token: &str, game: GameId) -> Result<(i16, String), LinkError> {
+        let c = self.read(token, "invite")?;
+        match (c.game, c.seat, c.email) {
+            (Some(g), _, _) if g != game.0 => Err(LinkError::OtherGame),
+            (Some(_), Some(seat), Some(digest)) => Ok((seat, digest)),
+            _ => Err(LinkError::Invalid),
+        }
+    }
+
     /// The value of the [`USER_COOKIE`] cookie.
     pub fn user_session(&self, user: UserId, ttl_s: i64) -> String {
         self.sign(&LinkKeys::claims("user_session", user, ttl_s))
@@ -228,7 +242,8 @@ impl LinkKeys {
 }
 
 /// Hex SHA-256 of a trimmed, lower-case address.
-fn email_digest(email: &str) -> String {
+/// The digest an invitation link carries instead of its address.
+pub fn email_digest(email: &str) -> String {
     hex::encode(crate::auth::token_hash(&email.trim().to_lowercase()))
 }
 

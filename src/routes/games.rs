@@ -3,7 +3,7 @@
 use super::docs::{AuthErrors, BodyErrors, ServerErrors};
 use super::json::{Json, OptionalJson};
 use crate::auth::{AuthUser, MaybeAuthUser, Scope};
-use crate::domain::{EmailAddress, GameId};
+use crate::domain::{EmailAddress, GameId, UserId};
 use crate::engine::registry::{GameKind, KindInfo};
 use crate::error::{ApiError, Problem};
 use crate::services::clocks::Clock;
@@ -65,6 +65,10 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(value_type = Vec<String>, max_items = 7, example = json!(["bruno@example.org"]))]
     pub invite: Vec<EmailAddress>,
+    /// Players invited by id (found with `GET /api/v1/players?q=`), seated after the addresses.
+    #[serde(default)]
+    #[schema(max_items = 7)]
+    pub invite_players: Vec<Uuid>,
     /// Seats anyone may take, after the invited ones.
     #[serde(default)]
     #[schema(maximum = 7)]
@@ -194,16 +198,18 @@ pub async fn create_game(
         kind,
         options,
         invite,
+        invite_players,
         open_seats,
         clock,
         rated,
     } = body.0;
-    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "open_seats": open_seats, "clock": clock, "rated": rated});
+    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "invite_players": invite_players, "open_seats": open_seats, "clock": clock, "rated": rated});
     let key = idempotency_key(&req, scope)?;
     let request = NewGameRequest {
         kind,
         options: options.unwrap_or(Value::Null),
         invite,
+        invite_players: invite_players.into_iter().map(UserId).collect(),
         open_seats,
         clock: Clock::from_request(clock.as_ref(), state.settings.games.clock_min_seconds)?,
         rated,
@@ -571,72 +577,6 @@ pub async fn resign_game(
     auth.require(Scope::Play)?;
     let (user, id) = (auth.user_id, GameId(id.into_inner()));
     let game = crate::db::run(&state.pool, move |conn| games::resign(conn, user, id)).await?;
-    Ok(HttpResponse::Ok().json(game))
-}
-
-/// Decline an invitation
-///
-/// The invitee declines: their seat stays empty until the creator invites someone else, the
-/// creator is mailed, and this account may not join the game any more. Needs the `play` scope.
-#[utoipa::path(
-    operation_id = "decline_invitation",
-    tag = "games",
-    security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The game's id.")),
-    responses(
-        (status = 200, description = "The game, without the caller's seat.", body = GameResource),
-        (status = 403, description = "No invitation of the caller to decline (`forbidden`).", body = Problem, content_type = PROBLEM),
-        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
-        (status = 409, description = "The game has started or was cancelled (`conflict`).", body = Problem, content_type = PROBLEM),
-        AuthErrors,
-        ServerErrors,
-    )
-)]
-#[post("/games/{id}/decline")]
-pub async fn decline_invitation(
-    state: web::Data<AppState>,
-    auth: AuthUser,
-    id: web::Path<Uuid>,
-) -> Result<HttpResponse, ApiError> {
-    auth.require(Scope::Play)?;
-    let (user, id) = (auth.user_id, GameId(id.into_inner()));
-    let game = crate::db::run(&state.pool, move |conn| {
-        games::invitations::decline(conn, user, id)
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(game))
-}
-
-/// Cancel a waiting game
-///
-/// The creator cancels a game that has not started: its status becomes `aborted` (never
-/// played, never rated). Needs the `play` scope.
-#[utoipa::path(
-    operation_id = "cancel_game",
-    tag = "games",
-    security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The game's id.")),
-    responses(
-        (status = 200, description = "The cancelled game (`aborted`).", body = GameResource),
-        (status = 403, description = "The caller did not create the game (`forbidden`).", body = Problem, content_type = PROBLEM),
-        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
-        (status = 409, description = "The game has started or was cancelled (`conflict`).", body = Problem, content_type = PROBLEM),
-        AuthErrors,
-        ServerErrors,
-    )
-)]
-#[post("/games/{id}/cancel")]
-pub async fn cancel_game(
-    state: web::Data<AppState>,
-    auth: AuthUser,
-    id: web::Path<Uuid>,
-) -> Result<HttpResponse, ApiError> {
-    auth.require(Scope::Play)?;
-    let (user, id) = (auth.user_id, GameId(id.into_inner()));
-    let game = crate::db::run(&state.pool, move |conn| {
-        games::invitations::cancel(conn, user, id)
-    })
-    .await?;
     Ok(HttpResponse::Ok().json(game))
 }
 

@@ -10,6 +10,7 @@ pub mod docs;
 pub mod document;
 pub mod games;
 pub mod health;
+pub mod invitations;
 pub mod json;
 pub mod metrics;
 pub mod notifications;
@@ -58,8 +59,11 @@ where
                 .service(games::check_actions)
                 .service(games::get_game_history)
                 .service(games::resign_game)
-                .service(games::decline_invitation)
-                .service(games::cancel_game)
+                .service(invitations::decline_invitation)
+                .service(invitations::cancel_game)
+                .service(invitations::create_invitation)
+                .service(invitations::withdraw_invitation)
+                .service(invitations::search_players)
                 .service(games::get_game_fairness)
                 .service(ratings::get_leaderboard)
                 .service(ratings::get_player)

@@ -154,3 +154,49 @@ pub fn get(conn: &mut PgConnection, id: UserId) -> Result<Account, ApiError> {
             ApiError::Unauthenticated("the account of this token no longer exists".to_owned())
         })
 }
+
+/// A player as anyone signed in may find them: an id and a display name, never an address.
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
+pub struct PlayerName {
+    pub id: uuid::Uuid,
+    pub display_name: String,
+}
+
+/// The most players one search answers.
+pub const SEARCH_LIMIT: i64 = 20;
+
+/// Players whose display name contains `text` (case-insensitive), shortest names first so an
+/// exact match leads, then by name; at most [`SEARCH_LIMIT`].
+///
+/// # Errors
+/// 422 for a search text under 2 or over 64 characters; database failures.
+pub fn search(conn: &mut PgConnection, text: &str) -> Result<Vec<PlayerName>, ApiError> {
+    use unicode_normalization::UnicodeNormalization;
+    let text: String = text.trim().nfc().collect();
+    let len = text.chars().count();
+    if !(2..=64).contains(&len) || text.chars().any(char::is_control) {
+        return Err(ApiError::Validation(
+            "q: give 2 to 64 characters of a display name, without control characters".to_owned(),
+        ));
+    }
+    // The text is a substring to find, not a pattern: its wildcards are escaped.
+    let pattern = format!(
+        "%{}%",
+        text.replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_")
+    );
+    let rows: Vec<(uuid::Uuid, String)> = users::table
+        .filter(users::display_name.ilike(pattern))
+        .order((
+            diesel::dsl::sql::<diesel::sql_types::Integer>("length(display_name)"),
+            users::display_name,
+        ))
+        .select((users::id, users::display_name))
+        .limit(SEARCH_LIMIT)
+        .load(conn)?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, display_name)| PlayerName { id, display_name })
+        .collect())
+}

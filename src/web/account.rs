@@ -10,6 +10,7 @@ use crate::engine::registry::GameKind;
 use crate::error::ApiError;
 use crate::services::clocks::Clock;
 use crate::services::clocks::local_time;
+use crate::services::games::invitations::InvitationState;
 use crate::services::games::{
     self, GameStatus, GameSummary, ListFilter, NewGameRequest, Submitted,
 };
@@ -598,6 +599,7 @@ fn new_game_request(form: &HashMap<String, String>) -> Result<NewGameRequest, St
         kind,
         options: Value::Object(options),
         invite,
+        invite_players: Vec::new(),
         open_seats: 0,
         clock: Clock::default(),
         rated: form.get("rated").map(String::as_str) == Some("on"),
@@ -646,7 +648,8 @@ pub struct InviteQuery {
     t: Option<String>,
 }
 
-/// `GET /invitations/{game_id}?t=...`: the accept page of an invitation.
+/// `GET /invitations/{game_id}?t=...`: the accept page of an invitation whose seat still invites
+/// the link's address (a withdrawn or declined one answers 403).
 pub async fn invitation(
     state: web::Data<AppState>,
     req: HttpRequest,
@@ -654,59 +657,108 @@ pub async fn invitation(
     query: web::Query<InviteQuery>,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
-    let here = match &query.t {
-        Some(tok) => format!("/invitations/{game}?t={tok}"),
-        None => format!("/invitations/{game}"),
-    };
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return match &query.t {
-            Some(token) => {
-                let l = request_locale(&req);
-                new_player_page(l, StatusCode::OK, game, token, None, "", "")
-            }
-            None => sign_in_page(&req, StatusCode::UNAUTHORIZED, &here),
-        };
-    };
-    let l = chrome.locale;
+    let l = request_locale(&req);
     if let Some(token) = &query.t {
-        let token = token.clone();
-        let links = state.links.clone();
-        let checked = crate::db::run(&state.pool, move |conn| {
-            let account = crate::services::accounts::get(conn, user)?;
-            Ok::<_, ApiError>(links.verify_invite(&token, game, &account.email))
-        })
-        .await;
-        match checked {
-            Ok(Ok(_)) => {}
-            Ok(Err(e)) => {
+        match invitation_state(&state, game, token).await {
+            Ok(InvitationState::Stands) => {}
+            Ok(InvitationState::Taken) => return see_other(&format!("/play/{game}")),
+            Ok(InvitationState::Gone) => {
+                let reason = t(l, "link_withdrawn");
                 return message(
-                    &chrome,
+                    &Chrome::anonymous(l),
                     StatusCode::FORBIDDEN,
                     t(l, "link_refused"),
-                    &e.to_string(),
+                    reason,
                 );
             }
-            Err(e) => return error_page(&chrome, &ApiError::from(e)),
+            Err(reason) => {
+                return message(
+                    &Chrome::anonymous(l),
+                    StatusCode::FORBIDDEN,
+                    t(l, "link_refused"),
+                    &reason,
+                );
+            }
         }
     }
-    let csrf = session::csrf_token(&state, &cookie);
-    respond(
-        StatusCode::OK,
-        page(
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return match &query.t {
+            Some(token) => new_player_page(l, StatusCode::OK, game, token, None, "", ""),
+            None => sign_in_page(
+                &req,
+                StatusCode::UNAUTHORIZED,
+                &format!("/invitations/{game}"),
+            ),
+        };
+    };
+    if let Some(token) = &query.t
+        && let Err(e) = invite_is_for(&state, user, game, token).await
+    {
+        return message(
             &chrome,
-            t(l, "invited"),
-            html! {
-                h1 { (t(l, "invited")) }
-                form.action method="post" action={ "/invitations/" (game) } data-action="accept" {
-                    input type="hidden" name="csrf" value=(csrf);
-                    button type="submit" { (t(l, "accept")) }
-                }
-                form.action method="post" action={ "/invitations/" (game) "/decline" } data-action="decline" {
-                    input type="hidden" name="csrf" value=(csrf);
-                    button type="submit" { (t(l, "decline")) }
-                }
-            },
-        ),
+            StatusCode::FORBIDDEN,
+            t(chrome.locale, "link_refused"),
+            &e,
+        );
+    }
+    let csrf = session::csrf_token(&state, &cookie);
+    respond(StatusCode::OK, invited_page(&chrome, game, &csrf))
+}
+
+/// What became of an invitation link's invitation; a link that is not one says why.
+async fn invitation_state(
+    state: &AppState,
+    game: GameId,
+    token: &str,
+) -> Result<InvitationState, String> {
+    let (seat, digest) = state
+        .links
+        .invite_seat(token, game)
+        .map_err(|e| e.to_string())?;
+    crate::db::run(&state.pool, move |conn| {
+        games::invitations::invitation_state(conn, game, seat, &digest).map_err(ApiError::from)
+    })
+    .await
+    .map_err(|e| ApiError::from(e).to_string())
+}
+
+/// Whether the signed-in `user` is the address an invitation link was sent to; else why not.
+async fn invite_is_for(
+    state: &AppState,
+    user: UserId,
+    game: GameId,
+    token: &str,
+) -> Result<(), String> {
+    let (token, links) = (token.to_owned(), state.links.clone());
+    let checked = crate::db::run(&state.pool, move |conn| {
+        let account = crate::services::accounts::get(conn, user)?;
+        Ok::<_, ApiError>(links.verify_invite(&token, game, &account.email))
+    })
+    .await;
+    match checked {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(e) => Err(ApiError::from(e).to_string()),
+    }
+}
+
+/// The accept and decline forms of a signed-in invitee.
+fn invited_page(chrome: &Chrome, game: GameId, csrf: &str) -> Markup {
+    let l = chrome.locale;
+    page(
+        chrome,
+        t(l, "invited"),
+        html! {
+            h1 { (t(l, "invited")) }
+            form.action method="post" action={ "/invitations/" (game) } data-action="accept" {
+                input type="hidden" name="csrf" value=(csrf);
+                button type="submit" { (t(l, "accept")) }
+            }
+            form.action method="post" action={ "/invitations/" (game) "/decline" } data-action="decline" {
+                input type="hidden" name="csrf" value=(csrf);
+                button type="submit" { (t(l, "decline")) }
+            }
+        },
     )
 }
 

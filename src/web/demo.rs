@@ -59,6 +59,7 @@ pub fn create(conn: &mut PgConnection, links: &LinkKeys) -> Result<Demo, ApiErro
         conn,
         ada,
         NewGameRequest {
+            invite_players: Vec::new(),
             kind: GameKind::parse("magnate")
                 .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no magnate kind")))?,
             options: serde_json::Value::Null,

@@ -498,6 +498,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "link_withdrawn",
+        [
+            "This invitation was withdrawn or declined; the seat is no longer yours.",
+            "Esta invitación se retiró o se rechazó; el asiento ya no es tuyo.",
+            "Questo invito è stato ritirato o rifiutato; il posto non è più tuo.",
+            "Cette invitation a été retirée ou refusée ; la place n'est plus la vôtre.",
+        ],
+    ),
+    (
         "link_other_game",
         [
             "The link is for another game.",

@@ -81,7 +81,7 @@ pub async fn game_page(
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     if let Some(token) = &query.t {
-        return landing(&state, &req, game, token);
+        return landing(&state, &req, game, token).await;
     }
     let viewer = session::viewer(&state, &req, game);
     render(
@@ -95,36 +95,46 @@ pub async fn game_page(
     .await
 }
 
-/// A link: a valid one becomes the play-session cookie and a 303 to the clean address.
-fn landing(state: &AppState, req: &HttpRequest, game: GameId, token: &str) -> HttpResponse {
-    match state.links.verify_play_link(token, game) {
-        Ok(grant) => {
+/// A link: a valid one whose seat is still the link's (taken by its account, or still inviting
+/// its address) becomes the play-session cookie and a 303 to the clean address.
+async fn landing(state: &AppState, req: &HttpRequest, game: GameId, token: &str) -> HttpResponse {
+    let l = super::i18n::request_locale(req);
+    let grant = match state.links.verify_play_link(token, game) {
+        Ok(grant) => grant,
+        Err(LinkError::Expired) => return link_refused(l, game, t(l, "link_expired")),
+        Err(LinkError::OtherGame) => return link_refused(l, game, t(l, "link_other_game")),
+        Err(LinkError::Invalid) => return link_refused(l, game, t(l, "link_invalid")),
+    };
+    let holds = crate::db::run(&state.pool, move |conn| {
+        crate::services::games::invitations::grant_holds(conn, grant).map_err(ApiError::from)
+    })
+    .await;
+    match holds {
+        Ok(true) => {
             tracing::info!(game.id = %game, user.id = %grant.user, seat = grant.seat, "play link opened");
             let mut res = see_other(&format!("/play/{game}"));
             let _ = res.add_cookie(&session::play_cookie(state, grant));
             res
         }
-        Err(e) => {
-            let l = super::i18n::request_locale(req);
-            let reason = match e {
-                LinkError::Expired => t(l, "link_expired"),
-                LinkError::OtherGame => t(l, "link_other_game"),
-                LinkError::Invalid => t(l, "link_invalid"),
-            };
-            respond(
-                StatusCode::FORBIDDEN,
-                page(
-                    &Chrome::anonymous(l),
-                    t(l, "link_refused"),
-                    html! {
-                        h1 { (t(l, "link_refused")) }
-                        p.problem { (reason) }
-                        (super::account::sign_in_box(l, &format!("/play/{game}"), t(l, "fresh_link")))
-                    },
-                ),
-            )
-        }
+        Ok(false) => link_refused(l, game, t(l, "link_withdrawn")),
+        Err(e) => error_page(&Chrome::anonymous(l), &ApiError::from(e)),
     }
+}
+
+/// 403: a play link that does not (or no longer) open its game, with a way to sign in.
+fn link_refused(l: Locale, game: GameId, reason: &str) -> HttpResponse {
+    respond(
+        StatusCode::FORBIDDEN,
+        page(
+            &Chrome::anonymous(l),
+            t(l, "link_refused"),
+            html! {
+                h1 { (t(l, "link_refused")) }
+                p.problem { (reason) }
+                (super::account::sign_in_box(l, &format!("/play/{game}"), t(l, "fresh_link")))
+            },
+        ),
+    )
 }
 
 /// Renders the game page for `viewer` with `status`.

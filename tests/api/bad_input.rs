@@ -83,6 +83,9 @@ const ROUTES: &[Route] = &[
     row("POST", "/api/v1/games/{id}/resign", NoBody),
     row("POST", "/api/v1/games/{id}/decline", NoBody),
     row("POST", "/api/v1/games/{id}/cancel", NoBody),
+    row("DELETE", "/api/v1/games/{id}/invitations/{seat}", NoBody),
+    row("POST", "/api/v1/games/{id}/invitations", JsonBody),
+    row("GET", "/api/v1/players", NoBody),
     row("GET", "/api/v1/games/{id}/fairness", NoBody),
     row("GET", "/api/v1/ratings/{kind}", NoBody),
     row("GET", "/api/v1/players/{id}", NoBody),
@@ -242,7 +245,7 @@ struct World {
     tokens: [String; 2],
     /// Waiting Magnate games of Ada inviting Cyd, one per route that declines or cancels (each
     /// valid request ends its game's invitation for good).
-    spare: [String; 6],
+    spare: [String; 8],
     /// Ada's (the creator's) account cookie and its CSRF token.
     ada_cookie: String,
     ada_csrf: String,
@@ -303,7 +306,7 @@ async fn world() -> World {
     let (cookie, csrf) = account_cookie(&app, &token, email).await;
     let (cyd_cookie, cyd_csrf) = account_cookie(&app, &cyd, "cyd@example.test").await;
     let (ada_cookie, ada_csrf) = account_cookie(&app, &table.tokens[0], "ada@example.test").await;
-    let mut spare: [String; 6] = Default::default();
+    let mut spare: [String; 8] = Default::default();
     for game in &mut spare {
         let g = app
             .post(
@@ -315,6 +318,16 @@ async fn world() -> World {
         assert_eq!(g.status, 201, "{}", g.text);
         *game = g.json["id"].as_str().unwrap().to_owned();
     }
+    // The last one has an empty seat to invite someone to.
+    let emptied = app
+        .call(
+            Method::DELETE,
+            &format!("/api/v1/games/{}/invitations/1", spare[7]),
+            Some(&table.tokens[0]),
+            None,
+        )
+        .await;
+    assert_eq!(emptied.status, 200, "{}", emptied.text);
     let user = user_id(&app, &token).await;
     let (link, unsubscribe) = {
         let mut conn = PgConnection::establish(&app.db_url).unwrap();
@@ -933,6 +946,35 @@ fn plan(w: &World, route: &Route) -> Plan {
         ("POST", "/api/v1/games/{id}/cancel") => {
             let mut p = Plan::new(Sender::Bearer(w.tokens[0].clone()));
             p.params = vec![w.spare[1].clone()];
+            p
+        }
+        ("DELETE", "/api/v1/games/{id}/invitations/{seat}") => {
+            let mut p = Plan::new(Sender::Bearer(w.tokens[0].clone()));
+            p.params = vec![w.spare[6].clone(), "1".to_owned()];
+            p
+        }
+        ("POST", "/api/v1/games/{id}/invitations") => {
+            let mut p = Plan::new(Sender::Bearer(w.tokens[0].clone()));
+            p.params = vec![w.spare[7].clone()];
+            p.json = Some(json!({"email": "eve@example.test"}));
+            p.fields = vec![
+                ("email", {
+                    let mut v = strings(strict("eve@example.test"));
+                    v.extend(not_strings("eve@example.test", false));
+                    v
+                }),
+                ("player_id", {
+                    let mut v = strings(strict(&w.mover_id));
+                    v.extend(not_strings(&w.mover_id, false));
+                    v
+                }),
+            ];
+            p
+        }
+        ("GET", "/api/v1/players") => {
+            let mut p = Plan::new(bearer);
+            p.query = pairs(&[("q", "cyd")]);
+            p.reads = vec![("q", free("cyd"))];
             p
         }
         ("POST", "/api/v1/games/{id}/join") => {

@@ -13,6 +13,7 @@ mod games;
 mod hardening;
 mod health;
 mod helpers;
+mod invitations;
 mod lancaster;
 mod mail;
 mod openapi;

@@ -1,13 +1,19 @@
 //! Answering and managing invitations (design.md section 19): an invitee declines (the seat is
 //! closed, the creator is told, and that address may not join any more); the creator cancels a
-//! game that has not started.
+//! game that has not started, withdraws an invitation not yet accepted (the seat is closed) and
+//! invites someone else to a closed seat.
+//!
+//! A closed seat is neither taken, invited nor open: only a new invitation fills it, so a game
+//! never starts with a seat nobody was asked to take.
 
-use super::{GameResource, GameStatus, email_of, get, load_game, load_seats};
-use crate::domain::{GameId, UserId};
+use super::{GameResource, GameStatus, SeatRow, email_of, get, load_game, load_seats};
+use crate::auth::links::PlayGrant;
+use crate::domain::{EmailAddress, GameId, UserId};
 use crate::email::jobs::{DeclinedMail, message_id};
 use crate::error::ApiError;
 use crate::jobs::{self, BackgroundJob};
-use crate::schema::{game_refusals, game_seats, games};
+use crate::models::Game;
+use crate::schema::{game_refusals, game_seats, games, users};
 use chrono::Utc;
 use diesel::prelude::*;
 
@@ -119,6 +125,236 @@ pub fn cancel(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
         changed(conn, id)?;
         tracing::info!(game.id = %id, user.id = %user, "game cancelled");
         get(conn, Some(user), id)
+    })
+}
+
+/// Whom the creator invites to a closed seat.
+#[derive(Debug, Clone)]
+pub enum Invitee {
+    Email(EmailAddress),
+    Player(UserId),
+}
+
+/// The address of the account `player`, for an invitation by player id.
+///
+/// # Errors
+/// 422 when there is no such player (the id names nobody the caller could have found).
+pub(super) fn player_email(conn: &mut PgConnection, player: UserId) -> Result<String, ApiError> {
+    users::table
+        .find(player.0)
+        .select(users::email)
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| ApiError::Validation(format!("there is no player {player}")))
+}
+
+/// The game, locked, when `user` created it and it still waits for players.
+fn creators_waiting_game(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+    what: &str,
+) -> Result<Game, ApiError> {
+    let game = load_game(conn, id, true)?;
+    if game.created_by != user.0 {
+        return Err(ApiError::Forbidden(format!(
+            "only the game's creator may {what}"
+        )));
+    }
+    waiting(&game.status)?;
+    Ok(game)
+}
+
+/// The creator invites `invitee` to the first closed seat: the seat holds the invitation, a
+/// refusal the address had (declined or withdrawn) is forgotten, and the invitation is mailed.
+///
+/// # Errors
+/// 403 for anyone but the creator; 409 when no seat is closed, the game has started, or the
+/// address already has a seat or an invitation; 422 for the creator's own address or an unknown
+/// player.
+pub fn invite(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+    invitee: Invitee,
+) -> Result<GameResource, ApiError> {
+    conn.transaction(|conn| {
+        creators_waiting_game(conn, user, id, "invite players")?;
+        let email = match invitee {
+            Invitee::Email(e) => e.as_str().to_owned(),
+            Invitee::Player(p) => player_email(conn, p)?,
+        };
+        if email == email_of(conn, user)? {
+            return Err(ApiError::Validation(
+                "you cannot invite yourself".to_owned(),
+            ));
+        }
+        let seats = load_seats(conn, id)?;
+        let seated = seats_user_emails(conn, &seats)?;
+        if seats.iter().any(|s| holds(s, &email, &seated)) {
+            return Err(ApiError::Conflict(
+                "that player already has a seat or an invitation in this game".to_owned(),
+            ));
+        }
+        let seat = seats
+            .iter()
+            .find(|s| s.row.closed && s.row.user_id.is_none())
+            .map(|s| s.row.seat)
+            .ok_or_else(|| {
+                ApiError::Conflict(
+                    "no seat is empty: withdraw an invitation first, or wait for a decline"
+                        .to_owned(),
+                )
+            })?;
+        diesel::update(game_seats::table.find((id.0, seat)))
+            .set((
+                game_seats::invited_email.eq(Some(&email)),
+                game_seats::closed.eq(false),
+            ))
+            .execute(conn)?;
+        diesel::delete(game_refusals::table.find((id.0, &email))).execute(conn)?;
+        changed(conn, id)?;
+        super::super::notifications::enqueue_invitations(conn, id, &[seat])?;
+        tracing::info!(game.id = %id, user.id = %user, seat, "invitation sent to an empty seat");
+        get(conn, Some(user), id)
+    })
+    .inspect(|_| crate::jobs::wake())
+}
+
+/// The addresses of the accounts seated in `seats`.
+fn seats_user_emails(conn: &mut PgConnection, seats: &[SeatRow]) -> QueryResult<Vec<String>> {
+    let ids: Vec<uuid::Uuid> = seats.iter().filter_map(|s| s.row.user_id).collect();
+    users::table
+        .filter(users::id.eq_any(ids))
+        .select(users::email)
+        .load(conn)
+}
+
+/// Whether `email` already sits at or is invited to seat `s` (`seated` are the seated accounts'
+/// addresses).
+fn holds(s: &SeatRow, email: &str, seated: &[String]) -> bool {
+    s.row.invited_email.as_deref() == Some(email)
+        || (s.row.user_id.is_some() && seated.iter().any(|e| e == email))
+}
+
+/// The creator withdraws the invitation (or the open place) of `seat`: the seat is closed, and
+/// the invited address may no longer join, by its link or otherwise.
+///
+/// # Errors
+/// 403 for anyone but the creator; 404 for a seat the game does not have; 409 when the seat is
+/// taken (an accepted invitation), already empty, or the game has started.
+pub fn withdraw(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+    seat: i16,
+) -> Result<GameResource, ApiError> {
+    conn.transaction(|conn| {
+        creators_waiting_game(conn, user, id, "withdraw an invitation")?;
+        let seats = load_seats(conn, id)?;
+        let row = seats
+            .iter()
+            .find(|s| s.row.seat == seat)
+            .map(|s| &s.row)
+            .ok_or_else(|| ApiError::NotFound(format!("the game has no seat {seat}")))?;
+        if row.user_id.is_some() {
+            return Err(ApiError::Conflict(format!(
+                "seat {seat} is taken: its invitation was accepted"
+            )));
+        }
+        if row.closed {
+            return Err(ApiError::Conflict(format!("seat {seat} is already empty")));
+        }
+        if let Some(email) = &row.invited_email {
+            diesel::insert_into(game_refusals::table)
+                .values((
+                    game_refusals::game_id.eq(id.0),
+                    game_refusals::email.eq(email),
+                    game_refusals::reason.eq("withdrawn"),
+                ))
+                .on_conflict((game_refusals::game_id, game_refusals::email))
+                .do_update()
+                .set(game_refusals::reason.eq("withdrawn"))
+                .execute(conn)?;
+        }
+        diesel::update(game_seats::table.find((id.0, seat)))
+            .set((
+                game_seats::invited_email.eq(None::<String>),
+                game_seats::closed.eq(true),
+            ))
+            .execute(conn)?;
+        changed(conn, id)?;
+        tracing::info!(game.id = %id, user.id = %user, seat, "invitation withdrawn");
+        get(conn, Some(user), id)
+    })
+}
+
+/// Whether a play link's grant still stands: its account sits at the seat, or the seat still
+/// invites that account's address (a withdrawn or declined invitation's link is refused).
+///
+/// # Errors
+/// Database failures.
+pub fn grant_holds(conn: &mut PgConnection, grant: PlayGrant) -> QueryResult<bool> {
+    let row: Option<(Option<uuid::Uuid>, Option<String>)> = game_seats::table
+        .find((grant.game.0, grant.seat))
+        .select((game_seats::user_id, game_seats::invited_email))
+        .first(conn)
+        .optional()?;
+    Ok(match row {
+        Some((Some(seated), _)) => seated == grant.user.0,
+        Some((None, Some(invited))) => {
+            let email: Option<String> = users::table
+                .find(grant.user.0)
+                .select(users::email)
+                .first(conn)
+                .optional()?;
+            email.as_deref() == Some(invited.as_str())
+        }
+        _ => false,
+    })
+}
+
+/// What became of the invitation an invitation link carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvitationState {
+    /// The seat still invites the link's address in a waiting game.
+    Stands,
+    /// The seat is taken (the invitation was accepted): the game's page is the place to go.
+    Taken,
+    /// Withdrawn, declined, or the game was cancelled.
+    Gone,
+}
+
+/// What became of the invitation of `seat` for the address whose digest a link carries.
+///
+/// # Errors
+/// Database failures.
+pub fn invitation_state(
+    conn: &mut PgConnection,
+    id: GameId,
+    seat: i16,
+    digest: &str,
+) -> QueryResult<InvitationState> {
+    let row: Option<(Option<uuid::Uuid>, Option<String>, String)> = game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::game_id.eq(id.0))
+        .filter(game_seats::seat.eq(seat))
+        .select((
+            game_seats::user_id,
+            game_seats::invited_email,
+            games::status,
+        ))
+        .first(conn)
+        .optional()?;
+    Ok(match row {
+        Some((Some(_), _, _)) => InvitationState::Taken,
+        Some((None, Some(email), status))
+            if GameStatus::from_db(&status) == GameStatus::Waiting
+                && crate::auth::links::email_digest(&email) == digest =>
+        {
+            InvitationState::Stands
+        }
+        _ => InvitationState::Gone,
     })
 }
 

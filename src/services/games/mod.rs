@@ -43,6 +43,8 @@ pub struct NewGameRequest {
     pub kind: GameKind,
     pub options: Value,
     pub invite: Vec<EmailAddress>,
+    /// Accounts invited by id (found by display name), seated after the addresses.
+    pub invite_players: Vec<UserId>,
     pub open_seats: u8,
     /// Checked by [`Clock::from_request`].
     pub clock: Clock,
@@ -246,15 +248,12 @@ pub fn create(
         .kind
         .resolve_options(&request.options)
         .map_err(|e| ApiError::Validation(format!("options: {e}")))?;
-    let seat_count = 1 + request.invite.len() + usize::from(request.open_seats);
+    let invited_count = request.invite.len() + request.invite_players.len();
+    let seat_count = 1 + invited_count + usize::from(request.open_seats);
     if seat_count < usize::from(info.min_seats) || seat_count > usize::from(info.max_seats) {
         return Err(ApiError::Validation(format!(
-            "{} is for {} to {} players; this game would have {seat_count} seats (you, {} invited, {} open)",
-            info.name,
-            info.min_seats,
-            info.max_seats,
-            request.invite.len(),
-            request.open_seats
+            "{} is for {} to {} players; this game would have {seat_count} seats (you, {invited_count} invited, {} open)",
+            info.name, info.min_seats, info.max_seats, request.open_seats
         )));
     }
     conn.transaction(|conn| {
@@ -264,13 +263,28 @@ pub fn create(
             return Ok(Submitted::Replayed(stored));
         }
         let own = email_of(conn, creator)?;
+        let mut invite: Vec<String> = request
+            .invite
+            .iter()
+            .map(|e| e.as_str().to_owned())
+            .collect();
+        for player in &request.invite_players {
+            invite.push(invitations::player_email(conn, *player)?);
+        }
         let mut seen = std::collections::BTreeSet::new();
-        for email in &request.invite {
-            if email.as_str() == own {
+        for (i, email) in invite.iter().enumerate() {
+            if *email == own {
                 return Err(ApiError::Validation("you cannot invite yourself".to_owned()));
             }
             if !seen.insert(email.as_str()) {
-                return Err(ApiError::Validation(format!("{email} is invited twice")));
+                // Never echo an address the creator gave only as a player id.
+                return Err(ApiError::Validation(match request.invite.get(i) {
+                    Some(e) => format!("{e} is invited twice"),
+                    None => format!(
+                        "player {} is invited twice",
+                        request.invite_players[i - request.invite.len()]
+                    ),
+                }));
             }
         }
         let id = GameId::new();
@@ -299,7 +313,7 @@ pub fn create(
             invited_email: None,
             joined_at: Some(now),
         }];
-        for (email, seat) in request.invite.iter().zip(1i16..) {
+        for (email, seat) in invite.iter().zip(1i16..) {
             seats.push(NewGameSeat {
                 game_id: id.0,
                 seat,
