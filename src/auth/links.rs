@@ -168,6 +168,22 @@ impl LinkKeys {
         c.jti.map(|j| (UserId(c.sub), j)).ok_or(LinkError::Invalid)
     }
 
+    /// The token of a single-use sign-up link: its `email_links` row holds the address (there
+    /// is no account yet, so the row id stands as the subject too).
+    pub fn sign_up_link(&self, link_id: Uuid, ttl_s: i64) -> String {
+        let mut c = LinkKeys::claims("sign_up", UserId(link_id), ttl_s);
+        c.jti = Some(link_id);
+        self.sign(&c)
+    }
+
+    /// The `email_links` row of a sign-up link.
+    ///
+    /// # Errors
+    /// [`LinkError::Expired`] or [`LinkError::Invalid`].
+    pub fn verify_sign_up(&self, token: &str) -> Result<Uuid, LinkError> {
+        self.read(token, "sign_up")?.jti.ok_or(LinkError::Invalid)
+    }
+
     /// The account and link row of a sign-in token whose signature holds, expired or not: a
     /// spent or expired link may still ask for a fresh one, mailed to its account only.
     pub fn sign_in_owner(&self, token: &str) -> Option<(UserId, Uuid)> {

@@ -6,7 +6,7 @@
 //! once the game is over.
 
 use super::i18n;
-use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, VacationMail};
+use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, SignUpMail, VacationMail};
 use crate::auth::links::{LinkKeys, PlayGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
@@ -890,6 +890,69 @@ pub fn sign_in(
         format!("{}/sign-in/{token}", ctx.public_url),
     ));
     let mail = blank(&user, subject, p.message_id.to_owned(), None);
+    Ok(Some(finish(mail, &doc)))
+}
+
+/// The sign-up link of an address without an account (nothing is sent once the link was used,
+/// has nearly expired, or the address got an account meanwhile).
+pub fn sign_up(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &SignUpMail,
+) -> Result<Option<Mail>, JobError> {
+    let row: Option<(String, Option<chrono::DateTime<Utc>>, chrono::DateTime<Utc>)> =
+        email_links::table
+            .find(p.link_id)
+            .filter(email_links::purpose.eq("sign_up"))
+            .select((
+                email_links::email,
+                email_links::used_at,
+                email_links::expires_at,
+            ))
+            .first(conn)
+            .optional()
+            .map_err(db)?;
+    let Some((email, None, expires_at)) = row else {
+        return Ok(None);
+    };
+    let left = (expires_at - Utc::now()).num_seconds();
+    let registered: i64 = users::table
+        .filter(users::email.eq(&email))
+        .count()
+        .get_result(conn)
+        .map_err(db)?;
+    if left < 60 || registered > 0 {
+        return Ok(None);
+    }
+    let token = ctx.links.sign_up_link(p.link_id, left);
+    diesel::update(email_links::table.find(p.link_id))
+        .set(email_links::token_hash.eq(crate::auth::token_hash(&token)))
+        .execute(conn)
+        .map_err(db)?;
+    let locale = Locale::from_db(&p.locale);
+    let mut doc = Doc::new(locale, "");
+    doc.greeting = i18n::pick(locale, &i18n::WELCOME).to_owned();
+    let hours = (left / 3600).max(1).to_string();
+    doc.paragraphs.push(i18n::fill(
+        locale,
+        &i18n::SIGN_UP_BODY,
+        &[("hours", &hours)],
+    ));
+    doc.link = Some((
+        i18n::pick(locale, &i18n::SIGN_UP_CTA).to_owned(),
+        format!("{}/sign-up/{token}", ctx.public_url),
+    ));
+    let mail = Mail {
+        to_email: email.clone(),
+        to_name: email,
+        subject: i18n::pick(locale, &i18n::SIGN_UP_SUBJECT).to_owned(),
+        text: String::new(),
+        html: String::new(),
+        message_id: p.message_id.clone(),
+        thread: None,
+        unsubscribe_url: None,
+        links: Vec::new(),
+    };
     Ok(Some(finish(mail, &doc)))
 }
 

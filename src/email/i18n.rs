@@ -119,6 +119,26 @@ pub const SIGN_IN_BODY: T = [
 ];
 pub const SIGN_IN_CTA: T = ["Sign in:", "Entrar:", "Accedi:", "Se connecter :"];
 
+pub const SIGN_UP_SUBJECT: T = [
+    "Finish signing up to herald",
+    "Termina de registrarte en herald",
+    "Completa la registrazione a herald",
+    "Terminez votre inscription à herald",
+];
+pub const WELCOME: T = ["Welcome,", "Bienvenido:", "Benvenuto,", "Bienvenue,"];
+pub const SIGN_UP_BODY: T = [
+    "Open this link within {hours} hours and choose the name other players will see. It works once. If you did not ask for it, ignore this mail: no account is made without it.",
+    "Abre este enlace en las próximas {hours} horas y elige el nombre que verán los demás jugadores. Solo funciona una vez. Si no lo has pedido, ignora este correo: sin él no se crea ninguna cuenta.",
+    "Apri questo link entro {hours} ore e scegli il nome che vedranno gli altri giocatori. Funziona una sola volta. Se non l'hai chiesto, ignora questa mail: senza di esso non viene creato nessun account.",
+    "Ouvrez ce lien dans les {hours} heures et choisissez le nom que verront les autres joueurs. Il ne fonctionne qu'une fois. Si vous ne l'avez pas demandé, ignorez ce message : aucun compte n'est créé sans lui.",
+];
+pub const SIGN_UP_CTA: T = [
+    "Choose your name:",
+    "Elige tu nombre:",
+    "Scegli il tuo nome:",
+    "Choisissez votre nom :",
+];
+
 pub const DIGEST_SUBJECT: T = [
     "Games waiting for you: {count}",
     "Partidas que te esperan: {count}",

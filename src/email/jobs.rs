@@ -55,6 +55,15 @@ pub struct SignInMail {
     pub message_id: String,
 }
 
+/// A sign-up link for an address without an account, in the language of the page it was asked
+/// from.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SignUpMail {
+    pub link_id: Uuid,
+    pub locale: String,
+    pub message_id: String,
+}
+
 /// The daily list of waiting games. Written by SQL too (`schedule_digests`), with these names.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DigestMail {
@@ -136,6 +145,15 @@ impl BackgroundJob for SignInMail {
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
         deliver(env, conn, Self::KIND, |c, ctx| {
             compose::sign_in(c, ctx, self)
+        })
+    }
+}
+
+impl BackgroundJob for SignUpMail {
+    const KIND: &'static str = "email.sign_up";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::sign_up(c, ctx, self)
         })
     }
 }

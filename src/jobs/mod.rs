@@ -79,14 +79,15 @@ type Runner = fn(&Env, &mut PgConnection, &Job) -> Result<(), JobError>;
 /// Every kind of job and its runner: a new kind is one line here.
 pub const KINDS: &[(&str, Runner)] = {
     use crate::email::jobs::{
-        DeclinedMail, DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail, TurnMail,
-        VacationMail,
+        DeclinedMail, DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail,
+        SignUpMail, TurnMail, VacationMail,
     };
     &[
         (InvitationMail::KIND, run_typed::<InvitationMail>),
         (TurnMail::KIND, run_typed::<TurnMail>),
         (GameOverMail::KIND, run_typed::<GameOverMail>),
         (SignInMail::KIND, run_typed::<SignInMail>),
+        (SignUpMail::KIND, run_typed::<SignUpMail>),
         (DigestMail::KIND, run_typed::<DigestMail>),
         (ReminderMail::KIND, run_typed::<ReminderMail>),
         (VacationMail::KIND, run_typed::<VacationMail>),

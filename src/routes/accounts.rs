@@ -186,7 +186,7 @@ pub async fn create_account(
             &email,
             &display_name,
             locale.unwrap_or_default(),
-            &hash,
+            Some(&hash),
         )
     })
     .await?;

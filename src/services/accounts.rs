@@ -31,7 +31,7 @@ impl From<User> for Account {
 }
 
 /// Creates an account; `password_hash` is already hashed (hashing happens outside the
-/// transaction, it is slow on purpose).
+/// transaction, it is slow on purpose); an account without one signs in by mailed links only.
 ///
 /// # Errors
 /// 409 `conflict` when the address is already registered.
@@ -40,7 +40,7 @@ pub fn register(
     email: &EmailAddress,
     display_name: &DisplayName,
     locale: Locale,
-    password_hash: &str,
+    password_hash: Option<&str>,
 ) -> Result<Account, ApiError> {
     let id = UserId::new();
     let inserted = diesel::insert_into(users::table)
@@ -49,7 +49,7 @@ pub fn register(
             email: email.as_str(),
             display_name: display_name.as_str(),
             locale: locale.as_str(),
-            password_hash: Some(password_hash),
+            password_hash,
         })
         .returning(User::as_returning())
         .get_result(conn);

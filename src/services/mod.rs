@@ -9,6 +9,7 @@ pub mod games;
 pub mod idempotency;
 pub mod notifications;
 pub mod ratings;
+pub mod sign_up;
 pub mod tokens;
 pub mod vacation;
 

@@ -72,6 +72,7 @@ pub(super) fn sign_in_page(req: &HttpRequest, status: StatusCode, next: &str) ->
             html! {
                 h1 { (t(l, "sign_in")) }
                 (sign_in_box(l, next, t(l, "send_link")))
+                p { a href="/sign-up" data-action="sign-up" { (t(l, "new_here")) } }
             },
         ),
     )
@@ -332,7 +333,7 @@ pub async fn fresh_sign_in_link(
 }
 
 /// The per-address and per-client limit on mailed links; `Some` answer when it is reached.
-fn link_limit(
+pub(super) fn link_limit(
     state: &AppState,
     req: &HttpRequest,
     chrome: &Chrome,
@@ -828,16 +829,11 @@ pub async fn join_as_new_player(
     if let Err(e) = state.links.verify_invite(&token, game, address.as_str()) {
         return refuse(StatusCode::FORBIDDEN, &e.to_string());
     }
-    // Hashing is slow on purpose: outside the transaction. The password is never shown; the
-    // account signs in by email link.
-    let secret = hex::encode(crate::auth::random_bytes::<24>());
-    let Ok(hash) = crate::auth::password::hash(&secret) else {
-        return refuse(StatusCode::INTERNAL_SERVER_ERROR, t(l, "error"));
-    };
+    // No password: the account signs in by mailed links (a password can be set later by API).
     let joined = crate::db::run(&state.pool, move |conn| {
         use diesel::Connection;
         conn.transaction(|conn| {
-            let account = crate::services::accounts::register(conn, &address, &display, l, &hash)?;
+            let account = crate::services::accounts::register(conn, &address, &display, l, None)?;
             games::join(conn, account.id, game, None)?;
             let sid = session::start(conn, account.id)?;
             Ok::<_, ApiError>((account.id, sid))

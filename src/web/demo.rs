@@ -42,7 +42,8 @@ fn account(conn: &mut PgConnection, email: &str, name: &str) -> Result<UserId, A
     // Demo accounts sign in by link only: their password is random and never shown.
     let secret = hex::encode(crate::auth::random_bytes::<24>());
     let hash = crate::auth::password::hash(&secret).map_err(ApiError::internal)?;
-    let account = crate::services::accounts::register(conn, &email, &name, Locale::En, &hash)?;
+    let account =
+        crate::services::accounts::register(conn, &email, &name, Locale::En, Some(&hash))?;
     Ok(account.id)
 }
 

@@ -746,6 +746,73 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "sign_up",
+        ["Sign up", "Registrarse", "Registrati", "S'inscrire"],
+    ),
+    (
+        "sign_up_intro",
+        [
+            "No password needed: give your address, open the link we mail you, and choose the name other players will see.",
+            "No hace falta contraseña: escribe tu dirección, abre el enlace que te enviamos y elige el nombre que verán los demás.",
+            "Nessuna password: scrivi il tuo indirizzo, apri il link che ti mandiamo e scegli il nome che vedranno gli altri.",
+            "Pas de mot de passe : donnez votre adresse, ouvrez le lien que nous vous envoyons et choisissez le nom que verront les autres.",
+        ],
+    ),
+    (
+        "sign_up_sent",
+        [
+            "A link is on its way to that address. Open it to finish (it works for a day).",
+            "Hemos enviado un enlace a esa dirección. Ábrelo para terminar (funciona un día).",
+            "Abbiamo inviato un link a quell'indirizzo. Aprilo per finire (funziona per un giorno).",
+            "Un lien part vers cette adresse. Ouvrez-le pour terminer (il fonctionne un jour).",
+        ],
+    ),
+    (
+        "sign_up_for",
+        [
+            "Your account's address:",
+            "La dirección de tu cuenta:",
+            "L'indirizzo del tuo account:",
+            "L'adresse de votre compte :",
+        ],
+    ),
+    (
+        "create_account",
+        [
+            "Create my account",
+            "Crear mi cuenta",
+            "Crea il mio account",
+            "Créer mon compte",
+        ],
+    ),
+    (
+        "sign_up_spent",
+        [
+            "This sign-up link was already used or has expired.",
+            "Este enlace de registro ya se usó o ha caducado.",
+            "Questo link di registrazione è già stato usato o è scaduto.",
+            "Ce lien d'inscription a déjà servi ou a expiré.",
+        ],
+    ),
+    (
+        "sign_up_again",
+        [
+            "Ask for a new sign-up link",
+            "Pedir un nuevo enlace de registro",
+            "Chiedi un nuovo link di registrazione",
+            "Demander un nouveau lien d'inscription",
+        ],
+    ),
+    (
+        "new_here",
+        [
+            "New here? Sign up",
+            "¿Eres nuevo? Regístrate",
+            "Sei nuovo? Registrati",
+            "Nouveau ? Inscrivez-vous",
+        ],
+    ),
+    (
         "your_name",
         [
             "Your name (shown to the other players)",

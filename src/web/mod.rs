@@ -19,6 +19,7 @@ pub mod lobby;
 pub mod play;
 pub mod players;
 pub mod session;
+pub mod sign_up;
 
 use actix_web::web;
 
@@ -31,6 +32,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/lobby", web::get().to(lobby::lobby_page))
         .route("/games/new", web::get().to(account::new_game_form))
         .route("/games/new", web::post().to(account::create_game))
+        .route("/sign-up", web::get().to(sign_up::sign_up_form))
+        .route("/sign-up", web::post().to(sign_up::request_sign_up))
+        .route("/sign-up/{token}", web::get().to(sign_up::sign_up_landing))
+        .route(
+            "/sign-up/{token}",
+            web::post().to(sign_up::complete_sign_up),
+        )
         .route("/sign-in", web::get().to(account::sign_in_form))
         .route("/sign-in", web::post().to(account::request_sign_in))
         .route("/sign-in/{token}", web::get().to(account::sign_in_landing))

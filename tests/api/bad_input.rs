@@ -98,6 +98,10 @@ const ROUTES: &[Route] = &[
     row("GET", "/lobby", NoBody),
     row("GET", "/games/new", NoBody),
     row("POST", "/games/new", Form),
+    row("GET", "/sign-up", NoBody),
+    row("POST", "/sign-up", Form),
+    row("GET", "/sign-up/{token}", NoBody),
+    row("POST", "/sign-up/{token}", Form),
     row("GET", "/sign-in", NoBody),
     row("POST", "/sign-in", Form),
     row("GET", "/sign-in/{token}", NoBody),
@@ -251,6 +255,8 @@ struct World {
     ada_csrf: String,
     /// The mover's account id (their public profile).
     mover_id: String,
+    /// An unspent sign-up link of an address without an account.
+    sign_up: String,
 }
 
 async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (String, String) {
@@ -337,6 +343,20 @@ async fn world() -> World {
             herald::services::notifications::unsubscribe_token(&mut conn, user).unwrap(),
         )
     };
+    let sign_up = {
+        use diesel::prelude::*;
+        use herald::schema::email_links;
+        let mut conn = PgConnection::establish(&app.db_url).unwrap();
+        let address = herald::domain::EmailAddress::parse("newcomer@example.test").unwrap();
+        herald::services::sign_up::request(&mut conn, &address, herald::domain::Locale::En)
+            .unwrap();
+        let id: uuid::Uuid = email_links::table
+            .filter(email_links::purpose.eq("sign_up"))
+            .select(email_links::id)
+            .first(&mut conn)
+            .unwrap();
+        app.links.sign_up_link(id, 3600)
+    };
     let game_id = GameId(table.id.parse().unwrap());
     let play_link = app.links.play_link(
         PlayGrant {
@@ -378,6 +398,7 @@ async fn world() -> World {
         ada_cookie,
         ada_csrf,
         mover_id: user.0.to_string(),
+        sign_up,
     }
 }
 
@@ -1112,9 +1133,10 @@ fn plan(w: &World, route: &Route) -> Plan {
         ) => Plan::new(Sender::Nobody),
         (_, path) if path.starts_with("/api/v1/") => Plan::new(bearer),
         // The pages.
-        ("GET", "/static/herald.css" | "/static/herald.js" | "/" | "/sign-in" | "/docs") => {
-            Plan::new(Sender::Nobody)
-        }
+        (
+            "GET",
+            "/static/herald.css" | "/static/herald.js" | "/" | "/sign-in" | "/sign-up" | "/docs",
+        ) => Plan::new(Sender::Nobody),
         ("GET", "/docs/{_:.*}") => {
             let mut p = Plan::new(Sender::Nobody);
             p.params = vec!["index.html".to_owned()];
@@ -1156,6 +1178,32 @@ fn plan(w: &World, route: &Route) -> Plan {
             p.form = pairs(&[("email", "nobody@example.test"), ("next", "/games")]);
             p.fields = vec![("email", {
                 let mut v = strict("nobody@example.test");
+                v.push(String::new());
+                strings(v)
+            })];
+            p
+        }
+        ("POST", "/sign-up") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.form = pairs(&[("email", "someone.new@example.test")]);
+            p.fields = vec![("email", {
+                let mut v = strict("someone.new@example.test");
+                v.push(String::new());
+                strings(v)
+            })];
+            p
+        }
+        ("GET", "/sign-up/{token}") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec![w.sign_up.clone()];
+            p
+        }
+        ("POST", "/sign-up/{token}") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec![w.sign_up.clone()];
+            p.form = pairs(&[("name", "Newcomer")]);
+            p.fields = vec![("name", {
+                let mut v = strict("Newcomer");
                 v.push(String::new());
                 strings(v)
             })];

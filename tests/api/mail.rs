@@ -1294,3 +1294,148 @@ async fn invitees_never_see_each_others_addresses() {
     let list = room.app.get("/api/v1/games", Some(&bruno)).await;
     assert!(!list.text.contains("chiara@example.test"), "{}", list.text);
 }
+
+/// A browser request with a language and maybe a cookie.
+async fn browse(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    cookie: &str,
+    form: Option<&str>,
+) -> crate::helpers::Reply {
+    let mut headers = vec![
+        ("Accept", "text/html"),
+        ("Accept-Language", "es-ES,es;q=0.9"),
+    ];
+    if !cookie.is_empty() {
+        headers.push(("Cookie", cookie));
+    }
+    if form.is_some() {
+        headers.push(("Content-Type", "application/x-www-form-urlencoded"));
+    }
+    app.send(
+        method,
+        path,
+        None,
+        &headers,
+        form.map(|f| f.as_bytes().to_vec()),
+    )
+    .await
+}
+
+#[actix_web::test]
+async fn web_sign_up_mails_a_link_whose_page_asks_the_name_and_signs_in() {
+    let room = mailroom().await;
+    let app = &room.app;
+    let form = browse(app, Method::GET, "/sign-up", "", None).await;
+    assert_eq!(form.status, 200, "{}", form.text);
+    assert!(crate::web::form_action(&form.text, "sign-up").is_some());
+    let bad = browse(app, Method::POST, "/sign-up", "", Some("email=nope")).await;
+    assert_eq!(bad.status, 422, "{}", bad.text);
+    assert!(
+        room.deliver().is_empty(),
+        "a refused address is mailed nothing"
+    );
+
+    let asked = browse(
+        app,
+        Method::POST,
+        "/sign-up",
+        "",
+        Some("email=nuevo%40example.test"),
+    )
+    .await;
+    assert_eq!(asked.status, 200, "{}", asked.text);
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 1);
+    let mail = &mails[0];
+    assert!(mail.is_to("nuevo@example.test"));
+    assert_eq!(
+        mail.subject(),
+        "Termina de registrarte en herald",
+        "in the page's language"
+    );
+    let link = mail
+        .links()
+        .into_iter()
+        .find(|l| l.contains("/sign-up/"))
+        .expect("a sign-up link");
+    let path = link.trim_start_matches(&app.base).to_owned();
+
+    // Opening it (twice, as a mail scanner would) spends nothing and asks the name.
+    for _ in 0..2 {
+        let opened = browse(app, Method::GET, &path, "", None).await;
+        assert_eq!(opened.status, 200, "{}", opened.text);
+        assert!(opened.header("set-cookie").is_empty());
+        assert_eq!(
+            crate::web::form_action(&opened.text, "sign-up-name").as_deref(),
+            Some(path.as_str())
+        );
+        assert!(opened.text.contains("nuevo@example.test"));
+    }
+    let nameless = browse(app, Method::POST, &path, "", Some("name=%20")).await;
+    assert_eq!(nameless.status, 422, "{}", nameless.text);
+    let made = browse(app, Method::POST, &path, "", Some("name=Nuevo+Jugador")).await;
+    assert_eq!(made.status, 303, "{}", made.text);
+    assert_eq!(made.header("location"), "/games");
+    let cookie = made
+        .header("set-cookie")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let games = browse(app, Method::GET, "/games", &cookie, None).await;
+    assert_eq!(games.status, 200, "{}", games.text);
+    assert!(
+        games.text.contains("Nuevo Jugador"),
+        "signed in under the chosen name"
+    );
+    assert!(
+        games.text.contains("lang=\"es\""),
+        "the account speaks the page's language"
+    );
+
+    // Single use; the address now has an account.
+    assert_eq!(browse(app, Method::GET, &path, "", None).await.status, 410);
+    assert_eq!(
+        browse(app, Method::POST, &path, "", Some("name=Otro"))
+            .await
+            .status,
+        410
+    );
+    let taken = app
+        .post(
+            "/api/v1/accounts",
+            None,
+            json!({"email": "nuevo@example.test", "display_name": "Someone", "password": "correct horse 42"}),
+        )
+        .await;
+    taken.assert_problem(409, "conflict");
+    assert_eq!(
+        browse(app, Method::GET, "/sign-up/forged", "", None)
+            .await
+            .status,
+        403
+    );
+
+    // Asking again with the address of an account gets the same answer and a sign-in link.
+    let again = browse(
+        app,
+        Method::POST,
+        "/sign-up",
+        "",
+        Some("email=nuevo%40example.test"),
+    )
+    .await;
+    assert_eq!(
+        (again.status, again.text.contains("sign-up")),
+        (asked.status, asked.text.contains("sign-up"))
+    );
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 1);
+    assert!(
+        mails[0].links().iter().any(|l| l.contains("/sign-in/")),
+        "{}",
+        mails[0].text()
+    );
+}
