@@ -200,3 +200,30 @@ pub fn search(conn: &mut PgConnection, text: &str) -> Result<Vec<PlayerName>, Ap
         .map(|(id, display_name)| PlayerName { id, display_name })
         .collect())
 }
+
+/// The one player called `name` (any case), for an invitation by display name.
+///
+/// # Errors
+/// 422 naming the problem when nobody or several players have that name.
+pub fn by_display_name(conn: &mut PgConnection, name: &str) -> Result<UserId, ApiError> {
+    use unicode_normalization::UnicodeNormalization;
+    let name: String = name.trim().nfc().collect();
+    let found: Vec<uuid::Uuid> = users::table
+        .filter(
+            diesel::dsl::sql::<diesel::sql_types::Bool>("lower(display_name) = lower(")
+                .bind::<diesel::sql_types::Text, _>(&name)
+                .sql(")"),
+        )
+        .select(users::id)
+        .limit(2)
+        .load(conn)?;
+    match found.as_slice() {
+        [one] => Ok(UserId(*one)),
+        [] => Err(ApiError::Validation(format!(
+            "no player is called “{name}”; invite them by address"
+        ))),
+        _ => Err(ApiError::Validation(format!(
+            "several players are called “{name}”; invite them by address"
+        ))),
+    }
+}

@@ -6,14 +6,10 @@ use super::layout::{Chrome, message, page, respond, see_other};
 use super::play::{chrome_of, error_page};
 use super::session;
 use crate::domain::{DisplayName, EmailAddress, GameId, Locale, UserId};
-use crate::engine::registry::GameKind;
 use crate::error::ApiError;
-use crate::services::clocks::Clock;
 use crate::services::clocks::local_time;
 use crate::services::games::invitations::InvitationState;
-use crate::services::games::{
-    self, GameStatus, GameSummary, ListFilter, NewGameRequest, Submitted,
-};
+use crate::services::games::{self, GameStatus, GameSummary, ListFilter};
 use crate::services::notifications::{self, Mode};
 use crate::services::vacation;
 use crate::state::AppState;
@@ -21,7 +17,6 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::HashMap;
 use uuid::Uuid;
 
@@ -475,173 +470,6 @@ pub async fn my_games(state: web::Data<AppState>, req: HttpRequest) -> HttpRespo
             },
         ),
     )
-}
-
-fn new_game_page(
-    chrome: &Chrome,
-    csrf: &str,
-    problem: Option<&str>,
-    entered: &HashMap<String, String>,
-) -> Markup {
-    let l = chrome.locale;
-    let kinds = games::kinds();
-    let chosen_kind = entered.get("kind").map_or("magnate", String::as_str);
-    page(
-        chrome,
-        t(l, "new_game"),
-        html! {
-            h1 { (t(l, "new_game")) }
-            @if let Some(p) = problem { p.problem role="alert" id="problem-create" { (p) } }
-            form.action method="post" action="/games/new" data-action="create" {
-                input type="hidden" name="csrf" value=(csrf);
-                label for="new-kind" { "Game" }
-                select id="new-kind" name="kind" {
-                    @for k in &kinds {
-                        option value=(k.kind.as_str()) selected[k.kind.as_str() == chosen_kind] { (k.name) }
-                    }
-                }
-                @for k in kinds.iter().filter(|k| k.kind.as_str() == chosen_kind) {
-                    p {
-                        label for="new-preset" { (t(l, "preset")) }
-                        select id="new-preset" name="preset" {
-                            @for p in &k.presets {
-                                option value=(p) selected[entered.get("preset").map(String::as_str) == Some(*p)] { (p) }
-                            }
-                        }
-                    }
-                    details {
-                        summary { (t(l, "options")) }
-                        @if let Some(opts) = k.options.as_object() {
-                            @for (name, spec) in opts {
-                                p {
-                                    label for={ "opt-" (name) } { (name) " " span.muted { "(" (spec["rules"].as_str().unwrap_or("")) ")" } }
-                                    select id={ "opt-" (name) } name={ "opt_" (name) } {
-                                        option value="" { "—" }
-                                        @for v in spec["values"].as_array().into_iter().flatten() {
-                                            @let text = value_text(v);
-                                            option value=(text) selected[entered.get(&format!("opt_{name}")) == Some(&text)] { (text) }
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                p {
-                    label for="new-invite" { (t(l, "invite")) }
-                    br;
-                    input id="new-invite" type="email" name="invite" multiple required
-                        value=(entered.get("invite").map_or("", String::as_str))
-                        aria-describedby=[problem.map(|_| "problem-create")];
-                }
-                p {
-                    label {
-                        input type="checkbox" name="rated" value="on" checked[entered.get("rated").map(String::as_str) == Some("on")];
-                        " " (t(l, "rated_game"))
-                    }
-                }
-                button type="submit" { (t(l, "create")) }
-            }
-        },
-    )
-}
-
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// `GET /games/new`.
-pub async fn new_game_form(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    let Some((_, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
-    };
-    let csrf = session::csrf_token(&state, &cookie);
-    respond(
-        StatusCode::OK,
-        new_game_page(&chrome, &csrf, None, &HashMap::new()),
-    )
-}
-
-/// The create request a form describes.
-fn new_game_request(form: &HashMap<String, String>) -> Result<NewGameRequest, String> {
-    let kind_text = form.get("kind").map_or("magnate", String::as_str);
-    let kind = GameKind::parse(kind_text).ok_or_else(|| format!("unknown game “{kind_text}”"))?;
-    let info = kind.info();
-    let mut options = serde_json::Map::new();
-    if let Some(p) = form.get("preset").filter(|p| !p.is_empty()) {
-        options.insert("preset".to_owned(), Value::from(p.clone()));
-    }
-    if let Some(opts) = info.options.as_object() {
-        for (name, spec) in opts {
-            let Some(text) = form.get(&format!("opt_{name}")).filter(|v| !v.is_empty()) else {
-                continue;
-            };
-            let value = spec["values"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|v| value_text(v) == *text)
-                .ok_or_else(|| format!("{name}: “{text}” is not one of its values"))?;
-            options.insert(name.clone(), value.clone());
-        }
-    }
-    let invite = form
-        .get("invite")
-        .map(String::as_str)
-        .unwrap_or("")
-        .split([',', ' ', '\n', ';'])
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| EmailAddress::parse(s).map_err(|e| e.0))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(NewGameRequest {
-        kind,
-        options: Value::Object(options),
-        invite,
-        invite_players: Vec::new(),
-        open_seats: 0,
-        clock: Clock::default(),
-        rated: form.get("rated").map(String::as_str) == Some("on"),
-    })
-}
-
-/// `POST /games/new`: creates the game; a refusal shows the form again with the reason.
-pub async fn create_game(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    form: web::Form<HashMap<String, String>>,
-) -> HttpResponse {
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
-    };
-    let form = form.into_inner();
-    let csrf = session::csrf_token(&state, &cookie);
-    let refuse = |text: &str| {
-        respond(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            new_game_page(&chrome, &csrf, Some(text), &form),
-        )
-    };
-    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
-        return refuse(t(chrome.locale, "csrf"));
-    }
-    let request = match new_game_request(&form) {
-        Ok(r) => r,
-        Err(text) => return refuse(&text),
-    };
-    let created = crate::db::run(&state.pool, move |conn| {
-        games::create(conn, user, request, None)
-    })
-    .await
-    .map_err(ApiError::from);
-    match created {
-        Ok(Submitted::Fresh(g)) => see_other(&format!("/play/{}", g.id)),
-        Ok(_) => see_other("/games"),
-        Err(ApiError::Validation(text)) => refuse(&text),
-        Err(e) => error_page(&chrome, &e),
-    }
 }
 
 #[derive(Debug, Deserialize)]

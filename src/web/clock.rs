@@ -17,7 +17,7 @@ pub fn deadline(chrome: &Chrome, at: DateTime<Utc>) -> Markup {
     html! { time datetime=(at.to_rfc3339()) { (text) } }
 }
 
-fn describe(chrome: &Chrome, clock: &Clock) -> String {
+pub(super) fn describe(chrome: &Chrome, clock: &Clock) -> String {
     let l = chrome.locale;
     match clock.control {
         Control::None => t(l, "no_clock").to_owned(),

@@ -605,13 +605,33 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ["aborted", "cancelada", "annullata", "annulée"],
     ),
     ("preset", ["Variant", "Variante", "Variante", "Variante"]),
+    ("game", ["Game", "Juego", "Gioco", "Jeu"]),
+    ("seat_count", ["Seats", "Asientos", "Posti", "Places"]),
+    (
+        "open_seats",
+        [
+            "open to anyone",
+            "abiertos a cualquiera",
+            "aperti a tutti",
+            "ouvertes à tous",
+        ],
+    ),
+    (
+        "as_invited",
+        [
+            "as the invitations make it",
+            "según las invitaciones",
+            "secondo gli inviti",
+            "selon les invitations",
+        ],
+    ),
     (
         "invite",
         [
-            "Invite (email address)",
-            "Invitar (correo)",
-            "Invita (email)",
-            "Inviter (e-mail)",
+            "Invite (addresses or players' names, separated by commas)",
+            "Invitar (direcciones o nombres de jugadores, separados por comas)",
+            "Invita (indirizzi o nomi dei giocatori, separati da virgole)",
+            "Inviter (adresses ou noms de joueurs, séparés par des virgules)",
         ],
     ),
     (

@@ -16,6 +16,7 @@ pub mod history;
 pub mod i18n;
 pub mod layout;
 pub mod lobby;
+pub mod new_game;
 pub mod play;
 pub mod players;
 pub mod session;
@@ -30,8 +31,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/", web::get().to(account::home))
         .route("/games", web::get().to(account::my_games))
         .route("/lobby", web::get().to(lobby::lobby_page))
-        .route("/games/new", web::get().to(account::new_game_form))
-        .route("/games/new", web::post().to(account::create_game))
+        .route("/games/new", web::get().to(new_game::new_game_form))
+        .route("/games/new", web::post().to(new_game::create_game))
         .route("/sign-up", web::get().to(sign_up::sign_up_form))
         .route("/sign-up", web::post().to(sign_up::request_sign_up))
         .route("/sign-up/{token}", web::get().to(sign_up::sign_up_landing))

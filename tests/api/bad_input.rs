@@ -1148,9 +1148,12 @@ fn plan(w: &World, route: &Route) -> Plan {
             p.form = pairs(&[
                 ("csrf", &w.csrf),
                 ("kind", "magnate"),
-                ("preset", "standard"),
-                ("opt_courts", "true"),
+                ("preset_magnate", "standard"),
+                ("opt_magnate_courts", "true"),
                 ("invite", "cyd@example.test"),
+                ("seats", "2"),
+                ("open_seats", "0"),
+                ("clock", "per_move_3d"),
             ]);
             p.fields = vec![
                 ("csrf", strings(token_attacks(&w.csrf))),
@@ -1159,17 +1162,44 @@ fn plan(w: &World, route: &Route) -> Plan {
                     v.push("chess".to_owned());
                     strings(v)
                 }),
-                ("preset", {
+                ("preset_magnate", {
                     let mut v = strict("standard");
                     v.push("nope".to_owned());
                     strings(v)
                 }),
-                ("opt_courts", {
+                ("opt_magnate_courts", {
                     let mut v = strict("true");
                     v.push("maybe".to_owned());
                     strings(v)
                 }),
-                ("invite", strings(strict("cyd@example.test"))),
+                ("invite", {
+                    let mut v = strict("cyd@example.test");
+                    v.extend([
+                        "Nobody Called This".to_owned(),
+                        "cyd@example.test, Cyd, Cyd".to_owned(),
+                    ]);
+                    strings(v)
+                }),
+                ("seats", {
+                    let mut v = strict("2");
+                    v.extend([
+                        "3".to_owned(),
+                        "0".to_owned(),
+                        "-1".to_owned(),
+                        "300".to_owned(),
+                    ]);
+                    strings(v)
+                }),
+                ("open_seats", {
+                    let mut v = strict("0");
+                    v.extend(["1".to_owned(), "255".to_owned()]);
+                    strings(v)
+                }),
+                ("clock", {
+                    let mut v = strict("per_move_3d");
+                    v.push("per_move_0d".to_owned());
+                    strings(v)
+                }),
             ];
             p
         }

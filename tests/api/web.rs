@@ -478,12 +478,12 @@ async fn a_game_is_created_from_the_form_and_the_invitation_accepted_from_its_pa
         &app,
         "/games/new",
         &cookie,
-        &format!("csrf={csrf}&kind=magnate&preset=standard&invite=not-an-address"),
+        &format!("csrf={csrf}&kind=magnate&preset_magnate=standard&invite=not%40an%40address"),
     )
     .await;
     assert_eq!(bad.status, 422);
     assert!(bad.text.contains("id=\"problem-create\""));
-    assert!(bad.text.contains("value=\"not-an-address\""));
+    assert!(bad.text.contains("value=\"not@an@address\""));
     let forged = post_form(
         &app,
         "/games/new",
@@ -497,7 +497,7 @@ async fn a_game_is_created_from_the_form_and_the_invitation_accepted_from_its_pa
         "/games/new",
         &cookie,
         &format!(
-            "csrf={csrf}&kind=magnate&preset=standard&opt_courts=true&invite=bruno%40example.test"
+            "csrf={csrf}&kind=magnate&preset_magnate=standard&opt_magnate_courts=true&invite=bruno%40example.test"
         ),
     )
     .await;
@@ -1258,4 +1258,78 @@ async fn a_registered_invitee_accepts_from_the_page_their_mail_link_opens() {
     assert_eq!(accepted.status, 303, "{}", accepted.text);
     let after = app.get(&format!("/api/v1/games/{id}"), Some(&bruno)).await;
     assert_eq!(after.json["status"], "active");
+}
+
+#[actix_web::test]
+async fn the_new_game_form_makes_a_game_of_any_kind_with_seats_open_seats_guests_by_name_and_a_clock()
+ {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let zeph = app.user("zephyrine@example.test", "Zephyrine Quill").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let form = page(&app, "/games/new?kind=lancaster", &cookie).await;
+    assert_eq!(form.status, 200);
+    for needed in [
+        "<option value=\"lancaster\" selected",
+        "name=\"seats\"",
+        "name=\"open_seats\"",
+        "name=\"invite\"",
+        "name=\"clock\"",
+        "name=\"preset_lancaster\"",
+        "name=\"preset_magnate\"",
+        "href=\"/games/new?kind=magnate\"",
+    ] {
+        assert!(form.text.contains(needed), "{needed}");
+    }
+    let csrf = csrf_of(&form.text);
+    let post = |body: String| {
+        let (app, cookie) = (&app, cookie.clone());
+        async move { post_form(app, "/games/new", &cookie, &body).await }
+    };
+    // Seats and open seats that disagree, a name nobody has: refused, nothing made.
+    let disagree = post(format!(
+        "csrf={csrf}&kind=lancaster&seats=4&open_seats=1&invite=Zephyrine+Quill"
+    ))
+    .await;
+    assert_eq!(disagree.status, 422, "{}", disagree.text);
+    assert!(disagree.text.contains("4 seats"), "{}", disagree.text);
+    let nobody = post(format!(
+        "csrf={csrf}&kind=lancaster&seats=3&invite=Nobody+Here"
+    ))
+    .await;
+    assert_eq!(nobody.status, 422);
+    assert!(nobody.text.contains("Nobody Here"), "{}", nobody.text);
+    assert_eq!(
+        app.get("/api/v1/games", Some(&ada)).await.json,
+        serde_json::json!([])
+    );
+
+    let made = post(format!(
+        "csrf={csrf}&kind=lancaster&seats=3&open_seats=&invite=zephyrine+quill&clock=fischer_7d_1d_14d&preset_magnate=standard&opt_lancaster_extension_draw=random"
+    ))
+    .await;
+    assert_eq!(made.status, 303, "{}", made.text);
+    let id = made
+        .header("location")
+        .trim_start_matches("/play/")
+        .to_owned();
+    let g = app.get(&format!("/api/v1/games/{id}"), Some(&ada)).await;
+    assert_eq!(g.json["kind"], "lancaster");
+    assert_eq!(g.json["seats"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        g.json["seats"][1]["invited"],
+        serde_json::json!({"display_name": "Zephyrine Quill"})
+    );
+    assert_eq!(g.json["seats"][2]["open"], true);
+    assert_eq!(g.json["clock"]["type"], "fischer");
+    assert_eq!(g.json["clock"]["increment_seconds"], 86400);
+    assert_eq!(g.json["options"]["extension_draw"], "random");
+    let joined = app
+        .post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&zeph),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
 }

@@ -1,0 +1,420 @@
+//! `/games/new`: a game of any kind, with its seat count, open seats, invitations by address or
+//! display name, variant and switches, clock, and whether it is rated (design.md section 19).
+//! Every kind's switches are on the page (each in its own fold), so it works without scripts:
+//! the server reads the switches of the kind chosen.
+
+use super::account::{sign_in_page, signed_in};
+use super::i18n::t;
+use super::layout::{Chrome, page, respond, see_other};
+use super::play::error_page;
+use super::session;
+use crate::domain::{DisplayName, EmailAddress};
+use crate::engine::registry::{GameKind, KindInfo};
+use crate::error::ApiError;
+use crate::services::accounts;
+use crate::services::clocks::Clock;
+use crate::services::games::{self, NewGameRequest, Submitted};
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::{Markup, html};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// The clocks the form offers: (form value, the clock as the API takes it). The first is the
+/// default, as `POST /games` without a clock.
+fn clock_choices() -> Vec<(&'static str, Value)> {
+    const DAY: i64 = 86_400;
+    let per_move = |days: i64| json!({"type": "per_move", "seconds": days * DAY});
+    let fischer = |start: i64, plus: i64, max: i64| json!({"type": "fischer", "initial_seconds": start * DAY, "increment_seconds": plus * DAY, "max_seconds": max * DAY});
+    vec![
+        ("per_move_3d", per_move(3)),
+        ("per_move_1d", per_move(1)),
+        ("per_move_2d", per_move(2)),
+        ("per_move_5d", per_move(5)),
+        ("per_move_7d", per_move(7)),
+        ("per_move_14d", per_move(14)),
+        ("fischer_7d_1d_14d", fischer(7, 1, 14)),
+        ("fischer_14d_2d_30d", fischer(14, 2, 30)),
+        ("none", json!({"type": "none"})),
+    ]
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The kind a form or a query names, Magnate's registry default otherwise.
+fn kind_named(name: Option<&str>) -> Result<KindInfo, String> {
+    let kinds = games::kinds();
+    match name.filter(|n| !n.is_empty()) {
+        None => kinds
+            .into_iter()
+            .next()
+            .ok_or_else(|| "no game is served".to_owned()),
+        Some(n) => kinds
+            .into_iter()
+            .find(|k| k.kind.as_str() == n)
+            .ok_or_else(|| format!("unknown game “{n}”")),
+    }
+}
+
+/// One kind's variant and switches, named `preset_<kind>` and `opt_<kind>_<switch>`.
+fn switches(
+    chrome: &Chrome,
+    k: &KindInfo,
+    open: bool,
+    entered: &HashMap<String, String>,
+) -> Markup {
+    let l = chrome.locale;
+    let kind = k.kind.as_str();
+    let preset = format!("preset_{kind}");
+    html! {
+        details open[open] {
+            summary { (k.name) ": " (t(l, "preset")) ", " (t(l, "options")) }
+            p {
+                label for={ "new-" (preset) } { (t(l, "preset")) }
+                select id={ "new-" (preset) } name=(preset) {
+                    @for p in &k.presets {
+                        option value=(p) selected[entered.get(&preset).map(String::as_str) == Some(*p)] { (p) }
+                    }
+                }
+            }
+            @for (name, spec) in k.options.as_object().into_iter().flatten() {
+                @let field = format!("opt_{kind}_{name}");
+                p {
+                    label for={ "new-" (field) } { (name) " " span.muted { "(" (spec["rules"].as_str().unwrap_or("")) ")" } }
+                    select id={ "new-" (field) } name=(field) {
+                        option value="" { "—" }
+                        @for v in spec["values"].as_array().into_iter().flatten() {
+                            @let text = value_text(v);
+                            option value=(text) selected[entered.get(&field) == Some(&text)] { (text) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A numbered choice with an "as the rest makes it" first option.
+fn count_select(
+    id: &str,
+    name: &str,
+    range: std::ops::RangeInclusive<u8>,
+    auto: &str,
+    entered: Option<&String>,
+) -> Markup {
+    html! {
+        select id=(id) name=(name) {
+            option value="" { (auto) }
+            @for n in range {
+                @let v = n.to_string();
+                option value=(v) selected[entered == Some(&v)] { (v) }
+            }
+        }
+    }
+}
+
+fn new_game_page(
+    chrome: &Chrome,
+    csrf: &str,
+    problem: Option<&str>,
+    entered: &HashMap<String, String>,
+) -> Markup {
+    let l = chrome.locale;
+    let kinds = games::kinds();
+    let chosen =
+        kind_named(entered.get("kind").map(String::as_str)).map_or(GameKind::ALL[0], |k| k.kind);
+    let most = kinds.iter().map(|k| k.max_seats).max().unwrap_or(2);
+    let fewest = kinds.iter().map(|k| k.min_seats).min().unwrap_or(2);
+    let clocks = clock_choices();
+    let clock_entered = entered.get("clock").map(String::as_str);
+    let field = |name: &str| entered.get(name).map_or("", String::as_str).to_owned();
+    page(
+        chrome,
+        t(l, "new_game"),
+        html! {
+            h1 { (t(l, "new_game")) }
+            p.kinds {
+                @for k in &kinds {
+                    a href={ "/games/new?kind=" (k.kind.as_str()) } { (k.name) } " "
+                }
+            }
+            @if let Some(p) = problem { p.problem role="alert" id="problem-create" { (p) } }
+            form.action method="post" action="/games/new" data-action="create" {
+                input type="hidden" name="csrf" value=(csrf);
+                p {
+                    label for="new-kind" { (t(l, "game")) }
+                    br;
+                    select id="new-kind" name="kind" {
+                        @for k in &kinds {
+                            option value=(k.kind.as_str()) selected[k.kind == chosen] {
+                                (k.name) " (" (k.min_seats) "–" (k.max_seats) ")"
+                            }
+                        }
+                    }
+                }
+                p {
+                    label for="new-seats" { (t(l, "seat_count")) }
+                    " "
+                    (count_select("new-seats", "seats", fewest..=most, t(l, "as_invited"), entered.get("seats")))
+                    " "
+                    label for="new-open" { (t(l, "open_seats")) }
+                    " "
+                    (count_select("new-open", "open_seats", 0..=most.saturating_sub(1), t(l, "as_invited"), entered.get("open_seats")))
+                }
+                p {
+                    label for="new-invite" { (t(l, "invite")) }
+                    br;
+                    input id="new-invite" type="text" name="invite" size="40"
+                        value=(field("invite")) aria-describedby=[problem.map(|_| "problem-create")];
+                }
+                p {
+                    label for="new-clock" { (t(l, "clock")) }
+                    " "
+                    select id="new-clock" name="clock" {
+                        @for (key, value) in &clocks {
+                            @if let Ok(clock) = Clock::from_request(Some(value), 0) {
+                                option value=(key) selected[clock_entered == Some(*key)] {
+                                    (super::clock::describe(chrome, &clock))
+                                }
+                            }
+                        }
+                    }
+                }
+                @for k in &kinds {
+                    (switches(chrome, k, k.kind == chosen, entered))
+                }
+                p {
+                    label {
+                        input type="checkbox" name="rated" value="on" checked[field("rated") == "on"];
+                        " " (t(l, "rated_game"))
+                    }
+                }
+                button type="submit" { (t(l, "create")) }
+            }
+        },
+    )
+}
+
+#[derive(Debug, Deserialize)]
+pub struct KindQuery {
+    kind: Option<String>,
+}
+
+/// `GET /games/new[?kind=...]`.
+pub async fn new_game_form(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<KindQuery>,
+) -> HttpResponse {
+    let Some((_, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
+    };
+    let csrf = session::csrf_token(&state, &cookie);
+    let mut entered = HashMap::new();
+    if let Some(k) = query
+        .into_inner()
+        .kind
+        .filter(|k| kind_named(Some(k)).is_ok())
+    {
+        entered.insert("kind".to_owned(), k);
+    }
+    respond(
+        StatusCode::OK,
+        new_game_page(&chrome, &csrf, None, &entered),
+    )
+}
+
+/// Whom the invitation field names: addresses (with an `@`) and display names, separated by
+/// commas, semicolons or lines.
+enum Guest {
+    Address(EmailAddress),
+    Name(DisplayName),
+}
+
+fn guests(text: &str) -> Result<Vec<Guest>, String> {
+    text.split([',', ';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            if s.contains('@') {
+                EmailAddress::parse(s).map(Guest::Address).map_err(|e| e.0)
+            } else {
+                DisplayName::parse(s).map(Guest::Name).map_err(|e| e.0)
+            }
+        })
+        .collect()
+}
+
+/// A count field: empty means "as the rest makes it".
+fn count(form: &HashMap<String, String>, name: &str) -> Result<Option<u8>, String> {
+    match form.get(name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
+        None => Ok(None),
+        Some(v) => v
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("{name}: “{v}” is not a number of seats")),
+    }
+}
+
+/// The chosen kind's options from its `preset_<kind>` and `opt_<kind>_<switch>` fields.
+fn options(k: &KindInfo, form: &HashMap<String, String>) -> Result<Value, String> {
+    let kind = k.kind.as_str();
+    let mut options = serde_json::Map::new();
+    if let Some(p) = form
+        .get(&format!("preset_{kind}"))
+        .filter(|p| !p.is_empty())
+    {
+        options.insert("preset".to_owned(), Value::from(p.clone()));
+    }
+    for (name, spec) in k.options.as_object().into_iter().flatten() {
+        let Some(text) = form
+            .get(&format!("opt_{kind}_{name}"))
+            .filter(|v| !v.is_empty())
+        else {
+            continue;
+        };
+        let value = spec["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|v| value_text(v) == *text)
+            .ok_or_else(|| format!("{name}: “{text}” is not one of its values"))?;
+        options.insert(name.clone(), value.clone());
+    }
+    Ok(Value::Object(options))
+}
+
+/// The open seats the form asks: the seat count minus the creator and the guests, or the
+/// open-seats field; both given must agree.
+fn open_seats(seats: Option<u8>, open: Option<u8>, guests: usize) -> Result<u8, String> {
+    let guests = u8::try_from(guests).map_err(|_| "too many invitations".to_owned())?;
+    match (seats, open) {
+        (None, open) => Ok(open.unwrap_or(0)),
+        (Some(seats), open) => {
+            let rest = seats.checked_sub(1 + guests).ok_or_else(|| {
+                format!("{seats} seats cannot hold you and {guests} invited players")
+            })?;
+            match open {
+                Some(o) if o != rest => Err(format!(
+                    "{seats} seats: you, {guests} invited and {o} open make {}",
+                    1 + u16::from(guests) + u16::from(o)
+                )),
+                _ => Ok(rest),
+            }
+        }
+    }
+}
+
+/// The create request a form describes, with the display names still to find.
+fn new_game_request(
+    form: &HashMap<String, String>,
+    min_clock: i64,
+) -> Result<(NewGameRequest, Vec<DisplayName>), String> {
+    let k = kind_named(form.get("kind").map(String::as_str))?;
+    let (mut invite, mut names) = (Vec::new(), Vec::new());
+    for g in guests(form.get("invite").map_or("", String::as_str))? {
+        match g {
+            Guest::Address(a) => invite.push(a),
+            Guest::Name(n) => names.push(n),
+        }
+    }
+    let open = open_seats(
+        count(form, "seats")?,
+        count(form, "open_seats")?,
+        invite.len() + names.len(),
+    )?;
+    let clock_key = form.get("clock").map_or("per_move_3d", String::as_str);
+    let clock = clock_choices()
+        .into_iter()
+        .find(|(key, _)| *key == clock_key)
+        .ok_or_else(|| format!("clock: “{clock_key}” is not one of the offered clocks"))?
+        .1;
+    let request = NewGameRequest {
+        kind: k.kind,
+        options: options(&k, form)?,
+        invite,
+        invite_players: Vec::new(),
+        open_seats: open,
+        clock: Clock::from_request(Some(&clock), min_clock).map_err(|e| e.to_string())?,
+        rated: form.get("rated").map(String::as_str) == Some("on"),
+    };
+    Ok((request, names))
+}
+
+/// `POST /games/new`: creates the game; a refusal shows the form again with the reason.
+pub async fn create_game(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    form: web::Form<HashMap<String, String>>,
+) -> HttpResponse {
+    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
+        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
+    };
+    let (form, csrf) = (form.into_inner(), session::csrf_token(&state, &cookie));
+    let refuse = |text: &str| {
+        let body = new_game_page(&chrome, &csrf, Some(text), &form);
+        respond(StatusCode::UNPROCESSABLE_ENTITY, body)
+    };
+    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+        return refuse(t(chrome.locale, "csrf"));
+    }
+    let (mut request, names) = match new_game_request(&form, state.settings.games.clock_min_seconds)
+    {
+        Ok(r) => r,
+        Err(text) => return refuse(&text),
+    };
+    let created = crate::db::run(&state.pool, move |conn| {
+        for name in &names {
+            request
+                .invite_players
+                .push(accounts::by_display_name(conn, name.as_str())?);
+        }
+        games::create(conn, user, request, None)
+    })
+    .await
+    .map_err(ApiError::from);
+    match created {
+        Ok(Submitted::Fresh(g)) => see_other(&format!("/play/{}", g.id)),
+        Ok(_) => see_other("/games"),
+        Err(ApiError::Validation(text)) => refuse(&text),
+        Err(e) => error_page(&chrome, &e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seat_count_and_the_open_seats_must_agree() {
+        assert_eq!(open_seats(None, None, 1), Ok(0));
+        assert_eq!(open_seats(Some(3), None, 1), Ok(1));
+        assert_eq!(open_seats(Some(3), Some(1), 1), Ok(1));
+        assert!(open_seats(Some(3), Some(2), 1).is_err());
+        assert!(open_seats(Some(2), None, 2).is_err());
+        assert_eq!(open_seats(None, Some(2), 0), Ok(2));
+    }
+
+    #[test]
+    fn guests_are_addresses_or_display_names() {
+        let g = guests("ada@example.org, Zephyrine Quill;\nbob@example.org").unwrap();
+        assert!(matches!(&g[0], Guest::Address(a) if a.as_str() == "ada@example.org"));
+        assert!(matches!(&g[1], Guest::Name(n) if n.as_str() == "Zephyrine Quill"));
+        assert_eq!(g.len(), 3);
+        assert!(guests("not@an@address").is_err());
+    }
+
+    #[test]
+    fn every_offered_clock_is_a_valid_clock() {
+        for (key, value) in clock_choices() {
+            assert!(Clock::from_request(Some(&value), 3600).is_ok(), "{key}");
+        }
+    }
+}
