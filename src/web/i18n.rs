@@ -299,12 +299,49 @@ const STRINGS: &[(&str, [&str; 4])] = &[
     ),
     ("build", ["Build", "Construir", "Costruire", "Construire"]),
     (
+        "deed_help",
+        [
+            "Buy a deed: the card goes to a district unfinished, for one token of each of its suits; develop it on later turns.",
+            "Compra una escritura: la carta va a un distrito sin terminar, por una ficha de cada uno de sus palos; desarróllala en turnos siguientes.",
+            "Compra un atto: la carta va in un distretto incompiuta, per un gettone di ciascuno dei suoi semi; sviluppala nei turni seguenti.",
+            "Achetez un titre : la carte va dans un quartier inachevée, pour un jeton de chacune de ses couleurs ; développez-la aux tours suivants.",
+        ],
+    ),
+    (
+        "develop_help",
+        [
+            "Put tokens of its suits on one of your deeds; it is built when its tokens reach its rank.",
+            "Pon fichas de sus palos en una de tus escrituras; se construye cuando sus fichas alcanzan su rango.",
+            "Metti gettoni dei suoi semi su uno dei tuoi atti; è costruito quando i gettoni raggiungono il suo valore.",
+            "Placez des jetons de ses couleurs sur l'un de vos titres ; il est bâti quand ses jetons atteignent son rang.",
+        ],
+    ),
+    (
+        "trade_help",
+        [
+            "Give three tokens to the bank for one token of another suit.",
+            "Da tres fichas a la banca por una ficha de otro palo.",
+            "Dai tre gettoni alla banca per un gettone di un altro seme.",
+            "Donnez trois jetons à la banque pour un jeton d'une autre couleur.",
+        ],
+    ),
+    ("choose", ["Choose", "Elige", "Scegli", "Choisissez"]),
+    (
+        "nothing_to_do",
+        [
+            "Nothing to do until it is your turn.",
+            "Nada que hacer hasta tu turno.",
+            "Niente da fare fino al tuo turno.",
+            "Rien à faire avant votre tour.",
+        ],
+    ),
+    (
         "build_help",
         [
-            "Develop a card outright: choose the card, the district and the tokens you pay.",
-            "Desarrolla una carta directamente: elige la carta, el distrito y las fichas que pagas.",
-            "Sviluppa subito una carta: scegli la carta, il distretto e i gettoni che paghi.",
-            "Développez une carte directement : choisissez la carte, le quartier et les jetons payés.",
+            "Build a card outright: pay its rank in tokens of its suits; each choice below is a place and a payment you can make now.",
+            "Construye una carta directamente: paga su rango en fichas de sus palos; cada opción es un lugar y un pago que puedes hacer ahora.",
+            "Costruisci subito una carta: paga il suo valore in gettoni dei suoi semi; ogni scelta è un posto e un pagamento che puoi fare ora.",
+            "Bâtissez une carte directement : payez son rang en jetons de ses couleurs ; chaque choix est un lieu et un paiement possibles maintenant.",
         ],
     ),
     (

@@ -215,19 +215,6 @@ impl Browser<'_> {
         panic!("no page after submitting {css}");
     }
 
-    /// Types into a field as a user would (after clearing it).
-    async fn fill(&self, css: &str, text: &str) {
-        let e = self.find(css).await;
-        self.call("POST", &format!("/element/{e}/clear"), None)
-            .await;
-        self.call(
-            "POST",
-            &format!("/element/{e}/value"),
-            Some(json!({"text": text})),
-        )
-        .await;
-    }
-
     /// Chooses the option `value` of a select by clicking it.
     async fn choose(&self, select_css: &str, value: &str) {
         self.click(&format!("{select_css} option[value=\"{value}\"]"))
@@ -319,30 +306,12 @@ async fn a_player_signs_in_from_a_link_plays_a_turn_and_the_opponent_sees_the_re
     assert!(roll.contains("Dice: "), "{roll}");
     b.screenshot(1280, "web-game-1280.png").await;
 
-    // An illegal build: the card and district of a legal one, paid nothing.
+    // The build form offers exactly the listed builds, each with its payment: choose one.
     let card = build["card"].as_str().unwrap();
-    let district = build["district"].as_str().unwrap();
-    b.choose("#build-card", card).await;
-    b.choose("#build-district", district).await;
-    b.submit("form[data-action=build] button[type=submit]")
-        .await;
-    let problem = b.text("#problem-build").await;
-    assert!(problem.contains("MAG-"), "{problem}");
-    b.view_of("#problem-build", 360, "web-refused-360.png")
-        .await;
-    assert!(
-        b.source()
-            .await
-            .contains(&format!("<option value=\"{card}\" selected")),
-        "the entered card is kept"
-    );
-
-    // The legal build, typed into the payment fields.
-    b.choose("#build-card", card).await;
-    b.choose("#build-district", district).await;
-    for (suit, n) in build["payment"].as_object().unwrap() {
-        b.fill(&format!("#build-pay_{suit}"), &n.to_string()).await;
-    }
+    let notation = build["notation"].as_str().unwrap();
+    let offered = b.text("#build-notation").await;
+    assert!(offered.contains("Payment"), "the price is shown: {offered}");
+    b.choose("#build-notation", notation).await;
     b.submit("form[data-action=build] button[type=submit]")
         .await;
     if b.url().await != format!("{}/play/{}", app.base, table.id) {
@@ -351,7 +320,22 @@ async fn a_player_signs_in_from_a_link_plays_a_turn_and_the_opponent_sees_the_re
     let history = b.text("section[aria-labelledby=history-h]").await;
     assert!(history.contains(card), "{history}");
     b.screenshot(360, "web-game-360.png").await;
+
+    // Meanwhile the turn ends from another device: this page's button is now stale, and the
+    // page says so and shows the game as it stands.
+    let g = app.game(&table, mover).await;
+    let ended = app
+        .submit(
+            &table,
+            mover,
+            g["version"].as_i64().unwrap(),
+            json!([{"type": "end"}]),
+        )
+        .await;
+    assert_eq!(ended.status, 200, "{}", ended.text);
     b.submit("form[data-action=end] button").await;
+    assert!(b.text(".notice").await.contains("changed meanwhile"));
+    b.view_of(".notice", 360, "web-stale-360.png").await;
     assert!(b.text(".status").await.contains("Waiting for"));
     let g = app.game(&table, mover).await;
     let hand: Vec<String> = g["view"]["players"][mover]["hand"]

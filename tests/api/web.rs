@@ -6,6 +6,7 @@ use awc::http::Method;
 use herald::auth::links::PlayGrant;
 use herald::domain::{GameId, UserId};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 const FORM: (&str, &str) = ("Content-Type", "application/x-www-form-urlencoded");
 
@@ -122,7 +123,16 @@ async fn a_play_link_signs_the_seat_in_and_the_page_shows_its_hand_and_not_the_o
         .await;
     assert!(seed.json["seed"].is_null());
     assert!(r.text.contains("data-action=\"sell\""));
-    assert!(r.text.contains("data-action=\"build\""));
+    // A form for each kind of action listed now, and none for a kind that is not.
+    for kind in ["build", "deed", "develop", "trade"] {
+        let listed = g["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["type"] == kind);
+        let form = r.text.contains(&format!("data-action=\"{kind}\""));
+        assert_eq!(form, listed, "{kind}");
+    }
     assert!(!r.text.contains("http://") || !r.text.contains("src=\"http"));
     // The other seat's page, from its own link: it waits, and shows no hand of the mover.
     let cookie2 = open_link(&app, &table, other).await;
@@ -260,9 +270,10 @@ async fn an_illegal_build_answers_422_with_the_rule_next_to_the_form_and_keeps_t
     assert!(refused.header("content-type").starts_with("text/html"));
     assert!(refused.text.contains("id=\"problem-build\""));
     assert!(refused.text.contains("MAG-"), "{}", refused.text);
+    // The form next to the refusal offers the legal builds, this one among them.
     assert!(refused.text.contains(&format!(
-        "<option value=\"{}\" selected",
-        build["card"].as_str().unwrap()
+        "<option value=\"{}\"",
+        build["notation"].as_str().unwrap().replace('&', "&amp;")
     )));
     // Nothing was stored.
     assert_eq!(app.game(&table, mover).await["version"], g["version"]);
@@ -275,7 +286,7 @@ async fn an_illegal_build_answers_422_with_the_rule_next_to_the_form_and_keeps_t
     let bad = post_form(&app, &action, &cookie, &body).await;
     assert_eq!(bad.status, 422);
     assert!(bad.text.contains("not a whole number"), "{}", bad.text);
-    assert!(bad.text.contains("value=\"lots\""));
+    assert!(bad.text.contains("lots"), "the refusal names what was sent");
     // An unknown card: refused as unreadable, still on the page.
     let bad = post_form(&app, &action, &cookie, "card=ZZZ&district=a&pay_V=1").await;
     assert_eq!(bad.status, 422);
@@ -300,7 +311,14 @@ async fn every_form_refusal_has_its_answer() {
     let (mover, _) = app.mover(&table).await;
     let cookie = open_link(&app, &table, mover).await;
     let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
-    let build = form_action(&r.text, "build").unwrap();
+    // A sell button is always there for the mover at the start of a turn: its address carries
+    // the token and version.
+    let sell = form_action(&r.text, "sell").unwrap();
+    let build = format!(
+        "/play/{}/build?{}",
+        table.id,
+        sell.split_once('?').unwrap().1
+    );
     // A wrong CSRF token: 403, nothing stored.
     let forged = build.split("&csrf=").next().unwrap().to_owned() + "&csrf=0000";
     let f = post_form(&app, &forged, &cookie, "card=x").await;
@@ -313,7 +331,7 @@ async fn every_form_refusal_has_its_answer() {
     let u = post_form(&app, &unknown, &cookie, "").await;
     assert_eq!(u.status, 422);
     // Deed, develop, trade and prefer forms refused by the rules or the reader.
-    let trade = form_action(&r.text, "trade").unwrap();
+    let trade = build.replace("/build?", "/trade?");
     let t = post_form(&app, &trade, &cookie, "give_M=1&take=S").await;
     assert_eq!(t.status, 422, "{}", t.text);
     assert!(t.text.contains("id=\"problem-trade\""));
@@ -1332,4 +1350,134 @@ async fn the_new_game_form_makes_a_game_of_any_kind_with_seats_open_seats_guests
         )
         .await;
     assert_eq!(joined.status, 200, "{}", joined.text);
+}
+
+/// Every `<option value>` of the forms with `data-action="<kind>"`, with the form's address.
+fn form_options(page: &str, kind: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = page;
+    while let Some(at) = rest.find(&format!("data-action=\"{kind}\"")) {
+        let start = rest[..at].rfind("<form").unwrap();
+        let end = at + rest[at..].find("</form>").unwrap();
+        let form = &rest[start..end];
+        let action = form_action(form, kind).unwrap();
+        for part in form.split("<option value=\"").skip(1) {
+            let value = unescape(&part[..part.find('"').unwrap()]);
+            out.push((action.clone(), value));
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[actix_web::test]
+async fn every_choice_of_every_magnate_form_is_a_listed_action_the_server_accepts() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let cookies = [
+        open_link(&app, &table, 0).await,
+        open_link(&app, &table, 1).await,
+    ];
+    let mut dice = crate::helpers::Dice::new(17);
+    let (mut pages, mut choices, mut kinds) = (0, 0, BTreeSet::new());
+    // Thirty pages at least, and on until a build was offered (some deals take a while).
+    while pages < 30 || (!kinds.contains("build") && pages < 120) {
+        let (mover, g) = app.mover(&table).await;
+        if g["status"] != "active" {
+            break;
+        }
+        let version = g["version"].as_i64().unwrap();
+        let listed: BTreeSet<String> = g["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["notation"].as_str().unwrap().to_owned())
+            .collect();
+        let r = page(&app, &format!("/play/{}", table.id), &cookies[mover]).await;
+        assert_eq!(r.status, 200);
+        pages += 1;
+        let mut offered = Vec::new();
+        for kind in ["build", "deed", "develop", "trade"] {
+            for (action, notation) in form_options(&r.text, kind) {
+                assert!(
+                    listed.contains(&notation),
+                    "{kind} offers {notation}, not listed: {listed:?}"
+                );
+                let check = app
+                    .post(
+                        &format!("/api/v1/games/{}/actions/check", table.id),
+                        Some(&table.tokens[mover]),
+                        serde_json::json!({"expected_version": version, "actions": [{"notation": notation}]}),
+                    )
+                    .await;
+                assert_eq!(check.status, 200, "{notation}: {}", check.text);
+                kinds.insert(kind);
+                offered.push((action, notation));
+            }
+        }
+        choices += offered.len();
+        // Every listed build, deed, develop and trade is among the choices.
+        for n in &listed {
+            let kind = ["B:", "D:", "A:", "T:"].iter().any(|p| n.starts_with(p));
+            assert!(
+                !kind || offered.iter().any(|(_, o)| o == n),
+                "{n} is listed but not offered"
+            );
+        }
+        // Play on from the page: a random choice when there is one, else sell and end.
+        if offered.is_empty() {
+            let sell = g["legal_actions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["type"] == "sell")
+                .cloned();
+            let actions = match sell {
+                Some(s) => serde_json::json!([s, {"type": "end"}]),
+                None => serde_json::json!([{"type": "end"}]),
+            };
+            let r = app.submit(&table, mover, version, actions).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            continue;
+        }
+        let (action, notation) = &offered[dice.below(offered.len())];
+        let body = format!("notation={}", urlencoding(notation));
+        let posted = post_form(&app, action, &cookies[mover], &body).await;
+        assert_eq!(posted.status, 303, "{notation}: {}", posted.text);
+        let after = app.game(&table, mover).await;
+        assert!(
+            after["version"].as_i64().unwrap() > version,
+            "{notation} was played"
+        );
+        if after["legal_actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["type"] == "end")
+        {
+            let r = app
+                .submit(
+                    &table,
+                    mover,
+                    after["version"].as_i64().unwrap(),
+                    serde_json::json!([{"type": "end"}]),
+                )
+                .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+        }
+    }
+    assert!(
+        pages >= 10 && choices > 20,
+        "{pages} pages, {choices} choices"
+    );
+    assert!(kinds.contains("build"), "{kinds:?}");
+}
+
+fn urlencoding(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }

@@ -434,50 +434,125 @@ fn form_url(p: &GamePage, action: &str) -> String {
     )
 }
 
-fn select(
-    p: &GamePage,
-    action: &str,
-    name: &str,
-    label: &str,
-    options: &[(String, Markup)],
-) -> Markup {
-    let chosen = entered(p, action, name);
-    let id = format!("{action}-{name}");
-    html! {
-        label for=(id) { (label) }
-        select id=(id) name=(name) required
-            aria-describedby=[chosen.map(|_| format!("problem-{action}"))] {
-            @for (value, text) in options {
-                option value=(value) selected[chosen == Some(value.as_str())] { (text) }
-            }
-        }
-    }
-}
-
-fn suit_inputs(p: &GamePage, action: &str, prefix: &str, legend: &str) -> Markup {
-    let l = p.locale;
-    html! {
-        fieldset data-payment {
-            legend { (legend) }
-            @for s in SUITS {
-                @let id = format!("{action}-{prefix}{s}");
-                label for=(id) { (suit(l, s)) }
-                input id=(id) type="number" name={ (prefix) (s) } min="0" max="99" inputmode="numeric"
-                    value=(entered(p, action, &format!("{prefix}{s}")).unwrap_or("")) placeholder="0";
-                " "
-            }
-        }
-    }
-}
-
-fn card_options(codes: &BTreeSet<String>) -> Vec<(String, Markup)> {
-    codes
+/// Tokens in words: "2 Moons + 1 Leaves".
+fn pay_text(l: Locale, map: &Value) -> String {
+    let parts: Vec<String> = SUITS
         .iter()
-        .map(|c| {
-            let name = Card::from_code(c).map_or("", Card::name);
-            (c.clone(), html! { (c) " " (name) })
-        })
-        .collect()
+        .filter_map(|s| map.get(*s).and_then(Value::as_u64).map(|n| (*s, n)))
+        .filter(|(_, n)| *n > 0)
+        .map(|(s, n)| format!("{n} {}", suit_name(l, s)))
+        .collect();
+    if parts.is_empty() {
+        "—".to_owned()
+    } else {
+        parts.join(" + ")
+    }
+}
+
+/// A card in words: its code and name.
+fn card_text(code: &str) -> String {
+    match Card::from_code(code) {
+        Some(c) => format!("{code} {}", c.name()),
+        None => code.to_owned(),
+    }
+}
+
+/// What one listed action of a form's kind says in its option (the card is its group's label).
+fn choice_text(l: Locale, a: &Value, districts: &HashMap<String, String>) -> String {
+    let district = |a: &Value| {
+        let d = a["district"].as_str().unwrap_or("?");
+        match districts.get(d) {
+            Some(card) => format!("{} {d} ({card})", t(l, "district")),
+            None => format!("{} {d}", t(l, "district")),
+        }
+    };
+    match a["type"].as_str().unwrap_or("") {
+        "build" => format!(
+            "{} · {}: {}",
+            district(a),
+            t(l, "payment"),
+            pay_text(l, &a["payment"])
+        ),
+        "deed" => district(a),
+        "develop" => format!("{}: {}", t(l, "payment"), pay_text(l, &a["payment"])),
+        "trade" => format!(
+            "{} {} → {} 1 {}",
+            t(l, "give"),
+            pay_text(l, &a["give"]),
+            t(l, "take"),
+            suit_name(l, a["take"].as_str().unwrap_or("?"))
+        ),
+        _ => a["notation"].as_str().unwrap_or("").to_owned(),
+    }
+}
+
+/// The form of one kind of action: one choice among exactly the listed actions of that kind
+/// (each with its price), grouped by card, posting its notation; the short line says what the
+/// action does.
+fn action_form(
+    p: &GamePage,
+    kind: &str,
+    help: &str,
+    listed: &[&Value],
+    districts: &HashMap<String, String>,
+) -> Markup {
+    let l = p.locale;
+    let chosen = entered(p, kind, "notation");
+    let id = format!("{kind}-notation");
+    // Groups in the order the engine lists them, so the cheapest payments come first.
+    let mut groups: Vec<(String, Vec<&Value>)> = Vec::new();
+    for a in listed {
+        let card = a["card"].as_str().unwrap_or("").to_owned();
+        match groups.iter_mut().find(|(c, _)| *c == card) {
+            Some((_, g)) => g.push(a),
+            None => groups.push((card, vec![a])),
+        }
+    }
+    html! {
+        form.action method="post" action=(form_url(p, kind)) data-action=(kind) {
+            h3 { (t(l, kind_key(kind))) " " span.muted { "(" (listed.len()) ")" } }
+            p.muted { (t(l, help)) }
+            (problem_box(p, kind))
+            label for=(id) { (t(l, "choose")) }
+            br;
+            select id=(id) name="notation" required
+                aria-describedby=[chosen.map(|_| format!("problem-{kind}"))] {
+                @for (card, group) in &groups {
+                    @if card.is_empty() {
+                        @for a in group { (choice(l, a, districts, chosen)) }
+                    } @else {
+                        optgroup label=(card_text(card)) {
+                            @for a in group { (choice(l, a, districts, chosen)) }
+                        }
+                    }
+                }
+            }
+            " "
+            button type="submit" { (t(l, kind_key(kind))) }
+        }
+    }
+}
+
+fn choice(
+    l: Locale,
+    a: &Value,
+    districts: &HashMap<String, String>,
+    chosen: Option<&str>,
+) -> Markup {
+    let notation = a["notation"].as_str().unwrap_or("");
+    html! {
+        option value=(notation) selected[chosen == Some(notation)] { (choice_text(l, a, districts)) }
+    }
+}
+
+/// The page's word for a kind of action.
+fn kind_key(kind: &str) -> &'static str {
+    match kind {
+        "build" => "build",
+        "deed" => "deed_action",
+        "develop" => "develop",
+        _ => "trade",
+    }
 }
 
 fn suit_options(l: Locale) -> Vec<(String, Markup)> {
@@ -487,39 +562,49 @@ fn suit_options(l: Locale) -> Vec<(String, Markup)> {
         .collect()
 }
 
+/// The standing income preference of one of the viewer's deeds (MAG-INC-6): allowed at any
+/// time, so it is never among the listed actions.
+fn prefer_form(p: &GamePage, my_deeds: &BTreeSet<String>) -> Markup {
+    let l = p.locale;
+    let chosen = |name: &str| entered(p, "prefer", name);
+    html! {
+        form.action method="post" action=(form_url(p, "prefer")) data-action="prefer" {
+            h3 { (t(l, "prefer")) }
+            (problem_box(p, "prefer"))
+            label for="prefer-card" { (t(l, "card")) }
+            select id="prefer-card" name="card" required {
+                @for c in my_deeds {
+                    option value=(c) selected[chosen("card") == Some(c.as_str())] { (card_text(c)) }
+                }
+            }
+            " "
+            label for="prefer-suit" { (t(l, "suit")) }
+            select id="prefer-suit" name="suit" required {
+                @for (value, text) in suit_options(l) {
+                    option value=(value) selected[chosen("suit") == Some(value.as_str())] { (text) }
+                }
+            }
+            " "
+            button type="submit" { (t(l, "prefer")) }
+        }
+    }
+}
+
+/// The viewer's forms: one per kind of action listed for them now (build, deed, develop,
+/// trade), each offering only listed actions; selling and ending the turn are buttons by the
+/// hand and the status line.
 fn actions(p: &GamePage, view: &Value, seat: usize) -> Markup {
     let l = p.locale;
     let legal = &p.game.legal_actions;
-    let of = |kind: &str| -> Vec<&Value> { legal.iter().filter(|a| a["type"] == kind).collect() };
-    let cards_of = |kind: &str| -> BTreeSet<String> {
-        of(kind)
-            .iter()
-            .filter_map(|a| a["card"].as_str().map(str::to_owned))
-            .collect()
-    };
-    let districts_of = |kind: &str| -> BTreeSet<String> {
-        of(kind)
-            .iter()
-            .filter_map(|a| a["district"].as_str().map(str::to_owned))
-            .collect()
-    };
-    let district_options: Vec<(String, Markup)> = view["districts"]
+    let districts: HashMap<String, String> = view["districts"]
         .as_array()
-        .map(|ds| {
-            ds.iter()
-                .map(|d| {
-                    let letter = d["district"].as_str().unwrap_or("?").to_owned();
-                    let code = d["card"].as_str().unwrap_or("").to_owned();
-                    (letter.clone(), html! { (letter) " · " (code) })
-                })
-                .collect()
+        .into_iter()
+        .flatten()
+        .map(|d| {
+            let letter = d["district"].as_str().unwrap_or("?").to_owned();
+            (letter, card_text(d["card"].as_str().unwrap_or("")))
         })
-        .unwrap_or_default();
-    let build_cards = cards_of("build");
-    let deed_cards = cards_of("deed");
-    let deed_districts = districts_of("deed");
-    let develop_cards = cards_of("develop");
-    let trade = !of("trade").is_empty();
+        .collect();
     let my_deeds: BTreeSet<String> = view["districts"]
         .as_array()
         .into_iter()
@@ -528,78 +613,29 @@ fn actions(p: &GamePage, view: &Value, seat: usize) -> Markup {
         .filter(|prop| prop["deed"].as_bool() == Some(true))
         .filter_map(|prop| prop["card"].as_str().map(str::to_owned))
         .collect();
-    // A refused form stays on the page even when its action is no longer listed.
-    let refused = |kind: &str| p.notes.problem.as_ref().is_some_and(|pr| pr.action == kind);
-    let hand: BTreeSet<String> = str_list(&view["players"][seat]["hand"])
-        .into_iter()
-        .collect();
-    // Before the turn's card play the build and deed forms are offered even when nothing is
-    // affordable, so the player hears why a build is refused.
-    let card_play = !of("sell").is_empty();
-    let my_turn = !legal.is_empty();
+    let kinds = [
+        ("build", "build_help"),
+        ("deed", "deed_help"),
+        ("develop", "develop_help"),
+        ("trade", "trade_help"),
+    ];
     html! {
         section aria-labelledby="actions-h" {
             h2 id="actions-h" { (t(l, "actions")) }
-            @if !build_cards.is_empty() || card_play || refused("build") {
-                form.action method="post" action=(form_url(p, "build")) data-action="build" {
-                    h3 { (t(l, "build")) }
-                    p.muted { (t(l, "build_help")) }
-                    (problem_box(p, "build"))
-                    (select(p, "build", "card", t(l, "card"), &card_options(if build_cards.is_empty() { &hand } else { &build_cards })))
-                    " "
-                    (select(p, "build", "district", t(l, "district"), &district_options))
-                    (suit_inputs(p, "build", "pay_", t(l, "payment")))
-                    button type="submit" { (t(l, "build")) }
-                    details {
-                        summary { (t(l, "legal_builds")) " (" (of("build").len()) ")" }
-                        ul.plain {
-                            @for a in of("build").iter().take(40) {
-                                li { code { (a["notation"].as_str().unwrap_or("")) } }
-                            }
-                        }
-                    }
-                }
+            @if legal.is_empty() {
+                p.muted { (t(l, "nothing_to_do")) }
             }
-            @if !deed_cards.is_empty() || card_play || refused("deed") {
-                form.action method="post" action=(form_url(p, "deed")) data-action="deed" {
-                    h3 { (t(l, "deed_action")) }
-                    (problem_box(p, "deed"))
-                    (select(p, "deed", "card", t(l, "card"), &card_options(if deed_cards.is_empty() { &hand } else { &deed_cards })))
-                    " "
-                    (select(p, "deed", "district", t(l, "district"), &district_options.iter().filter(|(d, _)| deed_districts.is_empty() || deed_districts.contains(d)).cloned().collect::<Vec<_>>()))
-                    " "
-                    button type="submit" { (t(l, "deed_action")) }
-                }
-            }
-            @if !develop_cards.is_empty() || (my_turn && !my_deeds.is_empty()) || refused("develop") {
-                form.action method="post" action=(form_url(p, "develop")) data-action="develop" {
-                    h3 { (t(l, "develop")) }
-                    (problem_box(p, "develop"))
-                    (select(p, "develop", "card", t(l, "card"), &card_options(if develop_cards.is_empty() { &my_deeds } else { &develop_cards })))
-                    (suit_inputs(p, "develop", "pay_", t(l, "payment")))
-                    button type="submit" { (t(l, "develop")) }
-                }
-            }
-            @if trade || my_turn || refused("trade") {
-                form.action method="post" action=(form_url(p, "trade")) data-action="trade" {
-                    h3 { (t(l, "trade")) }
-                    (problem_box(p, "trade"))
-                    (suit_inputs(p, "trade", "give_", t(l, "give")))
-                    (select(p, "trade", "take", t(l, "take"), &suit_options(l)))
-                    " "
-                    button type="submit" { (t(l, "trade")) }
+            @for (kind, help) in kinds {
+                @let listed: Vec<&Value> = legal.iter().filter(|a| a["type"] == kind).collect();
+                @if !listed.is_empty() {
+                    (action_form(p, kind, help, &listed, &districts))
+                } @else if p.notes.problem.as_ref().is_some_and(|pr| pr.action == kind) {
+                    // A refused form whose action is no longer listed: its refusal stays in view.
+                    (problem_box(p, kind))
                 }
             }
             @if !my_deeds.is_empty() {
-                form.action method="post" action=(form_url(p, "prefer")) data-action="prefer" {
-                    h3 { (t(l, "prefer")) }
-                    (problem_box(p, "prefer"))
-                    (select(p, "prefer", "card", t(l, "card"), &card_options(&my_deeds)))
-                    " "
-                    (select(p, "prefer", "suit", t(l, "suit"), &suit_options(l)))
-                    " "
-                    button type="submit" { (t(l, "prefer")) }
-                }
+                (prefer_form(p, &my_deeds))
             }
         }
     }

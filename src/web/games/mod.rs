@@ -83,7 +83,8 @@ pub fn body(kind: &str, p: &GamePage, title: &str) -> Markup {
 /// # Errors
 /// What is wrong with the fields.
 pub fn action(kind: &str, form: &str, fields: &Fields) -> Result<Value, String> {
-    if form == "notation" {
+    // A form may choose among listed actions by their notation, whatever its kind.
+    if form == "notation" || !fields.get("notation").is_empty() {
         return Ok(json!({"notation": fields.get("notation")}));
     }
     match page(kind) {
