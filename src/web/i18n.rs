@@ -642,10 +642,9 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ["aborted", "cancelada", "annullata", "annulée"],
     ),
     ("preset", ["Variant", "Variante", "Variante", "Variante"]),
-    ("game", ["Game", "Juego", "Gioco", "Jeu"]),
     ("seat_count", ["Seats", "Asientos", "Posti", "Places"]),
     (
-        "open_seats",
+        "open_to_anyone",
         [
             "open to anyone",
             "abiertos a cualquiera",
@@ -1070,6 +1069,14 @@ pub fn suit_name(locale: Locale, suit: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_key_is_listed_twice() {
+        let mut seen = std::collections::BTreeSet::new();
+        for (key, _) in STRINGS {
+            assert!(seen.insert(*key), "{key} is listed twice: the second is never read");
+        }
+    }
 
     #[test]
     fn every_key_has_four_non_empty_texts() {

@@ -164,7 +164,7 @@ fn new_game_page(
                     " "
                     (count_select("new-seats", "seats", fewest..=most, t(l, "as_invited"), entered.get("seats")))
                     " "
-                    label for="new-open" { (t(l, "open_seats")) }
+                    label for="new-open" { (t(l, "open_to_anyone")) }
                     " "
                     (count_select("new-open", "open_seats", 0..=most.saturating_sub(1), t(l, "as_invited"), entered.get("open_seats")))
                 }

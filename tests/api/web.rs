@@ -1057,32 +1057,40 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
 /// each legal action is a button posting its notation, refused notation is answered next to the
 /// buttons, and the page is titled by its game.
 #[actix_web::test]
-async fn a_game_without_its_own_board_plays_from_buttons_of_its_legal_actions() {
+async fn the_lancaster_page_shows_the_board_and_only_the_seats_own_decisions_and_supplies() {
     let app = spawn_app().await;
     let ada = app.user("ada@example.test", "Ada").await;
     let bruno = app.user("bruno@example.test", "Bruno").await;
+    let carla = app.user("carla@example.test", "Carla").await;
+    let eve = app.user("eve@example.test", "Eve").await;
     let g = app
         .post(
             "/api/v1/games",
             Some(&ada),
-            serde_json::json!({"kind": "lancaster", "invite": ["bruno@example.test"]}),
+            serde_json::json!({"kind": "lancaster", "invite": ["bruno@example.test", "carla@example.test"]}),
         )
         .await;
     let id = g.json["id"].as_str().unwrap().to_owned();
-    let joined = app
-        .post(
-            &format!("/api/v1/games/{id}/join"),
-            Some(&bruno),
-            serde_json::json!({}),
-        )
-        .await;
-    assert_eq!(joined.status, 200, "{}", joined.text);
+    for t in [&bruno, &carla] {
+        let joined = app
+            .post(
+                &format!("/api/v1/games/{id}/join"),
+                Some(t),
+                serde_json::json!({}),
+            )
+            .await;
+        assert_eq!(joined.status, 200, "{}", joined.text);
+    }
+    let seats = [
+        (&ada, "ada@example.test"),
+        (&bruno, "bruno@example.test"),
+        (&carla, "carla@example.test"),
+    ];
     let mut mover = None;
-    for (token, email) in [(&ada, "ada@example.test"), (&bruno, "bruno@example.test")] {
+    for (token, email) in seats {
         let game = app.get(&format!("/api/v1/games/{id}"), Some(token)).await;
-        if !game.json["legal_actions"].as_array().unwrap().is_empty() {
+        if !game.json["legal_actions"].as_array().unwrap().is_empty() && mover.is_none() {
             mover = Some((token.clone(), email, game.json));
-            break;
         }
     }
     let (token, email, before) = mover.expect("someone acts first");
@@ -1090,24 +1098,54 @@ async fn a_game_without_its_own_board_plays_from_buttons_of_its_legal_actions() 
     let r = page(&app, &format!("/play/{id}"), &cookie).await;
     assert_eq!(r.status, 200);
     assert!(
-        r.text.contains("<title>Your move · Lancaster: Ada – Bruno"),
+        r.text
+            .contains("<title>Your move · Lancaster: Ada – Bruno – Carla"),
         "{}",
         &r.text[..400]
     );
-    let first = before["legal_actions"][0]["notation"].as_str().unwrap();
+    for county in before["view"]["counties"].as_array().unwrap() {
+        assert!(
+            r.text.contains(county["name"].as_str().unwrap()),
+            "the board names {county}"
+        );
+    }
+    // The viewer's own supplies, which their view holds.
+    let me = before["you"]["seat"].as_u64().unwrap();
+    let mine = before["view"]["factions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["seat"].as_u64() == Some(me) && f["ally"] != true)
+        .unwrap();
     assert!(
-        r.text.contains(&format!("value=\"{first}\"")),
-        "a button per legal action"
+        r.text.contains(&format!(
+            "Gold: {} · Squires: {}",
+            mine["gold"], mine["squires"]
+        )),
+        "own supplies"
     );
-    let url = form_action(&r.text, "notation").unwrap();
+    // A form per kind of listed decision, offering exactly the listed actions.
+    let first = &before["legal_actions"][0];
+    let kind = first["type"].as_str().unwrap();
+    let notation = first["notation"].as_str().unwrap();
+    let url = form_action(&r.text, kind).expect("a form for the first listed kind");
+    for a in before["legal_actions"].as_array().unwrap() {
+        assert!(r.text.contains(&format!(
+            "<option value=\"{}\"",
+            a["notation"].as_str().unwrap()
+        )));
+    }
     let bad = post_form(&app, &url, &cookie, "notation=nonsense").await;
     assert_eq!(bad.status, 422, "{}", bad.text);
-    assert!(bad.text.contains("id=\"problem-notation\""));
+    assert!(
+        bad.text.contains(&format!("id=\"problem-{kind}\"")),
+        "the refusal is next to its form"
+    );
     let ok = post_form(
         &app,
         &url,
         &cookie,
-        &format!("notation={}", urlencode(first)),
+        &format!("notation={}", urlencode(notation)),
     )
     .await;
     assert_eq!(ok.status, 303, "{}", ok.text);
@@ -1115,6 +1153,22 @@ async fn a_game_without_its_own_board_plays_from_buttons_of_its_legal_actions() 
     assert_eq!(
         after.json["version"],
         before["version"].as_i64().unwrap() + 1
+    );
+
+    // A spectator (another account) sees the board, no forms, and nobody's gold or squires
+    // (three players keep them behind screens).
+    let spectator = signed_in(&app, &eve, "eve@example.test").await;
+    let s = page(&app, &format!("/play/{id}"), &spectator).await;
+    assert_eq!(s.status, 200);
+    assert!(
+        s.text
+            .contains(before["view"]["counties"][0]["name"].as_str().unwrap())
+    );
+    assert!(!s.text.contains("data-action=\"place\""));
+    assert!(!s.text.contains("<select"), "no forms for a spectator");
+    assert!(
+        !s.text.contains("Gold: "),
+        "no hidden gold shown to a spectator"
     );
 }
 

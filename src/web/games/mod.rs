@@ -6,6 +6,7 @@
 //! A game without a page of its own gets [`plain_body`]: its history, and each legal action as a
 //! button posting its notation, which every game's API parser reads.
 
+pub mod lancaster;
 pub mod magnate;
 
 use super::i18n::t;
@@ -27,7 +28,10 @@ pub trait Page: Sync {
 }
 
 /// The games with a page of their own, by wire name.
-const PAGES: &[(&str, &dyn Page)] = &[("magnate", &magnate::MagnatePage)];
+const PAGES: &[(&str, &dyn Page)] = &[
+    ("magnate", &magnate::MagnatePage),
+    ("lancaster", &lancaster::LancasterPage),
+];
 
 fn page(kind: &str) -> Option<&'static dyn Page> {
     PAGES.iter().find(|(k, _)| *k == kind).map(|(_, p)| *p)
