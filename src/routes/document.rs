@@ -3,7 +3,9 @@
 //! - each member of a union tagged by `type` becomes a named schema (`MagnateBuild`, ...) with a
 //!   title, and the union gets `discriminator: {propertyName: "type"}` with its mapping;
 //! - the `options` of `POST /games` list `preset` and every option of every hosted game, with
-//!   their allowed values, from the same registry that validates them.
+//!   their allowed values and JSON type, from the same registry that validates them;
+//! - `Clock` (a `Control` union plus two settings) becomes a union of three named objects, each
+//!   `allOf` a control and the settings, since generators cannot take `allOf` of a union.
 
 use crate::engine::registry::GameKind;
 use serde_json::{Map, Value, json};
@@ -15,6 +17,10 @@ pub fn finish(mut doc: Value) -> Value {
         .and_then(Value::as_object_mut)
     {
         name_tagged_unions(schemas);
+        split_clock(schemas);
+        for schema in schemas.values_mut() {
+            open_bare_objects(schema);
+        }
         if let Some(options) = schemas
             .get_mut("CreateGameRequest")
             .and_then(|s| s.pointer_mut("/properties/options"))
@@ -92,6 +98,106 @@ fn name_tagged_unions(schemas: &mut Map<String, Value>) {
     }
 }
 
+/// `Clock = allOf[Control, settings]` → `Clock = oneOf[ClockNone, ClockPerMove, ClockFischer]`,
+/// each `allOf[ControlX, ClockSettings]`, under the same discriminator as `Control`.
+fn split_clock(schemas: &mut Map<String, Value>) {
+    let Some(parts) = schemas
+        .get("Clock")
+        .and_then(|c| c.get("allOf"))
+        .and_then(Value::as_array)
+        .cloned()
+    else {
+        return;
+    };
+    let (Some(settings), Some(control)) = (
+        parts.iter().find(|p| p.get("$ref").is_none()).cloned(),
+        schemas.get("Control").cloned(),
+    ) else {
+        return;
+    };
+    let description = schemas["Clock"]["description"].clone();
+    let mut settings = settings;
+    settings["title"] = Value::from("ClockSettings");
+    schemas.insert("ClockSettings".to_owned(), settings);
+    let mut refs = Vec::new();
+    let mut mapping = Map::new();
+    let control_mapping = control
+        .pointer("/discriminator/mapping")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for (tag, reference) in control_mapping {
+        let Some(control_name) = reference.as_str().and_then(|r| r.rsplit('/').next()) else {
+            continue;
+        };
+        let name = control_name.replacen("Control", "Clock", 1);
+        schemas.insert(
+            name.clone(),
+            json!({
+                "title": name,
+                "allOf": [{"$ref": reference}, {"$ref": "#/components/schemas/ClockSettings"}],
+            }),
+        );
+        let r = format!("#/components/schemas/{name}");
+        mapping.insert(tag, Value::from(r.clone()));
+        refs.push(json!({"$ref": r}));
+    }
+    schemas.insert(
+        "Clock".to_owned(),
+        json!({
+            "description": description,
+            "oneOf": refs,
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+        }),
+    );
+}
+
+/// An object schema without properties (a game's rules, view parts, events) is free-form:
+/// `additionalProperties: true` says so, where generators would otherwise read "no keys".
+fn open_bare_objects(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            let object = match map.get("type") {
+                Some(Value::String(t)) => t == "object",
+                Some(Value::Array(ts)) => ts.contains(&Value::from("object")),
+                _ => false,
+            };
+            let bare = object
+                && [
+                    "properties",
+                    "additionalProperties",
+                    "allOf",
+                    "oneOf",
+                    "anyOf",
+                    "$ref",
+                ]
+                .iter()
+                .all(|k| !map.contains_key(*k));
+            if bare {
+                map.insert("additionalProperties".to_owned(), Value::Bool(true));
+            }
+            for v in map.values_mut() {
+                open_bare_objects(v);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(open_bare_objects),
+        _ => {}
+    }
+}
+
+/// The JSON type all of `values` share, if they share one.
+fn json_type(values: &[Value]) -> Option<&'static str> {
+    let of = |v: &Value| match v {
+        Value::Bool(_) => Some("boolean"),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some("integer"),
+        Value::Number(_) => Some("number"),
+        Value::String(_) => Some("string"),
+        _ => None,
+    };
+    let first = of(values.first()?)?;
+    values.iter().all(|v| of(v) == Some(first)).then_some(first)
+}
+
 /// The options of every game as one typed object: each switch with the values its games allow.
 fn type_options(options: &mut Value) {
     let mut properties: Map<String, Value> = Map::new();
@@ -115,6 +221,12 @@ fn type_options(options: &mut Value) {
                     }
                 }
             }
+        }
+    }
+    for entry in properties.values_mut() {
+        let values = entry["enum"].as_array().cloned().unwrap_or_default();
+        if let Some(t) = json_type(&values) {
+            entry["type"] = Value::from(t);
         }
     }
     properties.insert(
@@ -156,5 +268,32 @@ mod tests {
             "#/components/schemas/ActEnd"
         );
         assert_eq!(s["ActEnd"]["title"], "ActEnd");
+    }
+
+    #[test]
+    fn the_clock_is_a_union_of_named_objects_and_every_option_has_its_type() {
+        let doc = finish(serde_json::to_value(crate::routes::openapi()).unwrap());
+        let s = &doc["components"]["schemas"];
+        let members = s["Clock"]["oneOf"].as_array().unwrap();
+        assert_eq!(members.len(), 3);
+        assert_eq!(
+            s["Clock"]["discriminator"]["mapping"]["per_move"],
+            "#/components/schemas/ClockPerMove"
+        );
+        assert_eq!(
+            s["ClockPerMove"]["allOf"][0]["$ref"],
+            "#/components/schemas/ControlPerMove"
+        );
+        assert!(s["ClockSettings"]["properties"]["drop_after"].is_object());
+        let options = &s["CreateGameRequest"]["properties"]["options"]["properties"];
+        for (name, option) in options.as_object().unwrap() {
+            assert!(option["type"].is_string(), "{name} has no type: {option}");
+        }
+        assert_eq!(options["courts"]["type"], "boolean");
+        assert_eq!(
+            s["GameResource"]["properties"]["outcome"]["additionalProperties"], true,
+            "{}",
+            s["GameResource"]["properties"]["outcome"]
+        );
     }
 }

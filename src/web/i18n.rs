@@ -1074,7 +1074,10 @@ mod tests {
     fn no_key_is_listed_twice() {
         let mut seen = std::collections::BTreeSet::new();
         for (key, _) in STRINGS {
-            assert!(seen.insert(*key), "{key} is listed twice: the second is never read");
+            assert!(
+                seen.insert(*key),
+                "{key} is listed twice: the second is never read"
+            );
         }
     }
 

@@ -188,7 +188,8 @@ pub struct GameResource {
     /// What the caller may do now, each submittable as listed; empty when not pending.
     #[schema(value_type = Vec<crate::routes::schemas::GameAction>)]
     pub legal_actions: Vec<Value>,
-    /// Places, scores and tie-break detail once the game is over.
+    /// Once the game is over, the result as its game reports it: `winners` (seats) and the
+    /// game's own detail (Magnate: the `tiebreak` that decided; Lancaster: `scores` per seat).
     #[schema(value_type = Option<Object>)]
     pub outcome: Option<Value>,
     /// Lower-case hex SHA-256 of the secret seed, published at creation.
