@@ -472,6 +472,52 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "archive",
+        [
+            "Finished games",
+            "Partidas terminadas",
+            "Partite concluse",
+            "Parties terminées",
+        ],
+    ),
+    (
+        "archive_empty",
+        [
+            "No finished game yet.",
+            "Aún no hay partidas terminadas.",
+            "Ancora nessuna partita conclusa.",
+            "Aucune partie terminée pour l'instant.",
+        ],
+    ),
+    (
+        "all_games",
+        [
+            "All games",
+            "Todos los juegos",
+            "Tutti i giochi",
+            "Tous les jeux",
+        ],
+    ),
+    (
+        "all_players",
+        [
+            "All players",
+            "Todos los jugadores",
+            "Tutti i giocatori",
+            "Tous les joueurs",
+        ],
+    ),
+    ("show", ["Show", "Mostrar", "Mostra", "Afficher"]),
+    (
+        "newer",
+        ["Newer", "Más recientes", "Più recenti", "Plus récentes"],
+    ),
+    (
+        "older",
+        ["Older", "Más antiguas", "Meno recenti", "Plus anciennes"],
+    ),
+    ("rules", ["Rules", "Reglas", "Regole", "Règles"]),
+    (
         "lobby",
         [
             "Open tables",

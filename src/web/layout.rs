@@ -65,6 +65,8 @@ pub fn page(chrome: &Chrome, title: &str, body: Markup) -> Markup {
                 }
                 footer {
                     "Herald"
+                    " · " a href="/archive" { (t(l, "archive")) }
+                    " · " a href="/rules" { (t(l, "rules")) }
                     @if let (Some(_), Some(csrf)) = (&chrome.account, &chrome.sign_out_csrf) {
                         " · "
                         form.quick method="post" action="/sign-out" {

@@ -8,6 +8,7 @@
 //! `engine` or `games`.
 
 pub mod account;
+pub mod archive;
 pub mod assets;
 pub mod clock;
 pub mod demo;
@@ -31,6 +32,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/", web::get().to(account::home))
         .route("/games", web::get().to(account::my_games))
         .route("/lobby", web::get().to(lobby::lobby_page))
+        .route("/archive", web::get().to(archive::archive_page))
         .route("/games/new", web::get().to(new_game::new_game_form))
         .route("/games/new", web::post().to(new_game::create_game))
         .route("/sign-up", web::get().to(sign_up::sign_up_form))

@@ -96,6 +96,7 @@ const ROUTES: &[Route] = &[
     row("GET", "/", NoBody),
     row("GET", "/games", NoBody),
     row("GET", "/lobby", NoBody),
+    row("GET", "/archive", NoBody),
     row("GET", "/games/new", NoBody),
     row("POST", "/games/new", Form),
     row("GET", "/sign-up", NoBody),
@@ -933,6 +934,24 @@ fn plan(w: &World, route: &Route) -> Plan {
                 ("my_turn", {
                     let mut v = strict("true");
                     v.push("yes".to_owned());
+                    v
+                }),
+            ];
+            p
+        }
+        ("GET", "/archive") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.query = pairs(&[("kind", "magnate"), ("player", &w.mover_id), ("page", "1")]);
+            p.reads = vec![
+                ("kind", {
+                    let mut v = strict("magnate");
+                    v.push("chess".to_owned());
+                    v
+                }),
+                ("player", strict(&w.mover_id)),
+                ("page", {
+                    let mut v = strict("1");
+                    v.extend(["0".to_owned(), "-1".to_owned(), "99999999999".to_owned()]);
                     v
                 }),
             ];

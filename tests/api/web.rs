@@ -1535,3 +1535,67 @@ fn urlencoding(text: &str) -> String {
         })
         .collect()
 }
+
+#[actix_web::test]
+async fn the_archive_lists_finished_games_for_anyone_by_game_and_by_player() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let cyd = app.user("cyd@example.test", "Cyd").await;
+    let listed = |path: String| {
+        let app = &app;
+        async move { page(app, &path, "").await }
+    };
+    assert!(
+        !listed("/archive".to_owned()).await.text.contains(&table.id),
+        "not before it ends"
+    );
+    let resigned = app
+        .post(
+            &format!("/api/v1/games/{}/resign", table.id),
+            Some(&table.tokens[0]),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    let ada = user_id(&app, &table.tokens[0]).await;
+    let all = listed("/archive".to_owned()).await;
+    assert_eq!(all.status, 200);
+    assert!(all.text.contains(&format!("href=\"/play/{}\"", table.id)));
+    assert!(all.text.contains("Bruno</a> (Winner)"), "the winner is named");
+    assert!(
+        listed("/archive?kind=magnate".to_owned())
+            .await
+            .text
+            .contains(&table.id)
+    );
+    assert!(
+        !listed("/archive?kind=lancaster".to_owned())
+            .await
+            .text
+            .contains(&table.id)
+    );
+    assert!(
+        listed(format!("/archive?player={}", ada.0))
+            .await
+            .text
+            .contains(&table.id)
+    );
+    let cyd_id = user_id(&app, &cyd).await;
+    assert!(
+        !listed(format!("/archive?player={}", cyd_id.0))
+            .await
+            .text
+            .contains(&table.id)
+    );
+    for bad in [
+        "/archive?kind=chess",
+        "/archive?player=nobody",
+        "/archive?page=0",
+    ] {
+        assert_eq!(listed(bad.to_owned()).await.status, 400, "{bad}");
+    }
+    // The page it links to is readable without signing in.
+    let g = listed(format!("/play/{}", table.id)).await;
+    assert_eq!(g.status, 200);
+    assert!(!g.text.contains("data-action=\"build\""));
+}

@@ -4,6 +4,7 @@
 //! Every change happens in one transaction with the game row locked (`SELECT ... FOR UPDATE`), so
 //! concurrent requests on one game are serialised and exactly one of two racing moves is stored.
 
+pub mod archive;
 mod fairness;
 mod history;
 pub mod invitations;

@@ -1,0 +1,167 @@
+//! `GET /archive`: finished games for anyone, newest first, by game and by player, each linking
+//! to its page (readable without signing in once a game is over).
+
+use super::i18n::{request_locale, t};
+use super::layout::{Chrome, message, page, respond};
+use super::play::error_page;
+use crate::domain::UserId;
+use crate::engine::registry::GameKind;
+use crate::error::ApiError;
+use crate::services::games::archive::{ArchiveFilter, archive};
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{HttpRequest, HttpResponse, web};
+use maud::html;
+use serde::Deserialize;
+
+/// Games per page.
+const PAGE_ROWS: i64 = 50;
+
+#[derive(Debug, Deserialize)]
+pub struct ArchiveQuery {
+    kind: Option<String>,
+    player: Option<String>,
+    page: Option<String>,
+}
+
+/// The filter a query asks for, or what is wrong with it.
+fn filter(q: &ArchiveQuery) -> Result<(ArchiveFilter, i64), String> {
+    let kind = match q.kind.as_deref().filter(|k| !k.is_empty()) {
+        None => None,
+        Some(k) => Some(
+            GameKind::parse(k)
+                .map(|k| k.as_str().to_owned())
+                .ok_or_else(|| format!("kind: there is no game “{k}”"))?,
+        ),
+    };
+    let player = match q.player.as_deref().filter(|p| !p.is_empty()) {
+        None => None,
+        Some(p) => {
+            Some(UserId(p.parse().map_err(|_| {
+                format!("player: “{p}” is not a player's id")
+            })?))
+        }
+    };
+    let page: i64 = match q.page.as_deref().filter(|p| !p.is_empty()) {
+        None => 1,
+        Some(p) => p
+            .parse()
+            .ok()
+            .filter(|n| (1..=10_000).contains(n))
+            .ok_or_else(|| format!("page: “{p}” is not a page number"))?,
+    };
+    let filter = ArchiveFilter {
+        kind,
+        player,
+        limit: PAGE_ROWS,
+        offset: (page - 1) * PAGE_ROWS,
+    };
+    Ok((filter, page))
+}
+
+/// `GET /archive?kind=&player=&page=`.
+pub async fn archive_page(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: web::Query<ArchiveQuery>,
+) -> HttpResponse {
+    let chrome = match super::account::signed_in(&state, &req).await {
+        Some((_, _, chrome)) => chrome,
+        None => Chrome::anonymous(request_locale(&req)),
+    };
+    let l = chrome.locale;
+    let (filter, page_no) = match filter(&query) {
+        Ok(f) => f,
+        Err(text) => return message(&chrome, StatusCode::BAD_REQUEST, t(l, "archive"), &text),
+    };
+    let (kind, player) = (filter.kind.clone(), filter.player);
+    let found = crate::db::run(&state.pool, move |conn| archive(conn, &filter))
+        .await
+        .map_err(ApiError::from);
+    let games = match found {
+        Ok(games) => games,
+        Err(e) => return error_page(&chrome, &e),
+    };
+    let here = |page: i64| {
+        let mut q = vec![format!("page={page}")];
+        if let Some(k) = &kind {
+            q.push(format!("kind={k}"));
+        }
+        if let Some(p) = player {
+            q.push(format!("player={}", p.0));
+        }
+        format!("/archive?{}", q.join("&"))
+    };
+    let body = html! {
+        h1 { (t(l, "archive")) }
+        form.filters method="get" action="/archive" {
+            label for="archive-kind" { (t(l, "game")) }
+            " "
+            select id="archive-kind" name="kind" {
+                option value="" { (t(l, "all_games")) }
+                @for k in GameKind::ALL {
+                    option value=(k.as_str()) selected[kind.as_deref() == Some(k.as_str())] { (k.info().name) }
+                }
+            }
+            @if let Some(p) = player { input type="hidden" name="player" value=(p.0); }
+            " "
+            button type="submit" { (t(l, "show")) }
+            @if player.is_some() { " " a href="/archive" { (t(l, "all_players")) } }
+        }
+        @if games.is_empty() { p { (t(l, "archive_empty")) } }
+        ul.plain {
+            @for g in &games {
+                @let winners: Vec<usize> = g.outcome.as_ref().and_then(|o| o["winners"].as_array()).map(|w| w.iter().filter_map(|s| s.as_u64().map(|s| s as usize)).collect()).unwrap_or_default();
+                li.card data-game=(g.id) {
+                    a href={ "/play/" (g.id) } { strong { (GameKind::parse(&g.kind).map_or("?", |k| k.info().name)) } }
+                    " · "
+                    @for (i, s) in g.seats.iter().enumerate() {
+                        @if i > 0 { ", " }
+                        @if let Some(p) = &s.player {
+                            a href={ "/archive?player=" (p.id) } { (p.display_name) }
+                            @if winners.contains(&i) { " (" (t(l, "winner")) ")" }
+                        }
+                    }
+                    @if let Some(at) = g.finished_at {
+                        " · " span.muted { (crate::services::clocks::local_time(&chrome.time_zone, at)) }
+                    }
+                }
+            }
+        }
+        p {
+            @if page_no > 1 { a href=(here(page_no - 1)) { "← " (t(l, "newer")) } " " }
+            @if games.len() as i64 == PAGE_ROWS { a href=(here(page_no + 1)) { (t(l, "older")) " →" } }
+        }
+    };
+    respond(StatusCode::OK, page(&chrome, t(l, "archive"), body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(kind: &str, player: &str, page: &str) -> ArchiveQuery {
+        let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        ArchiveQuery {
+            kind: some(kind),
+            player: some(player),
+            page: some(page),
+        }
+    }
+
+    #[test]
+    fn a_bad_filter_says_what_is_wrong() {
+        assert!(filter(&q("chess", "", "")).unwrap_err().starts_with("kind"));
+        assert!(
+            filter(&q("", "nobody", ""))
+                .unwrap_err()
+                .starts_with("player")
+        );
+        assert!(filter(&q("", "", "0")).unwrap_err().starts_with("page"));
+        let (f, page) = filter(&q("lancaster", "", "3")).unwrap();
+        assert_eq!(
+            (f.kind.as_deref(), f.offset, page),
+            (Some("lancaster"), 100, 3)
+        );
+    }
+}
