@@ -1,6 +1,7 @@
 //! The account pages: sign in by email link, my games ("your move" first), create a game, accept
 //! an invitation, notification preferences.
 
+use super::extract::{PageError, SignedIn, db};
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message, page, respond, see_other};
 use super::play::{chrome_of, error_page};
@@ -432,44 +433,33 @@ fn game_row(chrome: &Chrome, g: &GameSummary, csrf: &str) -> Markup {
 }
 
 /// `GET /games`: the signed-in account's games, those waiting for them first.
-pub async fn my_games(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games");
-    };
-    let l = chrome.locale;
-    let listed = crate::db::run(&state.pool, move |conn| {
+pub async fn my_games(state: web::Data<AppState>, me: SignedIn) -> Result<HttpResponse, PageError> {
+    let (user, l) = (me.user, me.chrome.locale);
+    let mut list = db(&state, &me.chrome, move |conn| {
         games::list(conn, user, ListFilter::default())
     })
-    .await;
-    let mut list = match listed {
-        Ok(list) => list,
-        Err(e) => return error_page(&chrome, &ApiError::from(e)),
-    };
+    .await?;
     // Those waiting for the caller first, the nearest deadline first; then invitations; the
     // newest change first within each group (the sort is stable).
     list.sort_by_key(|g| {
         let due = my_deadline(g).filter(|_| g.my_turn);
         (!g.my_turn, due.is_none(), due, !g.invited)
     });
-    let csrf = session::csrf_token(&state, &cookie);
-    respond(
+    let body = html! {
+        h1 { (t(l, "my_games")) }
+        p { a href="/games/new" { (t(l, "new_game")) } " · " a href="/lobby" { (t(l, "lobby")) } }
+        @if list.is_empty() {
+            p { (t(l, "no_games")) }
+        } @else {
+            ul.plain {
+                @for g in &list { (game_row(&me.chrome, g, &me.csrf)) }
+            }
+        }
+    };
+    Ok(respond(
         StatusCode::OK,
-        page(
-            &chrome,
-            t(l, "my_games"),
-            html! {
-                h1 { (t(l, "my_games")) }
-                p { a href="/games/new" { (t(l, "new_game")) } " · " a href="/lobby" { (t(l, "lobby")) } }
-                @if list.is_empty() {
-                    p { (t(l, "no_games")) }
-                } @else {
-                    ul.plain {
-                        @for g in &list { (game_row(&chrome, g, &csrf)) }
-                    }
-                }
-            },
-        ),
-    )
+        page(&me.chrome, t(l, "my_games"), body),
+    ))
 }
 
 #[derive(Debug, Deserialize)]
@@ -890,19 +880,13 @@ fn settings_page(
 }
 
 /// `GET /settings`: mail, reminders, time zone and vacation.
-pub async fn settings(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/settings");
-    };
-    let loaded = crate::db::run(&state.pool, move |conn| load_settings(conn, user)).await;
-    let csrf = session::csrf_token(&state, &cookie);
-    match loaded {
-        Ok(s) => respond(
-            StatusCode::OK,
-            settings_page(&chrome, &csrf, &s, false, None),
-        ),
-        Err(e) => error_page(&chrome, &ApiError::from(e)),
-    }
+pub async fn settings(state: web::Data<AppState>, me: SignedIn) -> Result<HttpResponse, PageError> {
+    let user = me.user;
+    let s = db(&state, &me.chrome, move |conn| load_settings(conn, user)).await?;
+    Ok(respond(
+        StatusCode::OK,
+        settings_page(&me.chrome, &me.csrf, &s, false, None),
+    ))
 }
 
 /// Applies the settings form; `Err` is a refusal to show next to it.
@@ -945,96 +929,77 @@ fn apply_settings(
 /// form and the reason, changing nothing.
 pub async fn save_settings(
     state: web::Data<AppState>,
-    req: HttpRequest,
+    me: SignedIn,
     form: web::Form<HashMap<String, String>>,
-) -> HttpResponse {
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/settings");
-    };
-    let l = chrome.locale;
-    let csrf = session::csrf_token(&state, &cookie);
-    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
-        return message(
-            &chrome,
-            StatusCode::FORBIDDEN,
-            t(l, "settings"),
-            t(l, "csrf"),
-        );
-    }
-    let form = form.into_inner();
-    let done = crate::db::run(&state.pool, move |conn| {
+) -> Result<HttpResponse, PageError> {
+    me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
+    let (user, form) = (me.user, form.into_inner());
+    let (outcome, s) = db(&state, &me.chrome, move |conn| {
         let outcome = apply_settings(conn, user, &form)?;
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
     })
-    .await;
-    match done {
-        Ok((Ok(()), s)) => respond(
+    .await?;
+    Ok(match outcome {
+        Ok(()) => respond(
             StatusCode::OK,
-            settings_page(&chrome, &csrf, &s, true, None),
+            settings_page(&me.chrome, &me.csrf, &s, true, None),
         ),
-        Ok((Err(why), s)) => respond(
+        Err(why) => respond(
             StatusCode::UNPROCESSABLE_ENTITY,
-            settings_page(&chrome, &csrf, &s, false, Some(&why)),
+            settings_page(&me.chrome, &me.csrf, &s, false, Some(&why)),
         ),
-        Err(e) => error_page(&chrome, &ApiError::from(e)),
-    }
+    })
 }
 
 /// `POST /settings/vacation`: go away (`do=start`), come back (`do=end`), or only save the
 /// automatic choice (`do=auto`); the `auto` box is saved every time.
 pub async fn save_vacation(
     state: web::Data<AppState>,
-    req: HttpRequest,
+    me: SignedIn,
     form: web::Form<HashMap<String, String>>,
-) -> HttpResponse {
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/settings");
-    };
-    let l = chrome.locale;
-    let csrf = session::csrf_token(&state, &cookie);
-    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
-        return message(
-            &chrome,
-            StatusCode::FORBIDDEN,
-            t(l, "settings"),
-            t(l, "csrf"),
-        );
-    }
+) -> Result<HttpResponse, PageError> {
+    me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
     let auto = form.get("auto").is_some_and(|v| v == "on");
-    let what = form.get("do").cloned().unwrap_or_default();
-    let done = crate::db::run(&state.pool, move |conn| {
-        use diesel::Connection;
-        // All or nothing: a refused choice (an unknown `do`, no day left) leaves the `auto` box
-        // as it was too.
-        let outcome = conn.transaction(|conn| {
-            vacation::set_auto(conn, user, auto)?;
-            match what.as_str() {
-                "start" => vacation::start(conn, user, None).map(|_| ()),
-                "end" => vacation::end(conn, user).map(|_| ()),
-                "auto" => Ok(()),
-                other => Err(ApiError::Validation(format!(
-                    "do: {other:?} is not a choice"
-                ))),
-            }
-        });
-        let outcome = match outcome {
-            Err(e) if actix_web::ResponseError::status_code(&e).is_server_error() => {
-                return Err(e);
-            }
-            other => other,
-        };
+    let (user, what) = (me.user, form.get("do").cloned().unwrap_or_default());
+    let (outcome, s) = db(&state, &me.chrome, move |conn| {
+        let outcome = apply_vacation(conn, user, auto, &what)?;
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
     })
-    .await;
-    match done {
-        Ok((Ok(()), s)) => respond(
+    .await?;
+    Ok(match outcome {
+        Ok(()) => respond(
             StatusCode::OK,
-            settings_page(&chrome, &csrf, &s, true, None),
+            settings_page(&me.chrome, &me.csrf, &s, true, None),
         ),
-        Ok((Err(e), s)) => respond(
+        Err(e) => respond(
             actix_web::ResponseError::status_code(&e),
-            settings_page(&chrome, &csrf, &s, false, Some(&e.to_string())),
+            settings_page(&me.chrome, &me.csrf, &s, false, Some(&e.to_string())),
         ),
-        Err(e) => error_page(&chrome, &ApiError::from(e)),
+    })
+}
+
+/// The vacation form's choice, all or nothing: a refused choice (an unknown `do`, no day left)
+/// leaves the `auto` box as it was too. `Ok(Err(_))` is a refusal to show; `Err` a failure.
+fn apply_vacation(
+    conn: &mut diesel::PgConnection,
+    user: UserId,
+    auto: bool,
+    what: &str,
+) -> Result<Result<(), ApiError>, ApiError> {
+    use diesel::Connection;
+    let outcome = conn.transaction(|conn| {
+        vacation::set_auto(conn, user, auto)?;
+        match what {
+            "start" => vacation::start(conn, user, None).map(|_| ()),
+            "end" => vacation::end(conn, user).map(|_| ()),
+            "auto" => Ok(()),
+            other => Err(ApiError::Validation(format!(
+                "do: {other:?} is not a choice"
+            ))),
+        }
+    });
+    match outcome {
+        Err(e) if actix_web::ResponseError::status_code(&e).is_server_error() => Err(e),
+        other => Ok(other),
     }
 }

@@ -1,16 +1,15 @@
 //! `GET /archive`: finished games for anyone, newest first, by game and by player, each linking
 //! to its page (readable without signing in once a game is over).
 
-use super::i18n::{request_locale, t};
+use super::extract::{PageError, Reader, db};
+use super::i18n::t;
 use super::layout::{Chrome, message, page, respond};
-use super::play::error_page;
 use crate::domain::UserId;
 use crate::engine::registry::GameKind;
-use crate::error::ApiError;
-use crate::services::games::archive::{ArchiveFilter, archive};
+use crate::services::games::archive::{ArchiveFilter, ArchivedGame, archive};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use maud::html;
 use serde::Deserialize;
 
@@ -62,29 +61,43 @@ fn filter(q: &ArchiveQuery) -> Result<(ArchiveFilter, i64), String> {
 /// `GET /archive?kind=&player=&page=`.
 pub async fn archive_page(
     state: web::Data<AppState>,
-    req: HttpRequest,
+    reader: Reader,
     query: web::Query<ArchiveQuery>,
-) -> HttpResponse {
-    let chrome = match super::account::signed_in(&state, &req).await {
-        Some((_, _, chrome)) => chrome,
-        None => Chrome::anonymous(request_locale(&req)),
-    };
+) -> Result<HttpResponse, PageError> {
+    let chrome = reader.chrome;
     let l = chrome.locale;
-    let (filter, page_no) = match filter(&query) {
-        Ok(f) => f,
-        Err(text) => return message(&chrome, StatusCode::BAD_REQUEST, t(l, "archive"), &text),
-    };
+    let (filter, page_no) = filter(&query).map_err(|text| {
+        PageError::from_response(message(
+            &chrome,
+            StatusCode::BAD_REQUEST,
+            t(l, "archive"),
+            &text,
+        ))
+    })?;
     let (kind, player) = (filter.kind.clone(), filter.player);
-    let found = crate::db::run(&state.pool, move |conn| archive(conn, &filter))
-        .await
-        .map_err(ApiError::from);
-    let games = match found {
-        Ok(games) => games,
-        Err(e) => return error_page(&chrome, &e),
-    };
+    let games = db(&state, &chrome, move |conn| archive(conn, &filter)).await?;
+    Ok(respond(
+        StatusCode::OK,
+        page(
+            &chrome,
+            t(l, "archive"),
+            listing(&chrome, &games, kind.as_deref(), player, page_no),
+        ),
+    ))
+}
+
+/// The filter form, the games and the links to the next pages.
+fn listing(
+    chrome: &Chrome,
+    games: &[ArchivedGame],
+    kind: Option<&str>,
+    player: Option<UserId>,
+    page_no: i64,
+) -> maud::Markup {
+    let l = chrome.locale;
     let here = |page: i64| {
         let mut q = vec![format!("page={page}")];
-        if let Some(k) = &kind {
+        if let Some(k) = kind {
             q.push(format!("kind={k}"));
         }
         if let Some(p) = player {
@@ -92,7 +105,7 @@ pub async fn archive_page(
         }
         format!("/archive?{}", q.join("&"))
     };
-    let body = html! {
+    html! {
         h1 { (t(l, "archive")) }
         form.filters method="get" action="/archive" {
             label for="archive-kind" { (t(l, "game")) }
@@ -100,7 +113,7 @@ pub async fn archive_page(
             select id="archive-kind" name="kind" {
                 option value="" { (t(l, "all_games")) }
                 @for k in GameKind::ALL {
-                    option value=(k.as_str()) selected[kind.as_deref() == Some(k.as_str())] { (k.info().name) }
+                    option value=(k.as_str()) selected[kind == Some(k.as_str())] { (k.info().name) }
                 }
             }
             @if let Some(p) = player { input type="hidden" name="player" value=(p.0); }
@@ -110,7 +123,7 @@ pub async fn archive_page(
         }
         @if games.is_empty() { p { (t(l, "archive_empty")) } }
         ul.plain {
-            @for g in &games {
+            @for g in games {
                 @let winners: Vec<usize> = g.outcome.as_ref().and_then(|o| o["winners"].as_array()).map(|w| w.iter().filter_map(|s| s.as_u64().map(|s| s as usize)).collect()).unwrap_or_default();
                 li.card data-game=(g.id) {
                     a href={ "/play/" (g.id) } { strong { (GameKind::parse(&g.kind).map_or("?", |k| k.info().name)) } }
@@ -132,8 +145,7 @@ pub async fn archive_page(
             @if page_no > 1 { a href=(here(page_no - 1)) { "← " (t(l, "newer")) } " " }
             @if games.len() as i64 == PAGE_ROWS { a href=(here(page_no + 1)) { (t(l, "older")) " →" } }
         }
-    };
-    respond(StatusCode::OK, page(&chrome, t(l, "archive"), body))
+    }
 }
 
 #[cfg(test)]

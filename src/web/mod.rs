@@ -12,6 +12,7 @@ pub mod archive;
 pub mod assets;
 pub mod clock;
 pub mod demo;
+pub mod extract;
 pub mod games;
 pub mod history;
 pub mod i18n;

@@ -3,11 +3,9 @@
 //! Every kind's switches are on the page (each in its own fold), so it works without scripts:
 //! the server reads the switches of the kind chosen.
 
-use super::account::{sign_in_page, signed_in};
+use super::extract::{PageError, SignedIn};
 use super::i18n::t;
 use super::layout::{Chrome, page, respond, see_other};
-use super::play::error_page;
-use super::session;
 use crate::domain::{DisplayName, EmailAddress};
 use crate::engine::registry::{GameKind, KindInfo};
 use crate::error::ApiError;
@@ -16,7 +14,7 @@ use crate::services::clocks::Clock;
 use crate::services::games::{self, NewGameRequest, Submitted};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
-use actix_web::{HttpRequest, HttpResponse, web};
+use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -208,15 +206,7 @@ pub struct KindQuery {
 }
 
 /// `GET /games/new[?kind=...]`.
-pub async fn new_game_form(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    query: web::Query<KindQuery>,
-) -> HttpResponse {
-    let Some((_, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
-    };
-    let csrf = session::csrf_token(&state, &cookie);
+pub async fn new_game_form(me: SignedIn, query: web::Query<KindQuery>) -> HttpResponse {
     let mut entered = HashMap::new();
     if let Some(k) = query
         .into_inner()
@@ -227,7 +217,7 @@ pub async fn new_game_form(
     }
     respond(
         StatusCode::OK,
-        new_game_page(&chrome, &csrf, None, &entered),
+        new_game_page(&me.chrome, &me.csrf, None, &entered),
     )
 }
 
@@ -351,25 +341,23 @@ fn new_game_request(
 /// `POST /games/new`: creates the game; a refusal shows the form again with the reason.
 pub async fn create_game(
     state: web::Data<AppState>,
-    req: HttpRequest,
+    me: SignedIn,
     form: web::Form<HashMap<String, String>>,
-) -> HttpResponse {
-    let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return sign_in_page(&req, StatusCode::UNAUTHORIZED, "/games/new");
-    };
-    let (form, csrf) = (form.into_inner(), session::csrf_token(&state, &cookie));
+) -> Result<HttpResponse, PageError> {
+    let form = form.into_inner();
     let refuse = |text: &str| {
-        let body = new_game_page(&chrome, &csrf, Some(text), &form);
-        respond(StatusCode::UNPROCESSABLE_ENTITY, body)
+        let body = new_game_page(&me.chrome, &me.csrf, Some(text), &form);
+        Ok(respond(StatusCode::UNPROCESSABLE_ENTITY, body))
     };
-    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
-        return refuse(t(chrome.locale, "csrf"));
+    if me.check_csrf(&state, form.get("csrf"), "").is_err() {
+        return refuse(t(me.chrome.locale, "csrf"));
     }
     let (mut request, names) = match new_game_request(&form, state.settings.games.clock_min_seconds)
     {
         Ok(r) => r,
         Err(text) => return refuse(&text),
     };
+    let user = me.user;
     let created = crate::db::run(&state.pool, move |conn| {
         for name in &names {
             request
@@ -381,10 +369,10 @@ pub async fn create_game(
     .await
     .map_err(ApiError::from);
     match created {
-        Ok(Submitted::Fresh(g)) => see_other(&format!("/play/{}", g.id)),
-        Ok(_) => see_other("/games"),
+        Ok(Submitted::Fresh(g)) => Ok(see_other(&format!("/play/{}", g.id))),
+        Ok(_) => Ok(see_other("/games")),
         Err(ApiError::Validation(text)) => refuse(&text),
-        Err(e) => error_page(&chrome, &e),
+        Err(e) => Err(PageError::api(&me.chrome, &e)),
     }
 }
 

@@ -1561,7 +1561,10 @@ async fn the_archive_lists_finished_games_for_anyone_by_game_and_by_player() {
     let all = listed("/archive".to_owned()).await;
     assert_eq!(all.status, 200);
     assert!(all.text.contains(&format!("href=\"/play/{}\"", table.id)));
-    assert!(all.text.contains("Bruno</a> (Winner)"), "the winner is named");
+    assert!(
+        all.text.contains("Bruno</a> (Winner)"),
+        "the winner is named"
+    );
     assert!(
         listed("/archive?kind=magnate".to_owned())
             .await
