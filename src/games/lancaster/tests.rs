@@ -1842,3 +1842,61 @@ fn the_component_counts_are_data_and_check_holds_the_lists_to_them() {
         assert!(e.contains(why), "{why}: {e}");
     }
 }
+
+#[test]
+fn random_games_under_the_open_readings_pass_the_self_play_checks() {
+    // Every open reading flipped at once (lord seated, tiles not covering, Surrey's reward a
+    // choice, two-player cards as for four, some cards and tiles for more players only): games
+    // still end, every listed action is accepted and the invariants hold.
+    let mut d = data_copy();
+    d.lord_counts_at_end = true;
+    d.round_table_pp.push(45);
+    d.extension_covers_space = false;
+    d.two_player_cards_as = 4;
+    d.favours[5].min_players = 4;
+    for c in d.conflicts.iter_mut().skip(10) {
+        c.min_players = 4;
+    }
+    let surrey = &mut d.counties[8];
+    surrey.reward_options = vec![
+        data::Effect {
+            gain: data::Res {
+                squires: 2,
+                ..data::Res::default()
+            },
+            ..data::Effect::default()
+        },
+        data::Effect {
+            gain: data::Res {
+                gold: 2,
+                ..data::Res::default()
+            },
+            ..data::Effect::default()
+        },
+    ];
+    surrey.reward = data::Effect::default();
+    data::with_data(d, || {
+        for players in 2..=5 {
+            for seed in 0..4 {
+                let s = random_game(players, seed);
+                assert!(Lancaster::outcome(&s).is_some());
+            }
+        }
+    });
+}
+
+#[test]
+fn a_state_stored_before_surreys_deferred_choice_still_loads() {
+    // Stored games are JSON of `State`; `next_start_player` is absent from older ones.
+    let mut s = at_counties(3, &[(8, 2, 3)]);
+    let mut old = serde_json::to_value(&s).unwrap();
+    assert!(old.get("next_start_player").is_none());
+    old.as_object_mut().unwrap().remove("next_start_player");
+    let back: State = serde_json::from_value(old).unwrap();
+    assert_eq!(back, s);
+    act(&mut s, 2, "C:R").unwrap();
+    act(&mut s, 2, "S:1").unwrap();
+    let json = serde_json::to_value(&s).unwrap();
+    assert_eq!(json["next_start_player"], 1);
+    assert_eq!(serde_json::from_value::<State>(json).unwrap(), s);
+}
