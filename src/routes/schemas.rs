@@ -151,8 +151,13 @@ pub enum LancasterAction {
         card: Option<LancasterId>,
         notation: Option<String>,
     },
-    /// Surrey's choice of the next start player.
+    /// Surrey's choice of who opens the next round.
     StartPlayer { seat: u8, notation: Option<String> },
+    /// The reward option taken in a county whose data offers several (1 the first).
+    Reward {
+        option: u8,
+        notation: Option<String>,
+    },
     /// Resolve a castle space (take its reward or not).
     Castle {
         space: LancasterId,
@@ -176,6 +181,8 @@ pub struct LancasterView {
     players: u8,
     round: u8,
     start_player: u8,
+    /// Surrey's choice of who opens the next round, once made (LAN-RWC-4).
+    next_start_player: Option<u8>,
     #[schema(value_type = Object)]
     step: serde_json::Value,
     #[schema(value_type = Option<Object>)]
@@ -196,6 +203,8 @@ pub struct LancasterView {
     law_deck_count: u32,
     law_deck_top_group: Option<u8>,
     law_discard: Vec<String>,
+    /// The King's favour tiles in this game (their `min_players` and the player count).
+    favours_in_play: Vec<String>,
     favours_face_down: Vec<String>,
     conflict_knights_placed: u8,
     /// Who has voted in the current vote (contents sealed).
@@ -306,6 +315,10 @@ pub struct MagnateView {
 /// The game-specific view for the caller.
 #[derive(ToSchema)]
 #[serde(untagged)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a description for the OpenAPI document, never built"
+)]
 pub enum GameView {
     Magnate(MagnateView),
     Lancaster(LancasterView),

@@ -13,6 +13,7 @@
 //! | county          | `C:N` noble, `C:R` reward, `C:B` both | `C:B` | D5 |
 //! | passage         | `T:<card>` / `T:-`        | `T:X05`     | EFF-7 |
 //! | start_player    | `S:<seat>`                | `S:2`       | D5-I |
+//! | reward          | `O:<option>` (1 the first) | `O:2`      | D5, a county with reward options |
 //! | castle          | `K:<space>`, `K:<space>-` declines | `K:K2-` | D6 |
 //! | ransom          | `R:<knight>` / `R:-` stops | `R:3`      | D7a |
 //!
@@ -80,6 +81,10 @@ pub enum Action {
     StartPlayer {
         seat: Seat,
     },
+    /// The reward option of a county that offers several (`reward_options`), 1 the first.
+    Reward {
+        option: u8,
+    },
     Castle {
         space: Space,
         #[serde(default = "yes")]
@@ -142,6 +147,7 @@ impl fmt::Display for Action {
                 opt(f, card)
             }
             Action::StartPlayer { seat } => write!(f, "S:{seat}"),
+            Action::Reward { option } => write!(f, "O:{option}"),
             Action::Castle { space, take } => {
                 write!(f, "K:{space}{}", if *take { "" } else { "-" })
             }
@@ -248,6 +254,13 @@ fn parse(text: &str) -> Result<Action, String> {
                     .map_err(|_| format!("{body:?} is not a seat"))?,
             ),
         }),
+        "O" => Ok(Action::Reward {
+            option: body
+                .parse::<u8>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("{body:?} is not an option number (1, 2, ...)"))?,
+        }),
         "K" => {
             let (space, take) = match body.strip_suffix('-') {
                 Some(s) => (s, false),
@@ -262,7 +275,7 @@ fn parse(text: &str) -> Result<Action, String> {
             knight: optional(body)?,
         }),
         other => Err(format!(
-            "{other:?} is not an action letter (X P F V E U B N C T S K R)"
+            "{other:?} is not an action letter (X P F V E U B N C T S O K R)"
         )),
     }
 }
@@ -286,7 +299,7 @@ mod tests {
         for s in [
             "X:K3", "P:1@H+2", "P:a2@X03", "P:4@K6", "P:a1@AK1", "F:F4", "V:Y+2", "V:N", "E:3",
             "U:1b", "U:a2a", "U:-", "B:K4", "N:C", "C:N", "C:R", "C:B", "T:X05", "T:-", "S:2",
-            "K:K2", "K:K2-", "K:AK2", "R:3", "R:-",
+            "K:K2", "K:K2-", "K:AK2", "R:3", "R:-", "O:1", "O:2",
         ] {
             let action: Action = s.parse().unwrap();
             assert_eq!(action.to_string(), s);

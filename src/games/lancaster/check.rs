@@ -105,8 +105,12 @@ pub fn check(state: &State) -> Result<(), String> {
         }
     }
     for c in state.top_row.iter().chain(&state.bottom_row) {
-        if c.spaces.len() > 3 {
-            return Err(format!("{} has more than 3 spaces", c.card));
+        if c.spaces.len() > d.conflict_spaces() {
+            return Err(format!(
+                "{} has more than {} spaces",
+                c.card,
+                d.conflict_spaces()
+            ));
         }
         for (j, s) in c.spaces.iter().enumerate() {
             if s.pieces.is_empty() || c.spaces.iter().skip(j + 1).any(|t| t.faction == s.faction) {
@@ -161,16 +165,10 @@ pub fn check(state: &State) -> Result<(), String> {
     laws.extend(state.proposed_laws.iter().flatten());
     laws.extend(&state.law_discard);
     once("law", &all_laws, &laws)?;
-    if state.current_laws.len() > 3 {
-        return Err("more than 3 current laws".into());
+    if state.current_laws.len() > usize::from(d.components.current_laws) {
+        return Err("more current laws than the parliament board holds".into());
     }
-    let all_cards: Vec<CardId> = d
-        .conflicts
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.min_players <= state.players)
-        .map(|(i, _)| CardId(i as u8))
-        .collect();
+    let all_cards: Vec<CardId> = d.conflicts_in_play(state.players).map(CardId).collect();
     let mut cards = state.conflict_deck.clone();
     cards.extend(state.top_row.iter().map(|c| c.card));
     cards.extend(state.bottom_row.iter().map(|c| c.card));
@@ -181,6 +179,19 @@ pub fn check(state: &State) -> Result<(), String> {
     fav.dedup();
     if fav.len() != state.favours_taken.len() {
         return Err("a favour tile was taken twice".into());
+    }
+    let in_play: Vec<u8> = d.favours_in_play(state.players).collect();
+    if let Some(t) = fav.iter().find(|t| !in_play.contains(&t.0)) {
+        return Err(format!("favour tile {t} is not in a game of this size"));
+    }
+    // LAN-RWC-4: Surrey's choice waits for the next round; it exists only in the rewards phase.
+    if state.next_start_player.is_some()
+        && !matches!(
+            state.step,
+            Step::Counties { .. } | Step::Castles | Step::Conflicts { .. }
+        )
+    {
+        return Err("a next start player outside the rewards phase".into());
     }
     if state.is_over() != state.outcome.is_some() {
         return Err("over without outcome or outcome before the end".into());

@@ -54,8 +54,24 @@ pub struct County {
     pub name: String,
     pub min: u8,
     pub reward: Effect,
+    /// When not empty, the county's reward is one of these, chosen by the occupant when they
+    /// take it, and `reward` must be empty. Surrey's reward is open (S1's example: "Como
+    /// recompensa elige dos escuderos y dos monedas de oro"): the spec reads one fixed reward.
+    #[serde(default)]
+    pub reward_options: Vec<Effect>,
     #[serde(default)]
     pub choose_start_player: bool,
+}
+
+impl County {
+    /// The rewards the occupant may take (LAN-RWC-2 (b)): the one reward, or its options.
+    pub fn rewards(&self) -> &[Effect] {
+        if self.reward_options.is_empty() {
+            std::slice::from_ref(&self.reward)
+        } else {
+            &self.reward_options
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -152,11 +168,45 @@ pub struct Law {
     pub get: Res,
 }
 
+/// A quantity of a player's at the end of the game, for the majorities (LAN-FIN-1/2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Quantity {
+    /// The total strength of the knights not in the reserve (court or board).
+    StrengthNotInReserve,
+    ExtensionsBuilt,
+    Squires,
+    Gold,
+    NobleTiles,
+    /// No quantity: as a tie-break, every tie survives it.
+    None,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Majority {
-    pub metric: String,
-    pub tiebreak: String,
+    pub metric: Quantity,
+    pub tiebreak: Quantity,
+}
+
+/// The number of each component in the box (DAT-COMPONENTS) that the rules count on: the data's
+/// lists must have exactly these lengths.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Components {
+    pub knights_per_colour: u8,
+    pub nobles_per_letter: u8,
+    pub counties: u8,
+    pub castle_spaces: u8,
+    pub ally_castle_spaces: u8,
+    pub favour_tiles: u8,
+    pub conflict_cards: u8,
+    /// Knight spaces on each conflict card (LAN-CNF-1).
+    pub conflict_spaces: u8,
+    pub law_cards: u8,
+    /// Current laws on the parliament board, and proposals revealed each round (LAN-CMP-2).
+    pub current_laws: u8,
+    pub proposals_per_round: u8,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -201,7 +251,17 @@ pub struct Data {
     pub round_table_pp: Vec<u32>,
     pub majorities: Majorities,
     pub rounds: u8,
+    /// LAN-FIN-4 (§14 Q11): whether the castle lord counts as a seat of the round table at the
+    /// final scoring (it always counts for voting markers, LAN-RWK-3).
     pub lord_counts_at_end: bool,
+    pub components: Components,
+    /// LAN-CAS-2 [I]: a built extension tile covers its castle space, so no knight may go there.
+    /// When false, a knight may, and the knight and the tile each pay the space.
+    pub extension_covers_space: bool,
+    /// The player count whose favour tiles and conflict cards (their `min_players`) a two-player
+    /// game uses. The spec filters by 2; S1 plays the two-player game "con las reglas para 4
+    /// jugadores", which would read 4.
+    pub two_player_cards_as: u8,
 }
 
 const RAW: &str = include_str!("data.json");
@@ -216,13 +276,45 @@ static EMPTY: LazyLock<Data> = LazyLock::new(Data::empty);
 
 /// The parsed data, or why it cannot be used (setup refuses to start a game then).
 pub fn load() -> Result<&'static Data, String> {
+    #[cfg(test)]
+    if let Some(d) = OVERRIDE.with(std::cell::Cell::get) {
+        return Ok(d);
+    }
     PARSED.as_ref().map_err(Clone::clone)
 }
 
 /// The parsed data. Setup has checked [`load`] before any game exists, so the empty fallback is
 /// never seen by a game; it only spares the rules code a `Result` on every lookup.
 pub fn data() -> &'static Data {
+    #[cfg(test)]
+    if let Some(d) = OVERRIDE.with(std::cell::Cell::get) {
+        return d;
+    }
     PARSED.as_ref().unwrap_or(&EMPTY)
+}
+
+#[cfg(test)]
+thread_local! {
+    static OVERRIDE: std::cell::Cell<Option<&'static Data>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `f` with `d` in place of the embedded data, on this thread only: a test flips a data
+/// field and watches the engine obey it. The copy must pass [`Data::check`].
+#[cfg(test)]
+pub fn with_data<R>(d: Data, f: impl FnOnce() -> R) -> R {
+    if let Err(e) = d.check() {
+        panic!("the test copy of the data is inconsistent: {e}");
+    }
+    let leaked: &'static Data = Box::leak(Box::new(d));
+    let before = OVERRIDE.with(|o| o.replace(Some(leaked)));
+    struct Restore(Option<&'static Data>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            OVERRIDE.with(|o| o.set(self.0));
+        }
+    }
+    let _restore = Restore(before);
+    f()
 }
 
 impl Data {
@@ -258,17 +350,66 @@ impl Data {
             round_table_pp: Vec::new(),
             majorities: Majorities {
                 knighthood: Majority {
-                    metric: String::new(),
-                    tiebreak: String::new(),
+                    metric: Quantity::None,
+                    tiebreak: Quantity::None,
                 },
                 castle: Majority {
-                    metric: String::new(),
-                    tiebreak: String::new(),
+                    metric: Quantity::None,
+                    tiebreak: Quantity::None,
                 },
             },
             rounds: 0,
             lord_counts_at_end: false,
+            components: Components {
+                knights_per_colour: 0,
+                nobles_per_letter: 0,
+                counties: 0,
+                castle_spaces: 0,
+                ally_castle_spaces: 0,
+                favour_tiles: 0,
+                conflict_cards: 0,
+                conflict_spaces: 0,
+                law_cards: 0,
+                current_laws: 0,
+                proposals_per_round: 0,
+            },
+            extension_covers_space: true,
+            two_player_cards_as: 2,
         }
+    }
+
+    /// The player count that picks the favour tiles and conflict cards of a `players` game.
+    pub fn card_players(&self, players: u8) -> u8 {
+        if players == 2 {
+            self.two_player_cards_as
+        } else {
+            players
+        }
+    }
+
+    /// The King's favour tiles in a `players` game (DAT-FAVOURS `min_players`), by index.
+    pub fn favours_in_play(&self, players: u8) -> impl Iterator<Item = u8> + '_ {
+        let n = self.card_players(players);
+        self.favours
+            .iter()
+            .enumerate()
+            .filter(move |(_, f)| f.min_players <= n)
+            .map(|(i, _)| i as u8)
+    }
+
+    /// The conflict cards in a `players` game (DAT-CONFLICTS `min_players`), by index.
+    pub fn conflicts_in_play(&self, players: u8) -> impl Iterator<Item = u8> + '_ {
+        let n = self.card_players(players);
+        self.conflicts
+            .iter()
+            .enumerate()
+            .filter(move |(_, c)| c.min_players <= n)
+            .map(|(i, _)| i as u8)
+    }
+
+    /// Knight spaces on a conflict card.
+    pub fn conflict_spaces(&self) -> usize {
+        usize::from(self.components.conflict_spaces)
     }
 
     pub fn player_count(&self, players: u8) -> Option<&PlayerCount> {
@@ -300,7 +441,8 @@ impl Data {
         self.knights.get(i).copied().unwrap_or(0)
     }
 
-    /// Every consistency rule of the data: counts, unique ids, references that resolve.
+    /// Every consistency rule of the data: counts (against `components`), unique ids, references
+    /// that resolve, and the shapes the rules code relies on.
     pub fn check(&self) -> Result<(), String> {
         fn unique<'a>(what: &str, ids: impl Iterator<Item = &'a str>) -> Result<(), String> {
             let mut seen: Vec<&str> = Vec::new();
@@ -312,14 +454,31 @@ impl Data {
             }
             Ok(())
         }
+        fn count(what: &str, have: usize, want: u8) -> Result<(), String> {
+            if have == usize::from(want) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{what}: {have} in the data, {want} in components (DAT-COMPONENTS)"
+                ))
+            }
+        }
+        let n = &self.components;
         if self.game != "lancaster" {
             return Err("data.json is not Lancaster's data".into());
         }
-        if self.knights.len() != 7 || self.knights.windows(2).any(|w| w.first() > w.get(1)) {
-            return Err("knights: seven pieces, weakest first (DAT-KNIGHTS)".into());
+        count("knights", self.knights.len(), n.knights_per_colour)?;
+        if self.knights.windows(2).any(|w| w.first() > w.get(1)) {
+            return Err("knights: weakest first (DAT-KNIGHTS)".into());
         }
-        if self.knights.iter().any(|s| !(1..=4).contains(s)) {
-            return Err("knights: strengths are 1 to 4".into());
+        // An upgrade swaps strength s for s + 1 (LAN-EFF-3): strengths start at 1, no gaps.
+        if self.knights.first() != Some(&1)
+            || self
+                .knights
+                .windows(2)
+                .any(|w| matches!(w, [a, b] if *b > a.saturating_add(1)))
+        {
+            return Err("knights: strengths run from 1 up without gaps".into());
         }
         for court in [&self.start_court, &self.ally_start_court] {
             for s in court {
@@ -332,33 +491,62 @@ impl Data {
                 }
             }
         }
-        for n in 2..=5u8 {
+        let seats = <super::Lancaster as crate::engine::Game>::MIN_SEATS
+            ..=<super::Lancaster as crate::engine::Game>::MAX_SEATS;
+        for p in seats.clone() {
             let pc = self
-                .player_count(n)
-                .ok_or_else(|| format!("player_counts: no row for {n} players"))?;
-            if pc.nobles_per_county == 0 || pc.nobles_per_county > 4 {
-                return Err(format!("player_counts {n}: 1 to 4 nobles per county"));
+                .player_count(p)
+                .ok_or_else(|| format!("player_counts: no row for {p} players"))?;
+            if pc.nobles_per_county == 0 || pc.nobles_per_county > n.nobles_per_letter {
+                return Err(format!(
+                    "player_counts {p}: 1 to {} nobles per county",
+                    n.nobles_per_letter
+                ));
             }
+            // Final scoring pays a first and at most a second place (LAN-FIN-1..3).
             if pc.majority.is_empty() || pc.majority.len() > 2 {
-                return Err(format!("player_counts {n}: one or two majority awards"));
+                return Err(format!("player_counts {p}: one or two majority awards"));
+            }
+            let needed = usize::from(self.conflicts_per_round) * usize::from(self.rounds);
+            if self.conflicts_in_play(p).count() < needed {
+                return Err(format!(
+                    "conflicts: the deck for {p} players is too small for the game"
+                ));
+            }
+            if self.favours_in_play(p).next().is_none() {
+                return Err(format!("favours: no tile in play for {p} players"));
             }
         }
-        if self.counties.len() != 9 {
-            return Err("counties: there are 9 counties A-I".into());
+        if !seats.contains(&self.two_player_cards_as) {
+            return Err("two_player_cards_as: a player count of the game".into());
         }
+        count("counties", self.counties.len(), n.counties)?;
         for (i, c) in self.counties.iter().enumerate() {
-            let want = char::from(b'A' + i as u8);
+            let want = char::from(b'A'.saturating_add(i as u8));
             if c.letter != want {
                 return Err(format!("counties: row {i} is {} not {want}", c.letter));
             }
-            if !(1..=4).contains(&c.min) {
-                return Err(format!("county {}: minimum strength 1 to 4", c.letter));
+            let strongest = self.knights.last().copied().unwrap_or(0);
+            if !(1..=strongest).contains(&c.min) {
+                return Err(format!(
+                    "county {}: minimum strength 1 to {strongest}",
+                    c.letter
+                ));
             }
-            if c.reward.take_noble != 0 {
+            if !c.reward_options.is_empty() && c.reward != Effect::default() {
+                return Err(format!(
+                    "county {}: a reward or reward options, not both",
+                    c.letter
+                ));
+            }
+            if c.rewards().iter().any(|r| r.take_noble != 0) {
                 return Err(format!(
                     "county {}: take_noble is a favour effect",
                     c.letter
                 ));
+            }
+            if c.reward_options.len() > usize::from(u8::MAX) {
+                return Err(format!("county {}: too many reward options", c.letter));
             }
         }
         if self
@@ -370,9 +558,12 @@ impl Data {
         {
             return Err("counties: exactly one county (Surrey) chooses the start player".into());
         }
-        if self.castle_spaces.len() != 6 || self.ally_castle_spaces.len() != 2 {
-            return Err("castle: 6 spaces, ally castle: 2 spaces".into());
-        }
+        count("castle spaces", self.castle_spaces.len(), n.castle_spaces)?;
+        count(
+            "ally castle spaces",
+            self.ally_castle_spaces.len(),
+            n.ally_castle_spaces,
+        )?;
         unique(
             "castle spaces",
             self.castle_spaces
@@ -385,8 +576,9 @@ impl Data {
                 return Err(format!("castle space {}: unsupported effect", s.id));
             }
         }
-        if self.favours.len() != 6 || usize::from(self.favours_per_round) != 6 {
-            return Err("favours: 6 tiles, 6 per round".into());
+        count("favours", self.favours.len(), n.favour_tiles)?;
+        if self.favours_per_round == 0 {
+            return Err("favours_per_round: at least one".into());
         }
         unique("favours", self.favours.iter().map(|f| f.id.as_str()))?;
         for f in &self.favours {
@@ -394,8 +586,9 @@ impl Data {
                 return Err(format!("favour {}: unsupported effect", f.id));
             }
         }
-        if self.conflicts.len() != 12 {
-            return Err("conflicts: 12 cards".into());
+        count("conflicts", self.conflicts.len(), n.conflict_cards)?;
+        if n.conflict_spaces == 0 {
+            return Err("components: a conflict card has knight spaces".into());
         }
         unique("conflicts", self.conflicts.iter().map(|c| c.id.as_str()))?;
         for c in &self.conflicts {
@@ -404,25 +597,26 @@ impl Data {
                 return Err(format!("conflict {}: pp1 >= pp2 >= pp3", c.id));
             }
         }
-        let needed = usize::from(self.conflicts_per_round) * usize::from(self.rounds);
-        if needed > self.conflicts.len() {
-            return Err("conflicts: the deck is too small for the game".into());
-        }
-        if self.laws.len() != 18 {
-            return Err("laws: 18 cards".into());
-        }
+        count("laws", self.laws.len(), n.law_cards)?;
         unique("laws", self.laws.iter().map(|l| l.id.as_str()))?;
-        if 3 + 3 * usize::from(self.rounds) != self.laws.len() {
-            return Err("laws: 3 current plus 3 proposals per round use the whole deck".into());
+        let used = usize::from(n.current_laws)
+            + usize::from(n.proposals_per_round) * usize::from(self.rounds);
+        if used != self.laws.len() {
+            return Err(format!(
+                "laws: {} current plus {} proposals per round use the whole deck of {}",
+                n.current_laws,
+                n.proposals_per_round,
+                self.laws.len()
+            ));
         }
         for (g, size) in self.law_group_sizes.iter().enumerate() {
-            let n = self
+            let count = self
                 .laws
                 .iter()
                 .filter(|l| usize::from(l.group) == g)
                 .count();
-            if n != usize::from(*size) {
-                return Err(format!("laws: group {g} has {n} cards, not {size}"));
+            if count != usize::from(*size) {
+                return Err(format!("laws: group {g} has {count} cards, not {size}"));
             }
         }
         for l in &self.laws {
@@ -442,8 +636,20 @@ impl Data {
                 return Err(format!("law {}: unsupported effect", l.id));
             }
         }
-        if self.round_table_pp.len() != 10 {
-            return Err("round_table_pp: 0 to 9 nobles".into());
+        // Round-table seats at the end: one per noble letter, plus the lord if it counts.
+        let seats_at_table = self.counties.len() + usize::from(self.lord_counts_at_end);
+        if self.round_table_pp.len() != seats_at_table + 1 {
+            return Err(format!(
+                "round_table_pp: one value for 0 to {seats_at_table} seats taken"
+            ));
+        }
+        for (what, m) in [
+            ("knighthood", &self.majorities.knighthood),
+            ("castle", &self.majorities.castle),
+        ] {
+            if m.metric == Quantity::None {
+                return Err(format!("majorities {what}: a metric is needed"));
+            }
         }
         if self.rounds == 0 {
             return Err("rounds: at least one".into());

@@ -151,8 +151,15 @@ pub enum Event {
         piece: Piece,
         card: CardId,
     },
+    /// Surrey's occupant chose who opens the next round (LAN-RWC-4).
     StartPlayerChosen {
         seat: Seat,
+    },
+    /// The occupant of a county with reward options took option `option` (1 the first).
+    RewardChosen {
+        faction: u8,
+        county: CountyId,
+        option: u8,
     },
     CastleResolved {
         faction: u8,

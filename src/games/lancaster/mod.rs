@@ -27,6 +27,30 @@
 //! France-5 card with PP 4/2/1, and the group numbers of the laws. Corrected data replaces
 //! `data.json` without touching code.
 //!
+//! Readings the rulebook (S1, the Spanish seed) leaves open are data values too, each defaulting
+//! to the spec's current reading, so a corrected reading is a data edit and the engine obeys it
+//! (each is pinned by a test that flips it):
+//! - `lord_counts_at_end` (LAN-FIN-4, §14 Q11; default `false`): whether the castle lord takes a
+//!   round-table seat at the final scoring. S1 pays "más de un noble en la mesa redonda" but
+//!   hands out voting markers "por cada noble, incluido el señor de la fortaleza".
+//! - `extension_covers_space` (LAN-CAS-2 [I]; default `true`): a built extension tile covers its
+//!   castle space, so no knight may go there. S1 only says knights go on "cualquier casilla libre
+//!   de su propio castillo". With `false` a knight may, and the knight and the tile each pay.
+//! - `reward_options` of a county (LAN-RWC-2; Surrey's default is the one fixed reward of 2
+//!   squires and 2 gold): S1's example "Como recompensa elige dos escuderos y dos monedas de oro"
+//!   may mean a choice; with options the occupant takes one (`O:<n>`).
+//! - `two_player_cards_as` (LAN-2P, §14 Q6; default 2): the player count whose favour tiles and
+//!   conflict cards (`min_players`) a two-player game uses. S1 plays it "con las reglas para 4
+//!   jugadores", which reads 4.
+//! - `majorities` (DAT-MAJORITIES): each award's metric and tie-break quantity.
+//! - `components` (DAT-COMPONENTS): the counts `Data::check` holds the lists to.
+//!
+//! Exchanges that give nothing are neither listed nor accepted (LAN-ENG-3/4, LAN-RWC-2): a
+//! castle space with a cost (K2, K3) whose effect cannot happen, and 3 gold for "both" where the
+//! county's reward cannot apply. Surrey's start-player choice opens the next round (S1: "quién
+//! abrirá la siguiente ronda"); the rest of the rewards phase keeps the order it began with. The
+//! spec's LAN-RWC-4 [E] and LAN-ENG-5 pass the marker at once; this engine follows S1.
+//!
 //! The engine is pure: it imports `engine`, serde, serde_json and thiserror only. [`present`] (the
 //! words of mails and pages) is the one module outside it.
 #![deny(

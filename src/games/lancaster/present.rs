@@ -145,6 +145,14 @@ impl Present for Lancaster {
                 vec![("f", faction()), ("k", text("piece")), ("x", text("card"))],
             ),
             "start_player_chosen" => say(&START_PLAYER, vec![("p", seat())]),
+            "reward_chosen" => say(
+                &REWARD_CHOSEN,
+                vec![
+                    ("f", faction()),
+                    ("c", text("county")),
+                    ("n", text("option")),
+                ],
+            ),
             "castle_resolved" => say(
                 if e["taken"].as_bool() == Some(true) {
                     &CASTLE_TAKEN
@@ -497,6 +505,12 @@ const START_PLAYER: T = [
     "{p} empezará la próxima ronda.",
     "{p} inizierà il prossimo round.",
     "{p} commencera la prochaine manche.",
+];
+const REWARD_CHOSEN: T = [
+    "County {c}: {f} chose reward option {n}.",
+    "Condado {c}: {f} eligió la opción de recompensa {n}.",
+    "Contea {c}: {f} ha scelto l'opzione di ricompensa {n}.",
+    "Comté {c} : {f} a choisi l'option de récompense {n}.",
 ];
 const CASTLE_TAKEN: T = [
     "Castle space {s}: {f} took its effect.",

@@ -117,6 +117,7 @@ mod properties {
                 card: c.map(CardId)
             }),
             any::<u8>().prop_map(|s| Action::StartPlayer { seat: Seat(s) }),
+            (1..=u8::MAX).prop_map(|option| Action::Reward { option }),
             (space(), any::<bool>()).prop_map(|(space, take)| Action::Castle { space, take }),
             piece().prop_map(|knight| Action::Ransom { knight }),
         ]

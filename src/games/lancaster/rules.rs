@@ -83,15 +83,12 @@ pub fn setup(
         law_deck.extend(group);
     }
     law_deck.reverse(); // draw from the end
-    let current: Vec<LawId> = (0..3).filter_map(|_| law_deck.pop()).collect();
-    // R3
-    let mut conflict_deck: Vec<CardId> = d
-        .conflicts
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.min_players <= players)
-        .map(|(i, _)| CardId(i as u8))
+    let current: Vec<LawId> = (0..d.components.current_laws)
+        .filter_map(|_| law_deck.pop())
         .collect();
+    // R3
+    // DAT-CONFLICTS `min_players`; a two-player game uses `two_player_cards_as`'s cards.
+    let mut conflict_deck: Vec<CardId> = d.conflicts_in_play(players).map(CardId).collect();
     rng.shuffle(&mut conflict_deck);
     // R1
     let start_player = Seat(rng.below(u32::from(players)) as u8);
@@ -101,6 +98,7 @@ pub fn setup(
         factions,
         round: 1,
         start_player,
+        next_start_player: None,
         step: Step::StartExtension,
         frames: Vec::new(),
         parallel_from: None,
@@ -169,7 +167,7 @@ fn reveal_round(state: &mut State, events: &mut Events) {
     }
     state.favours_taken.clear();
     state.conflict_placements = 0;
-    for _ in 0..3 {
+    for _ in 0..d.components.proposals_per_round {
         if let Some(l) = state.law_deck.pop() {
             state.proposed_laws.push(Some(l));
         }
@@ -412,7 +410,10 @@ fn conflict_options(state: &State, faction: u8) -> Vec<CardId> {
         .top_row
         .iter()
         .chain(&state.bottom_row)
-        .filter(|c| c.spaces.len() < 3 || c.spaces.iter().any(|s| s.faction == faction))
+        .filter(|c| {
+            c.spaces.len() < data().conflict_spaces()
+                || c.spaces.iter().any(|s| s.faction == faction)
+        })
         .map(|c| c.card)
         .collect()
 }
@@ -423,7 +424,7 @@ fn join_conflict(state: &mut State, faction: u8, piece: u8, card: CardId) -> Res
         .ok_or_else(|| illegal("LAN-CNF-3", format!("{card} is not on the board.")))?;
     if let Some(st) = c.spaces.iter_mut().find(|s| s.faction == faction) {
         st.pieces.push(piece);
-    } else if c.spaces.len() < 3 {
+    } else if c.spaces.len() < data().conflict_spaces() {
         c.spaces.push(Stack {
             faction,
             pieces: vec![piece],
@@ -438,6 +439,41 @@ fn join_conflict(state: &mut State, faction: u8, piece: u8, card: CardId) -> Res
         f.set_loc(piece, Loc::Conflict(card));
     }
     Ok(())
+}
+
+/// The King's favour tiles in this game (DAT-FAVOURS `min_players`) still face up this round.
+pub fn face_up_favours(state: &State) -> Vec<FavourId> {
+    data()
+        .favours_in_play(state.players)
+        .map(FavourId)
+        .filter(|t| !state.favours_taken.contains(t))
+        .collect()
+}
+
+/// Whether `faction` has a strength-1 knight in reserve to recruit (LAN-EFF-2).
+fn can_recruit(state: &State, faction: u8) -> bool {
+    let d = data();
+    let weakest = d.knights.first().copied().unwrap_or(1);
+    state.faction(faction).is_some_and(|f| {
+        f.knights
+            .iter()
+            .enumerate()
+            .any(|(i, l)| *l == Loc::Reserve && d.strength(i) == weakest)
+    })
+}
+
+/// Whether effect `e` would give `faction` anything now: LAN-ENG-4 loses the parts that cannot
+/// be applied, so an exchange whose effect has no part left gives nothing and is not offered
+/// (LAN-ENG-3: a cost is paid for an effect).
+pub fn effect_applies(state: &State, faction: u8, e: &Effect) -> bool {
+    let ally = state.faction(faction).is_some_and(|f| f.ally);
+    (!ally && !e.gain.is_zero())
+        || (e.recruit > 0 && can_recruit(state, faction))
+        || (e.upgrade > 0
+            && !upgrade_options(state, faction, e.deployed_only, e.only_strength).is_empty())
+        || (e.build_extension > 0 && !build_options(state, faction).is_empty())
+        || (e.take_noble > 0 && !noble_options(state, faction).is_empty())
+        || (e.passage_to_france > 0 && !conflict_options(state, faction).is_empty())
 }
 
 fn county_strength(slot: &CountySlot) -> u32 {
@@ -512,7 +548,11 @@ fn free_castle_spaces(state: &State, faction: u8) -> Vec<Space> {
     };
     (0..n as u8)
         .map(|idx| Space { ally: f.ally, idx })
-        .filter(|s| !f.built.contains(s) && !f.knights.contains(&Loc::Castle(*s)))
+        .filter(|s| {
+            // LAN-CAS-2 [I]: a built tile covers its space, unless the data says it does not.
+            (!data().extension_covers_space || !f.built.contains(s))
+                && !f.knights.contains(&Loc::Castle(*s))
+        })
         .collect()
 }
 
@@ -703,7 +743,7 @@ fn place(
     if matches!(target, Target::Conflict(_)) {
         state.conflict_placements = state.conflict_placements.saturating_add(1);
         if state.conflict_placements <= data().favours_per_round
-            && state.favours_taken.len() < data().favours.len()
+            && !face_up_favours(state).is_empty()
         {
             state.frames.push(Frame::Favour { faction });
         }
@@ -854,7 +894,7 @@ fn frame_dead(state: &State, top: Frame) -> bool {
     match top {
         Frame::Build { faction } => build_options(state, faction).is_empty(),
         Frame::Noble { faction } => noble_options(state, faction).is_empty(),
-        Frame::Favour { .. } => state.favours_taken.len() >= data().favours.len(),
+        Frame::Favour { .. } => face_up_favours(state).is_empty(),
         Frame::Upgrade {
             faction,
             deployed_only,
@@ -866,6 +906,9 @@ fn frame_dead(state: &State, top: Frame) -> bool {
         Frame::Ransom { faction } => state
             .faction(faction)
             .is_none_or(|f| !f.knights.contains(&Loc::Captive)),
+        Frame::Reward {
+            county, faction, ..
+        } => applicable_rewards(state, county, faction).is_empty(),
         _ => false,
     }
 }
@@ -1128,7 +1171,7 @@ fn settle_vote(state: &mut State, k: u8, events: &mut Events) {
     }));
     if passed {
         // LAN-PAR-5
-        let replaced = if state.current_laws.len() >= 3 {
+        let replaced = if state.current_laws.len() >= usize::from(data().components.current_laws) {
             Some(state.current_laws.remove(0))
         } else {
             None
@@ -1170,6 +1213,32 @@ pub fn castle_todo(state: &State, faction: u8) -> Vec<Space> {
             !f.resolved.contains(s) && (f.built.contains(s) || f.knights.contains(&Loc::Castle(*s)))
         })
         .collect()
+}
+
+/// LAN-ENG-3/4: a castle space with a cost (K2, K3) is an exchange ("a cambio de"), offered only
+/// when its effect can happen.
+fn castle_exchange_check(
+    state: &State,
+    faction: u8,
+    space: &super::data::CastleSpace,
+) -> Result<(), Illegal> {
+    if space.cost.is_zero() || effect_applies(state, faction, &space.effect) {
+        return Ok(());
+    }
+    let why = if space.effect.recruit > 0 {
+        "no strength-1 knight is left in your reserve to recruit"
+    } else if space.effect.upgrade > 0 {
+        "none of your knights can be upgraded (the next strength is not in your reserve)"
+    } else {
+        "its effect cannot be applied now"
+    };
+    Err(illegal(
+        "LAN-ENG-4",
+        format!(
+            "Paying for {} would give nothing: {why}. Resolve it without paying (K:{}-).",
+            space.id, space.id
+        ),
+    ))
 }
 
 /// Marks seats whose castles are all resolved as done, with their round-table markers.
@@ -1305,6 +1374,8 @@ fn resolve_conflict(state: &mut State, c: Conflict, second: bool, events: &mut E
 
 fn end_round(state: &mut State, events: &mut Events) {
     let d = data();
+    // LAN-RWC-4: Surrey's choice opens the next round (the holder keeps the marker without one).
+    let next = state.next_start_player.take();
     if state.round >= d.rounds {
         let outcome = final_scoring(state);
         events.push(Logged::public(Event::GameOver {
@@ -1315,6 +1386,9 @@ fn end_round(state: &mut State, events: &mut Events) {
         return;
     }
     state.round += 1;
+    if let Some(seat) = next {
+        state.start_player = seat;
+    }
     for f in state.factions.iter_mut() {
         f.resolved.clear();
         f.castle_done = false;
@@ -1356,7 +1430,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                     let affordable = state
                         .faction(faction)
                         .is_some_and(|f| can_pay(f, space.cost));
-                    if affordable {
+                    if affordable && castle_exchange_check(state, faction, space).is_ok() {
                         out.push(Action::Castle {
                             space: sp,
                             take: true,
@@ -1378,10 +1452,8 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 fn frame_actions(state: &State, top: Frame, out: &mut Vec<Action>) {
     match top {
         Frame::Favour { .. } => {
-            for i in 0..data().favours.len() as u8 {
-                if !state.favours_taken.contains(&FavourId(i)) {
-                    out.push(Action::Favour { tile: FavourId(i) });
-                }
+            for tile in face_up_favours(state) {
+                out.push(Action::Favour { tile });
             }
         }
         Frame::Upgrade {
@@ -1423,6 +1495,15 @@ fn frame_actions(state: &State, top: Frame, out: &mut Vec<Action>) {
                 out.push(Action::StartPlayer { seat });
             }
         }
+        Frame::Reward {
+            county, faction, ..
+        } => {
+            for i in applicable_rewards(state, county, faction) {
+                out.push(Action::Reward {
+                    option: i.saturating_add(1),
+                });
+            }
+        }
         Frame::Exchange { faction, law } => {
             for times in 0..=exchange_max(state, faction, law) {
                 out.push(Action::Exchange { times });
@@ -1462,10 +1543,62 @@ fn county_takes(state: &State, county: CountyId) -> Vec<Take> {
         out.push(Take::Noble);
     }
     out.push(Take::Reward);
-    if noble_ok && !f.ally && can_pay(f, d.county_both_cost) {
+    if noble_ok && !f.ally && can_pay(f, d.county_both_cost) && reward_applies(state, county) {
         out.push(Take::Both);
     }
     out
+}
+
+/// The reward options of `county` that would give its occupant anything now.
+fn applicable_rewards(state: &State, county: CountyId, faction: u8) -> Vec<u8> {
+    let Some(cd) = data().county(usize::from(county.0)) else {
+        return Vec::new();
+    };
+    cd.rewards()
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| effect_applies(state, faction, &for_colour(state, faction, r)))
+        .map(|(i, _)| i as u8)
+        .collect()
+}
+
+/// LAN-RWC-2 with LAN-ENG-3/4: whether the county's reward can give its occupant anything, so
+/// that paying 3 gold for "both" buys more than the noble alone.
+fn reward_applies(state: &State, county: CountyId) -> bool {
+    state
+        .county(county)
+        .is_some_and(|slot| !applicable_rewards(state, county, slot.faction).is_empty())
+}
+
+/// A county reward as `faction` can use it: LAN-2P-10, allies use only recruit, upgrade, noble
+/// and passage.
+fn for_colour(state: &State, faction: u8, reward: &Effect) -> Effect {
+    if state.faction(faction).is_some_and(|f| f.ally) {
+        Effect {
+            recruit: reward.recruit,
+            upgrade: reward.upgrade,
+            passage_to_france: reward.passage_to_france,
+            ..Effect::default()
+        }
+    } else {
+        *reward
+    }
+}
+
+/// Applies county reward `reward` to `faction`, whose knight `piece` has just left the county.
+fn take_reward(
+    state: &mut State,
+    faction: u8,
+    piece: u8,
+    reward: &Effect,
+    rng: &mut GameRng,
+    events: &mut Events,
+) {
+    let reward = for_colour(state, faction, reward);
+    apply_effect(state, faction, &reward, rng, events);
+    if reward.passage_to_france > 0 {
+        state.frames.push(Frame::Passage { faction, piece });
+    }
 }
 
 /// Applies `action` by `seat` to `state`, which the caller has verified is pending for it, then
@@ -1592,15 +1725,20 @@ fn act_step(
                 .space(space.ally, usize::from(space.idx))
                 .ok_or_else(|| illegal("LAN-CMP-3", "no such space"))?;
             if *take {
+                castle_exchange_check(state, faction, sd)?;
                 pay(state, faction, sd.cost, events)?;
             }
             let f = state
                 .faction_mut(faction)
                 .ok_or_else(|| illegal("LAN-GEN-4", "no such colour"))?;
-            f.resolved.push(*space);
             let here = f.pieces_at(Loc::Castle(*space)).next();
             if let Some(i) = here {
                 f.set_loc(i, Loc::Court);
+            }
+            // The knight resolves first; a tile beside it (`extension_covers_space = false`)
+            // still pays afterwards. A covering tile and a knight pay once (LAN-EFF-4 [E]).
+            if here.is_none() || data().extension_covers_space || !f.built.contains(space) {
+                f.resolved.push(*space);
             }
             events.push(Logged::public(Event::CastleResolved {
                 faction,
@@ -1631,6 +1769,21 @@ fn act_frame(
         v
     };
     if !listed.contains(action) {
+        if let (Frame::County { county }, Action::County { take: Take::Both }) = (top, action)
+            && state.county(county).is_some()
+            && !reward_applies(state, county)
+        {
+            let name = data()
+                .county(usize::from(county.0))
+                .map_or("the county", |c| c.name.as_str());
+            return Err(illegal(
+                "LAN-RWC-2",
+                format!(
+                    "Paying for both would buy only the noble: {name}'s reward cannot be \
+                     applied now (LAN-ENG-4). Take the noble alone (C:N)."
+                ),
+            ));
+        }
         return Err(frame_refusal(top, action));
     }
     state.frames.remove(at);
@@ -1689,8 +1842,31 @@ fn act_frame(
             })),
         },
         (Frame::StartPlayer { .. }, Action::StartPlayer { seat }) => {
-            state.start_player = *seat;
+            // LAN-RWC-4, S1: Surrey's occupant "podrá elegir quién abrirá la siguiente ronda":
+            // the marker passes for the next round, so this round's castles, conflicts and
+            // ransoms keep the order they started with.
+            state.next_start_player = Some(*seat);
             events.push(Logged::public(Event::StartPlayerChosen { seat: *seat }));
+        }
+        (
+            Frame::Reward {
+                county,
+                faction,
+                piece,
+            },
+            Action::Reward { option },
+        ) => {
+            let reward = data()
+                .county(usize::from(county.0))
+                .and_then(|c| c.rewards().get(usize::from(option.saturating_sub(1))))
+                .copied()
+                .unwrap_or_default();
+            events.push(Logged::public(Event::RewardChosen {
+                faction,
+                county,
+                option: *option,
+            }));
+            take_reward(state, faction, piece, &reward, rng, events);
         }
         (Frame::Exchange { faction, law }, Action::Exchange { times }) => {
             if let Some(l) = data().law(usize::from(law.0)) {
@@ -1760,6 +1936,10 @@ fn frame_refusal(top: Frame, action: &Action) -> Illegal {
         ),
         Frame::Passage { .. } => ("LAN-EFF-7", "a conflict you may join (T:<card>) or T:-"),
         Frame::StartPlayer { .. } => ("LAN-RWC-4", "the next start player (S:<seat>)"),
+        Frame::Reward { .. } => (
+            "LAN-RWC-2",
+            "one of the county's reward options that gives something (O:<n>)",
+        ),
         Frame::Exchange { .. } => ("LAN-LAW-3", "how many exchanges you can afford (E:<n>)"),
         Frame::Ransom { .. } => (
             "LAN-RWF-7",
@@ -1786,7 +1966,6 @@ fn resolve_county(
         .ok_or_else(|| illegal("LAN-CMP-1", "no such county"))?;
     let faction = slot.faction;
     let seat = state.faction(faction).map_or(Seat(0), |f| f.seat);
-    let ally = state.faction(faction).is_some_and(|f| f.ally);
     events.push(Logged::public(Event::CountyResolved {
         county,
         faction,
@@ -1811,22 +1990,14 @@ fn resolve_county(
     }
     state.frames.extend(later);
     if matches!(take, Take::Reward | Take::Both) {
-        let mut reward = cd.reward;
-        if ally {
-            // LAN-2P-10: allies use only recruit, upgrade, noble and passage.
-            reward = Effect {
-                recruit: reward.recruit,
-                upgrade: reward.upgrade,
-                passage_to_france: reward.passage_to_france,
-                ..Effect::default()
-            };
-        }
-        apply_effect(state, faction, &reward, rng, events);
-        if reward.passage_to_france > 0 {
-            state.frames.push(Frame::Passage {
+        match cd.rewards() {
+            [reward] => take_reward(state, faction, slot.piece, reward, rng, events),
+            // The occupant chooses one of the options (`reward_options`).
+            _ => state.frames.push(Frame::Reward {
+                county,
                 faction,
                 piece: slot.piece,
-            });
+            }),
         }
     }
     Ok(())

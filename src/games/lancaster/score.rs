@@ -1,8 +1,8 @@
 //! Final scoring (LAN-FIN): the knighthood and castle majorities with their tie-breaks and
 //! shared awards, the round table, and the winners.
 
-use super::data::data;
-use super::state::{Loc, State};
+use super::data::{Majority, Quantity, data};
+use super::state::{Faction, Loc, State};
 use crate::engine::{EndReason, Outcome, Seat, SeatSet, Standing, places};
 use serde::{Deserialize, Serialize};
 
@@ -111,6 +111,25 @@ pub fn majority(entries: &[(u32, u32)], awards: &[u32]) -> Vec<u32> {
     out
 }
 
+/// A player's quantity `q` at the end of the game (allies are never asked).
+fn quantity(f: &Faction, q: Quantity) -> u32 {
+    let d = data();
+    match q {
+        Quantity::StrengthNotInReserve => f
+            .knights
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| **l != Loc::Reserve)
+            .map(|(i, _)| u32::from(d.strength(i)))
+            .sum(),
+        Quantity::ExtensionsBuilt => f.built.len() as u32,
+        Quantity::Squires => f.squires,
+        Quantity::Gold => f.gold,
+        Quantity::NobleTiles => f.nobles.len() as u32,
+        Quantity::None => 0,
+    }
+}
+
 /// Scores the game into its players' PP and returns the outcome (allies are ignored).
 pub fn final_scoring(state: &mut State) -> LancasterOutcome {
     let d = data();
@@ -119,29 +138,19 @@ pub fn final_scoring(state: &mut State) -> LancasterOutcome {
         .map(|p| p.majority.clone())
         .unwrap_or_default();
     let players: Vec<Seat> = state.seats().collect();
-    let knighthood: Vec<(u32, u32)> = players
-        .iter()
-        .map(|s| {
-            state.faction(s.0).map_or((0, 0), |f| {
-                let strength = f
-                    .knights
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, l)| **l != Loc::Reserve)
-                    .map(|(i, _)| u32::from(d.strength(i)))
-                    .sum();
-                (strength, f.squires)
+    // LAN-FIN-1/2: each majority's metric and tie-break are data (DAT-MAJORITIES).
+    let entries = |m: &Majority| -> Vec<(u32, u32)> {
+        players
+            .iter()
+            .map(|s| {
+                state
+                    .faction(s.0)
+                    .map_or((0, 0), |f| (quantity(f, m.metric), quantity(f, m.tiebreak)))
             })
-        })
-        .collect();
-    let castle: Vec<(u32, u32)> = players
-        .iter()
-        .map(|s| {
-            state
-                .faction(s.0)
-                .map_or((0, 0), |f| (f.built.len() as u32, f.gold))
-        })
-        .collect();
+            .collect()
+    };
+    let knighthood = entries(&d.majorities.knighthood);
+    let castle = entries(&d.majorities.castle);
     let k_pp = majority(&knighthood, &awards);
     let c_pp = majority(&castle, &awards);
     let mut scores = Vec::new();
@@ -150,7 +159,9 @@ pub fn final_scoring(state: &mut State) -> LancasterOutcome {
             continue;
         };
         let nobles = f.nobles.len() as u32;
-        let rt = d.round_table_pp.get(f.nobles.len()).copied().unwrap_or(0);
+        // LAN-FIN-4 (§14 Q11): the lord takes a seat at the table only if the data says so.
+        let seated = f.nobles.len() + usize::from(d.lord_counts_at_end);
+        let rt = d.round_table_pp.get(seated).copied().unwrap_or(0);
         let kp = k_pp.get(i).copied().unwrap_or(0);
         let cp = c_pp.get(i).copied().unwrap_or(0);
         let before = f.pp;

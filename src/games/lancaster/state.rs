@@ -135,6 +135,13 @@ pub enum Frame {
     Passage { faction: u8, piece: u8 },
     /// LAN-RWC-4: Surrey's occupant picks the next start player.
     StartPlayer { seat: Seat },
+    /// LAN-RWC-2 (b) for a county with reward options (`reward_options` in the data): which
+    /// one `faction`, whose knight `piece` has just left the county, takes.
+    Reward {
+        county: CountyId,
+        faction: u8,
+        piece: u8,
+    },
     /// LAN-LAW-3: how many times to make a law's exchange.
     Exchange { faction: u8, law: LawId },
     /// LAN-RWF-7: ransom captured knights one by one, or stop.
@@ -182,6 +189,10 @@ pub struct State {
     pub factions: Vec<Faction>,
     pub round: u8,
     pub start_player: Seat,
+    /// Surrey's choice, who opens the next round (LAN-RWC-4); absent until it is made. Games
+    /// stored before this field existed read it as absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_start_player: Option<Seat>,
     pub step: Step,
     pub frames: Vec<Frame>,
     /// The decisions from this stack index up are asked together, each seat answering its own
@@ -267,6 +278,7 @@ impl State {
             | Frame::Noble { faction }
             | Frame::Passage { faction, .. }
             | Frame::Exchange { faction, .. }
+            | Frame::Reward { faction, .. }
             | Frame::Ransom { faction } => faction,
             Frame::County { county } => self.county(county).map(|s| s.faction).unwrap_or(0),
             Frame::StartPlayer { seat } => return seat,

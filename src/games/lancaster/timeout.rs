@@ -14,6 +14,7 @@
 //! | build (LAN-EFF-4), noble (LAN-EFF-5) | the first listed |
 //! | D5 county reward (LAN-RWC-2) | the noble |
 //! | D5-I Surrey: next start player | the first seat listed |
+//! | D5 reward option (a county with `reward_options`) | the first listed |
 //! | D6 castle (LAN-RWK-4) | the optional cost declined, first space listed |
 //! | D7a ransom | no ransom: the knights go to the reserve |
 //!
@@ -67,7 +68,8 @@ fn rank(action: &Action) -> (u32, u32) {
         | Action::Favour { .. }
         | Action::Build { .. }
         | Action::Noble { .. }
-        | Action::StartPlayer { .. } => (0, 0),
+        | Action::StartPlayer { .. }
+        | Action::Reward { .. } => (0, 0),
     }
 }
 
@@ -91,6 +93,7 @@ mod tests {
             Action::County { .. } => "county",
             Action::Passage { .. } => "passage",
             Action::StartPlayer { .. } => "start_player",
+            Action::Reward { .. } => "reward",
             Action::Castle { .. } => "castle",
             Action::Ransom { .. } => "ransom",
         }
@@ -282,7 +285,8 @@ mod tests {
                     | Action::Favour { .. }
                     | Action::Build { .. }
                     | Action::Noble { .. }
-                    | Action::StartPlayer { .. } => {
+                    | Action::StartPlayer { .. }
+                    | Action::Reward { .. } => {
                         assert_eq!(
                             Some(default.clone()),
                             legal.iter().find(|a| kind(a) == k).cloned(),

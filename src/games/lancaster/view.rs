@@ -79,6 +79,9 @@ pub struct View {
     pub players: u8,
     pub round: u8,
     pub start_player: Seat,
+    /// Surrey's choice of who opens the next round, once made (LAN-RWC-4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_start_player: Option<Seat>,
     pub step: Step,
     /// The decision asked now, if it is a follow-up decision of an effect.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -96,6 +99,8 @@ pub struct View {
     /// The back number of the law deck's top card.
     pub law_deck_top_group: Option<u8>,
     pub law_discard: Vec<LawId>,
+    /// The King's favour tiles in this game (DAT-FAVOURS `min_players`).
+    pub favours_in_play: Vec<FavourId>,
     pub favours_face_down: Vec<FavourId>,
     pub conflict_knights_placed: u8,
     /// Who has voted in the current vote (contents sealed).
@@ -188,6 +193,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         players: state.players,
         round: state.round,
         start_player: state.start_player,
+        next_start_player: state.next_start_player,
         step: state.step,
         decision: state.frames.last().copied(),
         pending: state.pending().iter().collect(),
@@ -227,6 +233,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
             .and_then(|l| d.law(usize::from(l.0)))
             .map(|l| l.group),
         law_discard: state.law_discard.clone(),
+        favours_in_play: d.favours_in_play(state.players).map(FavourId).collect(),
         favours_face_down: state.favours_taken.clone(),
         conflict_knights_placed: state.conflict_placements,
         voted: match state.step {
