@@ -22,6 +22,7 @@
 
 pub mod berger;
 pub mod csv;
+pub mod format;
 pub mod knockout;
 pub mod league;
 mod points;

@@ -24,11 +24,15 @@
 //!   with different colours, the higher ranked entrant's preference, else the higher ranked gets
 //!   White when its pairing number is odd (the initial colour is White).
 //!
-//! Approximations (see the report in the module's tests): the pairing-allocated bye is chosen
-//! first (the lowest-ranked eligible entrant whose removal still lets everybody else be paired)
-//! rather than inside the last bracket; exchanges go up to two players each way and the search
-//! stops after a fixed budget of candidates per bracket, falling back to the best candidate found
-//! or, if none, to the matching that proved C5; MDPs are only paired with residents.
+//! Approximations: the pairing-allocated bye is chosen first (the lowest-ranked eligible entrant
+//! whose removal still lets everybody else be paired) rather than inside the last bracket; MDPs
+//! are only paired with residents; exchanges go up to two players each way; C7 compares only the
+//! number of pairs the downfloaters allow in the next bracket, and C16–C19 sum the score
+//! differences. The search is a branch and bound over the candidates in the handbook's order
+//! (the counts of C8–C19 only grow as pairs are added) with a budget per bracket: it stops at a
+//! candidate that meets every criterion's lower bound, else after the budget, keeping the first
+//! best found; if it found none, the matching that proved C5 is used. A forfeited game counts as
+//! a meeting unless `rematch_after_forfeit` is set (FIDE counts it as not played).
 
 use super::standings::Scoring;
 use super::{ByeKind, ByeRecord, EntrantId, GameRecord, GameResult, Points};
@@ -66,6 +70,9 @@ pub struct SwissInput<'a> {
     /// The number of rounds of the event (topscorers exist in the last one).
     pub rounds: u32,
     pub scoring: &'a Scoring,
+    /// Whether two entrants whose game was forfeited may be paired again (FIDE counts a
+    /// forfeited game as not played; `false` never pairs them twice).
+    pub rematch_after_forfeit: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -331,6 +338,9 @@ fn build_players(input: &SwissInput<'_>) -> Vec<Player> {
                 .collect();
             let opponents = mine
                 .iter()
+                .filter(|g| {
+                    !(input.rematch_after_forfeit && matches!(g.result, GameResult::Forfeit { .. }))
+                })
                 .flat_map(|g| g.seats.iter().copied())
                 .filter(|o| *o != id)
                 .collect();
@@ -523,8 +533,10 @@ struct Quality {
 }
 
 /// Candidates generated and evaluated per bracket before settling for the best so far.
-const NODE_BUDGET: usize = 60_000;
+const NODE_BUDGET: usize = 20000;
 const LEAF_BUDGET: usize = 400;
+/// Leaves for the remainder under one choice of MDP opponents, so that other choices get a turn.
+const REMAINDER_BUDGET: usize = 150;
 
 /// The best candidate of a bracket so far.
 struct Best {
@@ -542,10 +554,19 @@ struct Bracket<'a> {
     lowest: Points,
     nodes: usize,
     leaves: usize,
+    /// The leaf count at which the current remainder search stops.
+    remainder_limit: usize,
     best: Option<Best>,
     ideal: Option<Quality>,
     completes: HashMap<Vec<usize>, bool>,
     next_pairs: HashMap<Vec<usize>, i64>,
+    /// The PSD of every candidate under the current choice of MDPs (it does not depend on the
+    /// residents chosen, who all have the same score).
+    psd_here: Vec<i64>,
+    /// C8–C19 of the pairs made so far on the current branch.
+    partial: [i64; 12],
+    pair_cache: HashMap<(usize, usize), [i64; 12]>,
+    exchange_orders: HashMap<(usize, usize), std::rc::Rc<Vec<Exchange>>>,
 }
 
 impl<'a> Bracket<'a> {
@@ -571,16 +592,22 @@ impl<'a> Bracket<'a> {
             lowest,
             nodes: 0,
             leaves: 0,
+            remainder_limit: usize::MAX,
             best: None,
             ideal: None,
             completes: HashMap::new(),
             next_pairs: HashMap::new(),
+            psd_here: Vec::new(),
+            partial: [0; 12],
+            pair_cache: HashMap::new(),
+            exchange_orders: HashMap::new(),
         }
     }
 
     fn exhausted(&self) -> bool {
         self.nodes >= NODE_BUDGET
             || self.leaves >= LEAF_BUDGET
+            || self.leaves >= self.remainder_limit
             || matches!((&self.best, &self.ideal), (Some(b), Some(i)) if b.quality <= *i)
     }
 
@@ -620,6 +647,30 @@ impl<'a> Bracket<'a> {
                 }
             }
         }
+        {
+            let id = |x: &usize| ctx.p(*x).id;
+            eprintln!(
+                "BRACKET mdps={:?} res={:?} maxpairs={} maxmdp={} nodes={} leaves={}",
+                self.mdps.iter().map(id).collect::<Vec<_>>(),
+                self.residents.iter().map(id).collect::<Vec<_>>(),
+                max_pairs,
+                max_mdp,
+                self.nodes,
+                self.leaves
+            );
+            if let Some(b) = &self.best {
+                eprintln!(
+                    "  best {:?} float {:?} q={:?} ideal={:?}",
+                    b.pairs
+                        .iter()
+                        .map(|(a, c)| (id(a), id(c)))
+                        .collect::<Vec<_>>(),
+                    b.floaters.iter().map(id).collect::<Vec<_>>(),
+                    b.quality,
+                    self.ideal
+                );
+            }
+        }
         if let Some(best) = self.best.take() {
             return (best.pairs, best.floaters);
         }
@@ -655,11 +706,54 @@ impl<'a> Bracket<'a> {
         } else {
             -(((floating + self.next_group.len()) / 2) as i64)
         };
+        // When everybody is paired, at most p of them get White and p Black: the rest of those
+        // wanting one colour cannot have it (C10, C11).
+        let mut counts = [0; 12];
+        if floating == 0 {
+            let want = |c: Colour, strong: bool| {
+                self.mdps
+                    .iter()
+                    .chain(&self.residents)
+                    .map(|x| ctx.p(*x).pref)
+                    .filter(|pr| {
+                        pr.colour == Some(c) && (!strong || pr.strength >= Strength::Strong)
+                    })
+                    .count()
+            };
+            let excess = |c: Colour, strong: bool| want(c, strong).saturating_sub(p) as i64;
+            counts[2] = excess(Colour::White, false).max(excess(Colour::Black, false));
+            counts[3] = excess(Colour::White, true).max(excess(Colour::Black, true));
+        }
         Quality {
             psd,
             next_pairs,
-            counts: [0; 12],
+            counts,
         }
+    }
+
+    /// The PSD when the MDPs `paired` are paired with residents, `limbo` floats and `p` pairs
+    /// are made in all.
+    fn psd_for(&self, paired: &[usize], limbo: &[usize], p: usize, m1: usize) -> Vec<i64> {
+        let ctx = self.ctx;
+        let res_score = self.residents.first().map(|x| ctx.p(*x).score);
+        let mut psd: Vec<i64> = paired
+            .iter()
+            .map(|x| {
+                let s = ctx.p(*x).score;
+                (s - res_score.unwrap_or(s)).raw().abs()
+            })
+            .collect();
+        psd.extend(
+            limbo
+                .iter()
+                .map(|x| (ctx.p(*x).score - self.lowest + Points::ONE).raw()),
+        );
+        psd.extend(std::iter::repeat_n(0, p - m1));
+        let floating = self.residents.len().saturating_sub(m1 + 2 * (p - m1));
+        let res_sd = res_score.map_or(0, |s| (s - self.lowest + Points::ONE).raw());
+        psd.extend(std::iter::repeat_n(res_sd, floating));
+        psd.sort_by(|a, b| b.cmp(a));
+        psd
     }
 
     /// D.2: every choice of `m1` MDPs (highest first), each paired with a resident in order,
@@ -688,6 +782,7 @@ impl<'a> Bracket<'a> {
                 .filter(|x| !chosen.contains(x))
                 .collect();
             let s1 = chosen.clone();
+            self.psd_here = self.psd_for(&s1, &limbo, p, m1);
             let mut used = vec![false; self.residents.len()];
             let mut pairs = Vec::new();
             self.mdp_pairs(&s1, 0, &mut used, &mut pairs, &limbo, p - m1);
@@ -723,7 +818,11 @@ impl<'a> Bracket<'a> {
                 .filter(|(_, u)| !**u)
                 .map(|(x, _)| *x)
                 .collect();
+            if !s1.is_empty() {
+                self.remainder_limit = self.leaves + REMAINDER_BUDGET;
+            }
             self.homogeneous(&remainder, rest_pairs, pairs, limbo);
+            self.remainder_limit = usize::MAX;
             return;
         };
         for j in 0..self.residents.len() {
@@ -736,9 +835,14 @@ impl<'a> Bracket<'a> {
             if let Some(u) = used.get_mut(j) {
                 *u = true;
             }
-            pairs.push((m, r));
-            self.mdp_pairs(s1, i + 1, used, pairs, limbo, rest_pairs);
-            pairs.pop();
+            let counts = self.cached_pair_counts(m, r);
+            add(&mut self.partial, &counts);
+            if !self.hopeless() {
+                pairs.push((m, r));
+                self.mdp_pairs(s1, i + 1, used, pairs, limbo, rest_pairs);
+                pairs.pop();
+            }
+            sub(&mut self.partial, &counts);
             if let Some(u) = used.get_mut(j) {
                 *u = false;
             }
@@ -757,12 +861,23 @@ impl<'a> Bracket<'a> {
             return;
         }
         let (s1, s2) = x.split_at(q);
-        for (s1, s2) in exchanges(s1, s2) {
+        let mut used = vec![false; s2.len()];
+        self.transpose(s1, s2, 0, &mut used, pairs, limbo);
+        if s1.is_empty() || s2.is_empty() {
+            return;
+        }
+        let order = self
+            .exchange_orders
+            .entry((s1.len(), s2.len()))
+            .or_insert_with(|| std::rc::Rc::new(exchange_order(s1.len(), s2.len())))
+            .clone();
+        for (a, b) in order.iter() {
             if self.exhausted() {
                 return;
             }
-            let mut used = vec![false; s2.len()];
-            self.transpose(&s1, &s2, 0, &mut used, pairs, limbo);
+            let (e1, e2) = exchanged(s1, s2, a, b);
+            let mut used = vec![false; e2.len()];
+            self.transpose(&e1, &e2, 0, &mut used, pairs, limbo);
         }
     }
 
@@ -800,9 +915,14 @@ impl<'a> Bracket<'a> {
             if let Some(u) = used.get_mut(j) {
                 *u = true;
             }
-            pairs.push((a, b));
-            self.transpose(s1, s2, i + 1, used, pairs, limbo);
-            pairs.pop();
+            let counts = self.cached_pair_counts(a, b);
+            add(&mut self.partial, &counts);
+            if !self.hopeless() {
+                pairs.push((a, b));
+                self.transpose(s1, s2, i + 1, used, pairs, limbo);
+                pairs.pop();
+            }
+            sub(&mut self.partial, &counts);
             if let Some(u) = used.get_mut(j) {
                 *u = false;
             }
@@ -835,6 +955,106 @@ impl<'a> Bracket<'a> {
         }
     }
 
+    fn cached_pair_counts(&mut self, x: usize, y: usize) -> [i64; 12] {
+        if let Some(c) = self.pair_cache.get(&(x, y)) {
+            return *c;
+        }
+        let c = self.pair_counts(x, y);
+        self.pair_cache.insert((x, y), c);
+        c
+    }
+
+    /// C8–C19 counts that the pair `x`–`y` adds to a candidate.
+    fn pair_counts(&self, x: usize, y: usize) -> [i64; 12] {
+        let ctx = self.ctx;
+        let mut counts = [0i64; 12];
+        let mut bump = |i: usize, by: i64| {
+            if let Some(c) = counts.get_mut(i) {
+                *c += by;
+            }
+        };
+        let (hi, lo) = if ctx.rank_cmp(x, y).is_le() {
+            (x, y)
+        } else {
+            (y, x)
+        };
+        let hi_colour = ctx.allocate(hi, lo);
+        let top = ctx.p(hi).topscorer || ctx.p(lo).topscorer;
+        for (who, colour) in [(hi, hi_colour), (lo, hi_colour.other())] {
+            let p = ctx.p(who);
+            let cd = p.cd() + if colour == Colour::White { 1 } else { -1 };
+            let n = p.colours.len();
+            let three = n >= 2
+                && p.colours.get(n - 1) == Some(&colour)
+                && p.colours.get(n - 2) == Some(&colour);
+            if top && cd.abs() > 2 {
+                bump(0, 1); // C8
+            }
+            if top && three {
+                bump(1, 1); // C9
+            }
+            if p.pref.colour.is_some_and(|c| c != colour) {
+                bump(2, 1); // C10
+                if p.pref.strength >= Strength::Strong {
+                    bump(3, 1); // C11
+                }
+            }
+        }
+        let (sx, sy) = (ctx.p(x).score, ctx.p(y).score);
+        if sx != sy {
+            let (down, up) = if sx > sy { (x, y) } else { (y, x) };
+            let diff = (sx - sy).raw().abs();
+            let (pd, pu) = (ctx.p(down), ctx.p(up));
+            if pd.floats[0] == Float::Down {
+                bump(4, 1); // C12
+                bump(8, diff); // C16
+            }
+            if pu.floats[0] == Float::Up {
+                bump(5, 1); // C13
+                bump(9, diff); // C17
+            }
+            if pd.floats[1] == Float::Down {
+                bump(6, 1); // C14
+                bump(10, diff); // C18
+            }
+            if pu.floats[1] == Float::Up {
+                bump(7, 1); // C15
+                bump(11, diff); // C19
+            }
+        }
+        counts
+    }
+
+    /// The counts a downfloater of this bracket adds (it will float down again: C12, C14).
+    fn floater_counts(&self, x: usize) -> [i64; 12] {
+        let p = self.ctx.p(x);
+        let mut counts = [0i64; 12];
+        if p.floats[0] == Float::Down {
+            counts[4] += 1;
+        }
+        if p.floats[1] == Float::Down {
+            counts[6] += 1;
+        }
+        counts
+    }
+
+    /// Branch and bound: the counts only grow as pairs are added, so once the pairs so far
+    /// are no better than the best candidate (with the same PSD and an ideal C7), nothing
+    /// below can beat it.
+    fn hopeless(&self) -> bool {
+        let Some(best) = &self.best else {
+            return false;
+        };
+        let ideal_next = self.ideal.as_ref().map_or(i64::MIN, |i| i.next_pairs);
+        match best.quality.psd.cmp(&self.psd_here) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => {
+                best.quality.next_pairs <= ideal_next && self.partial >= best.quality.counts
+            }
+        }
+    }
+
     fn quality(&mut self, pairs: &[(usize, usize)], floaters: &[usize]) -> Quality {
         let ctx = self.ctx;
         let mut psd: Vec<i64> = pairs
@@ -862,70 +1082,12 @@ impl<'a> Bracket<'a> {
             }
         };
         let mut counts = [0i64; 12];
-        let mut bump = |i: usize, by: i64| {
-            if let Some(c) = counts.get_mut(i) {
-                *c += by;
-            }
-        };
         for &(x, y) in pairs {
-            let (hi, lo) = if ctx.rank_cmp(x, y).is_le() {
-                (x, y)
-            } else {
-                (y, x)
-            };
-            let hi_colour = ctx.allocate(hi, lo);
-            let top = ctx.p(hi).topscorer || ctx.p(lo).topscorer;
-            for (who, colour) in [(hi, hi_colour), (lo, hi_colour.other())] {
-                let p = ctx.p(who);
-                let cd = p.cd() + if colour == Colour::White { 1 } else { -1 };
-                let n = p.colours.len();
-                let three = n >= 2
-                    && p.colours.get(n - 1) == Some(&colour)
-                    && p.colours.get(n - 2) == Some(&colour);
-                if top && cd.abs() > 2 {
-                    bump(0, 1); // C8
-                }
-                if top && three {
-                    bump(1, 1); // C9
-                }
-                if p.pref.colour.is_some_and(|c| c != colour) {
-                    bump(2, 1); // C10
-                    if p.pref.strength >= Strength::Strong {
-                        bump(3, 1); // C11
-                    }
-                }
-            }
-            let (sx, sy) = (ctx.p(x).score, ctx.p(y).score);
-            if sx != sy {
-                let (down, up) = if sx > sy { (x, y) } else { (y, x) };
-                let diff = (sx - sy).raw().abs();
-                let (pd, pu) = (ctx.p(down), ctx.p(up));
-                if pd.floats[0] == Float::Down {
-                    bump(4, 1); // C12
-                    bump(8, diff); // C16
-                }
-                if pu.floats[0] == Float::Up {
-                    bump(5, 1); // C13
-                    bump(9, diff); // C17
-                }
-                if pd.floats[1] == Float::Down {
-                    bump(6, 1); // C14
-                    bump(10, diff); // C18
-                }
-                if pu.floats[1] == Float::Up {
-                    bump(7, 1); // C15
-                    bump(11, diff); // C19
-                }
-            }
+            let c = self.cached_pair_counts(x, y);
+            add(&mut counts, &c);
         }
         for x in floaters {
-            let p = ctx.p(*x);
-            if p.floats[0] == Float::Down {
-                bump(4, 1);
-            }
-            if p.floats[1] == Float::Down {
-                bump(6, 1);
-            }
+            add(&mut counts, &self.floater_counts(*x));
         }
         Quality {
             psd,
@@ -935,26 +1097,37 @@ impl<'a> Bracket<'a> {
     }
 }
 
-/// The S1/S2 splits in the handbook's order: as given, then one player exchanged each way, then
-/// two; exchanges sorted by the difference of the sums of the bracket sequence numbers moved,
-/// then the highest moved from S1, then the lowest moved from S2.
-fn exchanges(s1: &[usize], s2: &[usize]) -> Vec<(Vec<usize>, Vec<usize>)> {
-    let mut out = vec![(s1.to_vec(), s2.to_vec())];
-    if s1.is_empty() || s2.is_empty() {
-        return out;
+fn add(total: &mut [i64; 12], more: &[i64; 12]) {
+    for (t, m) in total.iter_mut().zip(more) {
+        *t += m;
     }
+}
+
+fn sub(total: &mut [i64; 12], less: &[i64; 12]) {
+    for (t, l) in total.iter_mut().zip(less) {
+        *t -= l;
+    }
+}
+
+/// The positions exchanged: in S1, in S2.
+type Exchange = (Vec<usize>, Vec<usize>);
+
+/// The exchanges between S1 and S2 in the handbook's order, as positions: one player each way,
+/// then two; sorted by the difference of the sums of the bracket sequence numbers moved, then
+/// the highest moved from S1, then the lowest moved from S2. The order depends on the sizes only.
+fn exchange_order(n1: usize, n2: usize) -> Vec<Exchange> {
     // Bracket sequence numbers: S1 then S2 in order.
-    let bsn = |from_s1: bool, i: usize| if from_s1 { i } else { s1.len() + i };
+    let bsn = |from_s1: bool, i: usize| if from_s1 { i } else { n1 + i };
     // (exchanged players, sum difference, S1 BSNs highest first, S2 BSNs lowest first), then
     // the positions exchanged in S1 and in S2.
     type Key = (usize, i64, Vec<std::cmp::Reverse<usize>>, Vec<usize>);
     let mut options: Vec<(Key, Vec<usize>, Vec<usize>)> = Vec::new();
     for size in 1..=2usize {
-        if s1.len() < size || s2.len() < size {
+        if n1 < size || n2 < size {
             break;
         }
-        for a in combinations(s1.len(), size) {
-            for b in combinations(s2.len(), size) {
+        for a in combinations(n1, size) {
+            for b in combinations(n2, size) {
                 let sa: usize = a.iter().map(|i| bsn(true, *i)).sum();
                 let sb: usize = b.iter().map(|i| bsn(false, *i)).sum();
                 let mut high: Vec<std::cmp::Reverse<usize>> =
@@ -966,31 +1139,34 @@ fn exchanges(s1: &[usize], s2: &[usize]) -> Vec<(Vec<usize>, Vec<usize>)> {
         }
     }
     options.sort_by(|x, y| x.0.cmp(&y.0));
-    for (_, a, b) in options {
-        let mut new1: Vec<(usize, usize)> = Vec::new();
-        let mut new2: Vec<(usize, usize)> = Vec::new();
-        for (i, x) in s1.iter().enumerate() {
-            if a.contains(&i) {
-                new2.push((bsn(true, i), *x));
-            } else {
-                new1.push((bsn(true, i), *x));
-            }
+    options.into_iter().map(|(_, a, b)| (a, b)).collect()
+}
+
+/// S1 and S2 after exchanging the players at positions `a` of S1 with those at `b` of S2, each
+/// side back in bracket order.
+fn exchanged(s1: &[usize], s2: &[usize], a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let mut new1: Vec<(usize, usize)> = Vec::with_capacity(s1.len());
+    let mut new2: Vec<(usize, usize)> = Vec::with_capacity(s2.len());
+    for (i, x) in s1.iter().enumerate() {
+        if a.contains(&i) {
+            new2.push((i, *x));
+        } else {
+            new1.push((i, *x));
         }
-        for (i, x) in s2.iter().enumerate() {
-            if b.contains(&i) {
-                new1.push((bsn(false, i), *x));
-            } else {
-                new2.push((bsn(false, i), *x));
-            }
-        }
-        new1.sort();
-        new2.sort();
-        out.push((
-            new1.into_iter().map(|(_, x)| x).collect(),
-            new2.into_iter().map(|(_, x)| x).collect(),
-        ));
     }
-    out
+    for (i, x) in s2.iter().enumerate() {
+        if b.contains(&i) {
+            new1.push((s1.len() + i, *x));
+        } else {
+            new2.push((s1.len() + i, *x));
+        }
+    }
+    new1.sort();
+    new2.sort();
+    (
+        new1.into_iter().map(|(_, x)| x).collect(),
+        new2.into_iter().map(|(_, x)| x).collect(),
+    )
 }
 
 /// The `k`-subsets of `0..n`, in lexicographic order.

@@ -31,6 +31,7 @@ impl Event {
             round,
             rounds: self.rounds,
             scoring: &self.scoring,
+            rematch_after_forfeit: false,
         })
     }
 
@@ -332,4 +333,36 @@ fn the_same_history_gives_the_same_pairing() {
     let r1 = e.pair(1).unwrap();
     e.play(1, &r1, favourite);
     assert_eq!(e.pair(2).unwrap(), e.pair(2).unwrap());
+}
+
+#[test]
+fn topscorers_with_the_same_absolute_colour_may_meet_only_in_the_last_round() {
+    // 1 and 2 both won two games with White (absolute preference for Black) and never met.
+    let mut e = Event::new(4, 3);
+    let game = |round, w, b| GameRecord {
+        round,
+        seats: vec![w, b],
+        result: GameResult::Played {
+            places: WHITE_WINS.to_vec(),
+            scores: None,
+        },
+    };
+    e.games = vec![game(1, 1, 3), game(1, 2, 4), game(2, 1, 4), game(2, 2, 3)];
+    let players: Vec<u32> = vec![1, 2, 3, 4];
+    for (rounds, allowed) in [(3, true), (5, false)] {
+        let input = SwissInput {
+            players: &players,
+            games: &e.games,
+            byes: &e.byes,
+            round: 3,
+            rounds,
+            scoring: &e.scoring,
+            rematch_after_forfeit: false,
+        };
+        let ctx = Ctx::new(build_players(&input));
+        assert_eq!(ctx.p(0).pref.strength, Strength::Absolute);
+        assert_eq!(ctx.ok(0, 1), allowed, "round 3 of {rounds}");
+        // 3 and 4 (both lost twice with Black) are never topscorers: never together.
+        assert!(!ctx.ok(2, 3));
+    }
 }
