@@ -6,6 +6,7 @@
 pub mod access;
 pub mod auth;
 pub mod cli;
+pub mod competitions;
 pub mod config;
 pub mod db;
 pub mod devdb;

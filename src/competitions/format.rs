@@ -1,0 +1,209 @@
+//! A competition's format as api.md writes it (`{"type": "swiss", "rounds": 5}`...), checked
+//! against the number of entrants before the service starts it.
+
+use super::league::{LeagueError, LeagueRules};
+use super::tables::{TablesError, table_sizes};
+use serde::{Deserialize, Serialize};
+
+/// How a round robin releases its rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pace {
+    /// Every game at once, as correspondence play does it.
+    AllAtOnce,
+    /// Round by round.
+    Sequential,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Format {
+    RoundRobin {
+        cycles: u8,
+        rounds: Pace,
+    },
+    Swiss {
+        rounds: u32,
+    },
+    Knockout {
+        games_per_match: u8,
+    },
+    League {
+        division_size: usize,
+        promote: usize,
+        relegate: usize,
+    },
+    Tables {
+        table_sizes: Vec<usize>,
+        rounds: u32,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    #[error("a round robin has 1 or 2 cycles")]
+    Cycles,
+    #[error("a Swiss has between 1 and {max} rounds for {entrants} entrants")]
+    SwissRounds { entrants: usize, max: u32 },
+    #[error("a knockout match has 1 or 2 games")]
+    GamesPerMatch,
+    #[error("table sizes are between 3 and 5 seats")]
+    TableSize,
+    #[error("a tables event has at least 1 round")]
+    TableRounds,
+    #[error("{0}")]
+    League(#[from] LeagueError),
+    #[error("{0}")]
+    Tables(#[from] TablesError),
+    #[error("{format} needs at least {min} entrants, not {entrants}")]
+    TooFew {
+        format: &'static str,
+        min: usize,
+        entrants: usize,
+    },
+}
+
+impl Format {
+    /// Whether the format itself is well formed (at creation).
+    pub fn check(&self) -> Result<(), FormatError> {
+        match self {
+            Format::RoundRobin { cycles, .. } if !(1..=2).contains(cycles) => {
+                Err(FormatError::Cycles)
+            }
+            Format::Swiss { rounds: 0 } => Err(FormatError::SwissRounds {
+                entrants: 0,
+                max: 0,
+            }),
+            Format::Knockout { games_per_match } if !(1..=2).contains(games_per_match) => {
+                Err(FormatError::GamesPerMatch)
+            }
+            Format::League {
+                division_size,
+                promote,
+                relegate,
+            } => Ok(LeagueRules {
+                division_size: *division_size,
+                promote: *promote,
+                relegate: *relegate,
+            }
+            .check()?),
+            Format::Tables { table_sizes, .. }
+                if table_sizes.is_empty() || table_sizes.iter().any(|s| !(3..=5).contains(s)) =>
+            {
+                Err(FormatError::TableSize)
+            }
+            Format::Tables { rounds: 0, .. } => Err(FormatError::TableRounds),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether the format can start with `entrants` entrants.
+    pub fn check_start(&self, entrants: usize) -> Result<(), FormatError> {
+        self.check()?;
+        let too_few = |format, min| {
+            if entrants < min {
+                Err(FormatError::TooFew {
+                    format,
+                    min,
+                    entrants,
+                })
+            } else {
+                Ok(())
+            }
+        };
+        match self {
+            Format::RoundRobin { .. } => too_few("a round robin", 2),
+            Format::Swiss { rounds } => {
+                too_few("a Swiss", 2)?;
+                // Nobody can play more rounds than there are others to meet (plus one bye).
+                let max = (entrants - 1 + entrants % 2) as u32;
+                if *rounds > max {
+                    return Err(FormatError::SwissRounds { entrants, max });
+                }
+                Ok(())
+            }
+            Format::Knockout { .. } => too_few("a knockout", 2),
+            Format::League { .. } => too_few("a league", 2),
+            Format::Tables { table_sizes: s, .. } => {
+                table_sizes(entrants, s)?;
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_read_as_api_md_writes_them() {
+        let read = |s: &str| serde_json::from_str::<Format>(s).unwrap();
+        assert_eq!(
+            read(r#"{"type": "round_robin", "cycles": 1, "rounds": "all_at_once"}"#),
+            Format::RoundRobin {
+                cycles: 1,
+                rounds: Pace::AllAtOnce
+            }
+        );
+        assert_eq!(
+            read(r#"{"type": "swiss", "rounds": 3}"#),
+            Format::Swiss { rounds: 3 }
+        );
+        assert_eq!(
+            read(r#"{"type": "knockout", "games_per_match": 2}"#),
+            Format::Knockout { games_per_match: 2 }
+        );
+        assert_eq!(
+            read(r#"{"type": "league", "division_size": 6, "promote": 1, "relegate": 1}"#),
+            Format::League {
+                division_size: 6,
+                promote: 1,
+                relegate: 1
+            }
+        );
+        assert_eq!(
+            read(r#"{"type": "tables", "table_sizes": [3, 4], "rounds": 1}"#),
+            Format::Tables {
+                table_sizes: vec![3, 4],
+                rounds: 1
+            }
+        );
+        assert!(
+            serde_json::from_str::<Format>(r#"{"type": "swiss", "rounds": 3, "x": 1}"#).is_err()
+        );
+    }
+
+    #[test]
+    fn impossible_formats_are_refused() {
+        let rr = Format::RoundRobin {
+            cycles: 3,
+            rounds: Pace::Sequential,
+        };
+        assert_eq!(rr.check(), Err(FormatError::Cycles));
+        assert_eq!(
+            Format::Knockout { games_per_match: 3 }.check(),
+            Err(FormatError::GamesPerMatch)
+        );
+        let six = Format::Tables {
+            table_sizes: vec![3, 6],
+            rounds: 1,
+        };
+        assert_eq!(six.check(), Err(FormatError::TableSize));
+        let swiss = Format::Swiss { rounds: 6 };
+        assert_eq!(
+            swiss.check_start(6),
+            Err(FormatError::SwissRounds {
+                entrants: 6,
+                max: 5
+            })
+        );
+        assert_eq!(Format::Swiss { rounds: 5 }.check_start(5), Ok(()));
+        let tables = Format::Tables {
+            table_sizes: vec![4],
+            rounds: 1,
+        };
+        assert!(tables.check_start(6).is_err());
+        assert_eq!(tables.check_start(8), Ok(()));
+    }
+}

@@ -1,0 +1,207 @@
+//! League seasons: divisions of a chosen size, each a round robin (see [`super::berger`]), and
+//! promotion and relegation between seasons.
+//!
+//! The first season fills the divisions in seed order (division 1 is the strongest). The number
+//! of divisions is what the size asks for (entrants ÷ size, rounded up); their sizes are then as
+//! even as possible, the higher divisions taking the extra entrant, so no division is left with
+//! one or two players. Between seasons the top `promote` of each division but the first go up and
+//! the bottom `relegate` of each division but the last go down.
+
+use super::EntrantId;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LeagueError {
+    #[error("a division has at least 2 entrants, not {0}")]
+    DivisionSize(usize),
+    #[error("promoting {promote} and relegating {relegate} needs divisions of more than {size}")]
+    Movement {
+        promote: usize,
+        relegate: usize,
+        size: usize,
+    },
+}
+
+/// A league's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeagueRules {
+    pub division_size: usize,
+    pub promote: usize,
+    pub relegate: usize,
+}
+
+impl LeagueRules {
+    pub fn check(&self) -> Result<(), LeagueError> {
+        if self.division_size < 2 {
+            return Err(LeagueError::DivisionSize(self.division_size));
+        }
+        if self.promote + self.relegate >= self.division_size {
+            return Err(LeagueError::Movement {
+                promote: self.promote,
+                relegate: self.relegate,
+                size: self.division_size,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The first season's divisions from the entrants in seed order (best first).
+pub fn divisions(seeds: &[EntrantId], division_size: usize) -> Vec<Vec<EntrantId>> {
+    if seeds.is_empty() || division_size == 0 {
+        return Vec::new();
+    }
+    let count = seeds.len().div_ceil(division_size);
+    let (base, extra) = (seeds.len() / count, seeds.len() % count);
+    let mut out = Vec::with_capacity(count);
+    let mut rest = seeds;
+    for d in 0..count {
+        let take = (base + usize::from(d < extra)).min(rest.len());
+        let (here, later) = rest.split_at(take);
+        out.push(here.to_vec());
+        rest = later;
+    }
+    out
+}
+
+/// The next season's divisions from this season's final rankings (per division, best first).
+/// Entrants in `leaving` are dropped; `joining` (in seed order) join the lowest division. Within a
+/// new division the order (its pairing numbers) is: those relegated from above, those who stayed
+/// in their finishing order, those promoted from below.
+pub fn next_season(
+    rankings: &[Vec<EntrantId>],
+    rules: LeagueRules,
+    leaving: &[EntrantId],
+    joining: &[EntrantId],
+) -> Vec<Vec<EntrantId>> {
+    let count = rankings.len();
+    let up = |d: usize| -> usize {
+        if d == 0 {
+            0
+        } else {
+            rules.promote.min(rankings.get(d).map_or(0, Vec::len) / 2)
+        }
+    };
+    let down = |d: usize| -> usize {
+        if d + 1 >= count {
+            0
+        } else {
+            rules.relegate.min(rankings.get(d).map_or(0, Vec::len) / 2)
+        }
+    };
+    let mut out: Vec<Vec<EntrantId>> = Vec::with_capacity(count);
+    for (d, ranking) in rankings.iter().enumerate() {
+        let len = ranking.len();
+        let (promoted, relegated) = (up(d), down(d));
+        let mut next = Vec::with_capacity(len);
+        if d > 0
+            && let Some(above) = rankings.get(d - 1)
+        {
+            let r = down(d - 1);
+            next.extend_from_slice(above.get(above.len() - r..).unwrap_or(&[]));
+        }
+        next.extend_from_slice(ranking.get(promoted..len - relegated).unwrap_or(&[]));
+        if let Some(below) = rankings.get(d + 1) {
+            next.extend_from_slice(below.get(..up(d + 1)).unwrap_or(&[]));
+        }
+        out.push(next);
+    }
+    for division in &mut out {
+        division.retain(|e| !leaving.contains(e));
+    }
+    if let Some(last) = out.last_mut() {
+        last.extend_from_slice(joining);
+    } else if !joining.is_empty() {
+        out.push(joining.to_vec());
+    }
+    out.retain(|d| !d.is_empty());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divisions_are_as_even_as_the_chosen_size_allows() {
+        let seeds: Vec<u32> = (1..=10).collect();
+        assert_eq!(
+            divisions(&seeds, 4),
+            vec![vec![1, 2, 3, 4], vec![5, 6, 7], vec![8, 9, 10]]
+        );
+        assert_eq!(
+            divisions(&seeds, 5),
+            vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9, 10]]
+        );
+        assert_eq!(divisions(&seeds, 12), vec![seeds.clone()]);
+        let nine: Vec<u32> = (1..=9).collect();
+        assert_eq!(
+            divisions(&nine, 8),
+            vec![vec![1, 2, 3, 4, 5], vec![6, 7, 8, 9]]
+        );
+    }
+
+    #[test]
+    fn two_up_two_down_between_three_divisions() {
+        let rules = LeagueRules {
+            division_size: 6,
+            promote: 2,
+            relegate: 2,
+        };
+        assert_eq!(rules.check(), Ok(()));
+        // Final rankings, best first.
+        let rankings = vec![
+            vec![1, 2, 3, 4, 5, 6],
+            vec![11, 12, 13, 14, 15, 16],
+            vec![21, 22, 23, 24, 25, 26],
+        ];
+        let next = next_season(&rankings, rules, &[], &[]);
+        assert_eq!(
+            next,
+            vec![
+                vec![1, 2, 3, 4, 11, 12],
+                vec![5, 6, 13, 14, 21, 22],
+                vec![15, 16, 23, 24, 25, 26],
+            ]
+        );
+    }
+
+    #[test]
+    fn leavers_go_and_newcomers_join_the_lowest_division() {
+        let rules = LeagueRules {
+            division_size: 4,
+            promote: 1,
+            relegate: 1,
+        };
+        let rankings = vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]];
+        let next = next_season(&rankings, rules, &[2], &[9, 10]);
+        assert_eq!(next, vec![vec![1, 3, 5], vec![4, 6, 7, 8, 9, 10]]);
+    }
+
+    #[test]
+    fn impossible_movement_is_refused() {
+        let rules = LeagueRules {
+            division_size: 4,
+            promote: 2,
+            relegate: 2,
+        };
+        assert!(rules.check().is_err());
+        let tiny = LeagueRules {
+            division_size: 1,
+            promote: 0,
+            relegate: 0,
+        };
+        assert_eq!(tiny.check(), Err(LeagueError::DivisionSize(1)));
+    }
+
+    #[test]
+    fn a_single_division_keeps_everyone() {
+        let rules = LeagueRules {
+            division_size: 8,
+            promote: 2,
+            relegate: 2,
+        };
+        let next = next_season(&[vec![3, 1, 2]], rules, &[], &[]);
+        assert_eq!(next, vec![vec![3, 1, 2]]);
+    }
+}
