@@ -257,6 +257,19 @@ const WORDS: &[(&str, T)] = &[
     ),
     ("ransom", ["Ransom", "Rescate", "Riscatto", "Rançon"]),
     (
+        "reward",
+        [
+            "Choose the reward",
+            "Elegir la recompensa",
+            "Scegli la ricompensa",
+            "Choisir la récompense",
+        ],
+    ),
+    (
+        "option_n",
+        ["option {n}", "opción {n}", "opzione {n}", "option {n}"],
+    ),
+    (
         "with_squires",
         [
             "with {n} squires",
@@ -440,6 +453,7 @@ fn choice_text(l: Locale, view: &Value, who: &Who, a: &Value) -> String {
         "passage" if a["card"].is_null() => declined(),
         "passage" => word(&a["card"]),
         "favour" => word(&a["tile"]),
+        "reward" => with_n(l, "option_n", &a["option"]),
         "build" | "start_extension" => word(&a["space"]),
         _ => a["notation"].as_str().unwrap_or("").to_owned(),
     }
