@@ -21,6 +21,7 @@ pub mod lobby;
 pub mod new_game;
 pub mod play;
 pub mod players;
+pub mod rules;
 pub mod session;
 pub mod sign_up;
 
@@ -85,5 +86,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route("/play/{game_id}/{action}", web::post().to(play::act))
         .route("/players/{id}", web::get().to(players::profile_page))
-        .route("/ratings/{kind}", web::get().to(players::leaderboard_page));
+        .route("/ratings/{kind}", web::get().to(players::leaderboard_page))
+        .route("/rules", web::get().to(rules::rules_index))
+        .route("/rules/{game}", web::get().to(rules::rules_page));
 }

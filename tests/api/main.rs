@@ -20,5 +20,6 @@ mod openapi;
 mod ops;
 mod play;
 mod ratings;
+mod rules;
 mod smtp;
 mod web;
