@@ -122,6 +122,8 @@ const ROUTES: &[Route] = &[
     row("POST", "/play/{game_id}/{action}", Form),
     row("GET", "/players/{id}", NoBody),
     row("GET", "/ratings/{kind}", NoBody),
+    row("GET", "/rules", NoBody),
+    row("GET", "/rules/{game}", NoBody),
     // The one-click unsubscribe (RFC 8058) ignores its body.
     row("GET", "/unsubscribe/{token}", NoBody),
     row("POST", "/unsubscribe/{token}", NoBody),
@@ -1130,6 +1132,13 @@ fn plan(w: &World, route: &Route) -> Plan {
             p.params = vec![w.mover_id.clone()];
             p
         }
+        // An unknown `lang` falls back to the reader's language: not a read the sweep spoils.
+        ("GET", "/rules/{game}") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec!["lancaster".to_owned()];
+            p.query = pairs(&[("lang", "es")]);
+            p
+        }
         ("GET", "/ratings/{kind}") => {
             let mut p = Plan::new(Sender::Nobody);
             p.params = vec!["magnate".to_owned()];
@@ -1154,7 +1163,8 @@ fn plan(w: &World, route: &Route) -> Plan {
         // The pages.
         (
             "GET",
-            "/static/herald.css" | "/static/herald.js" | "/" | "/sign-in" | "/sign-up" | "/docs",
+            "/static/herald.css" | "/static/herald.js" | "/" | "/sign-in" | "/sign-up" | "/docs"
+            | "/rules",
         ) => Plan::new(Sender::Nobody),
         ("GET", "/docs/{_:.*}") => {
             let mut p = Plan::new(Sender::Nobody);
