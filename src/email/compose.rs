@@ -116,6 +116,8 @@ struct Doc {
     list: Vec<String>,
     after: Vec<String>,
     link: Option<(String, String)>,
+    /// The game's rules page, after the link.
+    rules: Option<String>,
     footer: Option<String>,
 }
 
@@ -129,6 +131,7 @@ impl Doc {
             list: Vec::new(),
             after: Vec::new(),
             link: None,
+            rules: None,
             footer: None,
         }
     }
@@ -157,6 +160,10 @@ impl Doc {
             out.push(url.clone());
             out.push(String::new());
         }
+        if let Some(rules) = &self.rules {
+            out.push(rules.clone());
+            out.push(String::new());
+        }
         if let Some(footer) = &self.footer {
             out.push("-- ".to_owned());
             out.push(footer.clone());
@@ -181,6 +188,7 @@ impl Doc {
                     @if let Some((label, url)) = &self.link {
                         p { (label) br; a href=(url) { (url) } }
                     }
+                    @if let Some(rules) = &self.rules { p { (rules) } }
                     @if let Some(footer) = &self.footer {
                         hr;
                         p style="font-size: small; color: #555" { (footer) }
@@ -355,7 +363,40 @@ fn seat_mail(
         Some(GameId(at.game)),
     );
     footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
+    rules_line(conn, ctx, at.game, locale, &mut doc)?;
     Ok(Some(finish(mail, &doc)))
+}
+
+/// The game's rules page, after the link of every mail about a seat of a game.
+fn rules_line(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    game: Uuid,
+    locale: Locale,
+    doc: &mut Doc,
+) -> Result<(), JobError> {
+    let kind: Option<String> = games::table
+        .find(game)
+        .select(games::kind)
+        .first(conn)
+        .optional()
+        .map_err(db)?;
+    let Some(kind) = kind.as_deref().and_then(GameKind::parse) else {
+        return Ok(());
+    };
+    let url = format!(
+        "{}/rules/{}?lang={}",
+        ctx.public_url,
+        kind.as_str(),
+        locale.as_str()
+    );
+    let line = i18n::fill(
+        locale,
+        &i18n::RULES_LINE,
+        &[("game", kind.info().name), ("url", &url)],
+    );
+    doc.rules = Some(line);
+    Ok(())
 }
 
 fn footer(
@@ -482,6 +523,7 @@ pub fn invitation(
     if let Some(user) = &account {
         footer(conn, ctx, UserId(user.id), locale, &mut mail, &mut doc)?;
     }
+    rules_line(conn, ctx, p.game_id, locale, &mut doc)?;
     Ok(Some(finish(mail, &doc)))
 }
 

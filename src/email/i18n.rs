@@ -165,6 +165,13 @@ pub const FOOTER: T = [
     "Vous recevez ce message car vous jouez sur herald. Pour ne plus recevoir d'avis de tour : {url}",
 ];
 
+pub const RULES_LINE: T = [
+    "The rules of {game}: {url}",
+    "Las reglas de {game}: {url}",
+    "Le regole di {game}: {url}",
+    "Les règles de {game} : {url}",
+];
+
 // Invitations (design.md section 19).
 pub const DECLINED_SUBJECT: T = [
     "{p} declined your invitation to {game}",

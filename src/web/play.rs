@@ -217,8 +217,13 @@ async fn render(
         title = format!("{} · {title}", t(view.locale, "your_move"));
     }
     let game_body = super::games::body(&view.game.kind, &view, &title);
-    let body =
-        html! { (game_body) (cancel_form(&view)) (super::clock::panel(&chrome, &view.game)) };
+    let rules = super::rules::rules_href(&view.game.kind);
+    let body = html! {
+        (game_body)
+        (cancel_form(&view))
+        (super::clock::panel(&chrome, &view.game))
+        p.rules { a href=(rules) { (t(chrome.locale, "rules")) } }
+    };
     respond(status, page(&chrome, &title, body))
 }
 

@@ -353,6 +353,11 @@ async fn mails_thread_per_game_and_carry_a_one_click_unsubscribe_that_works() {
             m.header("List-Unsubscribe-Post").as_deref(),
             Some("List-Unsubscribe=One-Click")
         );
+        assert!(
+            m.text().contains("/rules/magnate?lang=en"),
+            "every game mail links the rules: {}",
+            m.text()
+        );
     }
     // Bruno unsubscribes in one click from his latest mail.
     let last = room.sink.to(EMAILS[1]).pop().unwrap();

@@ -270,6 +270,10 @@ async fn an_illegal_build_answers_422_with_the_rule_next_to_the_form_and_keeps_t
     assert!(refused.header("content-type").starts_with("text/html"));
     assert!(refused.text.contains("id=\"problem-build\""));
     assert!(refused.text.contains("MAG-"), "{}", refused.text);
+    assert!(
+        refused.text.contains("href=\"/rules/magnate#MAG-"),
+        "the rule links to its rules page"
+    );
     // The form next to the refusal offers the legal builds, this one among them.
     assert!(refused.text.contains(&format!(
         "<option value=\"{}\"",
@@ -1102,6 +1106,10 @@ async fn the_lancaster_page_shows_the_board_and_only_the_seats_own_decisions_and
             .contains("<title>Your move · Lancaster: Ada – Bruno – Carla"),
         "{}",
         &r.text[..400]
+    );
+    assert!(
+        r.text.contains("href=\"/rules/lancaster\""),
+        "the page links its rules"
     );
     for county in before["view"]["counties"].as_array().unwrap() {
         assert!(

@@ -477,7 +477,7 @@ fn problem_box(p: &GamePage, action: &str) -> Markup {
         @if let Some(pr) = p.notes.problem.as_ref().filter(|pr| pr.action == action) {
             div.problem role="alert" id={ "problem-" (action) } {
                 strong { (t(p.locale, "refused")) }
-                @if let Some(rule) = &pr.rule { " (" span.rule { (rule) } ")" }
+                @if let Some(rule) = &pr.rule { " (" (super::rule_ref(&p.game.kind, rule)) ")" }
                 ": " (pr.detail)
             }
         }

@@ -73,6 +73,14 @@ pub(crate) fn field<'a>(
         .trim()
 }
 
+/// A rule ID in a refusal, linked to its place on the game's rules page when it has one.
+pub fn rule_ref(kind: &str, rule: &str) -> Markup {
+    match super::rules::rule_link(kind, rule) {
+        Some(href) => html! { a.rule href=(href) { (rule) } },
+        None => html! { span.rule { (rule) } },
+    }
+}
+
 /// The game part of the page of a game of kind `kind`.
 pub fn body(kind: &str, p: &GamePage, title: &str) -> Markup {
     match page(kind) {
@@ -119,7 +127,7 @@ pub fn plain_body(p: &GamePage, title: &str) -> Markup {
         @if let Some(problem) = p.notes.problem.as_ref().filter(|pr| pr.action == "notation") {
             div.problem role="alert" id="problem-notation" {
                 strong { (t(l, "refused")) }
-                @if let Some(rule) = &problem.rule { " (" span.rule { (rule) } ")" }
+                @if let Some(rule) = &problem.rule { " (" (rule_ref(&p.game.kind, rule)) ")" }
                 ": " (problem.detail)
             }
         }
