@@ -474,54 +474,62 @@ pub async fn invitation(
     req: HttpRequest,
     path: web::Path<Uuid>,
     query: web::Query<InviteQuery>,
-) -> HttpResponse {
+) -> Result<HttpResponse, PageError> {
     let game = GameId(path.into_inner());
     let l = request_locale(&req);
     if let Some(token) = &query.t {
-        match invitation_state(&state, game, token).await {
-            Ok(InvitationState::Stands) => {}
-            Ok(InvitationState::Taken) => return see_other(&format!("/play/{game}")),
-            Ok(InvitationState::Gone) => {
-                let reason = t(l, "link_withdrawn");
-                return message(
-                    &Chrome::anonymous(l),
-                    StatusCode::FORBIDDEN,
-                    t(l, "link_refused"),
-                    reason,
-                );
-            }
-            Err(reason) => {
-                return message(
-                    &Chrome::anonymous(l),
-                    StatusCode::FORBIDDEN,
-                    t(l, "link_refused"),
-                    &reason,
-                );
-            }
-        }
+        link_stands(&state, l, game, token).await?;
     }
     let Some((user, cookie, chrome)) = signed_in(&state, &req).await else {
-        return match &query.t {
+        return Ok(match &query.t {
             Some(token) => new_player_page(l, StatusCode::OK, game, token, None, "", ""),
             None => sign_in_page(
                 &req,
                 StatusCode::UNAUTHORIZED,
                 &format!("/invitations/{game}"),
             ),
-        };
+        });
     };
     if let Some(token) = &query.t
         && let Err(e) = invite_is_for(&state, user, game, token).await
     {
-        return message(
+        let refused = t(chrome.locale, "link_refused");
+        return Err(PageError::from_response(message(
             &chrome,
             StatusCode::FORBIDDEN,
-            t(chrome.locale, "link_refused"),
+            refused,
             &e,
-        );
+        )));
     }
     let csrf = session::csrf_token(&state, &cookie);
-    respond(StatusCode::OK, invited_page(&chrome, game, &csrf))
+    Ok(respond(StatusCode::OK, invited_page(&chrome, game, &csrf)))
+}
+
+/// An invitation link whose invitation still stands passes; an accepted one goes to the game
+/// (a 303 as the "error"); a withdrawn, declined or forged one answers 403.
+async fn link_stands(
+    state: &AppState,
+    l: Locale,
+    game: GameId,
+    token: &str,
+) -> Result<(), PageError> {
+    let refused = |reason: &str| {
+        let chrome = Chrome::anonymous(l);
+        PageError::from_response(message(
+            &chrome,
+            StatusCode::FORBIDDEN,
+            t(l, "link_refused"),
+            reason,
+        ))
+    };
+    match invitation_state(state, game, token).await {
+        Ok(InvitationState::Stands) => Ok(()),
+        Ok(InvitationState::Taken) => Err(PageError::from_response(see_other(&format!(
+            "/play/{game}"
+        )))),
+        Ok(InvitationState::Gone) => Err(refused(t(l, "link_withdrawn"))),
+        Err(reason) => Err(refused(&reason)),
+    }
 }
 
 /// What became of an invitation link's invitation; a link that is not one says why.

@@ -25,16 +25,24 @@ use std::fmt;
 pub struct PageError {
     status: StatusCode,
     html: String,
+    /// A redirect's target.
+    location: Option<String>,
 }
 
 impl PageError {
     /// An answer already rendered.
     pub fn from_response(res: HttpResponse) -> PageError {
         let status = res.status();
+        let location = res
+            .headers()
+            .get(actix_web::http::header::LOCATION)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let body = res.into_body().try_into_bytes().unwrap_or_default();
         PageError {
             status,
             html: String::from_utf8_lossy(&body).into_owned(),
+            location,
         }
     }
 
@@ -56,10 +64,13 @@ impl ResponseError for PageError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status)
-            .content_type("text/html; charset=utf-8")
-            .insert_header(("Cache-Control", "no-store"))
-            .body(self.html.clone())
+        let mut res = HttpResponse::build(self.status);
+        res.content_type("text/html; charset=utf-8")
+            .insert_header(("Cache-Control", "no-store"));
+        if let Some(location) = &self.location {
+            res.insert_header((actix_web::http::header::LOCATION, location.as_str()));
+        }
+        res.body(self.html.clone())
     }
 }
 

@@ -146,39 +146,14 @@ async fn render(
     notes: PageNotes,
     status: StatusCode,
 ) -> HttpResponse {
-    let user = viewer.user();
-    let signed_in = matches!(viewer, Viewer::User { seat: None, .. });
     let csrf = match &viewer {
         Viewer::User { session, .. } => Some(session::csrf_token(state, session)),
         Viewer::Anonymous => None,
     };
     let fallback = super::i18n::request_locale(req);
-    let account_session = match &viewer {
-        Viewer::User {
-            session,
-            seat: None,
-            ..
-        } => Some(session.clone()),
-        _ => None,
-    };
     let st = state.clone();
     let loaded = crate::db::run(&state.pool, move |conn| {
-        // An account cookie whose session was ended (signed out) reads as no one.
-        let ended = match &account_session {
-            Some(token) => !session::is_live(conn, &st, token)?,
-            None => false,
-        };
-        let user = if ended { None } else { user };
-        let signed_in = signed_in && !ended;
-        let mut chrome = chrome_of(conn, user, signed_in, fallback);
-        if signed_in {
-            chrome.sign_out_csrf = account_session
-                .as_ref()
-                .map(|s| session::csrf_token(&st, s));
-        }
-        let found = games::get(conn, user, game)
-            .and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
-        Ok::<_, ApiError>((chrome, found))
+        load(conn, &st, viewer, game, fallback)
     })
     .await;
     let (chrome, found) = match loaded {
@@ -187,21 +162,7 @@ async fn render(
     };
     let (game_res, history) = match found {
         Ok(x) => x,
-        Err(ApiError::Unauthenticated(_)) => {
-            let l = chrome.locale;
-            return respond(
-                StatusCode::UNAUTHORIZED,
-                page(
-                    &chrome,
-                    t(l, "sign_in"),
-                    html! {
-                        h1 { (t(l, "sign_in")) }
-                        p { (t(l, "need_sign_in")) }
-                        (super::account::sign_in_box(l, &format!("/play/{game}"), t(l, "send_link")))
-                    },
-                ),
-            );
-        }
+        Err(ApiError::Unauthenticated(_)) => return need_sign_in(&chrome, game),
         Err(e) => return error_page(&chrome, &e),
     };
     let view = GamePage {
@@ -211,20 +172,73 @@ async fn render(
         csrf,
         notes,
     };
-    let mut title = super::history::title(&view);
+    respond(status, whole_page(&chrome, &view))
+}
+
+/// The reader's shell and the game with its history as they may see it. An account cookie
+/// whose session was ended (signed out) reads as no one.
+fn load(
+    conn: &mut diesel::PgConnection,
+    state: &AppState,
+    viewer: Viewer,
+    game: GameId,
+    fallback: crate::domain::Locale,
+) -> Result<(Chrome, Result<(GameResource, Vec<HistoryEntry>), ApiError>), ApiError> {
+    let account_session = match &viewer {
+        Viewer::User {
+            session,
+            seat: None,
+            ..
+        } => Some(session.clone()),
+        _ => None,
+    };
+    let ended = match &account_session {
+        Some(token) => !session::is_live(conn, state, token)?,
+        None => false,
+    };
+    let user = if ended { None } else { viewer.user() };
+    let signed_in = account_session.is_some() && !ended;
+    let mut chrome = chrome_of(conn, user, signed_in, fallback);
+    if signed_in {
+        chrome.sign_out_csrf = account_session
+            .as_ref()
+            .map(|s| session::csrf_token(state, s));
+    }
+    let found =
+        games::get(conn, user, game).and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
+    Ok((chrome, found))
+}
+
+/// 401: an ongoing game is for signed-in readers.
+fn need_sign_in(chrome: &Chrome, game: GameId) -> HttpResponse {
+    let l = chrome.locale;
+    let body = html! {
+        h1 { (t(l, "sign_in")) }
+        p { (t(l, "need_sign_in")) }
+        (super::account::sign_in_box(l, &format!("/play/{game}"), t(l, "send_link")))
+    };
+    respond(
+        StatusCode::UNAUTHORIZED,
+        page(chrome, t(l, "sign_in"), body),
+    )
+}
+
+/// The game's page: its own body, the cancel form, the clock, the rules link.
+fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
+    let mut title = super::history::title(view);
     if !view.game.legal_actions.is_empty() {
         // The tab says so too, for a player with several games open.
         title = format!("{} · {title}", t(view.locale, "your_move"));
     }
-    let game_body = super::games::body(&view.game.kind, &view, &title);
+    let game_body = super::games::body(&view.game.kind, view, &title);
     let rules = super::rules::rules_href(&view.game.kind);
     let body = html! {
         (game_body)
-        (cancel_form(&view))
-        (super::clock::panel(&chrome, &view.game))
+        (cancel_form(view))
+        (super::clock::panel(chrome, &view.game))
         p.rules { a href=(rules) { (t(chrome.locale, "rules")) } }
     };
-    respond(status, page(&chrome, &title, body))
+    page(chrome, &title, body)
 }
 
 /// The creator (seat 0) may cancel a game nobody has started playing; a signed-in visitor

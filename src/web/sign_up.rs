@@ -181,17 +181,9 @@ pub async fn complete_sign_up(
             Some(&problem),
         );
     };
-    let made = crate::db::run(&state.pool, move |conn| {
-        use diesel::Connection;
-        conn.transaction(|conn| {
-            let Some(account) = sign_up::complete(conn, link, &name, l)? else {
-                return Ok(None);
-            };
-            Ok::<_, ApiError>(Some((account.id, session::start(conn, account.id)?)))
-        })
-    })
-    .await
-    .map_err(ApiError::from);
+    let made = crate::db::run(&state.pool, move |conn| make_account(conn, link, &name, l))
+        .await
+        .map_err(ApiError::from);
     match made {
         Ok(Some((user, sid))) => {
             tracing::info!(user.id = %user, "signed up by email link");
@@ -200,17 +192,36 @@ pub async fn complete_sign_up(
             res
         }
         Ok(None) => refused(l, true),
-        Err(ApiError::Conflict(_)) => {
-            let body = html! {
-                h1 { (t(l, "sign_up")) }
-                p.problem { (t(l, "address_taken")) }
-                (sign_in_box(l, "/games", t(l, "send_link")))
-            };
-            respond(
-                StatusCode::CONFLICT,
-                page(&Chrome::anonymous(l), t(l, "sign_up"), body),
-            )
-        }
+        Err(ApiError::Conflict(_)) => address_taken(l),
         Err(e) => error_page(&Chrome::anonymous(l), &e),
     }
+}
+
+/// The account and its first session, in one transaction; `None` for a spent link.
+fn make_account(
+    conn: &mut diesel::PgConnection,
+    link: uuid::Uuid,
+    name: &DisplayName,
+    l: Locale,
+) -> Result<Option<(crate::domain::UserId, uuid::Uuid)>, ApiError> {
+    use diesel::Connection;
+    conn.transaction(|conn| {
+        let Some(account) = sign_up::complete(conn, link, name, l)? else {
+            return Ok(None);
+        };
+        Ok(Some((account.id, session::start(conn, account.id)?)))
+    })
+}
+
+/// 409: the address got an account meanwhile (by the API): sign in instead.
+fn address_taken(l: Locale) -> HttpResponse {
+    let body = html! {
+        h1 { (t(l, "sign_up")) }
+        p.problem { (t(l, "address_taken")) }
+        (sign_in_box(l, "/games", t(l, "send_link")))
+    };
+    respond(
+        StatusCode::CONFLICT,
+        page(&Chrome::anonymous(l), t(l, "sign_up"), body),
+    )
 }
