@@ -175,6 +175,9 @@ async fn render(
     respond(status, whole_page(&chrome, &view))
 }
 
+/// A game and its history as a reader may see them, or why they may not.
+type Found = Result<(GameResource, Vec<HistoryEntry>), ApiError>;
+
 /// The reader's shell and the game with its history as they may see it. An account cookie
 /// whose session was ended (signed out) reads as no one.
 fn load(
@@ -183,7 +186,7 @@ fn load(
     viewer: Viewer,
     game: GameId,
     fallback: crate::domain::Locale,
-) -> Result<(Chrome, Result<(GameResource, Vec<HistoryEntry>), ApiError>), ApiError> {
+) -> Result<(Chrome, Found), ApiError> {
     let account_session = match &viewer {
         Viewer::User {
             session,
