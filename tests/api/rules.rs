@@ -3,69 +3,10 @@
 use crate::helpers::{Reply, TestApp, spawn_app};
 use crate::web::{page, post_form, user_id};
 use awc::http::Method;
-use herald::web::rules::{rule_link, rules_href};
+use herald::web::rules::{families, rule_link, rules_href};
 
 const GAMES: [&str; 2] = ["magnate", "lancaster"];
 const LANGS: [&str; 4] = ["en", "es", "it", "fr"];
-
-/// Every rule family of `shared/rules/magnate.md`.
-const MAGNATE_FAMILIES: &[&str] = &[
-    "MAG-COMP",
-    "MAG-CARD",
-    "MAG-SETUP",
-    "MAG-TURN",
-    "MAG-ROLL",
-    "MAG-TAX",
-    "MAG-INC",
-    "MAG-PLAY",
-    "MAG-PAY",
-    "MAG-BUILD",
-    "MAG-PLACE",
-    "MAG-DEED",
-    "MAG-SELL",
-    "MAG-DEV",
-    "MAG-TRADE",
-    "MAG-DRAW",
-    "MAG-END",
-    "MAG-SCORE",
-    "MAG-TIE",
-    "MAG-COURT",
-    "MAG-INFO",
-    "MAG-OPT",
-    "MAG-EDGE",
-];
-
-/// Every rule family of `shared/rules/lancaster.md`, and its options table.
-const LANCASTER_FAMILIES: &[&str] = &[
-    "LAN-GEN",
-    "LAN-CMP",
-    "LAN-SET",
-    "LAN-RND",
-    "LAN-PLC",
-    "LAN-CTY",
-    "LAN-CAS",
-    "LAN-CNF",
-    "LAN-FAV",
-    "LAN-PAR",
-    "LAN-LAW",
-    "LAN-RWC",
-    "LAN-RWK",
-    "LAN-RWF",
-    "LAN-NXT",
-    "LAN-FIN",
-    "LAN-EFF",
-    "LAN-2P",
-    "LAN-ENG",
-    "DAT-RULESET",
-];
-
-fn families(game: &str) -> &'static [&'static str] {
-    if game == "magnate" {
-        MAGNATE_FAMILIES
-    } else {
-        LANCASTER_FAMILIES
-    }
-}
 
 async fn get(app: &TestApp, path: &str, accept_language: &str, cookie: &str) -> Reply {
     let mut headers = vec![
