@@ -1099,7 +1099,7 @@ pub fn suit_name(locale: Locale, suit: &str) -> &'static str {
         "S" => ["Suns", "Soles", "Soli", "Soleils"],
         "V" => ["Waves", "Olas", "Onde", "Vagues"],
         "L" => ["Leaves", "Hojas", "Foglie", "Feuilles"],
-        "Y" => ["Wyrms", "Dragones", "Draghi", "Wyrms"],
+        "Y" => ["Wyrms", "Serpientes", "Serpi", "Guivres"],
         "K" => ["Knots", "Nudos", "Nodi", "Nœuds"],
         _ => ["?", "?", "?", "?"],
     };
