@@ -90,6 +90,10 @@ pub enum Action {
     Keep {
         cards: Vec<CargoId>,
     },
+    /// `shoot` / `board` / `flee`: a combat declaration (MM-NAV-4).
+    Declare {
+        decl: super::combat::Decl,
+    },
     /// `end`: end the turn (MM-ACT-1).
     End,
 }
@@ -160,6 +164,7 @@ impl fmt::Display for Action {
             Action::Swap { card } => write!(f, "swap {card}"),
             Action::Stop => f.write_str("stop"),
             Action::Keep { cards } => list(f, "keep", cards),
+            Action::Declare { decl } => f.write_str(decl.word()),
             Action::End => f.write_str("end"),
         }
     }
@@ -283,6 +288,15 @@ impl FromStr for Action {
                 cards: numbers(rest)?,
             }),
             "end" => bare(Action::End),
+            "shoot" => bare(Action::Declare {
+                decl: super::combat::Decl::Shoot,
+            }),
+            "board" => bare(Action::Declare {
+                decl: super::combat::Decl::Board,
+            }),
+            "flee" => bare(Action::Declare {
+                decl: super::combat::Decl::Flee,
+            }),
             _ => Err(format!("{s:?} is not a Merchants & Marauders action")),
         }
     }

@@ -1,6 +1,7 @@
 //! What happened, for the history: every event is logged with an audience (public, or only the
 //! seats that may see it, Part III.4), and every roll with its purpose (III.5).
 
+use super::combat::{Decl, Side};
 use super::ids::{CargoId, GloryId, Loc, Nation, Ship, ZoneId};
 use crate::engine::Seat;
 use serde::Serialize;
@@ -223,6 +224,31 @@ pub enum Event {
     },
     Died {
         seat: Seat,
+    },
+    CombatStarts {
+        aggressor: Side,
+        defender: Side,
+    },
+    /// MM-NAV-4: declarations are open.
+    Declared {
+        side: Side,
+        decl: Decl,
+    },
+    NpcHit {
+        npc: u8,
+        loc: Loc,
+    },
+    /// How the naval combat ended: sinking, boarding or escape.
+    CombatEnds {
+        how: String,
+    },
+    Defeated {
+        winner: Side,
+        loser: Side,
+    },
+    Reward {
+        seat: Seat,
+        gold: u32,
     },
     GameEnds {
         reason: String,

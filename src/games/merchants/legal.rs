@@ -79,6 +79,22 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                             target: Target::Merchant,
                         });
                     }
+                    for (i, q) in st.players.iter().enumerate() {
+                        let target = Target::Player(Seat(u8::try_from(i).unwrap_or(0)));
+                        if target != Target::Player(seat)
+                            && q.at_sea()
+                            && q.zone == p.zone
+                            && !p.scouted.contains(&target)
+                        {
+                            out.push(Action::Scout { target });
+                        }
+                    }
+                    for n in st.npcs.iter().filter(|n| n.zone == p.zone) {
+                        let target = Target::Npc(n.card);
+                        if !p.scouted.contains(&target) {
+                            out.push(Action::Scout { target });
+                        }
+                    }
                 }
             }
             out.push(Action::End);
@@ -126,6 +142,23 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                 out.push(Action::Discard { card: *card });
                 out.push(Action::Swap { card: *card });
             }
+        }
+        Frame::Combat {
+            aggressor,
+            defender,
+            round,
+            declared,
+        } => {
+            let me = if declared.is_none() {
+                *aggressor
+            } else {
+                *defender
+            };
+            out.extend(
+                super::combat::allowed(d, st, me, *round)
+                    .into_iter()
+                    .map(|decl| Action::Declare { decl }),
+            );
         }
         Frame::Keep { cards, .. } => {
             let cap = if p.in_port {
@@ -251,6 +284,9 @@ pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
         Some(Frame::Hire { .. }) => Action::Hire { crew: 0 },
         Some(Frame::MerchantFound { .. }) => Action::RaidAs { nation: None },
         Some(Frame::Raid { .. }) => Action::Stop,
+        Some(Frame::Combat { .. }) => Action::Declare {
+            decl: super::combat::Decl::Shoot,
+        },
         Some(Frame::Keep { cards, .. }) => {
             let Some(p) = st.player(seat) else {
                 return Timeout::Loses;

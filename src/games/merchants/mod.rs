@@ -36,6 +36,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod action;
+pub mod combat;
 pub mod data;
 pub mod events;
 pub mod ids;

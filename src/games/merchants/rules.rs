@@ -13,7 +13,7 @@ use crate::engine::{GameRng, Illegal, Logged, OptionsError, Seat, SeatSet};
 type Ev = Vec<Logged<Event>>;
 type R<T> = Result<T, Illegal>;
 
-fn no(rule: &'static str, detail: impl Into<String>) -> Illegal {
+pub(super) fn no(rule: &'static str, detail: impl Into<String>) -> Illegal {
     Illegal::new(rule, detail)
 }
 
@@ -263,7 +263,7 @@ fn solo_setup(
 // Values derived from data
 // ---------------------------------------------------------------------------------------------
 
-fn loc_index(l: Loc) -> usize {
+pub(super) fn loc_index(l: Loc) -> usize {
     match l {
         Loc::Hull => 0,
         Loc::Masts => 1,
@@ -302,13 +302,13 @@ pub fn cur(p: &Player, l: Loc) -> u8 {
     p.hits.get(loc_index(l)).copied().unwrap_or(0)
 }
 
-fn set_cur(p: &mut Player, l: Loc, v: u8) {
+pub(super) fn set_cur(p: &mut Player, l: Loc, v: u8) {
     if let Some(x) = p.hits.get_mut(loc_index(l)) {
         *x = v;
     }
 }
 
-fn skill(d: &Data, p: &Player, s: Skill) -> u8 {
+pub(super) fn skill(d: &Data, p: &Player, s: Skill) -> u8 {
     let i = match s {
         Skill::Seamanship => 0,
         Skill::Scouting => 1,
@@ -327,7 +327,7 @@ pub fn port_capacity(d: &Data, p: &Player) -> usize {
     usize::from(d.start.in_port_cargo.max(cur(p, Loc::Cargo)))
 }
 
-fn zone_nation(d: &Data, z: ZoneId) -> Option<Nation> {
+pub(super) fn zone_nation(d: &Data, z: ZoneId) -> Option<Nation> {
     d.zones.get(usize::from(z)).and_then(|r| r.nation)
 }
 
@@ -340,7 +340,7 @@ fn at_war_with(st: &State, a: Nation, b: Nation) -> bool {
         .is_some_and(|(x, y)| (x == a && y == b) || (x == b && y == a))
 }
 
-fn captain_nation(d: &Data, p: &Player) -> Option<Nation> {
+pub(super) fn captain_nation(d: &Data, p: &Player) -> Option<Nation> {
     d.captains.get(usize::from(p.captain)).map(|c| c.nation)
 }
 
@@ -363,7 +363,7 @@ pub fn total_glory(d: &Data, st: &State, p: &Player) -> u8 {
 // ---------------------------------------------------------------------------------------------
 
 /// Rolls `dice` custom dice (MM-DICE-1/2), logs the roll publicly with its purpose.
-fn roll(
+pub(super) fn roll(
     d: &Data,
     rng: &mut GameRng,
     dice: u8,
@@ -383,14 +383,14 @@ fn roll(
     successes
 }
 
-fn is_success(d: &Data, face: u8) -> bool {
+pub(super) fn is_success(d: &Data, face: u8) -> bool {
     d.die
         .faces
         .get(usize::from(face.saturating_sub(1)))
         .is_some_and(|f| f.success)
 }
 
-fn face_loc(d: &Data, face: u8) -> Loc {
+pub(super) fn face_loc(d: &Data, face: u8) -> Loc {
     d.die
         .faces
         .get(usize::from(face.saturating_sub(1)))
@@ -398,7 +398,7 @@ fn face_loc(d: &Data, face: u8) -> Loc {
 }
 
 /// MM-BUY-7: draw a cargo card, reshuffling the discard when the deck is empty.
-fn draw_cargo(st: &mut State, rng: &mut GameRng) -> Option<CargoId> {
+pub(super) fn draw_cargo(st: &mut State, rng: &mut GameRng) -> Option<CargoId> {
     if st.cargo_deck.is_empty() {
         st.cargo_deck = std::mem::take(&mut st.cargo_discard);
         rng.shuffle(&mut st.cargo_deck);
@@ -431,7 +431,14 @@ fn draw_glory_card(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: 
 }
 
 /// MM-GLORY-1 / MM-GCARD-1: track points, one glory card each; MM-END-1 announced.
-fn gain_glory(d: &Data, st: &mut State, seat: Seat, rule: &str, rng: &mut GameRng, ev: &mut Ev) {
+pub(super) fn gain_glory(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    rule: &str,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) {
     let Some(p) = st.players.get_mut(seat.index()) else {
         return;
     };
@@ -455,7 +462,7 @@ fn announce_target(d: &Data, st: &mut State, seat: Seat, ev: &mut Ev) {
     }
 }
 
-fn add_bounty(d: &Data, st: &mut State, seat: Seat, nation: Nation, ev: &mut Ev) {
+pub(super) fn add_bounty(d: &Data, st: &mut State, seat: Seat, nation: Nation, ev: &mut Ev) {
     let war = st
         .players
         .get(seat.index())
@@ -477,7 +484,14 @@ fn add_bounty(d: &Data, st: &mut State, seat: Seat, nation: Nation, ev: &mut Ev)
 }
 
 /// MM-DMG-2/3: one hit at a rolled location; a location at 0 passes the hit to the Hull.
-fn hit(d: &Data, st: &mut State, seat: Seat, loc: Option<Loc>, rng: &mut GameRng, ev: &mut Ev) {
+pub(super) fn hit(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    loc: Option<Loc>,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) {
     let loc = loc.unwrap_or_else(|| {
         let face = rng.die(6);
         ev.push(Logged::public(Event::Rolled {
@@ -509,7 +523,7 @@ fn hit(d: &Data, st: &mut State, seat: Seat, loc: Option<Loc>, rng: &mut GameRng
     }
 }
 
-fn sunk(st: &State, seat: Seat) -> bool {
+pub(super) fn sunk(st: &State, seat: Seat) -> bool {
     st.player(seat)
         .is_some_and(|p| p.ship.is_some() && cur(p, Loc::Hull) == 0)
 }
@@ -544,7 +558,7 @@ fn return_mods(st: &mut State, mods: Vec<u8>, rng: &mut GameRng, ev: &mut Ev) {
 
 /// MM-DEATH-1..5: the captain dies; a new captain waits for its sealed ship choice. Dying in
 /// one's own turn ends it (MM-DEATH-2).
-fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) {
+pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) {
     ev.push(Logged::public(Event::Died { seat }));
     let Some(p) = st.players.get_mut(seat.index()) else {
         return;
@@ -584,11 +598,24 @@ fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) {
         },
     ));
     draw_glory_card(d, st, seat, rng, ev);
-    st.stack
-        .retain(|f| !f.seats().contains(seat) || matches!(f, Frame::ShipChoice { .. }));
-    st.stack.push(Frame::ShipChoice {
-        seats: SeatSet::only(seat),
+    // MM-DEATH-2: dying in your own turn ends it; dying in another's turn never blocks it
+    // (III.3.9): the new ship is chosen when that turn is over.
+    let own_turn = st
+        .stack
+        .iter()
+        .any(|f| matches!(f, Frame::Turn { seat: s, .. } if *s == seat));
+    st.stack.retain(|f| match f {
+        Frame::ShipChoice { .. } | Frame::Combat { .. } => true,
+        _ => !f.seats().contains(seat),
     });
+    let frame = Frame::ShipChoice {
+        seats: SeatSet::only(seat),
+    };
+    if own_turn || st.stack.is_empty() {
+        st.stack.push(frame);
+    } else {
+        st.stack.insert(0, frame);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -629,6 +656,8 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
                 actions_left: d.start.actions,
                 port_used: false,
             });
+            // MM-ACT-4 / MM-NPC-7: hunting NPCs in your zone may attack before your first action.
+            super::combat::npc_hunt(d, st, seat, rng, ev);
             continue;
         }
         // MM-ROUND-3: end-of-round upkeep, then the end check (MM-END-1).
@@ -836,7 +865,7 @@ fn npc_arrives(d: &Data, st: &mut State, card: u8, ev: &mut Ev) {
 }
 
 /// MM-NPC-6: is this player on the NPC's hunt list?
-fn hunts(d: &Data, st: &State, n: &Npc, p: &Player) -> bool {
+pub(super) fn hunts(d: &Data, st: &State, n: &Npc, p: &Player) -> bool {
     let Some(row) = d.npcs.get(usize::from(n.card)) else {
         return false;
     };
@@ -1002,6 +1031,9 @@ fn step(d: &Data, st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, ev:
             Frame::Raid { .. },
             Action::Draw | Action::Discard { .. } | Action::Swap { .. } | Action::Stop,
         ) => raid_spend(d, st, seat, a, rng, ev),
+        (Frame::Combat { .. }, Action::Declare { decl }) => {
+            super::combat::declare(d, st, seat, *decl, rng, ev)
+        }
         (Frame::Keep { cards, .. }, Action::Keep { cards: chosen }) => {
             keep(d, st, seat, &cards, chosen, ev)
         }
@@ -1025,6 +1057,7 @@ fn frame_word(f: &Frame) -> &'static str {
         Frame::MerchantFound { .. } => "raid or let go",
         Frame::Raid { .. } => "spend raid successes",
         Frame::Keep { .. } => "keep raid cargo",
+        Frame::Combat { .. } => "declare Shoot, Board or Flee",
     }
 }
 
@@ -1088,13 +1121,13 @@ fn choose_ship(
     Ok(())
 }
 
-fn player_mut(st: &mut State, seat: Seat) -> R<&mut Player> {
+pub(super) fn player_mut(st: &mut State, seat: Seat) -> R<&mut Player> {
     st.players
         .get_mut(seat.index())
         .ok_or_else(|| no("MM-ACT-1", "No such seat."))
 }
 
-fn use_action(st: &mut State, port: bool) {
+pub(super) fn use_action(st: &mut State, port: bool) {
     if let Some(Frame::Turn {
         actions_left,
         port_used,
@@ -1159,6 +1192,8 @@ fn turn_action(
                 in_port: false,
             }));
             use_action(st, false);
+            // MM-MOVE-2 / MM-NPC-7: entering a hunting NPC's zone.
+            super::combat::npc_hunt(d, st, seat, rng, ev);
             Ok(())
         }
         Action::Enter => {
@@ -1284,11 +1319,19 @@ fn scout(
                 ));
             }
         }
-        Target::Player(_) | Target::Npc(_) => {
-            return Err(no(
-                "MM-NAV-1",
-                "Naval combat is not part of this engine yet.",
-            ));
+        Target::Player(t) => {
+            let ok = t != seat && st.player(t).is_some_and(|q| q.at_sea() && q.zone == p.zone);
+            if !ok {
+                return Err(no(
+                    "MM-SCOUT-1",
+                    "Scout a captain at sea in your sea zone (never one in port).",
+                ));
+            }
+        }
+        Target::Npc(card) => {
+            if !st.npcs.iter().any(|n| n.card == card && n.zone == p.zone) {
+                return Err(no("MM-SCOUT-1", "That NPC ship is not in your sea zone."));
+            }
         }
     }
     player_mut(st, seat)?.scouted.push(target);
@@ -1303,9 +1346,19 @@ fn scout(
     ) > 0;
     ev.push(Logged::public(Event::Scouted {
         seat,
-        target: "merchant".into(),
+        target: format!("{target:?}"),
         found,
     }));
+    if found && target != Target::Merchant {
+        // MM-SCOUT-2: the found target is attacked; the turn waits beneath the combat.
+        let def = match target {
+            Target::Player(t) => super::combat::Side::Player(t),
+            Target::Npc(c) => super::combat::Side::Npc(c),
+            Target::Merchant => return Ok(()),
+        };
+        super::combat::start(d, st, super::combat::Side::Player(seat), def, ev);
+        return Ok(());
+    }
     if found {
         // MM-RAID-1: the token goes to the track and its nation is revealed.
         if let Some(token) = st

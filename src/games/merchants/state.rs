@@ -66,6 +66,7 @@ impl Player {
 pub enum Target {
     Merchant,
     Player(Seat),
+    /// An NPC by its D-NPC card.
     Npc(u8),
 }
 
@@ -130,6 +131,14 @@ pub enum Frame {
     },
     /// MM-RAID-6: a successful raid's remaining cards, to keep or discard.
     Keep { seat: Seat, cards: Vec<CargoId> },
+    /// MM-NAV: a naval combat; the aggressor declares first, openly, then the defender. The
+    /// interrupted turn waits beneath, unchanged, and resumes when this frame closes.
+    Combat {
+        aggressor: super::combat::Side,
+        defender: super::combat::Side,
+        round: u8,
+        declared: Option<super::combat::Decl>,
+    },
 }
 
 impl Frame {
@@ -143,6 +152,19 @@ impl Frame {
             | Frame::MerchantFound { seat, .. }
             | Frame::Raid { seat, .. }
             | Frame::Keep { seat, .. } => SeatSet::only(*seat),
+            Frame::Combat {
+                aggressor,
+                defender,
+                declared,
+                ..
+            } => {
+                let side = if declared.is_none() {
+                    aggressor
+                } else {
+                    defender
+                };
+                side.seat().map_or(SeatSet::EMPTY, SeatSet::only)
+            }
         }
     }
 }

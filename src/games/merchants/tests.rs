@@ -112,6 +112,9 @@ fn every_action_round_trips_through_its_notation() {
         "stop",
         "keep",
         "keep 1 2",
+        "shoot",
+        "board",
+        "flee",
         "end",
     ];
     for text in all {
@@ -644,4 +647,127 @@ fn every_pending_request_has_a_default_on_timeout() {
         Merchants::timeout(&st, turn_seat(&st)),
         Timeout::Play(Action::End)
     );
+}
+
+/// Two captains at sea in one zone; seat `a` to act with three actions.
+fn face_off(seed: u64) -> (State, Seat, Seat) {
+    let mut st = started(2, seed);
+    let a = turn_seat(&st);
+    let b = Seat(1 - a.0);
+    let z = zone("CSEA");
+    for p in &mut st.players {
+        p.zone = z;
+        p.in_port = false;
+    }
+    st.npcs.clear();
+    (st, a, b)
+}
+
+#[test]
+fn a_defender_answers_during_the_attackers_turn_which_then_resumes_exactly() {
+    let mut fought = 0;
+    for n in 1..60u64 {
+        let (mut st, a, b) = face_off(n);
+        act(
+            &mut st,
+            a,
+            &"scout p0"
+                .replace("p0", &format!("p{}", b.0))
+                .parse()
+                .unwrap(),
+            n,
+        )
+        .unwrap();
+        if !matches!(st.stack.last(), Some(Frame::Combat { .. })) {
+            // A failed scout still spends the action and marks the target (MM-SCOUT-3).
+            assert!(matches!(
+                st.stack.last(),
+                Some(Frame::Turn {
+                    actions_left: 2,
+                    ..
+                })
+            ));
+            refused(&st, a, &format!("scout p{}", b.0), "MM-ACT-3");
+            continue;
+        }
+        fought += 1;
+        let below = st.stack[st.stack.len() - 2].clone();
+        assert_eq!(
+            below,
+            Frame::Turn {
+                seat: a,
+                actions_left: 2,
+                port_used: false
+            }
+        );
+        // The aggressor declares first (MM-NAV-4); round 1 is Shoot only.
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![a]);
+        refused(&st, a, "flee", "MM-NAV-4");
+        refused(&st, b, "shoot", "MM-ACT-1");
+        act(&mut st, a, &"shoot".parse().unwrap(), 100 + n).unwrap();
+        // Now the defender is pending in the middle of a's turn.
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![b]);
+        let mut k = 200;
+        while let Some(Frame::Combat { declared, .. }) = st.stack.last().cloned() {
+            let seat = if declared.is_none() { a } else { b };
+            let legal = Merchants::legal_actions(&st, seat);
+            let flee: Action = "flee".parse().unwrap();
+            let pick = if legal.contains(&flee) {
+                flee
+            } else {
+                legal[0].clone()
+            };
+            k += 1;
+            act(&mut st, seat, &pick, k).unwrap();
+        }
+        let alive = st.players[a.index()].ship.is_some();
+        if alive {
+            // The suspended turn is back on top, as it was.
+            assert_eq!(
+                st.stack.last(),
+                Some(&Frame::Turn {
+                    seat: a,
+                    actions_left: 2,
+                    port_used: false
+                })
+            );
+        } else {
+            assert!(
+                !st.stack
+                    .iter()
+                    .any(|f| matches!(f, Frame::Turn { seat, .. } if *seat == a))
+            );
+        }
+        if st.players[b.index()].ship.is_none() && alive {
+            // A defender's death never blocks the active turn (III.3.9).
+            assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![a]);
+            assert!(matches!(st.stack.first(), Some(Frame::ShipChoice { .. })));
+        }
+        if fought >= 5 {
+            break;
+        }
+    }
+    assert!(fought > 0);
+}
+
+#[test]
+fn attacking_a_non_pirate_captain_earns_a_bounty_of_their_nation() {
+    for n in 1..60u64 {
+        let (mut st, a, b) = face_off(n);
+        let nation = d().captains[usize::from(st.players[b.index()].captain)].nation;
+        act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), n).unwrap();
+        if matches!(st.stack.last(), Some(Frame::Combat { .. })) {
+            assert_eq!(st.players[a.index()].bounty[nation.index()], 1, "MM-NAV-2");
+            return;
+        }
+    }
+    panic!("no scout succeeded");
+}
+
+#[test]
+fn a_captain_in_port_cannot_be_scouted() {
+    let (mut st, a, b) = face_off(3);
+    st.players[b.index()].in_port = true;
+    refused(&st, a, &format!("scout p{}", b.0), "MM-SCOUT-1");
+    refused(&st, a, &format!("scout p{}", a.0), "MM-SCOUT-1");
 }

@@ -128,6 +128,13 @@ pub enum DecisionView {
         seat: Seat,
         cards: Vec<CargoId>,
     },
+    /// A naval combat: both sides and the aggressor's open declaration.
+    Combat {
+        aggressor: super::combat::Side,
+        defender: super::combat::Side,
+        round: u8,
+        declared: Option<super::combat::Decl>,
+    },
 }
 
 pub fn view(st: &State, viewer: Viewer) -> View {
@@ -228,6 +235,17 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             nation: *nation,
             cards: cards.clone(),
             successes: *successes,
+        },
+        Frame::Combat {
+            aggressor,
+            defender,
+            round,
+            declared,
+        } => DecisionView::Combat {
+            aggressor: *aggressor,
+            defender: *defender,
+            round: *round,
+            declared: *declared,
         },
         Frame::Keep { seat, cards } => DecisionView::Keep {
             seat: *seat,
