@@ -441,6 +441,11 @@ fn scouting_the_same_target_twice_in_a_turn_is_refused() {
     refused(&st, seat, "scout merchant", "MM-ACT-3");
 }
 
+thread_local! {
+    /// The event kinds the random games of this thread produced.
+    static SEEN: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Plays random listed actions to the end, checking invariants after every step; returns the
 /// final state and the number of actions.
 fn random_game(seats: u8, seed: u64, check_views: bool) -> (State, u64) {
@@ -459,14 +464,24 @@ fn random_game(seats: u8, seed: u64, check_views: bool) -> (State, u64) {
         assert_eq!(a.to_string().parse::<Action>().unwrap(), a, "notation");
         n += 1;
         let mut ev = Vec::new();
-        Merchants::apply(
+        let applied = Merchants::apply(
             &mut st,
             seat,
             &a,
             &mut GameRng::for_action(&game_seed, n),
             &mut ev,
-        )
-        .unwrap_or_else(|e| panic!("listed {a} refused: {e}"));
+        );
+        SEEN.with(|seen| {
+            let mut seen = seen.borrow_mut();
+            for e in &ev {
+                let json = serde_json::to_value(&e.event).unwrap();
+                let kind = json["type"].as_str().unwrap_or("").to_string();
+                if !seen.contains(&kind) {
+                    seen.push(kind);
+                }
+            }
+        });
+        applied.unwrap_or_else(|e| panic!("listed {a} refused: {e}"));
         invariants(&st);
         if check_views {
             no_leak(&st);
@@ -770,4 +785,72 @@ fn a_captain_in_port_cannot_be_scouted() {
     st.players[b.index()].in_port = true;
     refused(&st, a, &format!("scout p{}", b.0), "MM-SCOUT-1");
     refused(&st, a, &format!("scout p{}", a.0), "MM-SCOUT-1");
+}
+
+/// Self-play's contract in miniature: 50 random games for each player count, every listed
+/// action accepted, components conserved, pending empty exactly at the end, and the games
+/// reach every part of the engine built so far.
+#[test]
+fn fifty_random_games_per_player_count_reach_combats_raids_sales_deaths_and_the_end() {
+    for seats in 1..=4 {
+        for seed in 0..50 {
+            random_game(seats, 1000 + seed, false);
+        }
+    }
+    let seen = SEEN.with(|s| s.borrow().clone());
+    for kind in [
+        "revealed",
+        "combat_starts",
+        "declared",
+        "combat_ends",
+        "defeated",
+        "raid_ended",
+        "sold",
+        "bought",
+        "ship_bought",
+        "died",
+        "npc_moves",
+        "war",
+        "mission_claimed",
+        "rumor_taken",
+        "stashed",
+        "game_ends",
+    ] {
+        assert!(
+            seen.iter().any(|k| k == kind),
+            "no {kind} in 200 random games: {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn a_dead_captain_keeps_glory_and_stash_and_takes_ten_gold_from_the_stash() {
+    let mut st = started(2, 21);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    {
+        let p = &mut st.players[other.index()];
+        p.glory = 3;
+        p.stash = 14;
+        p.gold = 7;
+        p.bounty = [1, 0, 2, 0];
+    }
+    let old_captain = st.players[other.index()].captain;
+    let mut ev = Vec::new();
+    super::rules::die(d(), &mut st, other, &mut GameRng::from_u64(1), &mut ev);
+    let p = &st.players[other.index()];
+    // MM-DEATH-1/3/4.
+    assert_eq!((p.glory, p.stash, p.gold), (3, 4, 10));
+    assert_eq!(p.bounty, [0; 4]);
+    assert_eq!(p.ship, None);
+    assert_ne!(p.captain, old_captain);
+    assert!(!p.revealed);
+    assert_eq!(p.glory_hand.len(), 1);
+    // Another's death waits beneath the active turn (III.3.9).
+    assert_eq!(
+        Merchants::pending(&st).iter().collect::<Vec<_>>(),
+        vec![seat]
+    );
+    assert!(matches!(st.stack.first(), Some(Frame::ShipChoice { .. })));
+    invariants(&st);
 }
