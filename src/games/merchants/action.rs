@@ -66,6 +66,8 @@ pub enum Action {
     Rumor,
     /// `claim` (MM-MIS-1).
     Claim,
+    /// `check`: check a port-icon rumor in its port (MM-RUM-2).
+    Check,
     /// `stash 5` / `stash -5` (MM-STASH-1): to the stash, or back on board.
     Stash {
         amount: i64,
@@ -134,6 +136,7 @@ impl fmt::Display for Action {
             Action::Leave { drop } => list(f, "leave drop", drop),
             Action::Scout { target } => match target {
                 Target::Merchant => f.write_str("scout merchant"),
+                Target::Rumor => f.write_str("scout rumor"),
                 Target::Player(s) => write!(f, "scout p{}", s.0),
                 Target::Npc(n) => write!(f, "scout npc{n}"),
             },
@@ -155,6 +158,7 @@ impl fmt::Display for Action {
             Action::Hire { crew } => write!(f, "hire {crew}"),
             Action::Rumor => f.write_str("rumor"),
             Action::Claim => f.write_str("claim"),
+            Action::Check => f.write_str("check"),
             Action::Stash { amount } => write!(f, "stash {amount}"),
             Action::Done => f.write_str("done"),
             Action::RaidAs { nation: Some(n) } => write!(f, "raid {n}"),
@@ -230,6 +234,8 @@ impl FromStr for Action {
                 let w: String = one(rest, "a target")?;
                 let target = if w == "merchant" {
                     Target::Merchant
+                } else if w == "rumor" {
+                    Target::Rumor
                 } else if let Some(n) = w.strip_prefix("npc") {
                     Target::Npc(n.parse().map_err(|_| format!("{w:?} is not a target"))?)
                 } else if let Some(n) = w.strip_prefix('p') {
@@ -268,6 +274,7 @@ impl FromStr for Action {
             }),
             "rumor" => bare(Action::Rumor),
             "claim" => bare(Action::Claim),
+            "check" => bare(Action::Check),
             "stash" => Ok(Action::Stash {
                 amount: one(rest, "an amount")?,
             }),

@@ -225,6 +225,12 @@ pub enum Event {
     Died {
         seat: Seat,
     },
+    /// MM-RUM-3: the rumor card is revealed when checked.
+    RumorChecked {
+        seat: Seat,
+        rumor: String,
+        truth: bool,
+    },
     CombatStarts {
         aggressor: Side,
         defender: Side,

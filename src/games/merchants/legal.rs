@@ -89,6 +89,15 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                             out.push(Action::Scout { target });
                         }
                     }
+                    let rumor_here = p
+                        .rumor
+                        .and_then(|r| d.rumors.get(usize::from(r)))
+                        .is_some_and(|r| !r.port && d.zone_index(&r.zone) == Some(p.zone));
+                    if rumor_here && !p.scouted.contains(&Target::Rumor) {
+                        out.push(Action::Scout {
+                            target: Target::Rumor,
+                        });
+                    }
                     for n in st.npcs.iter().filter(|n| n.zone == p.zone) {
                         let target = Target::Npc(n.card);
                         if !p.scouted.contains(&target) {
@@ -254,6 +263,13 @@ fn port_actions(
             .and_then(|r| d.zone_index(&r.zone))
             == Some(p.zone)
     });
+    let rumor_here = p
+        .rumor
+        .and_then(|r| d.rumors.get(usize::from(r)))
+        .is_some_and(|r| r.port && d.zone_index(&r.zone) == Some(p.zone));
+    if open(Activity::CheckRumor) && rumor_here {
+        out.push(Action::Check);
+    }
     if open(Activity::Mission) && p.mission.is_none() && mission_here {
         out.push(Action::Claim);
     }

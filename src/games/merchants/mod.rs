@@ -24,13 +24,22 @@
 //!
 //! Built in this stage: MM-SETUP-1..14 (with the sealed simultaneous ship choice), MM-SOLO-1..4,
 //! MM-ROUND-1..3, MM-EVT-1..5 (all effect verbs but EVT-27 and the EVT-29 pardon choice),
-//! MM-NPC-2/3/5/6 (arrival, replacement, movement with hunting), MM-ACT-1..3, MM-MOVE-1/3,
-//! MM-SCOUT-1..4 (merchant targets), MM-RAID-1..7, MM-PORT-1..4, MM-SELL-1..3, MM-BUY-1..8,
-//! MM-YARD-1..13 (but no weapon resale), MM-RECR-1, MM-RUM-1, MM-MIS-1..3, MM-STASH-1/3/4/5,
-//! MM-DMG-2..4, MM-DEATH-1..5, MM-GLORY-1/2, MM-GCARD-1/2/6, MM-BNTY-1..4, MM-WAR-1/2,
-//! MM-END-1..4. Not yet: naval and crew combat (MM-NAV, MM-CREW, MM-WPN, MM-PLUN, MM-NPC-7/8),
-//! windows and glory-card play, zone effects, captain abilities, rumor checks and mission
-//! objectives, standing orders.
+//! MM-NPC-1..9 (arrival, replacement, movement with hunting, attacks at the start of a turn and
+//! on entering a zone, the deterministic combat policy), MM-ACT-1..4, MM-MOVE-1..3,
+//! MM-SCOUT-1..4, MM-RAID-1..7, MM-PORT-1..4, MM-SELL-1..3, MM-BUY-1..8, MM-YARD-1..13 (no
+//! weapon resale yet), MM-RECR-1, MM-RUM-1..3 (gold rewards only), MM-MIS-1..3,
+//! MM-STASH-1/3/4/5, MM-NAV-1/2/4..13, MM-DMG-1..6, MM-CREW-1..5, MM-PLUN-3/5/6 and a gold-only
+//! MM-PLUN-1, MM-DEATH-1..5 (no redraw choice of MM-DEATH-4a), MM-GLORY-1/2, MM-GCARD-1/2/6
+//! (the hand limit discards the newest card, III.2's default), MM-BNTY-1..4, MM-WAR-1..2,
+//! MM-END-1..4. Not yet: special weapons (MM-WPN, MM-NAV-3), the timing windows and glory-card
+//! play (MM-GCARD-3..5, D-WINDOW), plunder choices and claiming ships (MM-PLUN-1/2/4), the
+//! owner's placement of returned modifications (MM-YARD-5 uses III.2's random default), mission
+//! objectives (MM-MIS-4/5), zone effects (D-ZONE), captain abilities, standing orders (III.3.3).
+//!
+//! Combat is a frame of the decision stack ([`combat`]) above the turn it interrupts; the
+//! turn frame beneath is untouched and resumes when the combat closes. A death in another
+//! player's turn puts the new ship choice at the bottom of the stack, so it never blocks that
+//! turn (III.3.9).
 //!
 //! The engine is pure: it imports `engine`, serde, serde_json and thiserror only.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

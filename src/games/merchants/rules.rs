@@ -1305,6 +1305,22 @@ fn scout(
         ));
     }
     match target {
+        Target::Rumor => {
+            let here = p
+                .rumor
+                .and_then(|r| d.rumors.get(usize::from(r)))
+                .is_some_and(|r| !r.port && d.zone_index(&r.zone) == Some(p.zone));
+            if !here {
+                return Err(no(
+                    "MM-RUM-2",
+                    "Your rumor is not checked at sea in this zone.",
+                ));
+            }
+            player_mut(st, seat)?.scouted.push(target);
+            use_action(st, false);
+            check_rumor(d, st, seat, rng, ev);
+            return Ok(());
+        }
         Target::Merchant => {
             if st
                 .merchants
@@ -1354,7 +1370,7 @@ fn scout(
         let def = match target {
             Target::Player(t) => super::combat::Side::Player(t),
             Target::Npc(c) => super::combat::Side::Npc(c),
-            Target::Merchant => return Ok(()),
+            Target::Merchant | Target::Rumor => return Ok(()),
         };
         super::combat::start(d, st, super::combat::Side::Player(seat), def, ev);
         return Ok(());
@@ -1610,6 +1626,7 @@ fn activity_of(a: &Action) -> Option<Activity> {
         Action::Recruit => Activity::Recruit,
         Action::Rumor => Activity::Rumor,
         Action::Claim => Activity::Mission,
+        Action::Check => Activity::CheckRumor,
         Action::Stash { .. } => Activity::Stash,
         _ => return None,
     })
@@ -1844,6 +1861,16 @@ fn port_activity(
                     ev.push(only(seat, Event::RumorCard { seat, rumor: id }));
                 }
             }
+        }
+        Action::Check => {
+            let here = p
+                .rumor
+                .and_then(|r| d.rumors.get(usize::from(r)))
+                .is_some_and(|r| r.port && d.zone_index(&r.zone) == Some(zone));
+            if !here {
+                return Err(no("MM-RUM-2", "Your rumor is not checked in this port."));
+            }
+            check_rumor(d, st, seat, rng, ev);
         }
         Action::Claim => {
             if p.mission.is_some() {
@@ -2160,4 +2187,43 @@ fn hire(d: &Data, st: &mut State, seat: Seat, crew: u8, ev: &mut Ev) -> R<()> {
     }));
     st.stack.pop();
     Ok(())
+}
+
+/// MM-RUM-3: roll the card's skill; enough successes and the rumor is true (its gold and 1
+/// glory point); either way the card is discarded. Rewards other than gold (D-RUM) are not
+/// built yet.
+fn check_rumor(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) {
+    let Some(p) = st.player(seat).cloned() else {
+        return;
+    };
+    let Some((r, row)) = p
+        .rumor
+        .and_then(|r| d.rumors.get(usize::from(r)).map(|row| (r, row)))
+    else {
+        return;
+    };
+    let got = roll(
+        d,
+        rng,
+        skill(d, &p, row.skill),
+        Some(seat),
+        "rumor check (MM-RUM-3)",
+        ev,
+    );
+    let truth = got >= row.need;
+    if let Some(q) = st.players.get_mut(seat.index()) {
+        q.rumor = None;
+        if truth {
+            q.gold += row.gold;
+        }
+    }
+    st.rumor_discard.push(r);
+    ev.push(Logged::public(Event::RumorChecked {
+        seat,
+        rumor: row.id.clone(),
+        truth,
+    }));
+    if truth {
+        gain_glory(d, st, seat, "MM-RUM-3", rng, ev);
+    }
 }

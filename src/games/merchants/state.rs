@@ -65,6 +65,8 @@ impl Player {
 #[serde(tag = "kind", content = "id", rename_all = "snake_case")]
 pub enum Target {
     Merchant,
+    /// MM-RUM-2: a sea-icon rumor, checked with a Scout action in its zone.
+    Rumor,
     Player(Seat),
     /// An NPC by its D-NPC card.
     Npc(u8),
@@ -96,6 +98,8 @@ pub enum Activity {
     Rumor,
     Mission,
     Stash,
+    /// MM-RUM-2: checking a port-icon rumor in its port.
+    CheckRumor,
 }
 
 /// One frame of the decision stack (Part III.1): the top frame says who is pending.

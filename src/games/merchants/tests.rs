@@ -101,6 +101,8 @@ fn every_action_round_trips_through_its_notation() {
         "hire 2",
         "rumor",
         "claim",
+        "check",
+        "scout rumor",
         "stash 5",
         "stash -7",
         "done",
@@ -813,6 +815,7 @@ fn fifty_random_games_per_player_count_reach_combats_raids_sales_deaths_and_the_
         "war",
         "mission_claimed",
         "rumor_taken",
+        "rumor_checked",
         "stashed",
         "game_ends",
     ] {
