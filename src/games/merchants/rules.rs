@@ -246,7 +246,7 @@ fn solo_setup(
     st.event_deck.extend(kept);
     rng.shuffle(&mut st.event_deck);
     for _ in 0..row.wars {
-        start_war(st, rng, 0, ev);
+        start_war(d, st, rng, 0, ev);
     }
     let keep = usize::from(row.events).min(st.event_deck.len());
     let aside = st.event_deck.len() - keep;
@@ -724,7 +724,7 @@ fn resolve_event(d: &Data, st: &mut State, card: u8, rng: &mut GameRng, ev: &mut
                 npc_arrives(d, st, u8::try_from(i).unwrap_or(0), ev);
             }
         }
-        Effect::War(gold) => start_war(st, rng, *gold, ev),
+        Effect::War(gold) => start_war(d, st, rng, *gold, ev),
         Effect::Peace => {
             st.war = None;
             ev.push(Logged::public(Event::Peace));
@@ -811,7 +811,9 @@ fn resolve_event(d: &Data, st: &mut State, card: u8, rng: &mut GameRng, ev: &mut
     }
 }
 
-fn start_war(st: &mut State, rng: &mut GameRng, _gold: u32, ev: &mut Ev) {
+/// MM-WAR-2: two different random nations go to war; EVT-15 pays `gold` to each player whose
+/// captain's nation is in the pair.
+fn start_war(d: &Data, st: &mut State, rng: &mut GameRng, gold: u32, ev: &mut Ev) {
     let a = rng.index(4);
     let b = (a + 1 + rng.index(3)) % 4;
     let (Some(&x), Some(&y)) = (Nation::ALL.get(a), Nation::ALL.get(b)) else {
@@ -819,6 +821,16 @@ fn start_war(st: &mut State, rng: &mut GameRng, _gold: u32, ev: &mut Ev) {
     };
     st.war = Some((x, y));
     ev.push(Logged::public(Event::War { nations: (x, y) }));
+    if gold > 0 {
+        for (i, p) in st.players.iter_mut().enumerate() {
+            let own = d.captains.get(usize::from(p.captain)).map(|c| c.nation);
+            if p.ship.is_some() && (own == Some(x) || own == Some(y)) {
+                p.gold += gold;
+                let seat = Seat(u8::try_from(i).unwrap_or(0));
+                ev.push(Logged::public(Event::Reward { seat, gold }));
+            }
+        }
+    }
 }
 
 fn replace_demand(st: &mut State, z: ZoneId, rng: &mut GameRng, ev: &mut Ev) {
