@@ -2,5 +2,6 @@
 
 pub mod lancaster;
 pub mod magnate;
+pub mod merchants;
 #[cfg(test)]
 pub mod nim;

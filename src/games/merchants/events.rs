@@ -1,0 +1,263 @@
+//! What happened, for the history: every event is logged with an audience (public, or only the
+//! seats that may see it, Part III.4), and every roll with its purpose (III.5).
+
+use super::combat::{Decl, Side};
+use super::ids::{CargoId, GloryId, Loc, Nation, Ship, ZoneId};
+use crate::engine::Seat;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A seat sealed its ship choice (public: only that it chose).
+    ShipSealed {
+        seat: Seat,
+    },
+    /// MM-SETUP-9: captain and ship revealed together.
+    Revealed {
+        seat: Seat,
+        captain: String,
+        ship: Ship,
+        zone: ZoneId,
+    },
+    /// Only to the owner: the captain dealt (MM-SETUP-8, MM-DEATH-2).
+    CaptainDealt {
+        seat: Seat,
+        captain: String,
+    },
+    FirstPlayer {
+        seat: Seat,
+    },
+    /// Any roll of the custom die, with its purpose (III.5).
+    Rolled {
+        seat: Option<Seat>,
+        purpose: String,
+        faces: Vec<u8>,
+        successes: u8,
+    },
+    RoundBegins {
+        round: u32,
+    },
+    /// MM-ROUND-2: tokens returned face-down, count only.
+    MerchantsReturned {
+        count: u8,
+    },
+    EventDrawn {
+        card: String,
+        title: String,
+    },
+    /// The effect of an event that this stage does not resolve yet (logged, no change).
+    EventNotBuilt {
+        card: String,
+    },
+    NpcArrives {
+        npc: String,
+        zone: ZoneId,
+    },
+    NpcMoves {
+        npc: String,
+        from: ZoneId,
+        to: ZoneId,
+    },
+    War {
+        nations: (Nation, Nation),
+    },
+    Peace,
+    Hit {
+        seat: Seat,
+        loc: Loc,
+    },
+    CrewLost {
+        seat: Seat,
+    },
+    DemandReplaced {
+        zone: ZoneId,
+        good: u8,
+    },
+    TurnBegins {
+        seat: Seat,
+        round: u32,
+    },
+    Moved {
+        seat: Seat,
+        zone: ZoneId,
+        in_port: bool,
+    },
+    /// Cards going face-up to the cargo discard (public).
+    CargoDiscarded {
+        seat: Seat,
+        cards: Vec<CargoId>,
+    },
+    Scouted {
+        seat: Seat,
+        target: String,
+        found: bool,
+    },
+    MerchantRevealed {
+        zone: ZoneId,
+        nation: Nation,
+    },
+    LetGo {
+        seat: Seat,
+    },
+    Bounty {
+        seat: Seat,
+        nation: Nation,
+        level: u8,
+    },
+    /// MM-RAID-4: cards drawn face-up.
+    RaidDrew {
+        seat: Seat,
+        cards: Vec<CargoId>,
+    },
+    RaidEnded {
+        seat: Seat,
+        success: bool,
+        gold: u32,
+    },
+    CargoKept {
+        seat: Seat,
+        count: u8,
+    },
+    PortAction {
+        seat: Seat,
+        zone: ZoneId,
+    },
+    ModRevealed {
+        zone: ZoneId,
+        kind: u8,
+    },
+    Sold {
+        seat: Seat,
+        cards: Vec<CargoId>,
+        gold: u32,
+    },
+    /// Public: an offer of `count` cards was drawn.
+    OfferDrawn {
+        seat: Seat,
+        count: u8,
+    },
+    /// Only to the buyer: the offer itself (MM-BUY-5).
+    Offer {
+        seat: Seat,
+        cards: Vec<CargoId>,
+    },
+    /// Public: a purchase happened, how many cards and for how much gold.
+    Bought {
+        seat: Seat,
+        count: u8,
+        gold: u32,
+    },
+    ShipBought {
+        seat: Seat,
+        ship: Ship,
+        paid: u32,
+        sale: u32,
+    },
+    Repaired {
+        seat: Seat,
+        locs: Vec<Loc>,
+        gold: u32,
+    },
+    Modified {
+        seat: Seat,
+        kind: u8,
+    },
+    /// MM-YARD-5 (default placement): a modification back at a port, face-down.
+    ModPlaced {
+        zone: ZoneId,
+    },
+    WeaponBought {
+        seat: Seat,
+        kind: u8,
+    },
+    Recruited {
+        seat: Seat,
+        crew: u8,
+        gold: u32,
+    },
+    /// Public: a rumor was taken. The card goes only to its holder.
+    RumorTaken {
+        seat: Seat,
+    },
+    RumorCard {
+        seat: Seat,
+        rumor: String,
+    },
+    MissionClaimed {
+        seat: Seat,
+        mission: String,
+    },
+    MissionOpened {
+        mission: String,
+    },
+    /// Public: a stash activity happened (amount hidden).
+    StashVisited {
+        seat: Seat,
+    },
+    /// Only to the owner: the amount moved.
+    Stashed {
+        seat: Seat,
+        amount: i64,
+        stash: u32,
+    },
+    Glory {
+        seat: Seat,
+        points: u8,
+        rule: String,
+    },
+    /// Public: a glory card was drawn (count only); the card goes to its owner.
+    GloryDrawn {
+        seat: Seat,
+    },
+    GloryCard {
+        seat: Seat,
+        card: GloryId,
+    },
+    GloryDiscarded {
+        seat: Seat,
+        card: GloryId,
+    },
+    /// MM-END-1: announced without the stash amount.
+    TargetReached {
+        seat: Seat,
+    },
+    Died {
+        seat: Seat,
+    },
+    /// MM-RUM-3: the rumor card is revealed when checked.
+    RumorChecked {
+        seat: Seat,
+        rumor: String,
+        truth: bool,
+    },
+    CombatStarts {
+        aggressor: Side,
+        defender: Side,
+    },
+    /// MM-NAV-4: declarations are open.
+    Declared {
+        side: Side,
+        decl: Decl,
+    },
+    NpcHit {
+        npc: u8,
+        loc: Loc,
+    },
+    /// How the naval combat ended: sinking, boarding or escape.
+    CombatEnds {
+        how: String,
+    },
+    Defeated {
+        winner: Side,
+        loser: Side,
+    },
+    Reward {
+        seat: Seat,
+        gold: u32,
+    },
+    GameEnds {
+        reason: String,
+        winners: Vec<Seat>,
+    },
+}

@@ -1,0 +1,265 @@
+//! Merchants & Marauders (Kasper Aagaard and Christian Marcussen, Z-Man Games 2010), 1–4
+//! players: the rules engine, from `shared/rules/merchants-and-marauders.md` (draft v0.1; every
+//! rule cited by its `MM-...` ID). First stage of issue 15: not registered as a game kind yet.
+//!
+//! Rules in ten lines: captains sail the Caribbean in rounds. Each round the first player draws
+//! an event (NPC icons move the navies and pirates, then the card's text), then every captain
+//! takes a turn of up to three actions: Move (to an adjacent zone, into or out of a port), Scout
+//! (a merchant to raid, a player or NPC to fight) and, once, Port (sell, buy from a private
+//! offer, shipyard, recruit, rumor, mission, stash in the home port). Glory comes from big
+//! sales, rich raids, missions, rumors, big ships, victories and the secret stash; at 10 the game
+//! ends with the round. An empty event deck ends it at once.
+//!
+//! Glossary (rulebook → code): captain → [`state::Player::captain`] (a D-CAPT row); ship and its
+//! player board → [`state::Player`] (`hits` in Hull, Masts, Cannons, Crew, Cargo order); sea
+//! zone / port → [`ids::ZoneId`] with `in_port`; cargo card → [`ids::CargoId`]; decision
+//! stack → [`state::Frame`] (the top frame is pending); Port activity → [`state::Activity`].
+//!
+//! Data provenance: `data.json` is Part II of the spec. Every table or row the spec tags [P]
+//! carries `"p": true` (or a `*_p` flag for a whole card set): the die-face locations, goods
+//! names and cargo values, zone nations and effects, the borders, captains, NPCs, events,
+//! modifications beyond counts, weapon effects, glory cards, missions, rumors and the Brutal
+//! solo level. A corrected table replaces the JSON without code changes; `Data::check` holds it
+//! to the counts of D-COMP and the shape rules of Part II.
+//!
+//! Built in this stage: MM-SETUP-1..14 (with the sealed simultaneous ship choice), MM-SOLO-1..4,
+//! MM-ROUND-1..3, MM-EVT-1..5 (all effect verbs but EVT-27 and the EVT-29 pardon choice),
+//! MM-NPC-1..9 (arrival, replacement, movement with hunting, attacks at the start of a turn and
+//! on entering a zone, the deterministic combat policy), MM-ACT-1..4, MM-MOVE-1..3,
+//! MM-SCOUT-1..4, MM-RAID-1..7, MM-PORT-1..4, MM-SELL-1..3, MM-BUY-1..8, MM-YARD-1..13 (no
+//! weapon resale yet), MM-RECR-1, MM-RUM-1..3 (gold rewards only), MM-MIS-1..3,
+//! MM-STASH-1/3/4/5, MM-NAV-1/2/4..13, MM-DMG-1..6, MM-CREW-1..5, MM-PLUN-3/5/6 and a gold-only
+//! MM-PLUN-1, MM-DEATH-1..5 (no redraw choice of MM-DEATH-4a), MM-GLORY-1/2, MM-GCARD-1/2/6
+//! (the hand limit discards the newest card, III.2's default), MM-BNTY-1..4, MM-WAR-1..2,
+//! MM-END-1..4. Not yet: special weapons (MM-WPN, MM-NAV-3), the timing windows and glory-card
+//! play (MM-GCARD-3..5, D-WINDOW), plunder choices and claiming ships (MM-PLUN-1/2/4), the
+//! owner's placement of returned modifications (MM-YARD-5 uses III.2's random default), mission
+//! objectives (MM-MIS-4/5), zone effects (D-ZONE), captain abilities, standing orders (III.3.3).
+//!
+//! Combat is a frame of the decision stack ([`combat`]) above the turn it interrupts; the
+//! turn frame beneath is untouched and resumes when the combat closes. A death in another
+//! player's turn puts the new ship choice at the bottom of the stack, so it never blocks that
+//! turn (III.3.9).
+//!
+//! The engine is pure: it imports `engine`, serde, serde_json and thiserror only.
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+pub mod action;
+pub mod combat;
+pub mod data;
+pub mod events;
+pub mod ids;
+pub mod legal;
+pub mod rules;
+pub mod state;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use crate::engine::{
+    Audience, EndReason, Game, GameRng, Illegal, Logged, OptionsError, Outcome, Seat, SeatSet,
+    Switch, SwitchValue, Timeout, Viewer,
+};
+use serde::{Deserialize, Serialize};
+
+pub use action::Action;
+pub use events::Event;
+pub use state::State;
+pub use view::View;
+
+/// Options as a client gives them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// D-SOLO level of a one-player game (MM-SOLO-2).
+    #[serde(default)]
+    pub solo_level: Option<String>,
+    /// MM-END-4.
+    #[serde(default)]
+    pub glory_target: Option<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rules {
+    pub preset: String,
+    pub solo_level: String,
+    pub glory_target: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MmOutcome {
+    pub winners: Vec<Seat>,
+    /// Total glory (track + stash points) per seat.
+    pub glory: Vec<u8>,
+    /// Stashed gold per seat, revealed at the end (III.4).
+    pub stash: Vec<u32>,
+    pub reason: String,
+}
+
+impl Outcome for MmOutcome {
+    fn winners(&self) -> SeatSet {
+        self.winners.iter().copied().collect()
+    }
+}
+
+pub struct Merchants;
+
+impl Game for Merchants {
+    const KIND: &'static str = "merchants_and_marauders";
+    const NAME: &'static str = "Merchants & Marauders";
+    const MIN_SEATS: u8 = 1;
+    const MAX_SEATS: u8 = 4;
+    const PRESETS: &'static [&'static str] = &["standard"];
+    const SWITCHES: &'static [Switch] = &[
+        Switch {
+            name: "solo_level",
+            values: &[
+                SwitchValue::Text("easy"),
+                SwitchValue::Text("medium"),
+                SwitchValue::Text("hard"),
+                SwitchValue::Text("brutal"),
+            ],
+            rules: "MM-SOLO-2",
+        },
+        Switch {
+            name: "glory_target",
+            values: &[
+                SwitchValue::Number(10),
+                SwitchValue::Number(8),
+                SwitchValue::Number(12),
+            ],
+            rules: "MM-END-4",
+        },
+    ];
+
+    type Options = Options;
+    type Rules = Rules;
+    type State = State;
+    type Action = Action;
+    type Event = Event;
+    type View = View;
+    type Outcome = MmOutcome;
+
+    fn resolve(options: &Options) -> Result<Rules, OptionsError> {
+        let preset = options.preset.clone().unwrap_or_else(|| "standard".into());
+        if preset != "standard" {
+            return Err(OptionsError(format!("preset: {preset:?} is not a preset")));
+        }
+        let solo_level = options.solo_level.clone().unwrap_or_else(|| "easy".into());
+        if !matches!(solo_level.as_str(), "easy" | "medium" | "hard" | "brutal") {
+            return Err(OptionsError(format!(
+                "solo_level: easy, medium, hard or brutal, not {solo_level:?}"
+            )));
+        }
+        let glory_target = options.glory_target.unwrap_or(10);
+        if !(2..=30).contains(&glory_target) {
+            return Err(OptionsError("glory_target: 2 to 30".into()));
+        }
+        Ok(Rules {
+            preset,
+            solo_level,
+            glory_target,
+        })
+    }
+
+    fn setup(
+        rules: &Rules,
+        seats: u8,
+        rng: &mut GameRng,
+        events: &mut Vec<Logged<Event>>,
+    ) -> Result<State, OptionsError> {
+        rules::setup(rules, seats, rng, events)
+    }
+
+    fn pending(state: &State) -> SeatSet {
+        state.top().map_or(SeatSet::EMPTY, |f| {
+            let seats = f.seats();
+            match f {
+                // A sealed choice waits only for the seats that have not chosen.
+                state::Frame::ShipChoice { .. } => seats
+                    .iter()
+                    .filter(|s| state.player(*s).is_some_and(|p| p.sealed.is_none()))
+                    .collect(),
+                _ => seats,
+            }
+        })
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        if !Merchants::pending(state).contains(seat) {
+            return Vec::new();
+        }
+        legal::legal_actions(state, seat)
+    }
+
+    /// The sealed ship choice is the sender's alone until the reveal.
+    fn action_audience(action: &Action, seat: Seat) -> Audience {
+        match action {
+            Action::Ship { .. }
+            | Action::Take { .. }
+            | Action::Stash { .. }
+            | Action::Leave { .. }
+            | Action::Keep { .. } => Audience::Only(SeatSet::only(seat)),
+            _ => Audience::Everyone,
+        }
+    }
+
+    fn apply(
+        state: &mut State,
+        seat: Seat,
+        action: &Action,
+        rng: &mut GameRng,
+        events: &mut Vec<Logged<Event>>,
+    ) -> Result<(), Illegal> {
+        if !Merchants::pending(state).contains(seat) {
+            return Err(Illegal::new(
+                "MM-ACT-1",
+                format!("Seat {} has no decision to take now.", seat.0),
+            ));
+        }
+        rules::apply(state, seat, action, rng, events)
+    }
+
+    fn view(state: &State, viewer: Viewer) -> View {
+        view::view(state, viewer)
+    }
+
+    fn outcome(state: &State) -> Option<MmOutcome> {
+        state.outcome.clone()
+    }
+
+    fn resign(state: &mut State, seat: Seat) -> Result<(), Illegal> {
+        concede(state, seat, EndReason::Resigned)
+    }
+
+    fn lose_on_time(state: &mut State, seat: Seat) -> Result<(), Illegal> {
+        concede(state, seat, EndReason::Timeout)
+    }
+
+    fn timeout(state: &State, seat: Seat) -> Timeout<Action> {
+        legal::timeout(state, seat)
+    }
+}
+
+fn concede(state: &mut State, seat: Seat, reason: EndReason) -> Result<(), Illegal> {
+    if state.outcome.is_some() {
+        return Err(Illegal::new("MM-END-1", "The game is over."));
+    }
+    if seat.0 >= state.seats {
+        return Err(Illegal::new("MM-END-1", "No such seat."));
+    }
+    state.stack.clear();
+    state.outcome = Some(MmOutcome {
+        winners: (0..state.seats).map(Seat).filter(|s| *s != seat).collect(),
+        glory: state.players.iter().map(|p| p.glory).collect(),
+        stash: state.players.iter().map(|p| p.stash).collect(),
+        reason: match reason {
+            EndReason::Resigned => "resigned".into(),
+            EndReason::Timeout => "timeout".into(),
+        },
+    });
+    Ok(())
+}

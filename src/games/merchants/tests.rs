@@ -1,0 +1,859 @@
+//! Tests per rule (a refusal cites its rule and changes nothing), the sealed ship choice, the
+//! views (no hidden part of a seat leaks to another), determinism, and random games for 1–4
+//! players with the component invariants.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use super::data::{self, Data};
+use super::ids::{Loc, Nation, Ship};
+use super::state::{Frame, State, Target};
+use super::{Action, Merchants, Options};
+use crate::engine::{Game, GameRng, Logged, Seat, Seed, Timeout, Viewer};
+
+fn d() -> &'static Data {
+    data::load().unwrap()
+}
+
+fn new_game(seats: u8, seed: u64) -> State {
+    let rules = Merchants::resolve(&Options::default()).unwrap();
+    let mut ev = Vec::new();
+    Merchants::setup(&rules, seats, &mut GameRng::from_u64(seed), &mut ev).unwrap()
+}
+
+fn act(
+    st: &mut State,
+    seat: Seat,
+    a: &Action,
+    n: u64,
+) -> Result<Vec<Logged<super::Event>>, crate::engine::Illegal> {
+    let mut ev = Vec::new();
+    let mut rng = GameRng::for_action(&Seed([n as u8; 32]), n);
+    Merchants::apply(st, seat, a, &mut rng, &mut ev).map(|()| ev)
+}
+
+/// Seals Sloops for everyone: the game is then at the first player's turn.
+fn started(seats: u8, seed: u64) -> State {
+    let mut st = new_game(seats, seed);
+    for s in 0..seats {
+        act(&mut st, Seat(s), &Action::Ship { ship: Ship::Sloop }, 1).unwrap();
+    }
+    st
+}
+
+fn turn_seat(st: &State) -> Seat {
+    match st.stack.last() {
+        Some(Frame::Turn { seat, .. }) => *seat,
+        other => panic!("not a turn: {other:?}"),
+    }
+}
+
+/// A refusal cites `rule` and changes nothing.
+fn refused(st: &State, seat: Seat, a: &str, rule: &str) {
+    let mut copy = st.clone();
+    let a: Action = a.parse().unwrap();
+    let err = act(&mut copy, seat, &a, 9).unwrap_err();
+    assert_eq!(err.rule, rule, "{a}: {err}");
+    assert_eq!(&copy, st, "{a} changed the state");
+}
+
+fn zone(code: &str) -> u8 {
+    d().zone_index(code).unwrap()
+}
+
+#[test]
+fn the_data_file_parses_meets_the_counts_of_part_ii_and_marks_its_placeholders() {
+    let d = d();
+    assert_eq!(d.cargo_cards(), 64);
+    assert_eq!(d.zones.len(), 17);
+    assert_eq!(d.borders.rows.len(), 28);
+    assert_eq!(d.events.len(), 34);
+    assert!(d.die.p && d.borders.p && d.captains_p && d.events_p && d.glory_p);
+    assert!(d.cargo_per_good.p && d.missions_p && d.rumors_p && d.npcs_p);
+    assert!(d.zones.iter().filter(|z| z.port).all(|z| z.p));
+    assert!(d.solo.iter().any(|s| s.p) && d.solo.iter().any(|s| !s.p));
+    // D-ADJ symmetric: HAV E -> NAS and NAS W -> HAV.
+    assert_eq!(d.across(zone("HAV"), super::ids::Dir::E), Some(zone("NAS")));
+    assert_eq!(d.across(zone("NAS"), super::ids::Dir::W), Some(zone("HAV")));
+    assert_eq!(d.neighbours(zone("CSEA")).len(), 7);
+}
+
+#[test]
+fn every_action_round_trips_through_its_notation() {
+    let all = [
+        "ship sloop",
+        "ship flute",
+        "move SJU",
+        "enter",
+        "leave",
+        "leave drop 3 17",
+        "scout merchant",
+        "scout p2",
+        "scout npc1",
+        "port",
+        "sell 3 17",
+        "buy",
+        "take",
+        "take 4 5 6",
+        "yard frigate",
+        "repair hull masts masts",
+        "modify",
+        "weapon 2",
+        "recruit",
+        "hire 2",
+        "rumor",
+        "claim",
+        "check",
+        "scout rumor",
+        "stash 5",
+        "stash -7",
+        "done",
+        "raid ES",
+        "let go",
+        "draw",
+        "discard 12",
+        "swap 40",
+        "stop",
+        "keep",
+        "keep 1 2",
+        "shoot",
+        "board",
+        "flee",
+        "end",
+    ];
+    for text in all {
+        let a: Action = text.parse().unwrap();
+        assert_eq!(a.to_string(), text);
+        let json = serde_json::to_string(&a).unwrap();
+        assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), a);
+    }
+    for bad in [
+        "",
+        "move XYZ",
+        "ship",
+        "sell",
+        "scout q1",
+        "enter now",
+        "let it go",
+    ] {
+        assert!(bad.parse::<Action>().is_err(), "{bad:?} parsed");
+    }
+}
+
+#[test]
+fn the_ship_choice_is_sealed_until_every_seat_has_chosen_then_revealed_together() {
+    let mut st = new_game(3, 5);
+    assert_eq!(Merchants::pending(&st).len(), 3);
+    // MM-SETUP-9: only Sloop or Flute.
+    refused(&st, Seat(1), "ship frigate", "MM-SETUP-9");
+    let ev = act(&mut st, Seat(1), &Action::Ship { ship: Ship::Flute }, 1).unwrap();
+    assert_eq!(ev.len(), 1);
+    assert_eq!(Merchants::pending(&st).len(), 2);
+    assert!(!Merchants::pending(&st).contains(Seat(1)));
+    refused(&st, Seat(1), "ship sloop", "MM-ACT-1");
+    let other = serde_json::to_string(&Merchants::view(&st, Viewer::Seat(Seat(0)))).unwrap();
+    assert!(!other.contains("flute"), "a sealed choice leaked: {other}");
+    let own = Merchants::view(&st, Viewer::Seat(Seat(1)));
+    assert_eq!(own.players[1].sealed, Some(Ship::Flute));
+    act(&mut st, Seat(0), &Action::Ship { ship: Ship::Sloop }, 2).unwrap();
+    let ev = act(&mut st, Seat(2), &Action::Ship { ship: Ship::Sloop }, 3).unwrap();
+    let reveals = ev
+        .iter()
+        .filter(|e| matches!(e.event, super::Event::Revealed { .. }))
+        .count();
+    assert_eq!(reveals, 3);
+    for (i, p) in st.players.iter().enumerate() {
+        // MM-SETUP-10..13.
+        assert!(p.revealed && p.in_port);
+        assert_eq!(
+            Some(p.zone),
+            d().zone_index(&d().captains[usize::from(p.captain)].home)
+        );
+        assert_eq!(p.gold, 10);
+        assert_eq!(p.glory_hand.len(), 1);
+        let ship = if i == 1 { Ship::Flute } else { Ship::Sloop };
+        assert_eq!(p.ship, Some(ship));
+        assert_eq!(
+            p.hits,
+            Loc::HITS.map(|l| super::rules::max_of(d(), ship, &[], l))
+        );
+    }
+    // MM-ROUND-1: round 1 has begun with an event; the first player has the turn.
+    assert_eq!(st.round, 1);
+    assert_eq!(st.event_discard.len() + st.event_deck.len(), 34);
+    assert!(matches!(
+        st.stack.last(),
+        Some(Frame::Turn {
+            actions_left: 3,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn moves_go_to_adjacent_zones_and_through_ports_only() {
+    let mut st = started(2, 11);
+    let seat = turn_seat(&st);
+    let here = st.players[seat.index()].zone;
+    let far = (0..17u8)
+        .find(|z| *z != here && !d().neighbours(here).contains(z))
+        .unwrap();
+    let far = &d().zones[usize::from(far)].id;
+    // In port a Move must first leave (MM-MOVE-1).
+    refused(
+        &st,
+        seat,
+        &format!(
+            "move {}",
+            d().zones[usize::from(d().neighbours(here)[0])].id
+        ),
+        "MM-MOVE-1",
+    );
+    refused(&st, seat, "scout merchant", "MM-SCOUT-4");
+    act(&mut st, seat, &Action::Leave { drop: vec![] }, 2).unwrap();
+    refused(&st, seat, &format!("move {far}"), "MM-MOVE-1");
+    refused(&st, seat, "port", "MM-PORT-1");
+    let to = d().neighbours(here)[0];
+    act(&mut st, seat, &Action::Move { to }, 3).unwrap();
+    assert_eq!(st.players[seat.index()].zone, to);
+    assert!(matches!(
+        st.stack.last(),
+        Some(Frame::Turn {
+            actions_left: 1,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn leaving_port_discards_exactly_the_cargo_over_the_hold() {
+    let mut st = started(2, 12);
+    let seat = turn_seat(&st);
+    st.players[seat.index()].cargo = vec![0, 9, 18, 27];
+    st.cargo_deck.retain(|c| ![0, 9, 18, 27].contains(c));
+    // A Sloop holds 2 at sea (MM-MOVE-3).
+    refused(&st, seat, "leave", "MM-MOVE-3");
+    refused(&st, seat, "leave drop 0", "MM-MOVE-3");
+    refused(&st, seat, "leave drop 0 0", "MM-MOVE-3");
+    refused(&st, seat, "leave drop 0 1", "MM-MOVE-3");
+    act(&mut st, seat, &"leave drop 0 27".parse().unwrap(), 2).unwrap();
+    assert_eq!(st.players[seat.index()].cargo, vec![9, 18]);
+    assert!(st.cargo_discard.ends_with(&[0, 27]));
+}
+
+#[test]
+fn the_port_action_is_once_a_turn_selling_comes_first_and_each_activity_once() {
+    let mut st = started(2, 13);
+    let seat = turn_seat(&st);
+    let z = st.players[seat.index()].zone;
+    st.mod_tokens[usize::from(z)].as_mut().unwrap().face_up = false;
+    let demand = st.demand[usize::from(z)].unwrap();
+    // Two cards of the good in demand and one other.
+    let good_cards: Vec<u8> = (0..64)
+        .filter(|c| d().cargo_card(*c).good == demand)
+        .take(2)
+        .collect();
+    let other = (0..64).find(|c| d().cargo_card(*c).good != demand).unwrap();
+    let mine = vec![good_cards[0], good_cards[1], other];
+    st.cargo_deck.retain(|c| !mine.contains(c));
+    st.players[seat.index()].cargo = mine.clone();
+    let ev = act(&mut st, seat, &Action::Port, 2).unwrap();
+    // MM-PORT-3: the modification token is revealed.
+    assert!(st.mod_tokens[usize::from(z)].unwrap().face_up);
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e.event, super::Event::ModRevealed { .. }))
+    );
+    act(&mut st, seat, &Action::Buy, 3).unwrap();
+    let Some(Frame::Offer { cards, .. }) = st.stack.last().cloned() else {
+        panic!()
+    };
+    // MM-BUY-2: no card of the good in demand in the offer.
+    assert!(cards.iter().all(|c| d().cargo_card(*c).good != demand));
+    assert_eq!(cards.len(), 6);
+    act(&mut st, seat, &Action::Take { cards: vec![] }, 4).unwrap();
+    refused(&st, seat, &format!("sell {}", mine[0]), "MM-PORT-2");
+    refused(&st, seat, "buy", "MM-PORT-2");
+    act(&mut st, seat, &Action::Done, 5).unwrap();
+    refused(&st, seat, "port", "MM-ACT-2");
+}
+
+#[test]
+fn selling_pays_three_or_six_replaces_the_demand_and_three_in_demand_score_glory() {
+    let mut st = started(2, 14);
+    let seat = turn_seat(&st);
+    let z = st.players[seat.index()].zone;
+    let demand = st.demand[usize::from(z)].unwrap();
+    let good_cards: Vec<u8> = (0..64)
+        .filter(|c| d().cargo_card(*c).good == demand)
+        .take(3)
+        .collect();
+    let other = (0..64).find(|c| d().cargo_card(*c).good != demand).unwrap();
+    let mut mine = good_cards.clone();
+    mine.push(other);
+    st.cargo_deck.retain(|c| !mine.contains(c));
+    st.players[seat.index()].cargo = mine.clone();
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    refused(&st, seat, "sell 63 63", "MM-SELL-1");
+    let text = format!("sell {} {} {} {}", mine[0], mine[1], mine[2], mine[3]);
+    act(&mut st, seat, &text.parse().unwrap(), 3).unwrap();
+    let p = &st.players[seat.index()];
+    assert_eq!(p.gold, 10 + 3 * 6 + 3);
+    assert_eq!(p.glory, 1, "MM-SELL-3");
+    assert_eq!(p.glory_hand.len(), 2, "MM-GCARD-1");
+    assert_eq!(st.demand_pool.len(), 8, "MM-SELL-2 keeps the pool at 8");
+}
+
+#[test]
+fn buying_prices_follow_the_offer_counts_and_gold_and_the_hold_limit_purchases() {
+    // MM-BUY-3: one of a good 3, exactly two 2 each, three or more 1 each.
+    let offer = [0u8, 1, 8, 16, 17, 18];
+    assert_eq!(
+        super::rules::offer_prices(d(), &offer),
+        vec![2, 2, 3, 1, 1, 1]
+    );
+    let mut st = started(2, 15);
+    let seat = turn_seat(&st);
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    act(&mut st, seat, &Action::Buy, 3).unwrap();
+    let Some(Frame::Offer { cards, .. }) = st.stack.last().cloned() else {
+        panic!()
+    };
+    st.players[seat.index()].gold = 0;
+    let one = format!("take {}", cards[0]);
+    refused(&st, seat, &one, "MM-BUY-3");
+    refused(&st, seat, "take 64", "MM-BUY-4");
+    st.players[seat.index()].gold = 40;
+    let all = format!(
+        "take {}",
+        cards
+            .iter()
+            .map(u8::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    st.players[seat.index()].cargo = vec![];
+    act(&mut st.clone(), seat, &all.parse().unwrap(), 4).unwrap();
+    // MM-BUY-8 [C]: in port, max(6, Cargo) cards.
+    let held: Vec<u8> = st.cargo_deck.drain(..1).collect();
+    st.players[seat.index()].cargo = held;
+    refused(&st, seat, &all, "MM-BUY-8");
+}
+
+#[test]
+fn stashing_is_for_the_home_port_and_hidden_from_the_others() {
+    let mut st = started(2, 16);
+    let seat = turn_seat(&st);
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    refused(&st, seat, "stash 11", "MM-STASH-1");
+    refused(&st, seat, "stash -1", "MM-STASH-1");
+    let ev = act(&mut st, seat, &"stash 10".parse().unwrap(), 3).unwrap();
+    assert_eq!(st.players[seat.index()].stash, 10);
+    let other = Seat(1 - seat.0);
+    for e in &ev {
+        if matches!(e.event, super::Event::Stashed { .. }) {
+            assert!(!e.audience.admits(Viewer::Seat(other)));
+        }
+    }
+    assert_eq!(
+        Merchants::view(&st, Viewer::Seat(other)).players[seat.index()].stash,
+        None
+    );
+    // Elsewhere than home: refused.
+    let mut away = started(2, 16);
+    let seat = turn_seat(&away);
+    let p = &mut away.players[seat.index()];
+    p.zone = (0..16)
+        .find(|z| Some(*z) != d().zone_index(&d().captains[usize::from(p.captain)].home))
+        .unwrap();
+    act(&mut away, seat, &Action::Port, 2).unwrap_or_default();
+    if matches!(away.stack.last(), Some(Frame::Port { .. })) {
+        refused(&away, seat, "stash 5", "MM-STASH-1");
+    }
+}
+
+#[test]
+fn a_bounty_from_the_ports_nation_locks_you_out_of_its_port_action() {
+    let mut st = started(2, 17);
+    let seat = turn_seat(&st);
+    let z = st.players[seat.index()].zone;
+    let n = d().zones[usize::from(z)].nation.unwrap();
+    st.players[seat.index()].bounty[n.index()] = 1;
+    refused(&st, seat, "port", "MM-PORT-4");
+    assert!(!Merchants::legal_actions(&st, seat).contains(&Action::Port));
+}
+
+#[test]
+fn the_shipyard_sells_the_old_ship_and_a_big_ship_scores_glory_once_per_captain() {
+    let mut st = started(2, 18);
+    let seat = turn_seat(&st);
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    refused(&st, seat, "yard frigate", "MM-YARD-2");
+    refused(&st, seat, "yard man_o_war", "MM-YARD-7");
+    st.players[seat.index()].gold = 30;
+    act(&mut st, seat, &"yard frigate".parse().unwrap(), 3).unwrap();
+    let p = &st.players[seat.index()];
+    assert_eq!(p.ship, Some(Ship::Frigate));
+    assert_eq!(p.gold, 0, "30 + Sloop 5 - 35");
+    assert_eq!(p.glory, 1, "MM-YARD-8");
+    // MM-YARD-4: crew moves over and does not rise.
+    assert_eq!(super::rules::cur(p, Loc::Crew), 2);
+    st.players[seat.index()].gold = 40;
+    act(&mut st, seat, &"yard galleon".parse().unwrap(), 4).unwrap();
+    assert_eq!(st.players[seat.index()].glory, 1, "once per captain");
+    // Repairs: only damaged points (MM-YARD-9).
+    refused(&st, seat, "repair hull", "MM-YARD-9");
+    refused(&st, seat, "repair crew", "MM-YARD-9");
+}
+
+#[test]
+fn a_found_merchant_may_be_raided_as_its_token_or_zone_nation_or_let_go() {
+    let mut st = started(2, 19);
+    let seat = turn_seat(&st);
+    let p = &mut st.players[seat.index()];
+    p.in_port = false;
+    let z = p.zone;
+    st.merchants[usize::from(z)] = Some(Nation::NL);
+    st.stack.push(Frame::MerchantFound {
+        seat,
+        token: Nation::NL,
+    });
+    let zn = d().zones[usize::from(z)].nation.unwrap();
+    let stranger = Nation::ALL
+        .into_iter()
+        .find(|n| *n != zn && *n != Nation::NL)
+        .unwrap();
+    refused(&st, seat, &format!("raid {stranger}"), "MM-RAID-1");
+    let mut hurt = st.clone();
+    hurt.players[seat.index()].hits[2] = 0;
+    refused(&hurt, seat, "raid NL", "MM-RAID-2");
+    let mut raid = st.clone();
+    act(&mut raid, seat, &"raid NL".parse().unwrap(), 3).unwrap();
+    // MM-RAID-3: a Dutch bounty unless at war.
+    assert_eq!(raid.players[seat.index()].bounty[Nation::NL.index()], 1);
+    act(&mut st, seat, &"let go".parse().unwrap(), 4).unwrap();
+    assert!(st.players[seat.index()].bounty.iter().all(|b| *b == 0));
+}
+
+#[test]
+fn scouting_the_same_target_twice_in_a_turn_is_refused() {
+    let mut st = started(2, 20);
+    let seat = turn_seat(&st);
+    let p = &mut st.players[seat.index()];
+    p.in_port = false;
+    p.scouted.push(Target::Merchant);
+    refused(&st, seat, "scout merchant", "MM-ACT-3");
+}
+
+thread_local! {
+    /// The event kinds the random games of this thread produced.
+    static SEEN: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Plays random listed actions to the end, checking invariants after every step; returns the
+/// final state and the number of actions.
+fn random_game(seats: u8, seed: u64, check_views: bool) -> (State, u64) {
+    let mut st = new_game(seats, seed);
+    let mut chooser = GameRng::from_u64(seed ^ 0xfeed);
+    let game_seed = Seed::from_numbers(seed, 7);
+    let mut n = 0;
+    while let Some(seat) = Merchants::pending(&st).iter().next() {
+        let legal = Merchants::legal_actions(&st, seat);
+        assert!(
+            !legal.is_empty(),
+            "pending seat {seat:?} has no action: {:?}",
+            st.stack.last()
+        );
+        let a = legal[chooser.index(legal.len())].clone();
+        assert_eq!(a.to_string().parse::<Action>().unwrap(), a, "notation");
+        n += 1;
+        let mut ev = Vec::new();
+        let applied = Merchants::apply(
+            &mut st,
+            seat,
+            &a,
+            &mut GameRng::for_action(&game_seed, n),
+            &mut ev,
+        );
+        SEEN.with(|seen| {
+            let mut seen = seen.borrow_mut();
+            for e in &ev {
+                let json = serde_json::to_value(&e.event).unwrap();
+                let kind = json["type"].as_str().unwrap_or("").to_string();
+                if !seen.contains(&kind) {
+                    seen.push(kind);
+                }
+            }
+        });
+        applied.unwrap_or_else(|e| panic!("listed {a} refused: {e}"));
+        invariants(&st);
+        if check_views {
+            no_leak(&st);
+        }
+        if let Timeout::Play(t) = Merchants::timeout(&st, seat)
+            && Merchants::pending(&st).contains(seat)
+        {
+            let mut copy = st.clone();
+            Merchants::apply(
+                &mut copy,
+                seat,
+                &t,
+                &mut GameRng::for_action(&game_seed, 0),
+                &mut Vec::new(),
+            )
+            .unwrap_or_else(|e| panic!("timeout default {t} refused: {e}"));
+        }
+        assert!(n < 20_000, "the game does not end");
+    }
+    assert!(st.outcome.is_some(), "pending empty before the end");
+    (st, n)
+}
+
+fn invariants(st: &State) {
+    let mut cargo: Vec<u8> = st
+        .cargo_deck
+        .iter()
+        .chain(&st.cargo_discard)
+        .copied()
+        .collect();
+    let mut glory: Vec<u8> = st
+        .glory_deck
+        .iter()
+        .chain(&st.glory_discard)
+        .copied()
+        .collect();
+    for p in &st.players {
+        cargo.extend(&p.cargo);
+        glory.extend(p.glory_hand.iter().chain(&p.specialists));
+        assert!(p.glory_hand.len() <= 4, "MM-GCARD-2");
+        if p.ship.is_some() {
+            for l in Loc::HITS {
+                assert!(super::rules::cur(p, l) <= super::rules::max_loc(d(), p, l));
+            }
+            if !p.in_port {
+                assert!(
+                    p.cargo.len() <= usize::from(super::rules::cur(p, Loc::Cargo)),
+                    "hold at sea"
+                );
+            }
+        }
+        assert!(p.bounty.iter().all(|b| *b <= 5));
+    }
+    for f in &st.stack {
+        match f {
+            Frame::Offer { cards, .. } | Frame::Raid { cards, .. } | Frame::Keep { cards, .. } => {
+                cargo.extend(cards)
+            }
+            _ => {}
+        }
+    }
+    cargo.sort_unstable();
+    assert_eq!(cargo, (0..64).collect::<Vec<u8>>(), "cargo cards conserved");
+    glory.sort_unstable();
+    assert_eq!(glory, (0..70).collect::<Vec<u8>>(), "glory cards conserved");
+    let demand = st.demand.iter().flatten().count() + st.demand_pool.len();
+    assert_eq!(demand, 24, "demand tokens");
+    let mods = st.mod_tokens.iter().flatten().count()
+        + st.mod_supply.len()
+        + st.players.iter().map(|p| p.mods.len()).sum::<usize>();
+    assert_eq!(mods, 16, "modification tokens");
+    let weapons = st
+        .weapon_supply
+        .iter()
+        .map(|w| usize::from(*w))
+        .sum::<usize>()
+        + st.players.iter().map(|p| p.weapons.len()).sum::<usize>();
+    assert_eq!(weapons, 12, "special weapons");
+    let merchants = st.merchants.iter().flatten().count() + st.merchant_track.len();
+    assert_eq!(merchants, 17, "merchant tokens");
+    let events = st.event_deck.len() + st.event_discard.len() + st.event_aside.len();
+    assert_eq!(events, 34, "event cards");
+    assert_eq!(Merchants::pending(st).is_empty(), st.outcome.is_some());
+}
+
+/// III.4: no seat's cargo, glory cards, stash, rumor or unrevealed captain in another's view.
+fn no_leak(st: &State) {
+    for owner in 0..st.seats {
+        let p = &st.players[usize::from(owner)];
+        let captain = &d().captains[usize::from(p.captain)].id;
+        let viewers = (0..st.seats)
+            .filter(|v| *v != owner)
+            .map(|v| Viewer::Seat(Seat(v)));
+        for viewer in viewers.chain([Viewer::Spectator]) {
+            let v = Merchants::view(st, viewer);
+            let json = serde_json::to_string(&v).unwrap();
+            let pv = &v.players[usize::from(owner)];
+            assert!(pv.cargo.is_none() && pv.glory_hand.is_none() && pv.stash.is_none());
+            assert!(pv.rumor.is_none() && pv.sealed.is_none());
+            if !p.revealed {
+                assert!(
+                    !json.contains(captain.as_str()),
+                    "captain {captain} leaked to {viewer:?}"
+                );
+                assert!(pv.zone.is_none());
+            }
+            if let Some(Frame::Offer { seat, .. }) = st.stack.last()
+                && Viewer::Seat(*seat) != viewer
+            {
+                assert!(!json.contains("\"cards\":["), "an offer leaked");
+            }
+        }
+    }
+}
+
+#[test]
+fn random_games_for_one_to_four_players_keep_every_invariant_and_never_leak() {
+    for seats in 1..=4 {
+        for seed in 0..6 {
+            let (st, n) = random_game(seats, seed * 31 + u64::from(seats), seed < 2);
+            assert!(n > 10, "{seats} players, seed {seed}: {n} actions");
+            assert!(st.round >= 1);
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_and_actions_give_the_same_game() {
+    for seats in 1..=4 {
+        let (a, na) = random_game(seats, 99, false);
+        let (b, nb) = random_game(seats, 99, false);
+        assert_eq!(na, nb);
+        assert_eq!(a, b);
+        let (c, _) = random_game(seats, 100, false);
+        assert_ne!(a, c);
+    }
+}
+
+#[test]
+fn a_solo_game_has_its_levels_deck_and_is_won_only_at_the_target() {
+    for (level, events) in [("easy", 30), ("medium", 25), ("hard", 20), ("brutal", 15)] {
+        let rules = Merchants::resolve(&Options {
+            solo_level: Some(level.into()),
+            ..Options::default()
+        })
+        .unwrap();
+        let st = Merchants::setup(&rules, 1, &mut GameRng::from_u64(3), &mut Vec::new()).unwrap();
+        assert_eq!(st.event_deck.len(), events, "{level}");
+        let npcs = st.npcs.len();
+        let expect = match level {
+            "easy" => 0,
+            "medium" => 2,
+            _ => 4,
+        };
+        assert_eq!(npcs, expect, "{level}");
+    }
+    assert!(
+        Merchants::resolve(&Options {
+            solo_level: Some("heroic".into()),
+            ..Options::default()
+        })
+        .is_err()
+    );
+    let (st, _) = random_game(1, 4, false);
+    let o = st.outcome.unwrap();
+    assert_eq!(o.winners.is_empty(), o.glory[0] < 10);
+}
+
+#[test]
+fn every_pending_request_has_a_default_on_timeout() {
+    let st = new_game(2, 1);
+    assert_eq!(
+        Merchants::timeout(&st, Seat(0)),
+        Timeout::Play(Action::Ship { ship: Ship::Sloop })
+    );
+    let st = started(2, 1);
+    assert_eq!(
+        Merchants::timeout(&st, turn_seat(&st)),
+        Timeout::Play(Action::End)
+    );
+}
+
+/// Two captains at sea in one zone; seat `a` to act with three actions.
+fn face_off(seed: u64) -> (State, Seat, Seat) {
+    let mut st = started(2, seed);
+    let a = turn_seat(&st);
+    let b = Seat(1 - a.0);
+    let z = zone("CSEA");
+    for p in &mut st.players {
+        p.zone = z;
+        p.in_port = false;
+    }
+    st.npcs.clear();
+    (st, a, b)
+}
+
+#[test]
+fn a_defender_answers_during_the_attackers_turn_which_then_resumes_exactly() {
+    let mut fought = 0;
+    for n in 1..60u64 {
+        let (mut st, a, b) = face_off(n);
+        act(
+            &mut st,
+            a,
+            &"scout p0"
+                .replace("p0", &format!("p{}", b.0))
+                .parse()
+                .unwrap(),
+            n,
+        )
+        .unwrap();
+        if !matches!(st.stack.last(), Some(Frame::Combat { .. })) {
+            // A failed scout still spends the action and marks the target (MM-SCOUT-3).
+            assert!(matches!(
+                st.stack.last(),
+                Some(Frame::Turn {
+                    actions_left: 2,
+                    ..
+                })
+            ));
+            refused(&st, a, &format!("scout p{}", b.0), "MM-ACT-3");
+            continue;
+        }
+        fought += 1;
+        let below = st.stack[st.stack.len() - 2].clone();
+        assert_eq!(
+            below,
+            Frame::Turn {
+                seat: a,
+                actions_left: 2,
+                port_used: false
+            }
+        );
+        // The aggressor declares first (MM-NAV-4); round 1 is Shoot only.
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![a]);
+        refused(&st, a, "flee", "MM-NAV-4");
+        refused(&st, b, "shoot", "MM-ACT-1");
+        act(&mut st, a, &"shoot".parse().unwrap(), 100 + n).unwrap();
+        // Now the defender is pending in the middle of a's turn.
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![b]);
+        let mut k = 200;
+        while let Some(Frame::Combat { declared, .. }) = st.stack.last().cloned() {
+            let seat = if declared.is_none() { a } else { b };
+            let legal = Merchants::legal_actions(&st, seat);
+            let flee: Action = "flee".parse().unwrap();
+            let pick = if legal.contains(&flee) {
+                flee
+            } else {
+                legal[0].clone()
+            };
+            k += 1;
+            act(&mut st, seat, &pick, k).unwrap();
+        }
+        let alive = st.players[a.index()].ship.is_some();
+        if alive {
+            // The suspended turn is back on top, as it was.
+            assert_eq!(
+                st.stack.last(),
+                Some(&Frame::Turn {
+                    seat: a,
+                    actions_left: 2,
+                    port_used: false
+                })
+            );
+        } else {
+            assert!(
+                !st.stack
+                    .iter()
+                    .any(|f| matches!(f, Frame::Turn { seat, .. } if *seat == a))
+            );
+        }
+        if st.players[b.index()].ship.is_none() && alive {
+            // A defender's death never blocks the active turn (III.3.9).
+            assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![a]);
+            assert!(matches!(st.stack.first(), Some(Frame::ShipChoice { .. })));
+        }
+        if fought >= 5 {
+            break;
+        }
+    }
+    assert!(fought > 0);
+}
+
+#[test]
+fn attacking_a_non_pirate_captain_earns_a_bounty_of_their_nation() {
+    for n in 1..60u64 {
+        let (mut st, a, b) = face_off(n);
+        let nation = d().captains[usize::from(st.players[b.index()].captain)].nation;
+        act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), n).unwrap();
+        if matches!(st.stack.last(), Some(Frame::Combat { .. })) {
+            assert_eq!(st.players[a.index()].bounty[nation.index()], 1, "MM-NAV-2");
+            return;
+        }
+    }
+    panic!("no scout succeeded");
+}
+
+#[test]
+fn a_captain_in_port_cannot_be_scouted() {
+    let (mut st, a, b) = face_off(3);
+    st.players[b.index()].in_port = true;
+    refused(&st, a, &format!("scout p{}", b.0), "MM-SCOUT-1");
+    refused(&st, a, &format!("scout p{}", a.0), "MM-SCOUT-1");
+}
+
+/// Self-play's contract in miniature: 50 random games for each player count, every listed
+/// action accepted, components conserved, pending empty exactly at the end, and the games
+/// reach every part of the engine built so far.
+#[test]
+fn fifty_random_games_per_player_count_reach_combats_raids_sales_deaths_and_the_end() {
+    for seats in 1..=4 {
+        for seed in 0..50 {
+            random_game(seats, 1000 + seed, false);
+        }
+    }
+    let seen = SEEN.with(|s| s.borrow().clone());
+    for kind in [
+        "revealed",
+        "combat_starts",
+        "declared",
+        "combat_ends",
+        "defeated",
+        "raid_ended",
+        "sold",
+        "bought",
+        "ship_bought",
+        "died",
+        "npc_moves",
+        "war",
+        "mission_claimed",
+        "rumor_taken",
+        "rumor_checked",
+        "stashed",
+        "game_ends",
+    ] {
+        assert!(
+            seen.iter().any(|k| k == kind),
+            "no {kind} in 200 random games: {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn a_dead_captain_keeps_glory_and_stash_and_takes_ten_gold_from_the_stash() {
+    let mut st = started(2, 21);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    {
+        let p = &mut st.players[other.index()];
+        p.glory = 3;
+        p.stash = 14;
+        p.gold = 7;
+        p.bounty = [1, 0, 2, 0];
+    }
+    let old_captain = st.players[other.index()].captain;
+    let mut ev = Vec::new();
+    super::rules::die(d(), &mut st, other, &mut GameRng::from_u64(1), &mut ev);
+    let p = &st.players[other.index()];
+    // MM-DEATH-1/3/4.
+    assert_eq!((p.glory, p.stash, p.gold), (3, 4, 10));
+    assert_eq!(p.bounty, [0; 4]);
+    assert_eq!(p.ship, None);
+    assert_ne!(p.captain, old_captain);
+    assert!(!p.revealed);
+    assert_eq!(p.glory_hand.len(), 1);
+    // Another's death waits beneath the active turn (III.3.9).
+    assert_eq!(
+        Merchants::pending(&st).iter().collect::<Vec<_>>(),
+        vec![seat]
+    );
+    assert!(matches!(st.stack.first(), Some(Frame::ShipChoice { .. })));
+    invariants(&st);
+}
