@@ -1503,7 +1503,7 @@ async fn every_choice_of_every_magnate_form_is_a_listed_action_the_server_accept
             continue;
         }
         let (action, notation) = &offered[dice.below(offered.len())];
-        let body = format!("notation={}", urlencoding(notation));
+        let body = format!("notation={}", urlencode(notation));
         let posted = post_form(&app, action, &cookies[mover], &body).await;
         assert_eq!(posted.status, 303, "{notation}: {}", posted.text);
         let after = app.game(&table, mover).await;
@@ -1533,15 +1533,6 @@ async fn every_choice_of_every_magnate_form_is_a_listed_action_the_server_accept
         "{pages} pages, {choices} choices"
     );
     assert!(kinds.contains("build"), "{kinds:?}");
-}
-
-fn urlencoding(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[actix_web::test]
