@@ -14,6 +14,94 @@ diesel::table! {
 }
 
 diesel::table! {
+    competitions (id) {
+        id -> Uuid,
+        name -> Text,
+        kind -> Text,
+        options -> Jsonb,
+        clock -> Jsonb,
+        rated -> Bool,
+        format -> Jsonb,
+        entry -> Text,
+        max_entrants -> Nullable<Int4>,
+        min_rating -> Nullable<Int4>,
+        tie_breaks -> Jsonb,
+        scoring -> Jsonb,
+        withdrawal -> Text,
+        vacation_allowed -> Bool,
+        status -> Text,
+        organiser_id -> Uuid,
+        current_round -> Int4,
+        season -> Int4,
+        final_standings -> Nullable<Jsonb>,
+        finalised_at -> Nullable<Timestamptz>,
+        created_at -> Timestamptz,
+        started_at -> Nullable<Timestamptz>,
+        finished_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    competition_invitations (competition_id, email) {
+        competition_id -> Uuid,
+        email -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    competition_entrants (competition_id, number) {
+        competition_id -> Uuid,
+        number -> Int4,
+        user_id -> Uuid,
+        status -> Text,
+        rating -> Nullable<Int4>,
+        pairing_number -> Nullable<Int4>,
+        division -> Nullable<Int4>,
+        annulled -> Bool,
+        entered_at -> Timestamptz,
+        left_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    competition_games (game_id) {
+        game_id -> Uuid,
+        competition_id -> Uuid,
+        season -> Int4,
+        round -> Int4,
+        table_no -> Int4,
+        division -> Nullable<Int4>,
+        seats -> Array<Int4>,
+        result -> Jsonb,
+        corrected -> Bool,
+    }
+}
+
+diesel::table! {
+    competition_byes (competition_id, season, round, entrant) {
+        competition_id -> Uuid,
+        season -> Int4,
+        round -> Int4,
+        entrant -> Int4,
+        kind -> Text,
+        table_no -> Int4,
+    }
+}
+
+diesel::table! {
+    competition_audit (id) {
+        id -> Int8,
+        competition_id -> Uuid,
+        actor_id -> Uuid,
+        action -> Text,
+        detail -> Jsonb,
+        reason -> Text,
+        at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     email_links (id) {
         id -> Uuid,
         token_hash -> Bytea,
@@ -201,6 +289,15 @@ diesel::table! {
 }
 
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(competition_audit -> competitions (competition_id));
+diesel::joinable!(competition_audit -> users (actor_id));
+diesel::joinable!(competition_byes -> competitions (competition_id));
+diesel::joinable!(competition_entrants -> competitions (competition_id));
+diesel::joinable!(competition_entrants -> users (user_id));
+diesel::joinable!(competition_games -> competitions (competition_id));
+diesel::joinable!(competition_games -> games (game_id));
+diesel::joinable!(competition_invitations -> competitions (competition_id));
+diesel::joinable!(competitions -> users (organiser_id));
 diesel::joinable!(email_links -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
@@ -216,6 +313,12 @@ diesel::joinable!(rating_history -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    competition_audit,
+    competition_byes,
+    competition_entrants,
+    competition_games,
+    competition_invitations,
+    competitions,
     game_refusals,
     api_tokens,
     email_links,

@@ -46,14 +46,14 @@ fn line(cells: &[String]) -> String {
 }
 
 /// Defuses spreadsheet formulas in free text.
-fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     match s.chars().next() {
         Some('=' | '+' | '-' | '@' | '\t' | '\r') => format!("'{s}"),
         _ => s.to_string(),
     }
 }
 
-fn quote(cell: &str) -> String {
+pub(crate) fn quote(cell: &str) -> String {
     if cell.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", cell.replace('"', "\"\""))
     } else {

@@ -647,30 +647,6 @@ impl<'a> Bracket<'a> {
                 }
             }
         }
-        {
-            let id = |x: &usize| ctx.p(*x).id;
-            eprintln!(
-                "BRACKET mdps={:?} res={:?} maxpairs={} maxmdp={} nodes={} leaves={}",
-                self.mdps.iter().map(id).collect::<Vec<_>>(),
-                self.residents.iter().map(id).collect::<Vec<_>>(),
-                max_pairs,
-                max_mdp,
-                self.nodes,
-                self.leaves
-            );
-            if let Some(b) = &self.best {
-                eprintln!(
-                    "  best {:?} float {:?} q={:?} ideal={:?}",
-                    b.pairs
-                        .iter()
-                        .map(|(a, c)| (id(a), id(c)))
-                        .collect::<Vec<_>>(),
-                    b.floaters.iter().map(id).collect::<Vec<_>>(),
-                    b.quality,
-                    self.ideal
-                );
-            }
-        }
         if let Some(best) = self.best.take() {
             return (best.pairs, best.floaters);
         }

@@ -93,6 +93,23 @@ fn no_control_chars(field: &str, value: &str) -> Result<(), Invalid> {
     Ok(())
 }
 
+/// A one-line text a person wrote (a competition's name, a director's reason): in NFC, trimmed,
+/// between 1 and `max` characters, without control, invisible or text-direction characters.
+///
+/// # Errors
+/// [`Invalid`] naming `field`.
+pub fn one_line_text(field: &str, value: &str, max: usize) -> Result<String, Invalid> {
+    no_control_chars(field, value)?;
+    let text = nfc(value.trim());
+    let count = text.chars().count();
+    if count == 0 || count > max {
+        return Err(Invalid(format!(
+            "{field} must be between 1 and {max} characters"
+        )));
+    }
+    Ok(text)
+}
+
 /// The text in Unicode NFC, so that one name has one spelling.
 fn nfc(text: &str) -> String {
     use unicode_normalization::UnicodeNormalization;

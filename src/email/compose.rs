@@ -5,6 +5,8 @@
 //! seat, events are filtered by audience, cards are written by code, and the seed appears only
 //! once the game is over.
 
+pub mod competition;
+
 use super::i18n;
 use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, SignUpMail, VacationMail};
 use crate::auth::links::{LinkKeys, PlayGrant};

@@ -203,6 +203,43 @@ impl BackgroundJob for DeclinedMail {
     }
 }
 
+/// An address is invited to enter a competition.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CompetitionInvitationMail {
+    pub competition_id: Uuid,
+    pub email: String,
+    pub message_id: String,
+}
+
+impl BackgroundJob for CompetitionInvitationMail {
+    const KIND: &'static str = "email.competition_invitation";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::competition::invitation(c, ctx, self)
+        })
+    }
+}
+
+/// An entrant's games (and byes) of the rounds just paired, with a play link for each game.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PairingMail {
+    pub competition_id: Uuid,
+    pub user_id: Uuid,
+    pub season: i32,
+    pub from_round: i32,
+    pub to_round: i32,
+    pub message_id: String,
+}
+
+impl BackgroundJob for PairingMail {
+    const KIND: &'static str = "email.pairing";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::competition::pairing(c, ctx, self)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,9 +79,10 @@ type Runner = fn(&Env, &mut PgConnection, &Job) -> Result<(), JobError>;
 /// Every kind of job and its runner: a new kind is one line here.
 pub const KINDS: &[(&str, Runner)] = {
     use crate::email::jobs::{
-        DeclinedMail, DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail,
-        SignUpMail, TurnMail, VacationMail,
+        CompetitionInvitationMail, DeclinedMail, DigestMail, GameOverMail, InvitationMail,
+        PairingMail, ReminderMail, SignInMail, SignUpMail, TurnMail, VacationMail,
     };
+    use crate::services::competitions::AdvanceJob;
     &[
         (InvitationMail::KIND, run_typed::<InvitationMail>),
         (TurnMail::KIND, run_typed::<TurnMail>),
@@ -92,6 +93,12 @@ pub const KINDS: &[(&str, Runner)] = {
         (ReminderMail::KIND, run_typed::<ReminderMail>),
         (VacationMail::KIND, run_typed::<VacationMail>),
         (DeclinedMail::KIND, run_typed::<DeclinedMail>),
+        (
+            CompetitionInvitationMail::KIND,
+            run_typed::<CompetitionInvitationMail>,
+        ),
+        (PairingMail::KIND, run_typed::<PairingMail>),
+        (AdvanceJob::KIND, run_typed::<AdvanceJob>),
     ]
 };
 

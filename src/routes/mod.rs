@@ -6,6 +6,7 @@
 //! the engine.
 
 pub mod accounts;
+pub mod competitions;
 pub mod docs;
 pub mod document;
 pub mod games;
@@ -67,7 +68,18 @@ where
                 .service(games::get_game_fairness)
                 .service(ratings::get_leaderboard)
                 .service(ratings::get_player)
-                .service(ratings::get_player_rating_history),
+                .service(ratings::get_player_rating_history)
+                .service(competitions::create_competition)
+                .service(competitions::list_competitions)
+                .service(competitions::get_competition)
+                .service(competitions::enter_competition)
+                .service(competitions::withdraw_from_competition)
+                .service(competitions::start_competition)
+                .service(competitions::list_competition_rounds)
+                .service(competitions::get_competition_standings)
+                .service(competitions::get_competition_trf)
+                .service(competitions::direct_competition)
+                .service(competitions::get_competition_audit),
         )
 }
 

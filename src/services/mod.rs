@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod clocks;
+pub mod competitions;
 pub mod games;
 pub mod idempotency;
 pub mod notifications;

@@ -90,6 +90,21 @@ const ROUTES: &[Route] = &[
     row("GET", "/api/v1/ratings/{kind}", NoBody),
     row("GET", "/api/v1/players/{id}", NoBody),
     row("GET", "/api/v1/players/{id}/ratings/{kind}/history", NoBody),
+    row("POST", "/api/v1/competitions", JsonBody),
+    row("GET", "/api/v1/competitions", NoBody),
+    row("GET", "/api/v1/competitions/{id}", NoBody),
+    row("POST", "/api/v1/competitions/{id}/entries", OptionalJson),
+    row(
+        "DELETE",
+        "/api/v1/competitions/{id}/entries/{account_id}",
+        NoBody,
+    ),
+    row("POST", "/api/v1/competitions/{id}/start", NoBody),
+    row("GET", "/api/v1/competitions/{id}/rounds", NoBody),
+    row("GET", "/api/v1/competitions/{id}/standings", NoBody),
+    row("GET", "/api/v1/competitions/{id}/trf", NoBody),
+    row("POST", "/api/v1/competitions/{id}/director", JsonBody),
+    row("GET", "/api/v1/competitions/{id}/audit", NoBody),
     // The pages (src/web, and the unsubscribe page of src/routes/notifications.rs).
     row("GET", "/static/herald.css", NoBody),
     row("GET", "/static/herald.js", NoBody),
@@ -260,6 +275,49 @@ struct World {
     mover_id: String,
     /// An unspent sign-up link of an address without an account.
     sign_up: String,
+    /// Ada's competitions: open for entry; Cyd entered; Cyd and Bruno entered (to start); a
+    /// running Swiss of Cyd and Bruno.
+    comps: [String; 4],
+    cyd_id: String,
+}
+
+/// Ada's competition with the entrants given (by token), started if asked.
+async fn competition(app: &TestApp, ada: &str, entrants: &[&str], swiss: bool) -> String {
+    let format = if swiss {
+        json!({"type": "swiss", "rounds": 1})
+    } else {
+        json!({"type": "round_robin", "cycles": 1, "rounds": "all_at_once"})
+    };
+    let c = app
+        .post(
+            "/api/v1/competitions",
+            Some(ada),
+            json!({"name": "Sweep Cup", "kind": "magnate", "format": format, "entry": "open"}),
+        )
+        .await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    let id = c.json["id"].as_str().unwrap().to_owned();
+    for token in entrants {
+        let e = app
+            .post(
+                &format!("/api/v1/competitions/{id}/entries"),
+                Some(token),
+                json!({}),
+            )
+            .await;
+        assert_eq!(e.status, 201, "{}", e.text);
+    }
+    if swiss {
+        let s = app
+            .post(
+                &format!("/api/v1/competitions/{id}/start"),
+                Some(ada),
+                json!({}),
+            )
+            .await;
+        assert_eq!(s.status, 200, "{}", s.text);
+    }
+    id
 }
 
 async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (String, String) {
@@ -376,7 +434,18 @@ async fn world() -> World {
     let invite_dee = app
         .links
         .invite_link(waiting_id, 2, "dee@example.test", 3600);
+    let ada = table.tokens[0].clone();
+    let bruno = table.tokens[1].clone();
+    let comps = [
+        competition(&app, &ada, &[], false).await,
+        competition(&app, &ada, &[&cyd], false).await,
+        competition(&app, &ada, &[&cyd, &bruno], false).await,
+        competition(&app, &ada, &[&cyd, &bruno], true).await,
+    ];
+    let cyd_id = user_id(&app, &cyd).await.0.to_string();
     World {
+        comps,
+        cyd_id,
         game: table.id.clone(),
         tokens: table.tokens.clone(),
         app,
@@ -1008,6 +1077,151 @@ fn plan(w: &World, route: &Route) -> Plan {
                 ("player_id", {
                     let mut v = strings(strict(&w.mover_id));
                     v.extend(not_strings(&w.mover_id, false));
+                    v
+                }),
+            ];
+            p
+        }
+        ("POST", "/api/v1/competitions") => {
+            let mut p = Plan::new(Sender::Bearer(w.tokens[0].clone()));
+            p.json = Some(json!({
+                "name": "Spring Cup", "kind": "magnate",
+                "format": {"type": "swiss", "rounds": 3}, "entry": "invite",
+                "invite": ["cyd@example.test"], "max_entrants": 8,
+                "tie_breaks": ["buchholz", "wins"], "bye_points": 1,
+            }));
+            p.fields = vec![
+                ("name", {
+                    let mut v = strings(strict("Spring Cup"));
+                    v.extend(not_strings("Spring Cup", true));
+                    v.push(json!("  "));
+                    v
+                }),
+                ("kind", {
+                    let mut v = strings(strict("magnate"));
+                    v.extend(not_strings("magnate", true));
+                    v.push(json!("chess"));
+                    v
+                }),
+                (
+                    "format",
+                    vec![
+                        json!({"type": "swiss", "rounds": 0}),
+                        json!({"type": "swiss", "rounds": -1}),
+                        json!({"type": "swiss"}),
+                        json!({"type": "tables", "table_sizes": [3], "rounds": 1}),
+                        json!({"type": "knockout", "games_per_match": 3}),
+                        json!({"type": "league", "division_size": 4, "promote": 2, "relegate": 2}),
+                        json!({"type": "nope"}),
+                        json!("swiss"),
+                        json!([]),
+                        Value::Null,
+                    ],
+                ),
+                ("entry", {
+                    let mut v = strings(strict("invite"));
+                    v.extend(not_strings("invite", true));
+                    v
+                }),
+                (
+                    "invite",
+                    vec![
+                        json!(["not an address"]),
+                        json!("cyd@example.test"),
+                        json!([7]),
+                        json!(["cyd@example.test", "cyd@example.test"]),
+                    ],
+                ),
+                (
+                    "max_entrants",
+                    vec![json!(0), json!(1), json!(-1), json!(100000), json!("8")],
+                ),
+                (
+                    "tie_breaks",
+                    vec![
+                        json!(["koya"]),
+                        json!(["wins", "wins"]),
+                        json!("wins"),
+                        json!([7]),
+                    ],
+                ),
+                (
+                    "bye_points",
+                    vec![json!(-1), json!(2), json!("1"), json!(1e300)],
+                ),
+            ];
+            p
+        }
+        ("GET", "/api/v1/competitions") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.query = pairs(&[("status", "running"), ("kind", "magnate"), ("limit", "10")]);
+            p.reads = vec![
+                ("status", {
+                    let mut v = strict("running");
+                    v.push("nope".to_owned());
+                    v
+                }),
+                ("kind", {
+                    let mut v = strict("magnate");
+                    v.push("chess".to_owned());
+                    v
+                }),
+                ("limit", {
+                    let mut v = strict("10");
+                    v.extend(["0", "201", "-1", "x"].map(str::to_owned));
+                    v
+                }),
+            ];
+            p
+        }
+        (
+            "GET",
+            "/api/v1/competitions/{id}"
+            | "/api/v1/competitions/{id}/rounds"
+            | "/api/v1/competitions/{id}/standings"
+            | "/api/v1/competitions/{id}/trf"
+            | "/api/v1/competitions/{id}/audit",
+        ) => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec![w.comps[3].clone()];
+            p
+        }
+        ("POST", "/api/v1/competitions/{id}/entries") => {
+            let mut p = Plan::new(Sender::Bearer(w.cyd.clone()));
+            p.params = vec![w.comps[0].clone()];
+            p.json = Some(json!({}));
+            p.fields = vec![("account_id", {
+                let mut v = strings(strict(&w.cyd_id));
+                v.extend(not_strings(&w.cyd_id, false));
+                v
+            })];
+            p
+        }
+        ("DELETE", "/api/v1/competitions/{id}/entries/{account_id}") => {
+            let mut p = Plan::new(Sender::Bearer(w.cyd.clone()));
+            p.params = vec![w.comps[1].clone(), w.cyd_id.clone()];
+            p
+        }
+        ("POST", "/api/v1/competitions/{id}/start") => {
+            let mut p = Plan::new(Sender::Bearer(w.tokens[0].clone()));
+            p.params = vec![w.comps[2].clone()];
+            p
+        }
+        ("POST", "/api/v1/competitions/{id}/director") => {
+            let mut p = Plan::new(Sender::Bearer(w.tokens[0].clone()));
+            p.params = vec![w.comps[3].clone()];
+            p.json = Some(json!({"action": "pause", "reason": "a dispute to settle"}));
+            p.fields = vec![
+                ("action", {
+                    let mut v = strings(strict("pause"));
+                    v.extend(not_strings("pause", true));
+                    v.push(json!("set_result"));
+                    v
+                }),
+                ("reason", {
+                    let mut v = strings(strict("a dispute to settle"));
+                    v.extend(not_strings("a dispute to settle", true));
+                    v.push(json!(" "));
                     v
                 }),
             ];

@@ -355,6 +355,135 @@ pub fn create(
     .inspect(|_| crate::jobs::wake())
 }
 
+/// A game whose seats are all given (a competition's pairing): created and started in the
+/// caller's transaction, through the one write path, so its first mover is mailed as in any game.
+/// `options` and `clock` were checked when the competition was created.
+///
+/// # Errors
+/// Database failures, or 500 when the stored options no longer set up (a bug).
+pub fn create_seated(
+    conn: &mut PgConnection,
+    kind: GameKind,
+    options: &Value,
+    clock: &Value,
+    rated: bool,
+    organiser: UserId,
+    players: &[UserId],
+) -> Result<GameId, ApiError> {
+    let info = kind.info();
+    let id = GameId::new();
+    let seed = crate::auth::random_bytes::<32>();
+    let commitment = hex::encode(Sha256::digest(seed));
+    let seat_count = i16::try_from(players.len()).unwrap_or(i16::MAX);
+    diesel::insert_into(games::table)
+        .values(NewGame {
+            id: id.0,
+            kind: kind.as_str(),
+            rules_version: i32::try_from(info.rules_version).unwrap_or(i32::MAX),
+            options,
+            seed: &seed,
+            seed_commitment: &commitment,
+            status: GameStatus::Waiting.as_str(),
+            seat_count,
+            created_by: organiser.0,
+            clock,
+            rated,
+        })
+        .execute(conn)?;
+    let now = Utc::now();
+    let seats: Vec<NewGameSeat<'_>> = players
+        .iter()
+        .zip(0i16..)
+        .map(|(player, seat)| NewGameSeat {
+            game_id: id.0,
+            seat,
+            user_id: Some(player.0),
+            invited_email: None,
+            joined_at: Some(now),
+        })
+        .collect();
+    diesel::insert_into(game_seats::table)
+        .values(&seats)
+        .execute(conn)?;
+    let game = load_game(conn, id, true)?;
+    let seats = load_seats(conn, id)?;
+    let seed = seed_of(&game, &seats)?;
+    let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);
+    let (state, events) = kind
+        .setup(&game.options, count, &seed)
+        .map_err(|e| internal("setup of a competition's options", e))?;
+    write::commit(
+        conn,
+        Step {
+            game: &game,
+            seats: &seats,
+            state: Some(&state),
+            actor: None,
+            actions: Vec::new(),
+            events: events.into_iter().map(|e| (0, e)).collect(),
+            ending: Ending::Played,
+            timed_out: false,
+        },
+    )?;
+    tracing::info!(game.id = %id, kind = kind.as_str(), seats = seat_count, "competition game started");
+    Ok(id)
+}
+
+/// Ends a game that has not finished by the director's decision (a competition's `set_result`):
+/// it is aborted, nobody is pending any more, and no result rows or ratings are written (the
+/// competition keeps the result the director set).
+///
+/// # Errors
+/// Database failures.
+pub fn abort_for_director(conn: &mut PgConnection, id: GameId) -> Result<bool, ApiError> {
+    let game = load_game(conn, id, true)?;
+    if matches!(
+        GameStatus::from_db(&game.status),
+        GameStatus::Finished | GameStatus::Aborted
+    ) {
+        return Ok(false);
+    }
+    let now = Utc::now();
+    diesel::update(games::table.find(id.0))
+        .set((
+            games::status.eq(GameStatus::Aborted.as_str()),
+            games::version.eq(game.version + 1),
+            games::updated_at.eq(now),
+            games::finished_at.eq(Some(now)),
+        ))
+        .execute(conn)?;
+    diesel::update(game_seats::table.filter(game_seats::game_id.eq(id.0)))
+        .set((
+            game_seats::is_pending.eq(false),
+            game_seats::deadline.eq(None::<chrono::DateTime<Utc>>),
+            game_seats::next_reminder_at.eq(None::<chrono::DateTime<Utc>>),
+        ))
+        .execute(conn)?;
+    tracing::info!(game.id = %id, "game ended by a competition director");
+    Ok(true)
+}
+
+/// Moves the deadlines of a game's pending seats `seconds` later (a director's extension).
+///
+/// # Errors
+/// Database failures.
+pub fn extend_deadlines(
+    conn: &mut PgConnection,
+    id: GameId,
+    seconds: i64,
+) -> Result<usize, ApiError> {
+    let _ = load_game(conn, id, true)?;
+    // The reminder moves with the deadline, as a vacation moves both.
+    Ok(diesel::sql_query(
+        "UPDATE game_seats SET deadline = deadline + make_interval(secs => $2), \
+         next_reminder_at = next_reminder_at + make_interval(secs => $2) \
+         WHERE game_id = $1 AND is_pending AND deadline IS NOT NULL",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(id.0)
+    .bind::<diesel::sql_types::Double, _>(seconds as f64)
+    .execute(conn)?)
+}
+
 /// Takes the caller's invited seat, or else the first open seat; mixes the caller's `entropy`
 /// into the seed; starts the game when every seat is taken.
 ///

@@ -134,6 +134,8 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         let results = insert_results(conn, game, &seats, state, ending, at)?;
         // Here and only here: the results are written once per game, so the ratings are too.
         crate::services::ratings::record_game(conn, game, &results)?;
+        // A competition's game: its result counts there, and the round may be complete.
+        crate::services::competitions::game_ended(conn, game, &results)?;
     }
     if state.is_some() {
         notifications::enqueue_for_change(

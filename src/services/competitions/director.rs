@@ -1,0 +1,323 @@
+//! The director's actions (design.md section 15): set or correct a result, extend a deadline,
+//! pause and resume, replace, withdraw or disqualify an entrant, finalise. Each is written to the
+//! audit log with who, when and why, in the transaction that makes it.
+
+use super::records::{GameRow, StoredRow, live_standings};
+use super::{CompetitionRow, Status, entrants, load, rounds};
+use crate::competitions::GameResult;
+use crate::domain::{GameId, UserId};
+use crate::error::ApiError;
+use crate::schema::{
+    competition_audit, competition_entrants, competition_games, competitions, game_seats, users,
+};
+use crate::services::games;
+use chrono::Utc;
+use diesel::prelude::*;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+/// A result as the director gives it.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultGiven {
+    /// The place of each seat (1 = first; equal places share).
+    Places(Vec<u32>),
+    /// The winner's account; every other seat shares second place.
+    Winner(Uuid),
+}
+
+/// A director action, checked.
+#[derive(Debug, Clone)]
+pub enum DirectorAction {
+    SetResult { game: Uuid, given: ResultGiven },
+    ExtendDeadline { game: Uuid, seconds: i64 },
+    Pause,
+    Resume,
+    Replace { account: Uuid, by: Uuid },
+    Withdraw { account: Uuid },
+    Disqualify { account: Uuid },
+    Finalise,
+}
+
+impl DirectorAction {
+    fn name(&self) -> &'static str {
+        match self {
+            DirectorAction::SetResult { .. } => "set_result",
+            DirectorAction::ExtendDeadline { .. } => "extend_deadline",
+            DirectorAction::Pause => "pause",
+            DirectorAction::Resume => "resume",
+            DirectorAction::Replace { .. } => "replace",
+            DirectorAction::Withdraw { .. } => "withdraw",
+            DirectorAction::Disqualify { .. } => "disqualify",
+            DirectorAction::Finalise => "finalise",
+        }
+    }
+
+    fn detail(&self) -> Value {
+        match self {
+            DirectorAction::SetResult { game, given } => match given {
+                ResultGiven::Places(places) => json!({"game_id": game, "places": places}),
+                ResultGiven::Winner(w) => json!({"game_id": game, "winner": w}),
+            },
+            DirectorAction::ExtendDeadline { game, seconds } => {
+                json!({"game_id": game, "seconds": seconds})
+            }
+            DirectorAction::Replace { account, by } => {
+                json!({"account_id": account, "by_account_id": by})
+            }
+            DirectorAction::Withdraw { account } | DirectorAction::Disqualify { account } => {
+                json!({"account_id": account})
+            }
+            DirectorAction::Pause | DirectorAction::Resume | DirectorAction::Finalise => json!({}),
+        }
+    }
+}
+
+/// Carries out `action` for the organiser `caller` and logs it with `reason`.
+///
+/// # Errors
+/// 403 for anyone but the organiser; 404 for a game or account not in the competition; 409 when
+/// the competition's state does not allow it (finalised, not running...).
+pub fn act(
+    conn: &mut PgConnection,
+    caller: UserId,
+    id: Uuid,
+    action: DirectorAction,
+    reason: &str,
+) -> Result<super::CompetitionResource, ApiError> {
+    // The audit log says why, in one line.
+    let reason = crate::domain::one_line_text("reason", reason, 1000)
+        .map_err(|e| ApiError::Validation(e.to_string()))?;
+    let reason = reason.as_str();
+    conn.transaction(|conn| {
+        let row = load(conn, id, true)?;
+        if row.organiser_id != caller.0 {
+            return Err(ApiError::Forbidden(
+                "only the competition's organiser may direct it".to_owned(),
+            ));
+        }
+        if row.finalised_at.is_some() {
+            return Err(ApiError::Conflict(
+                "the competition is finalised: its standings are frozen".to_owned(),
+            ));
+        }
+        let started = row.status() != Status::Registering;
+        if !started && !matches!(action, DirectorAction::Finalise) {
+            return Err(ApiError::Conflict(
+                "the competition has not started yet".to_owned(),
+            ));
+        }
+        apply(conn, &row, &action)?;
+        diesel::insert_into(competition_audit::table)
+            .values((
+                competition_audit::competition_id.eq(id),
+                competition_audit::actor_id.eq(caller.0),
+                competition_audit::action.eq(action.name()),
+                competition_audit::detail.eq(action.detail()),
+                competition_audit::reason.eq(reason),
+            ))
+            .execute(conn)?;
+        tracing::info!(competition.id = %id, action = action.name(), "director action");
+        super::get(conn, id)
+    })
+    .inspect(|_| crate::jobs::wake())
+}
+
+fn apply(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+    action: &DirectorAction,
+) -> Result<(), ApiError> {
+    match action {
+        DirectorAction::SetResult { game, given } => set_result(conn, row, *game, given),
+        DirectorAction::ExtendDeadline { game, seconds } => {
+            let g = game_of(conn, row, *game)?;
+            if !(60..=30 * 24 * 3600).contains(seconds) {
+                return Err(ApiError::Validation(
+                    "seconds: between 60 and 2592000 (30 days)".to_owned(),
+                ));
+            }
+            if games::extend_deadlines(conn, GameId(g.game_id), *seconds)? == 0 {
+                return Err(ApiError::Conflict(
+                    "nobody in that game has a deadline to extend".to_owned(),
+                ));
+            }
+            Ok(())
+        }
+        DirectorAction::Pause => {
+            if row.status() != Status::Running {
+                return Err(ApiError::Conflict(format!(
+                    "the competition is {}, not running",
+                    row.status
+                )));
+            }
+            set_status(conn, row.id, Status::Paused)
+        }
+        DirectorAction::Resume => {
+            if row.status() != Status::Paused {
+                return Err(ApiError::Conflict(
+                    "the competition is not paused".to_owned(),
+                ));
+            }
+            set_status(conn, row.id, Status::Running)?;
+            rounds::nudge(conn, row.id)
+        }
+        DirectorAction::Replace { account, by } => replace(conn, row, *account, *by),
+        DirectorAction::Withdraw { account } | DirectorAction::Disqualify { account } => {
+            let list = entrants(conn, row.id)?;
+            let Some(e) = list.iter().find(|e| e.user_id == *account && e.active()) else {
+                return Err(ApiError::NotFound(format!(
+                    "account {account} is not an entrant still in the competition"
+                )));
+            };
+            if row.status() == Status::Finished {
+                return Err(ApiError::Conflict(
+                    "the competition has finished".to_owned(),
+                ));
+            }
+            let status = if matches!(action, DirectorAction::Withdraw { .. }) {
+                "withdrawn"
+            } else {
+                "disqualified"
+            };
+            rounds::withdraw(conn, row, e, status)
+        }
+        DirectorAction::Finalise => {
+            let table = live_standings(conn, row)?;
+            let frozen: Vec<StoredRow> = table.iter().map(StoredRow::of).collect();
+            let now = Utc::now();
+            diesel::update(competitions::table.find(row.id))
+                .set((
+                    competitions::final_standings.eq(Some(
+                        serde_json::to_value(&frozen).map_err(ApiError::internal)?,
+                    )),
+                    competitions::finalised_at.eq(Some(now)),
+                    competitions::status.eq(Status::Finished.as_str()),
+                    competitions::finished_at.eq(Some(row.finished_at.unwrap_or(now))),
+                ))
+                .execute(conn)?;
+            Ok(())
+        }
+    }
+}
+
+fn set_status(conn: &mut PgConnection, id: Uuid, status: Status) -> Result<(), ApiError> {
+    diesel::update(competitions::table.find(id))
+        .set(competitions::status.eq(status.as_str()))
+        .execute(conn)?;
+    Ok(())
+}
+
+fn game_of(conn: &mut PgConnection, row: &CompetitionRow, game: Uuid) -> Result<GameRow, ApiError> {
+    competition_games::table
+        .find(game)
+        .filter(competition_games::competition_id.eq(row.id))
+        .for_update()
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| ApiError::NotFound(format!("game {game} is not a game of this competition")))
+}
+
+fn set_result(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+    game: Uuid,
+    given: &ResultGiven,
+) -> Result<(), ApiError> {
+    let g = game_of(conn, row, game)?;
+    let places = match given {
+        ResultGiven::Places(p) => p.clone(),
+        ResultGiven::Winner(w) => {
+            let list = entrants(conn, row.id)?;
+            let Some(winner) = list.iter().find(|e| e.user_id == *w) else {
+                return Err(ApiError::Validation(format!(
+                    "winner: account {w} is not an entrant"
+                )));
+            };
+            if !g.seats.contains(&winner.number) {
+                return Err(ApiError::Validation(format!(
+                    "winner: account {w} does not play in game {game}"
+                )));
+            }
+            g.seats
+                .iter()
+                .map(|s| if *s == winner.number { 1 } else { 2 })
+                .collect()
+        }
+    };
+    let places = places.as_slice();
+    if places.len() != g.seats.len() {
+        return Err(ApiError::Validation(format!(
+            "places: one place per seat ({} seats)",
+            g.seats.len()
+        )));
+    }
+    if places.iter().any(|p| *p == 0 || *p as usize > places.len()) {
+        return Err(ApiError::Validation(format!(
+            "places: each between 1 and {}",
+            places.len()
+        )));
+    }
+    // A game still being played ends here: the director's result replaces its end.
+    games::abort_for_director(conn, GameId(g.game_id))?;
+    let result = GameResult::Played {
+        places: places.to_vec(),
+        scores: match g.result() {
+            GameResult::Played { scores, .. } => scores,
+            _ => None,
+        },
+    };
+    diesel::update(competition_games::table.find(g.game_id))
+        .set((
+            competition_games::result
+                .eq(serde_json::to_value(&result).map_err(ApiError::internal)?),
+            competition_games::corrected.eq(true),
+        ))
+        .execute(conn)?;
+    rounds::nudge(conn, row.id)
+}
+
+fn replace(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+    account: Uuid,
+    by: Uuid,
+) -> Result<(), ApiError> {
+    let list = entrants(conn, row.id)?;
+    let Some(e) = list.iter().find(|e| e.user_id == account && e.active()) else {
+        return Err(ApiError::NotFound(format!(
+            "account {account} is not an entrant still in the competition"
+        )));
+    };
+    if list.iter().any(|x| x.user_id == by) {
+        return Err(ApiError::Conflict(format!(
+            "account {by} is already an entrant"
+        )));
+    }
+    let exists: i64 = users::table.find(by).count().get_result(conn)?;
+    if exists == 0 {
+        return Err(ApiError::NotFound(format!("there is no account {by}")));
+    }
+    diesel::update(competition_entrants::table.find((row.id, e.number)))
+        .set(competition_entrants::user_id.eq(by))
+        .execute(conn)?;
+    // The newcomer takes the seats of the games still being played.
+    let pending: Vec<GameRow> = competition_games::table
+        .filter(competition_games::competition_id.eq(row.id))
+        .select(GameRow::as_select())
+        .load(conn)?
+        .into_iter()
+        .filter(|g| g.seats.contains(&e.number) && matches!(g.result(), GameResult::Pending))
+        .collect();
+    for g in pending {
+        diesel::update(
+            game_seats::table
+                .filter(game_seats::game_id.eq(g.game_id))
+                .filter(game_seats::user_id.eq(account)),
+        )
+        .set(game_seats::user_id.eq(by))
+        .execute(conn)?;
+    }
+    Ok(())
+}

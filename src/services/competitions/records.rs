@@ -1,0 +1,529 @@
+//! The stored rounds read back as the pure module's records, and what is computed from them:
+//! the rounds as the API shows them, the standings (JSON and CSV) and the TRF-16 file. One
+//! computation feeds all three, so the API, the CSV and the page print the same numbers.
+
+use super::resource::{
+    AccountRef, ByeResource, PairingResource, PairingResult, RoundResource, StandingRow,
+    TieBreakResource,
+};
+use super::{CompetitionRow, EntrantRow, entrants, load};
+use crate::competitions::format::Format;
+use crate::competitions::standings::{self, Standing};
+use crate::competitions::trf::{TrfHeader, trf16};
+use crate::competitions::{ByeKind, ByeRecord, Entrant, GameRecord, GameResult, knockout};
+use crate::error::ApiError;
+use crate::schema::{competition_byes, competition_games, users};
+use diesel::prelude::*;
+use std::collections::BTreeMap;
+use uuid::Uuid;
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = competition_games, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct GameRow {
+    pub game_id: Uuid,
+    pub competition_id: Uuid,
+    pub round: i32,
+    pub table_no: i32,
+    pub division: Option<i32>,
+    pub seats: Vec<i32>,
+    pub result: serde_json::Value,
+    pub corrected: bool,
+}
+
+impl GameRow {
+    pub(crate) fn result(&self) -> GameResult {
+        serde_json::from_value(self.result.clone()).unwrap_or(GameResult::Pending)
+    }
+
+    pub(crate) fn record(&self) -> GameRecord {
+        GameRecord {
+            round: self.round as u32,
+            seats: self.seats.iter().map(|s| *s as u32).collect(),
+            result: self.result(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = competition_byes, check_for_backend(diesel::pg::Pg))]
+pub(crate) struct ByeRow {
+    pub round: i32,
+    pub entrant: i32,
+    pub kind: String,
+    pub table_no: i32,
+}
+
+impl ByeRow {
+    pub(crate) fn kind(&self) -> ByeKind {
+        match self.kind.as_str() {
+            "full" => ByeKind::Full,
+            "half" => ByeKind::Half,
+            "zero" => ByeKind::Zero,
+            _ => ByeKind::PairingAllocated,
+        }
+    }
+}
+
+pub(crate) fn bye_kind_str(kind: ByeKind) -> &'static str {
+    match kind {
+        ByeKind::PairingAllocated => "pairing_allocated",
+        ByeKind::Full => "full",
+        ByeKind::Half => "half",
+        ByeKind::Zero => "zero",
+    }
+}
+
+/// Everything of one season of a competition.
+pub(crate) struct Season {
+    pub entrants: Vec<EntrantRow>,
+    pub games: Vec<GameRow>,
+    pub byes: Vec<ByeRow>,
+    pub names: BTreeMap<Uuid, String>,
+}
+
+impl Season {
+    pub(crate) fn load(conn: &mut PgConnection, row: &CompetitionRow) -> Result<Season, ApiError> {
+        let entrants = entrants(conn, row.id)?;
+        let games: Vec<GameRow> = competition_games::table
+            .filter(competition_games::competition_id.eq(row.id))
+            .filter(competition_games::season.eq(row.season))
+            .order((competition_games::round, competition_games::table_no))
+            .select(GameRow::as_select())
+            .load(conn)?;
+        let byes: Vec<ByeRow> = competition_byes::table
+            .filter(competition_byes::competition_id.eq(row.id))
+            .filter(competition_byes::season.eq(row.season))
+            .order((competition_byes::round, competition_byes::table_no))
+            .select(ByeRow::as_select())
+            .load(conn)?;
+        let ids: Vec<Uuid> = entrants.iter().map(|e| e.user_id).collect();
+        let names = users::table
+            .filter(users::id.eq_any(&ids))
+            .select((users::id, users::display_name))
+            .load::<(Uuid, String)>(conn)?
+            .into_iter()
+            .collect();
+        Ok(Season {
+            entrants,
+            games,
+            byes,
+            names,
+        })
+    }
+
+    pub(crate) fn account(&self, number: i32) -> AccountRef {
+        let user = self
+            .entrants
+            .iter()
+            .find(|e| e.number == number)
+            .map(|e| e.user_id)
+            .unwrap_or_default();
+        AccountRef {
+            id: user,
+            display_name: self.names.get(&user).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// The entrants in pairing-number order (entry order for those without one).
+    pub(crate) fn by_pairing_number(&self) -> Vec<&EntrantRow> {
+        let mut list: Vec<&EntrantRow> = self.entrants.iter().collect();
+        list.sort_by_key(|e| (e.pairing_number.unwrap_or(i32::MAX), e.number));
+        list
+    }
+
+    /// The pure module's view: entrants (annulled ones left out) and their games and byes.
+    pub(crate) fn records(
+        &self,
+        division: Option<i32>,
+    ) -> (Vec<Entrant>, Vec<GameRecord>, Vec<ByeRecord>) {
+        let annulled: Vec<i32> = self
+            .entrants
+            .iter()
+            .filter(|e| e.annulled)
+            .map(|e| e.number)
+            .collect();
+        let entrants = self
+            .by_pairing_number()
+            .into_iter()
+            .filter(|e| !e.annulled && (division.is_none() || e.division == division))
+            .map(|e| Entrant {
+                id: e.number as u32,
+                name: self.names.get(&e.user_id).cloned().unwrap_or_default(),
+                rating: e.rating,
+            })
+            .collect();
+        let games = self
+            .games
+            .iter()
+            .filter(|g| division.is_none() || g.division == division)
+            .filter(|g| !g.seats.iter().any(|s| annulled.contains(s)))
+            .map(GameRow::record)
+            .collect();
+        let byes = self
+            .byes
+            .iter()
+            .filter(|b| !annulled.contains(&b.entrant))
+            .map(|b| ByeRecord {
+                round: b.round as u32,
+                entrant: b.entrant as u32,
+                kind: b.kind(),
+            })
+            .collect();
+        (entrants, games, byes)
+    }
+}
+
+fn result_of(row: &CompetitionRow, game: &GameRow) -> Option<PairingResult> {
+    let scoring = row.scoring();
+    let record = game.record();
+    let points = (0..game.seats.len())
+        .map(|s| scoring.game_points(&record, s).to_f64())
+        .collect();
+    match record.result {
+        GameResult::Pending => None,
+        GameResult::Played { places, .. } => Some(PairingResult {
+            places,
+            points,
+            forfeit: false,
+            corrected: game.corrected,
+        }),
+        GameResult::Forfeit { absent } => Some(PairingResult {
+            places: absent.iter().map(|a| if *a { 2 } else { 1 }).collect(),
+            points,
+            forfeit: true,
+            corrected: game.corrected,
+        }),
+    }
+}
+
+/// The rounds of the current season as the API shows them.
+pub(crate) fn rounds(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+) -> Result<Vec<RoundResource>, ApiError> {
+    let season = Season::load(conn, row)?;
+    let scoring = row.scoring();
+    let mut out: Vec<RoundResource> = (1..=row.current_round)
+        .map(|n| RoundResource {
+            number: n,
+            season: row.season,
+            finished: true,
+            pairings: Vec::new(),
+            byes: Vec::new(),
+        })
+        .collect();
+    for g in &season.games {
+        let Some(round) = out.get_mut((g.round - 1) as usize) else {
+            continue;
+        };
+        let result = result_of(row, g);
+        round.finished &= result.is_some();
+        round.pairings.push(PairingResource {
+            table: g.table_no,
+            seats: g.seats.iter().map(|s| season.account(*s)).collect(),
+            game_id: g.game_id,
+            result,
+            division: g.division,
+        });
+    }
+    for b in &season.byes {
+        if let Some(round) = out.get_mut((b.round - 1) as usize) {
+            round.byes.push(ByeResource {
+                account: season.account(b.entrant),
+                kind: b.kind.clone(),
+                points: scoring.bye_points(b.kind()).to_f64(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The standings now (or as frozen by `finalise`).
+///
+/// # Errors
+/// 404 for no such competition.
+pub fn standings(conn: &mut PgConnection, id: Uuid) -> Result<Vec<StandingRow>, ApiError> {
+    let row = load(conn, id, false)?;
+    if let Some(frozen) = &row.final_standings
+        && let Ok(rows) = serde_json::from_value::<Vec<StoredRow>>(frozen.clone())
+    {
+        return Ok(rows.into_iter().map(StoredRow::into_row).collect());
+    }
+    live_standings(conn, &row)
+}
+
+/// The standings computed from the results.
+pub(crate) fn live_standings(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+) -> Result<Vec<StandingRow>, ApiError> {
+    let season = Season::load(conn, row)?;
+    let format = row.format()?;
+    let divisions: Vec<Option<i32>> = match format {
+        Format::League { .. } => {
+            let mut d: Vec<Option<i32>> = season.entrants.iter().map(|e| e.division).collect();
+            d.sort();
+            d.dedup();
+            d
+        }
+        _ => vec![None],
+    };
+    let mut out = Vec::new();
+    for division in divisions {
+        let (entrants, games, byes) = season.records(division);
+        let mut table =
+            standings::standings(&entrants, &games, &byes, &row.scoring(), &row.tie_breaks());
+        if matches!(format, Format::Knockout { .. }) {
+            knockout_ranks(&season, &mut table, row.current_round);
+        }
+        for s in table {
+            out.push(standing_row(&season, &s, division));
+        }
+    }
+    Ok(out)
+}
+
+/// A knockout ranks by how far each entrant went: the champion first, the final's loser
+/// second, the losers of each earlier round sharing the next place.
+fn knockout_ranks(season: &Season, table: &mut [Standing], rounds: i32) {
+    let mut eliminated: Vec<Vec<u32>> = Vec::new();
+    let mut alive: Vec<u32> = Vec::new();
+    for r in 1..=rounds {
+        let mut losers = Vec::new();
+        alive.clear();
+        let mut tables: BTreeMap<i32, Vec<&GameRow>> = BTreeMap::new();
+        for g in season.games.iter().filter(|g| g.round == r) {
+            tables.entry(g.table_no).or_default().push(g);
+        }
+        for b in season.byes.iter().filter(|b| b.round == r) {
+            alive.push(b.entrant as u32);
+        }
+        for games in tables.values() {
+            let Some(first) = games.first() else { continue };
+            let (Some(&high), Some(&low)) = (first.seats.first(), first.seats.get(1)) else {
+                continue;
+            };
+            let played: Vec<(Vec<u32>, GameResult)> = games
+                .iter()
+                .map(|g| (g.seats.iter().map(|s| *s as u32).collect(), g.result()))
+                .collect();
+            let per_match = games_per_match(games.len());
+            match knockout::match_step(high as u32, low as u32, per_match, &played) {
+                knockout::MatchStep::Won { winner, loser } => {
+                    alive.push(winner);
+                    losers.push(loser);
+                }
+                _ => {
+                    alive.push(high as u32);
+                    alive.push(low as u32);
+                }
+            }
+        }
+        eliminated.push(losers);
+    }
+    let [champion] = alive.as_slice() else {
+        return;
+    };
+    let places = knockout::placings(&eliminated, *champion);
+    for s in table.iter_mut() {
+        if let Some((_, place)) = places.iter().find(|(e, _)| *e == s.entrant) {
+            s.rank = *place;
+        }
+    }
+    table.sort_by_key(|s| s.rank);
+}
+
+/// For reading a finished match, any count of games reads the same way with 2 (1 game decides a
+/// 1-game match, and a 2-game match's deciders follow its first two games).
+fn games_per_match(games: usize) -> u8 {
+    if games >= 2 { 2 } else { 1 }
+}
+
+fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> StandingRow {
+    let t = &s.tally;
+    let status = season
+        .entrants
+        .iter()
+        .find(|e| e.number as u32 == s.entrant)
+        .map_or_else(|| "entered".to_owned(), |e| e.status.clone());
+    StandingRow {
+        rank: s.rank,
+        entrant: season.account(s.entrant as i32),
+        points: t.points.to_f64(),
+        played: t.played,
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        byes: t.byes,
+        forfeit_wins: t.forfeit_wins,
+        forfeit_losses: t.forfeit_losses,
+        status,
+        division,
+        tie_breaks: s
+            .tie_breaks
+            .iter()
+            .map(|v| TieBreakResource {
+                name: v.name.name().to_owned(),
+                value: v.value.to_f64(),
+            })
+            .collect(),
+    }
+}
+
+/// A frozen standings row (as `finalise` stores it).
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct StoredRow {
+    rank: u32,
+    account: Uuid,
+    display_name: String,
+    points: f64,
+    played: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    byes: u32,
+    forfeit_wins: u32,
+    forfeit_losses: u32,
+    status: String,
+    division: Option<i32>,
+    tie_breaks: Vec<(String, f64)>,
+}
+
+impl StoredRow {
+    pub(crate) fn of(r: &StandingRow) -> StoredRow {
+        StoredRow {
+            rank: r.rank,
+            account: r.entrant.id,
+            display_name: r.entrant.display_name.clone(),
+            points: r.points,
+            played: r.played,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            byes: r.byes,
+            forfeit_wins: r.forfeit_wins,
+            forfeit_losses: r.forfeit_losses,
+            status: r.status.clone(),
+            division: r.division,
+            tie_breaks: r
+                .tie_breaks
+                .iter()
+                .map(|t| (t.name.clone(), t.value))
+                .collect(),
+        }
+    }
+
+    fn into_row(self) -> StandingRow {
+        StandingRow {
+            rank: self.rank,
+            entrant: AccountRef {
+                id: self.account,
+                display_name: self.display_name,
+            },
+            points: self.points,
+            played: self.played,
+            wins: self.wins,
+            draws: self.draws,
+            losses: self.losses,
+            byes: self.byes,
+            forfeit_wins: self.forfeit_wins,
+            forfeit_losses: self.forfeit_losses,
+            status: self.status,
+            division: self.division,
+            tie_breaks: self
+                .tie_breaks
+                .into_iter()
+                .map(|(name, value)| TieBreakResource { name, value })
+                .collect(),
+        }
+    }
+}
+
+/// The standings as CSV (RFC 4180), the same numbers as the JSON.
+///
+/// # Errors
+/// 404 for no such competition.
+pub fn standings_csv(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiError> {
+    let rows = standings(conn, id)?;
+    let mut head = vec![
+        "rank", "entrant", "name", "points", "played", "wins", "draws", "losses", "byes",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect::<Vec<_>>();
+    let league = rows.iter().any(|r| r.division.is_some());
+    if league {
+        head.insert(0, "division".to_owned());
+    }
+    if let Some(first) = rows.first() {
+        head.extend(first.tie_breaks.iter().map(|t| t.name.clone()));
+    }
+    let mut out = csv_line(&head);
+    for r in &rows {
+        let mut cells = vec![
+            r.rank.to_string(),
+            r.entrant.id.to_string(),
+            crate::competitions::csv::text(&r.entrant.display_name),
+            number(r.points),
+            r.played.to_string(),
+            r.wins.to_string(),
+            r.draws.to_string(),
+            r.losses.to_string(),
+            r.byes.to_string(),
+        ];
+        if league {
+            cells.insert(0, r.division.unwrap_or(0).to_string());
+        }
+        cells.extend(r.tie_breaks.iter().map(|t| number(t.value)));
+        out.push_str(&csv_line(&cells));
+    }
+    Ok(out)
+}
+
+/// A number as the JSON shows it (`2`, `2.5`).
+fn number(v: f64) -> String {
+    serde_json::to_string(&serde_json::json!(v))
+        .map(|s| s.trim_end_matches(".0").to_owned())
+        .unwrap_or_default()
+}
+
+fn csv_line(cells: &[String]) -> String {
+    let mut s = cells
+        .iter()
+        .map(|c| crate::competitions::csv::quote(c))
+        .collect::<Vec<_>>()
+        .join(",");
+    s.push_str("\r\n");
+    s
+}
+
+/// The TRF-16 file of a Swiss event.
+///
+/// # Errors
+/// 404 for no such competition; 409 for a format other than Swiss.
+pub fn trf(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiError> {
+    let row = load(conn, id, false)?;
+    let Format::Swiss { rounds } = row.format()? else {
+        return Err(ApiError::Conflict(
+            "a TRF-16 file is made for a Swiss event only".to_owned(),
+        ));
+    };
+    let season = Season::load(conn, &row)?;
+    let (entrants, games, byes) = season.records(None);
+    let table = standings::standings(&entrants, &games, &byes, &row.scoring(), &row.tie_breaks());
+    let organiser = super::account(conn, row.organiser_id)?;
+    let date = |d: Option<chrono::DateTime<chrono::Utc>>| {
+        d.map(|d| d.format("%Y/%m/%d").to_string())
+            .unwrap_or_default()
+    };
+    let header = TrfHeader {
+        name: row.name.clone(),
+        city: "herald".to_owned(),
+        federation: String::new(),
+        start_date: date(row.started_at),
+        end_date: date(row.finished_at),
+        chief_arbiter: organiser.display_name,
+        rounds,
+    };
+    Ok(trf16(&header, &entrants, &games, &byes, &table))
+}

@@ -1,0 +1,635 @@
+//! A competition runs itself: the start pairs the first round, and the end of a round's last game
+//! (by play, resignation, timeout, or a director's result) queues an [`AdvanceJob`] that pairs
+//! the next one, or finishes the competition after the last. The job runs in the worker's
+//! transaction with the competition row locked, so two games ending at once advance it once.
+
+use super::records::{GameRow, Season, bye_kind_str, live_standings};
+use super::{CompetitionRow, EntrantRow, Status, load};
+use crate::competitions::format::{Format, Pace};
+use crate::competitions::{
+    ByeKind, Entrant, GameResult, berger, knockout, league, pairing_order, swiss, tables,
+};
+use crate::domain::{GameId, UserId};
+use crate::error::ApiError;
+use crate::jobs::{BackgroundJob, Env, JobError};
+use crate::models::{Game, GameResult as SeatResult};
+use crate::schema::{competition_byes, competition_entrants, competition_games, competitions};
+use crate::services::games;
+use chrono::Utc;
+use diesel::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use uuid::Uuid;
+
+/// Looks at a competition after one of its games ended (or an entrant left): pairs the next
+/// round when the current one is complete.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AdvanceJob {
+    pub competition_id: Uuid,
+}
+
+impl BackgroundJob for AdvanceJob {
+    const KIND: &'static str = "competition.advance";
+    fn run(&self, _env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        advance(conn, self.competition_id).map_err(|e| JobError::Retry(e.to_string()))
+    }
+}
+
+fn enqueue_advance(conn: &mut PgConnection, id: Uuid) -> Result<(), ApiError> {
+    crate::jobs::enqueue(conn, &[AdvanceJob { competition_id: id }.job()])?;
+    Ok(())
+}
+
+/// Called by the one write path in the transaction that ends a game: a competition's game
+/// records its result and queues the competition's advance.
+///
+/// # Errors
+/// Database failures.
+pub fn game_ended(
+    conn: &mut PgConnection,
+    game: &Game,
+    results: &[SeatResult],
+) -> Result<(), ApiError> {
+    let row: Option<GameRow> = competition_games::table
+        .find(game.id)
+        .for_update()
+        .select(GameRow::as_select())
+        .first(conn)
+        .optional()?;
+    let Some(row) = row else {
+        return Ok(());
+    };
+    if !row.corrected {
+        let mut by_seat: Vec<&SeatResult> = results.iter().collect();
+        by_seat.sort_by_key(|r| r.seat);
+        let result = GameResult::Played {
+            places: by_seat.iter().map(|r| r.place.max(1) as u32).collect(),
+            scores: by_seat.iter().map(|r| r.score).collect(),
+        };
+        diesel::update(competition_games::table.find(game.id))
+            .set(
+                competition_games::result
+                    .eq(serde_json::to_value(&result).map_err(ApiError::internal)?),
+            )
+            .execute(conn)?;
+    }
+    enqueue_advance(conn, row.competition_id)
+}
+
+/// Closes entry, gives pairing numbers and divisions, and pairs the first round.
+pub(super) fn start(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(), ApiError> {
+    let format = row.format()?;
+    let list = super::entrants(conn, row.id)?;
+    format
+        .check_start(list.len())
+        .map_err(|e| ApiError::Validation(format!("cannot start: {e}")))?;
+    let mut seeded = Vec::with_capacity(list.len());
+    for e in &list {
+        let rating = super::rating_of(conn, e.user_id, &row.kind)?;
+        seeded.push(Entrant {
+            id: e.number as u32,
+            name: String::new(),
+            rating,
+        });
+    }
+    let order = pairing_order(&seeded, crate::competitions::SeedTie::EntryOrder);
+    let divisions = match format {
+        Format::League { division_size, .. } => league::divisions(&order, division_size),
+        _ => Vec::new(),
+    };
+    for (i, number) in order.iter().enumerate() {
+        let rating = seeded
+            .iter()
+            .find(|e| e.id == *number)
+            .and_then(|e| e.rating);
+        let division = divisions
+            .iter()
+            .position(|d| d.contains(number))
+            .map(|d| d as i32 + 1);
+        diesel::update(competition_entrants::table.find((row.id, *number as i32)))
+            .set((
+                competition_entrants::pairing_number.eq(i as i32 + 1),
+                competition_entrants::rating.eq(rating),
+                competition_entrants::division.eq(division),
+            ))
+            .execute(conn)?;
+    }
+    diesel::update(competitions::table.find(row.id))
+        .set((
+            competitions::status.eq(Status::Running.as_str()),
+            competitions::started_at.eq(Some(Utc::now())),
+        ))
+        .execute(conn)?;
+    tracing::info!(competition.id = %row.id, entrants = list.len(), "competition started");
+    advance_locked(conn, row.id)
+}
+
+/// Pairs what can be paired now (see the module doc).
+///
+/// # Errors
+/// Database failures; 500 when the stored format no longer pairs (a bug).
+pub fn advance(conn: &mut PgConnection, id: Uuid) -> Result<(), ApiError> {
+    conn.transaction(|conn| {
+        let _ = load(conn, id, true)?;
+        advance_locked(conn, id)
+    })
+}
+
+fn advance_locked(conn: &mut PgConnection, id: Uuid) -> Result<(), ApiError> {
+    // A round that is complete at once (every game forfeited) makes way for the next.
+    for _ in 0..64 {
+        let row = load(conn, id, false)?;
+        if row.status() != Status::Running {
+            return Ok(());
+        }
+        let season = Season::load(conn, &row)?;
+        match plan(conn, &row, &season)? {
+            Plan::Wait => return Ok(()),
+            Plan::Finish => {
+                diesel::update(competitions::table.find(id))
+                    .set((
+                        competitions::status.eq(Status::Finished.as_str()),
+                        competitions::finished_at.eq(Some(Utc::now())),
+                    ))
+                    .execute(conn)?;
+                tracing::info!(competition.id = %id, "competition finished");
+                return Ok(());
+            }
+            Plan::Rounds(rounds) => {
+                let extra_only = rounds.iter().all(|r| r.number <= row.current_round);
+                store_rounds(conn, &row, &season, rounds)?;
+                if extra_only {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A game to create: its table and the entrants by seat.
+struct Planned {
+    table: i32,
+    seats: Vec<i32>,
+    division: Option<i32>,
+}
+
+/// A round to store (a new one, or more games of the current one).
+struct PlannedRound {
+    number: i32,
+    games: Vec<Planned>,
+    byes: Vec<(i32, ByeKind, i32)>,
+}
+
+enum Plan {
+    Wait,
+    Finish,
+    Rounds(Vec<PlannedRound>),
+}
+
+fn round_done(season: &Season, round: i32) -> bool {
+    season
+        .games
+        .iter()
+        .filter(|g| g.round <= round)
+        .all(|g| !matches!(g.result(), GameResult::Pending))
+}
+
+fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Result<Plan, ApiError> {
+    let current = row.current_round;
+    let active: Vec<&EntrantRow> = season
+        .by_pairing_number()
+        .into_iter()
+        .filter(|e| e.active())
+        .collect();
+    let bug = |e: String| ApiError::internal(anyhow::anyhow!("competition {}: {e}", row.id));
+    if current > 0
+        && !round_done(season, current)
+        && !matches!(row.format()?, Format::Knockout { .. })
+    {
+        return Ok(Plan::Wait);
+    }
+    Ok(match row.format()? {
+        Format::RoundRobin { cycles, rounds } => {
+            let everyone: Vec<&EntrantRow> = season.by_pairing_number();
+            let schedule =
+                berger::schedule(everyone.len() as u32, cycles).map_err(|e| bug(e.to_string()))?;
+            let last = schedule.len() as i32;
+            let wanted: Vec<i32> = match (current, rounds) {
+                (0, Pace::AllAtOnce) => (1..=last).collect(),
+                (n, Pace::Sequential) if n < last => vec![n + 1],
+                _ => return Ok(Plan::Finish),
+            };
+            let numbers: Vec<i32> = everyone.iter().map(|e| e.number).collect();
+            Plan::Rounds(
+                wanted
+                    .into_iter()
+                    .map(|r| {
+                        let round = schedule.get((r - 1) as usize);
+                        let pairs: Vec<Vec<u32>> = round
+                            .map(|x| x.pairings.iter().map(|p| p.to_vec()).collect())
+                            .unwrap_or_default();
+                        let bye = round.and_then(|x| x.bye);
+                        berger_round(r, &numbers, &pairs, bye, &active, None)
+                    })
+                    .collect(),
+            )
+        }
+        Format::Swiss { rounds } => {
+            if current >= rounds as i32 {
+                return Ok(Plan::Finish);
+            }
+            let (_, games, byes) = season.records(None);
+            let players: Vec<u32> = active.iter().map(|e| e.number as u32).collect();
+            let scoring = row.scoring();
+            let paired = swiss::pair(&swiss::SwissInput {
+                players: &players,
+                games: &games,
+                byes: &byes,
+                round: current as u32 + 1,
+                rounds,
+                scoring: &scoring,
+                rematch_after_forfeit: false,
+            })
+            .map_err(|e| bug(e.to_string()))?;
+            Plan::Rounds(vec![PlannedRound {
+                number: current + 1,
+                games: paired
+                    .pairings
+                    .iter()
+                    .zip(1..)
+                    .map(|(p, table)| Planned {
+                        table,
+                        seats: p.iter().map(|s| *s as i32).collect(),
+                        division: None,
+                    })
+                    .collect(),
+                byes: paired
+                    .bye
+                    .map(|b| vec![(b as i32, ByeKind::PairingAllocated, 0)])
+                    .unwrap_or_default(),
+            }])
+        }
+        Format::Knockout { games_per_match } => {
+            knockout_plan(season, current, games_per_match, &active)
+        }
+        Format::League { .. } => {
+            if current > 0 {
+                return Ok(Plan::Finish);
+            }
+            let mut by_division: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+            for e in season.by_pairing_number() {
+                by_division
+                    .entry(e.division.unwrap_or(1))
+                    .or_default()
+                    .push(e.number);
+            }
+            let mut rounds: BTreeMap<i32, PlannedRound> = BTreeMap::new();
+            for (division, numbers) in &by_division {
+                let schedule =
+                    berger::schedule(numbers.len() as u32, 1).map_err(|e| bug(e.to_string()))?;
+                for (r, round) in (1..).zip(&schedule) {
+                    let pairs: Vec<Vec<u32>> = round.pairings.iter().map(|p| p.to_vec()).collect();
+                    let planned =
+                        berger_round(r, numbers, &pairs, round.bye, &active, Some(*division));
+                    let slot = rounds.entry(r).or_insert_with(|| PlannedRound {
+                        number: r,
+                        games: Vec::new(),
+                        byes: Vec::new(),
+                    });
+                    let offset = slot.games.len() as i32;
+                    slot.games.extend(planned.games.into_iter().map(|mut g| {
+                        g.table += offset;
+                        g
+                    }));
+                    slot.byes.extend(planned.byes);
+                }
+            }
+            Plan::Rounds(rounds.into_values().collect())
+        }
+        Format::Tables {
+            table_sizes,
+            rounds,
+        } => {
+            if current >= rounds as i32 {
+                return Ok(Plan::Finish);
+            }
+            let order: Vec<u32> = if current == 0 {
+                active.iter().map(|e| e.number as u32).collect()
+            } else {
+                let live = live_standings(conn, row)?;
+                live.iter()
+                    .filter_map(|s| {
+                        active
+                            .iter()
+                            .find(|e| e.user_id == s.entrant.id)
+                            .map(|e| e.number as u32)
+                    })
+                    .collect()
+            };
+            let seated = tables::seat(&order, &table_sizes, current as u32 + 1).map_err(|e| {
+                ApiError::Conflict(format!("cannot seat round {}: {e}", current + 1))
+            })?;
+            Plan::Rounds(vec![PlannedRound {
+                number: current + 1,
+                games: seated
+                    .into_iter()
+                    .map(|t| Planned {
+                        table: t.number as i32,
+                        seats: t.seats.iter().map(|s| *s as i32).collect(),
+                        division: None,
+                    })
+                    .collect(),
+                byes: Vec::new(),
+            }])
+        }
+    })
+}
+
+/// A Berger round in entrants' numbers: pairing numbers `pairs` (1-based into `numbers`); an
+/// entrant who left gives the opponent a full-point bye instead of a game.
+fn berger_round(
+    round: i32,
+    numbers: &[i32],
+    pairs: &[Vec<u32>],
+    bye: Option<u32>,
+    active: &[&EntrantRow],
+    division: Option<i32>,
+) -> PlannedRound {
+    let at = |p: u32| numbers.get(p as usize - 1).copied();
+    let is_active = |n: i32| active.iter().any(|e| e.number == n);
+    let mut games = Vec::new();
+    let mut byes = Vec::new();
+    for (table, pair) in (1..).zip(pairs) {
+        let seats: Vec<i32> = pair.iter().filter_map(|p| at(*p)).collect();
+        let present: Vec<i32> = seats.iter().copied().filter(|n| is_active(*n)).collect();
+        match present.as_slice() {
+            [_, _] => games.push(Planned {
+                table,
+                seats,
+                division,
+            }),
+            [one] => byes.push((*one, ByeKind::Full, table)),
+            _ => {}
+        }
+    }
+    if let Some(n) = bye.and_then(at).filter(|n| is_active(*n)) {
+        byes.push((n, ByeKind::PairingAllocated, 0));
+    }
+    PlannedRound {
+        number: round,
+        games,
+        byes,
+    }
+}
+
+fn knockout_plan(
+    season: &Season,
+    current: i32,
+    games_per_match: u8,
+    active: &[&EntrantRow],
+) -> Plan {
+    let seeds: Vec<u32> = season
+        .by_pairing_number()
+        .iter()
+        .map(|e| e.number as u32)
+        .collect();
+    let ties = if current == 0 {
+        let alive: Vec<u32> = active.iter().map(|e| e.number as u32).collect();
+        knockout::first_round(&alive)
+    } else {
+        // The current round's ties in bracket order: byes and matches by their table.
+        let mut slots: BTreeMap<i32, Option<u32>> = BTreeMap::new();
+        let mut extra = Vec::new();
+        let mut waiting = false;
+        for b in season.byes.iter().filter(|b| b.round == current) {
+            slots.insert(b.table_no, Some(b.entrant as u32));
+        }
+        let mut matches: BTreeMap<i32, Vec<&GameRow>> = BTreeMap::new();
+        for g in season.games.iter().filter(|g| g.round == current) {
+            matches.entry(g.table_no).or_default().push(g);
+        }
+        for (table, games) in &matches {
+            let Some(first) = games.first() else { continue };
+            let (Some(&high), Some(&low)) = (first.seats.first(), first.seats.get(1)) else {
+                continue;
+            };
+            let played: Vec<(Vec<u32>, GameResult)> = games
+                .iter()
+                .map(|g| (g.seats.iter().map(|s| *s as u32).collect(), g.result()))
+                .collect();
+            match knockout::match_step(high as u32, low as u32, games_per_match, &played) {
+                knockout::MatchStep::Won { winner, .. } => {
+                    slots.insert(*table, Some(winner));
+                }
+                knockout::MatchStep::Wait => waiting = true,
+                knockout::MatchStep::Play { seats, .. } => {
+                    // A withdrawn entrant forfeits the match's next game without playing it.
+                    let gone: Vec<u32> = seats
+                        .iter()
+                        .copied()
+                        .filter(|s| !active.iter().any(|e| e.number as u32 == *s))
+                        .collect();
+                    if let [loser] = gone.as_slice() {
+                        let winner = if seats[0] == *loser {
+                            seats[1]
+                        } else {
+                            seats[0]
+                        };
+                        slots.insert(*table, Some(winner));
+                    } else {
+                        extra.push(Planned {
+                            table: *table,
+                            seats: seats.iter().map(|s| *s as i32).collect(),
+                            division: None,
+                        });
+                        waiting = true;
+                    }
+                }
+            }
+        }
+        if !extra.is_empty() {
+            return Plan::Rounds(vec![PlannedRound {
+                number: current,
+                games: extra,
+                byes: Vec::new(),
+            }]);
+        }
+        if waiting {
+            return Plan::Wait;
+        }
+        let winners: Vec<u32> = slots.into_values().flatten().collect();
+        if winners.len() <= 1 {
+            return Plan::Finish;
+        }
+        knockout::next_round(&winners, &seeds)
+    };
+    let mut games = Vec::new();
+    let mut byes = Vec::new();
+    for (table, tie) in (1..).zip(ties) {
+        match tie {
+            knockout::Tie::Bye { entrant } => byes.push((entrant as i32, ByeKind::Full, table)),
+            knockout::Tie::Match { high, low } => {
+                let first = knockout::match_step(high, low, games_per_match, &[]);
+                let seats = match first {
+                    knockout::MatchStep::Play { seats, .. } => seats,
+                    _ => [high, low],
+                };
+                games.push(Planned {
+                    table,
+                    seats: seats.iter().map(|s| *s as i32).collect(),
+                    division: None,
+                });
+            }
+        }
+    }
+    Plan::Rounds(vec![PlannedRound {
+        number: current + 1,
+        games,
+        byes,
+    }])
+}
+
+/// Creates the games of the planned rounds, stores them and the byes, and mails every entrant
+/// concerned once (one mail for all the rounds paired at once).
+fn store_rounds(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+    season: &Season,
+    rounds: Vec<PlannedRound>,
+) -> Result<(), ApiError> {
+    let kind = row.kind()?;
+    let user_of = |n: i32| {
+        season
+            .entrants
+            .iter()
+            .find(|e| e.number == n)
+            .map(|e| e.user_id)
+            .unwrap_or_default()
+    };
+    let mut mailed: BTreeMap<Uuid, ()> = BTreeMap::new();
+    let mut last = row.current_round;
+    for round in &rounds {
+        for g in &round.games {
+            let players: Vec<UserId> = g.seats.iter().map(|n| UserId(user_of(*n))).collect();
+            let game = games::create_seated(
+                conn,
+                kind,
+                &row.options,
+                &row.clock,
+                row.rated,
+                UserId(row.organiser_id),
+                &players,
+            )?;
+            diesel::insert_into(competition_games::table)
+                .values((
+                    competition_games::game_id.eq(game.0),
+                    competition_games::competition_id.eq(row.id),
+                    competition_games::season.eq(row.season),
+                    competition_games::round.eq(round.number),
+                    competition_games::table_no.eq(g.table),
+                    competition_games::division.eq(g.division),
+                    competition_games::seats.eq(&g.seats),
+                ))
+                .execute(conn)?;
+            for p in &players {
+                mailed.insert(p.0, ());
+            }
+        }
+        for (entrant, kind, table) in &round.byes {
+            diesel::insert_into(competition_byes::table)
+                .values((
+                    competition_byes::competition_id.eq(row.id),
+                    competition_byes::season.eq(row.season),
+                    competition_byes::round.eq(round.number),
+                    competition_byes::entrant.eq(entrant),
+                    competition_byes::kind.eq(bye_kind_str(*kind)),
+                    competition_byes::table_no.eq(table),
+                ))
+                .on_conflict_do_nothing()
+                .execute(conn)?;
+            mailed.insert(user_of(*entrant), ());
+        }
+        last = last.max(round.number);
+    }
+    diesel::update(competitions::table.find(row.id))
+        .set(competitions::current_round.eq(last))
+        .execute(conn)?;
+    let first = rounds.iter().map(|r| r.number).min().unwrap_or(last);
+    let jobs: Vec<_> = mailed
+        .keys()
+        .map(|user| {
+            crate::email::jobs::PairingMail {
+                competition_id: row.id,
+                user_id: *user,
+                season: row.season,
+                from_round: first,
+                to_round: last,
+                message_id: crate::email::jobs::message_id(),
+            }
+            .job()
+        })
+        .collect();
+    crate::jobs::enqueue(conn, &jobs)?;
+    tracing::info!(competition.id = %row.id, rounds = ?rounds.iter().map(|r| r.number).collect::<Vec<_>>(), "paired");
+    Ok(())
+}
+
+/// An entrant leaves a running competition (`status` `withdrawn` or `disqualified`). A
+/// withdrawal before half of one's games annuls the entrant's results; otherwise (and always for
+/// a disqualification) the games still to play are forfeited. Either way the games in progress
+/// end now and the entrant is paired no more.
+pub(crate) fn withdraw(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+    entrant: &EntrantRow,
+    status: &str,
+) -> Result<(), ApiError> {
+    let season = Season::load(conn, row)?;
+    let mine: Vec<&GameRow> = season
+        .games
+        .iter()
+        .filter(|g| g.seats.contains(&entrant.number))
+        .collect();
+    let finished = mine
+        .iter()
+        .filter(|g| !matches!(g.result(), GameResult::Pending))
+        .count();
+    let n = season.entrants.len();
+    let scheduled = match row.format()? {
+        Format::RoundRobin { cycles, .. } => (n.saturating_sub(1)) * usize::from(cycles),
+        Format::Swiss { rounds } | Format::Tables { rounds, .. } => rounds as usize,
+        Format::League { division_size, .. } => division_size.saturating_sub(1),
+        Format::Knockout { .. } => 0,
+    };
+    let annul = status == "withdrawn" && finished * 2 < scheduled;
+    diesel::update(competition_entrants::table.find((row.id, entrant.number)))
+        .set((
+            competition_entrants::status.eq(status),
+            competition_entrants::annulled.eq(annul),
+            competition_entrants::left_at.eq(Some(Utc::now())),
+        ))
+        .execute(conn)?;
+    for g in mine
+        .iter()
+        .filter(|g| matches!(g.result(), GameResult::Pending))
+    {
+        games::abort_for_director(conn, GameId(g.game_id))?;
+        let result = GameResult::Forfeit {
+            absent: g.seats.iter().map(|s| *s == entrant.number).collect(),
+        };
+        diesel::update(competition_games::table.find(g.game_id))
+            .set(
+                competition_games::result
+                    .eq(serde_json::to_value(&result).map_err(ApiError::internal)?),
+            )
+            .execute(conn)?;
+    }
+    tracing::info!(competition.id = %row.id, entrant = entrant.number, status, annulled = annul, "entrant left");
+    enqueue_advance(conn, row.id)
+}
+
+/// Re-examines a competition (after a director's change).
+pub(crate) fn nudge(conn: &mut PgConnection, id: Uuid) -> Result<(), ApiError> {
+    enqueue_advance(conn, id)
+}
