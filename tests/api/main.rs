@@ -7,6 +7,7 @@ mod bad_input;
 mod browser;
 mod cli;
 mod clocks;
+mod competitions;
 mod embedded;
 mod errors;
 mod games;

@@ -61,6 +61,12 @@ fn public_operations_declare_no_security_and_the_others_declare_bearer() {
         "get_leaderboard",
         "get_player",
         "get_player_rating_history",
+        "list_competitions",
+        "get_competition",
+        "list_competition_rounds",
+        "get_competition_standings",
+        "get_competition_trf",
+        "get_competition_audit",
     ];
     for item in spec["paths"].as_object().unwrap().values() {
         for op in item.as_object().unwrap().values() {

@@ -10,7 +10,7 @@ use super::{CompetitionRow, EntrantRow, entrants, load};
 use crate::competitions::format::Format;
 use crate::competitions::standings::{self, Standing};
 use crate::competitions::trf::{TrfHeader, trf16};
-use crate::competitions::{ByeKind, ByeRecord, Entrant, GameRecord, GameResult, knockout};
+use crate::competitions::{ByeKind, ByeRecord, Entrant, GameRecord, GameResult, Points, knockout};
 use crate::error::ApiError;
 use crate::schema::{competition_byes, competition_games, users};
 use diesel::prelude::*;
@@ -177,7 +177,7 @@ fn result_of(row: &CompetitionRow, game: &GameRow) -> Option<PairingResult> {
     let scoring = row.scoring();
     let record = game.record();
     let points = (0..game.seats.len())
-        .map(|s| scoring.game_points(&record, s).to_f64())
+        .map(|s| scoring.game_points(&record, s))
         .collect();
     match record.result {
         GameResult::Pending => None,
@@ -231,7 +231,7 @@ pub(crate) fn rounds(
             round.byes.push(ByeResource {
                 account: season.account(b.entrant),
                 kind: b.kind.clone(),
-                points: scoring.bye_points(b.kind()).to_f64(),
+                points: scoring.bye_points(b.kind()),
             });
         }
     }
@@ -349,7 +349,7 @@ fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> Standin
     StandingRow {
         rank: s.rank,
         entrant: season.account(s.entrant as i32),
-        points: t.points.to_f64(),
+        points: t.points,
         played: t.played,
         wins: t.wins,
         draws: t.draws,
@@ -364,7 +364,7 @@ fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> Standin
             .iter()
             .map(|v| TieBreakResource {
                 name: v.name.name().to_owned(),
-                value: v.value.to_f64(),
+                value: v.value,
             })
             .collect(),
     }
@@ -376,7 +376,7 @@ pub(crate) struct StoredRow {
     rank: u32,
     account: Uuid,
     display_name: String,
-    points: f64,
+    points: Points,
     played: u32,
     wins: u32,
     draws: u32,
@@ -386,7 +386,7 @@ pub(crate) struct StoredRow {
     forfeit_losses: u32,
     status: String,
     division: Option<i32>,
-    tie_breaks: Vec<(String, f64)>,
+    tie_breaks: Vec<(String, Points)>,
 }
 
 impl StoredRow {
@@ -464,7 +464,7 @@ pub fn standings_csv(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiErr
             r.rank.to_string(),
             r.entrant.id.to_string(),
             crate::competitions::csv::text(&r.entrant.display_name),
-            number(r.points),
+            r.points.to_string(),
             r.played.to_string(),
             r.wins.to_string(),
             r.draws.to_string(),
@@ -474,17 +474,10 @@ pub fn standings_csv(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiErr
         if league {
             cells.insert(0, r.division.unwrap_or(0).to_string());
         }
-        cells.extend(r.tie_breaks.iter().map(|t| number(t.value)));
+        cells.extend(r.tie_breaks.iter().map(|t| t.value.to_string()));
         out.push_str(&csv_line(&cells));
     }
     Ok(out)
-}
-
-/// A number as the JSON shows it (`2`, `2.5`).
-fn number(v: f64) -> String {
-    serde_json::to_string(&serde_json::json!(v))
-        .map(|s| s.trim_end_matches(".0").to_owned())
-        .unwrap_or_default()
 }
 
 fn csv_line(cells: &[String]) -> String {

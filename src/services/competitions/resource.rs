@@ -1,6 +1,7 @@
 //! What the API answers about competitions: the JSON shapes of api.md's "Competitions".
 
 use super::{CompetitionRow, EntrantRow, Entry, Status};
+use crate::competitions::Points;
 use crate::error::ApiError;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -184,7 +185,8 @@ pub struct PairingResult {
     /// The place of each seat (1 = first; equal places share).
     pub places: Vec<u32>,
     /// The points each seat scored in the competition.
-    pub points: Vec<f64>,
+    #[schema(value_type = Vec<f64>)]
+    pub points: Vec<Points>,
     /// Not played: the seats that did not appear lose, the others win.
     pub forfeit: bool,
     /// Set or corrected by the director (see the audit log).
@@ -212,7 +214,8 @@ pub struct ByeResource {
     pub account: AccountRef,
     /// `pairing_allocated` (the competition's bye points), `full`, `half` or `zero`.
     pub kind: String,
-    pub points: f64,
+    #[schema(value_type = f64)]
+    pub points: Points,
 }
 
 /// A round.
@@ -230,7 +233,8 @@ pub struct RoundResource {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct TieBreakResource {
     pub name: String,
-    pub value: f64,
+    #[schema(value_type = f64)]
+    pub value: Points,
 }
 
 /// One line of the standings.
@@ -239,7 +243,8 @@ pub struct StandingRow {
     /// Equal points and tie-breaks share a rank (1, 2, 2, 4); leagues rank within a division.
     pub rank: u32,
     pub entrant: AccountRef,
-    pub points: f64,
+    #[schema(value_type = f64)]
+    pub points: Points,
     /// Games played over the board.
     pub played: u32,
     pub wins: u32,

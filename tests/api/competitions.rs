@@ -1,0 +1,543 @@
+//! Competitions over HTTP with a real worker and a real SMTP listener (design.md section 15): a
+//! six-entrant Magnate Swiss and a nine-entrant Lancaster tables event run to the end by
+//! themselves, their games ended by play, resignation, timeout and the director; standings,
+//! CSV, TRF-16, mails and the audit log are checked against the results the games gave.
+
+use crate::helpers::{Dice, TestApp, spawn_app, without_notation};
+use crate::smtp::SmtpSink;
+use herald::jobs::Worker;
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+struct Event {
+    app: TestApp,
+    sink: SmtpSink,
+    worker: Worker,
+    organiser: String,
+    /// name → (token, account id, address)
+    players: BTreeMap<String, (String, String, String)>,
+}
+
+impl Event {
+    async fn new(names: &[&str]) -> Event {
+        let app = spawn_app().await;
+        let sink = SmtpSink::start();
+        let mut settings = app.settings.clone();
+        settings.email.smtp_url = Some(sink.url());
+        settings.http.public_url = app.base.clone();
+        let worker = Worker::new(&settings, herald::db::pool(&app.db_url, 4).unwrap()).unwrap();
+        let organiser = app.user("olga@example.test", "Olga").await;
+        let mut players = BTreeMap::new();
+        for name in names {
+            let email = format!("{}@example.test", name.to_lowercase());
+            let token = app.user(&email, name).await;
+            let me = app.get("/api/v1/me", Some(&token)).await;
+            let id = me.json["id"].as_str().unwrap().to_owned();
+            players.insert((*name).to_owned(), (token, id, email));
+        }
+        Event {
+            app,
+            sink,
+            worker,
+            organiser,
+            players,
+        }
+    }
+
+    fn token(&self, name: &str) -> &str {
+        &self.players[name].0
+    }
+
+    fn name_of(&self, id: &str) -> String {
+        self.players
+            .iter()
+            .find(|(_, p)| p.1 == id)
+            .map(|(n, _)| n.clone())
+            .unwrap_or_else(|| panic!("{id} is no entrant"))
+    }
+
+    /// Runs every due job (advances, mails).
+    fn deliver(&self) {
+        self.worker.drain().unwrap();
+    }
+
+    async fn create(&self, body: Value) -> String {
+        let c = self
+            .app
+            .post("/api/v1/competitions", Some(&self.organiser), body)
+            .await;
+        assert_eq!(c.status, 201, "{}", c.text);
+        assert_eq!(c.json["status"], "registering");
+        let id = c.json["id"].as_str().unwrap().to_owned();
+        for (token, _, _) in self.players.values() {
+            let e = self
+                .app
+                .post(
+                    &format!("/api/v1/competitions/{id}/entries"),
+                    Some(token),
+                    json!({}),
+                )
+                .await;
+            assert_eq!(e.status, 201, "{}", e.text);
+        }
+        let s = self
+            .app
+            .post(
+                &format!("/api/v1/competitions/{id}/start"),
+                Some(&self.organiser),
+                json!({}),
+            )
+            .await;
+        assert_eq!(s.status, 200, "{}", s.text);
+        assert_eq!(s.json["status"], "running");
+        self.deliver();
+        id
+    }
+
+    async fn rounds(&self, id: &str) -> Vec<Value> {
+        let r = self
+            .app
+            .get(&format!("/api/v1/competitions/{id}/rounds"), None)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        r.json.as_array().unwrap().clone()
+    }
+
+    async fn status(&self, id: &str) -> String {
+        let c = self
+            .app
+            .get(&format!("/api/v1/competitions/{id}"), None)
+            .await;
+        c.json["status"].as_str().unwrap().to_owned()
+    }
+
+    /// The names at each seat of a pairing.
+    fn seats(&self, pairing: &Value) -> Vec<String> {
+        pairing["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| self.name_of(s["id"].as_str().unwrap()))
+            .collect()
+    }
+
+    async fn resign(&self, game: &str, name: &str) {
+        let r = self
+            .app
+            .post(
+                &format!("/api/v1/games/{game}/resign"),
+                Some(self.token(name)),
+                json!({}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+
+    /// Plays random legal actions until the game ends.
+    async fn play_out(&self, game: &str, names: &[String], dice: &mut Dice) {
+        for _ in 0..5000 {
+            let mut moved = false;
+            for name in names {
+                let g = self
+                    .app
+                    .get(&format!("/api/v1/games/{game}"), Some(self.token(name)))
+                    .await;
+                if g.json["status"] != "active" {
+                    return;
+                }
+                let legal = g.json["legal_actions"].as_array().unwrap();
+                if legal.is_empty() {
+                    continue;
+                }
+                let action = without_notation(&legal[dice.below(legal.len())]);
+                let r = self
+                    .app
+                    .post(
+                        &format!("/api/v1/games/{game}/actions"),
+                        Some(self.token(name)),
+                        json!({"expected_version": g.json["version"], "actions": [action]}),
+                    )
+                    .await;
+                assert_eq!(r.status, 200, "{}", r.text);
+                moved = true;
+                break;
+            }
+            assert!(moved, "nobody could move in {game}");
+        }
+        panic!("game {game} did not end");
+    }
+
+    /// The winners' names of a finished game (every seat in first place).
+    async fn outcome(&self, game: &str) -> Value {
+        let g = self.app.get(&format!("/api/v1/games/{game}"), None).await;
+        assert_eq!(g.json["status"], "finished", "{}", g.text);
+        g.json["outcome"].clone()
+    }
+
+    async fn standings(&self, id: &str) -> Vec<Value> {
+        let s = self
+            .app
+            .get(&format!("/api/v1/competitions/{id}/standings"), None)
+            .await;
+        assert_eq!(s.status, 200, "{}", s.text);
+        s.json.as_array().unwrap().clone()
+    }
+}
+
+fn points_of(row: &Value) -> f64 {
+    row["points"].as_f64().unwrap()
+}
+
+#[actix_web::test]
+async fn a_six_entrant_magnate_swiss_runs_by_itself_through_play_resignation_and_timeout() {
+    let names = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"];
+    let ev = Event::new(&names).await;
+    let id = ev
+        .create(json!({
+            "name": "Autumn Swiss", "kind": "magnate", "format": {"type": "swiss", "rounds": 3},
+            "entry": "open", "tie_breaks": ["buchholz", "sonneborn_berger", "wins"],
+            "clock": {"type": "per_move", "seconds": 1},
+        }))
+        .await;
+    let mut dice = Dice::new(11);
+    let mut met = BTreeSet::new();
+    let mut expected: BTreeMap<String, f64> =
+        names.iter().map(|n| ((*n).to_owned(), 0.0)).collect();
+    for round in 1..=3 {
+        let rounds = ev.rounds(&id).await;
+        assert_eq!(
+            rounds.len(),
+            round,
+            "round {round} is paired, and no later one"
+        );
+        let r = &rounds[round - 1];
+        let pairings = r["pairings"].as_array().unwrap();
+        assert_eq!(pairings.len(), 3);
+        assert_eq!(r["byes"], json!([]));
+        let everyone: BTreeSet<String> = pairings.iter().flat_map(|p| ev.seats(p)).collect();
+        assert_eq!(
+            everyone.len(),
+            6,
+            "each entrant plays once in round {round}"
+        );
+        for p in pairings {
+            let pair: BTreeSet<String> = ev.seats(p).into_iter().collect();
+            assert!(met.insert(pair.clone()), "round {round} repeats {pair:?}");
+        }
+        // The first game by play (round 1) or resignation, the second by resignation, the
+        // third by timeout: seat 0's player of game 2 resigns, game 3's mover waits too long.
+        let games: Vec<String> = pairings
+            .iter()
+            .map(|p| p["game_id"].as_str().unwrap().to_owned())
+            .collect();
+        let seats: Vec<Vec<String>> = pairings.iter().map(|p| ev.seats(p)).collect();
+        if round == 1 {
+            ev.play_out(&games[0], &seats[0], &mut dice).await;
+        } else {
+            ev.resign(&games[0], &seats[0][1]).await;
+        }
+        ev.resign(&games[1], &seats[1][0]).await;
+        ev.deliver();
+        assert_eq!(
+            ev.rounds(&id).await.len(),
+            round,
+            "no new round while a game is played"
+        );
+        std::thread::sleep(Duration::from_millis(1200));
+        assert_eq!(ev.worker.time_out_due().unwrap(), 1, "game 3 times out");
+        for (g, s) in games.iter().zip(&seats) {
+            let outcome = ev.outcome(g).await;
+            let winners: Vec<usize> = outcome["winners"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| w.as_u64().unwrap() as usize)
+                .collect();
+            for w in &winners {
+                *expected.get_mut(&s[*w]).unwrap() += 1.0 / winners.len() as f64;
+            }
+        }
+        ev.deliver();
+    }
+    assert_eq!(ev.status(&id).await, "finished");
+    assert_eq!(ev.rounds(&id).await.len(), 3);
+
+    let table = ev.standings(&id).await;
+    assert_eq!(table.len(), 6);
+    let total: f64 = table.iter().map(points_of).sum();
+    assert_eq!(total, 9.0, "9 games, one point each");
+    for row in &table {
+        let name = ev.name_of(row["entrant"]["id"].as_str().unwrap());
+        assert_eq!(points_of(row), expected[&name], "{name}: {row}");
+        assert_eq!(row["played"], 3);
+        let tbs: Vec<&str> = row["tie_breaks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(tbs, ["buchholz", "sonneborn_berger", "wins"]);
+    }
+    let ranks: Vec<u64> = table.iter().map(|r| r["rank"].as_u64().unwrap()).collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+    assert!(
+        table
+            .windows(2)
+            .all(|w| points_of(&w[0]) >= points_of(&w[1])),
+        "standings by points first"
+    );
+
+    // The CSV carries the same numbers.
+    let csv = ev
+        .app
+        .send(
+            awc::http::Method::GET,
+            &format!("/api/v1/competitions/{id}/standings"),
+            None,
+            &[("Accept", "text/csv")],
+            None,
+        )
+        .await;
+    assert_eq!(csv.status, 200);
+    assert!(csv.header("content-type").starts_with("text/csv"));
+    let lines: Vec<&str> = csv.text.lines().collect();
+    assert!(
+        lines[0].starts_with("rank,entrant,name,points,played,wins,draws,losses,byes,buchholz")
+    );
+    for (line, row) in lines[1..].iter().zip(&table) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells[1], row["entrant"]["id"].as_str().unwrap());
+        assert_eq!(cells[3].parse::<f64>().unwrap(), points_of(row));
+        let sb = row["tie_breaks"][1]["value"].as_f64().unwrap();
+        assert_eq!(cells[10].parse::<f64>().unwrap(), sb);
+    }
+
+    // TRF-16: one 001 line per entrant, each with three rounds of results.
+    let trf = ev
+        .app
+        .get(&format!("/api/v1/competitions/{id}/trf"), None)
+        .await;
+    assert_eq!(trf.status, 200);
+    let players: Vec<&str> = trf.text.lines().filter(|l| l.starts_with("001")).collect();
+    assert_eq!(players.len(), 6, "{}", trf.text);
+    assert!(trf.text.contains("XXR 3"));
+
+    // Every entrant got a pairing mail per round naming the competition with a play link.
+    for (name, (_, _, email)) in &ev.players {
+        let mails: Vec<_> = ev
+            .sink
+            .to(email)
+            .into_iter()
+            .filter(|m| m.subject().contains("Autumn Swiss"))
+            .collect();
+        assert_eq!(mails.len(), 3, "{name} got {} pairing mails", mails.len());
+        assert!(mails.iter().all(|m| m.text().contains("/play/")), "{name}");
+    }
+}
+
+#[actix_web::test]
+async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_place() {
+    let names = [
+        "Ann", "Ben", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida",
+    ];
+    let ev = Event::new(&names).await;
+    let id = ev
+        .create(json!({
+            "name": "Lancaster Tables", "kind": "lancaster",
+            "format": {"type": "tables", "table_sizes": [3], "rounds": 2},
+            "entry": "open", "tie_breaks": ["game_score"],
+        }))
+        .await;
+    let mut expected: BTreeMap<String, f64> =
+        names.iter().map(|n| ((*n).to_owned(), 0.0)).collect();
+    for round in 1..=2 {
+        let rounds = ev.rounds(&id).await;
+        assert_eq!(rounds.len(), round);
+        let pairings = rounds[round - 1]["pairings"].as_array().unwrap().clone();
+        assert_eq!(pairings.len(), 3, "three tables of three");
+        let seated: Vec<String> = pairings.iter().flat_map(|p| ev.seats(p)).collect();
+        let unique: BTreeSet<&String> = seated.iter().collect();
+        assert_eq!(
+            (seated.len(), unique.len()),
+            (9, 9),
+            "everyone at exactly one table"
+        );
+        for (t, p) in pairings.iter().enumerate() {
+            let game = p["game_id"].as_str().unwrap();
+            let seats = ev.seats(p);
+            let g = ev
+                .app
+                .get(&format!("/api/v1/games/{game}"), Some(ev.token(&seats[0])))
+                .await;
+            assert_eq!(g.json["kind"], "lancaster");
+            assert_eq!(g.json["status"], "active");
+            if round == 2 && t == 2 {
+                // The director adjudicates the last table: seat 1 first, seat 0 second.
+                let r = ev
+                    .app
+                    .post(
+                        &format!("/api/v1/competitions/{id}/director"),
+                        Some(&ev.organiser),
+                        json!({"action": "set_result", "game_id": game, "places": [2, 1, 3],
+                               "reason": "adjudicated after a dispute"}),
+                    )
+                    .await;
+                assert_eq!(r.status, 200, "{}", r.text);
+                // Points by place, one per seat beaten: 2, 1, 0.
+                *expected.get_mut(&seats[1]).unwrap() += 2.0;
+                *expected.get_mut(&seats[0]).unwrap() += 1.0;
+                continue;
+            }
+            // A resignation ends a Lancaster game: the resigner last, the others by the score.
+            ev.resign(game, &seats[t % 3]).await;
+            let results = ev.app.results(game);
+            let place = |seat: usize| results[seat]["place"].as_i64().unwrap();
+            assert_eq!(place(t % 3), 3, "{results:?}");
+            for (seat, name) in seats.iter().enumerate() {
+                // One point per seat placed worse, half a point per seat placed equal.
+                let worse = (0..3).filter(|o| place(*o) > place(seat)).count() as f64;
+                let equal = (0..3)
+                    .filter(|o| *o != seat && place(*o) == place(seat))
+                    .count() as f64;
+                *expected.get_mut(name).unwrap() += worse + equal / 2.0;
+            }
+        }
+        ev.deliver();
+    }
+    assert_eq!(ev.status(&id).await, "finished");
+    let table = ev.standings(&id).await;
+    assert_eq!(table.len(), 9);
+    for row in &table {
+        let name = ev.name_of(row["entrant"]["id"].as_str().unwrap());
+        assert_eq!(points_of(row), expected[&name], "{name}: {row}");
+        assert_eq!(row["tie_breaks"][0]["name"], "game_score");
+    }
+    let total: f64 = table.iter().map(points_of).sum();
+    assert_eq!(total, 18.0, "6 games of 3 points each");
+
+    // The audit log names who, when and why; only the organiser may direct.
+    let audit = ev
+        .app
+        .get(&format!("/api/v1/competitions/{id}/audit"), None)
+        .await;
+    assert_eq!(audit.status, 200);
+    let entry = &audit.json[0];
+    assert_eq!(entry["action"], "set_result");
+    assert_eq!(entry["actor"]["display_name"], "Olga");
+    assert_eq!(entry["reason"], "adjudicated after a dispute");
+    assert!(entry["at"].as_str().is_some());
+    let not_mine = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/director"),
+            Some(ev.token("Ann")),
+            json!({"action": "finalise", "reason": "me"}),
+        )
+        .await;
+    not_mine.assert_problem(403, "forbidden");
+
+    // Finalising freezes the standings: no more corrections.
+    let fin = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/director"),
+            Some(&ev.organiser),
+            json!({"action": "finalise", "reason": "all results checked"}),
+        )
+        .await;
+    assert_eq!(fin.status, 200, "{}", fin.text);
+    assert_eq!(fin.json["finalised"], true);
+    let game = ev.rounds(&id).await[0]["pairings"][0]["game_id"].clone();
+    let late = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/director"),
+            Some(&ev.organiser),
+            json!({"action": "set_result", "game_id": game, "places": [1, 2, 3], "reason": "too late"}),
+        )
+        .await;
+    late.assert_problem(409, "conflict");
+    assert_eq!(ev.standings(&id).await, table);
+}
+
+#[actix_web::test]
+async fn a_withdrawal_before_half_annuls_and_the_knockout_champion_ranks_first() {
+    let names = ["Ann", "Ben", "Cid", "Dee"];
+    let ev = Event::new(&names).await;
+    // A round robin of 4 (3 rounds at once): Dee withdraws after one game, so it is annulled.
+    let rr = ev
+        .create(json!({"name": "Small Round Robin", "kind": "magnate",
+                       "format": {"type": "round_robin", "cycles": 1, "rounds": "all_at_once"},
+                       "entry": "open"}))
+        .await;
+    let rounds = ev.rounds(&rr).await;
+    assert_eq!(rounds.len(), 3);
+    let dee = ev.players["Dee"].1.clone();
+    let first = rounds[0]["pairings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| ev.seats(p).contains(&"Dee".to_owned()))
+        .unwrap()
+        .clone();
+    ev.resign(first["game_id"].as_str().unwrap(), "Dee").await;
+    ev.deliver();
+    let w = ev
+        .app
+        .call(
+            awc::http::Method::DELETE,
+            &format!("/api/v1/competitions/{rr}/entries/{dee}"),
+            Some(ev.token("Dee")),
+            None,
+        )
+        .await;
+    assert_eq!(w.status, 200, "{}", w.text);
+    ev.deliver();
+    let table = ev.standings(&rr).await;
+    assert_eq!(table.len(), 3, "an annulled entrant leaves the standings");
+    assert!(
+        table.iter().all(|r| r["points"] == 0 && r["played"] == 0),
+        "{table:?}"
+    );
+    // Dee's other games ended; the competition goes on with the others' games.
+    for r in ev.rounds(&rr).await {
+        for p in r["pairings"].as_array().unwrap() {
+            if ev.seats(p).contains(&"Dee".to_owned()) {
+                assert!(!p["result"].is_null(), "{p}");
+            }
+        }
+    }
+
+    // A knockout of 4: two semi-finals, a final, the champion alone in first place.
+    let ko = ev
+        .create(json!({"name": "Cup", "kind": "magnate",
+                       "format": {"type": "knockout", "games_per_match": 1}, "entry": "open"}))
+        .await;
+    let mut champion = String::new();
+    for (round, games) in [(1, 2), (2, 1)] {
+        let rounds = ev.rounds(&ko).await;
+        assert_eq!(rounds.len(), round);
+        let pairings = rounds[round - 1]["pairings"].as_array().unwrap().clone();
+        assert_eq!(pairings.len(), games);
+        for p in &pairings {
+            let seats = ev.seats(p);
+            ev.resign(p["game_id"].as_str().unwrap(), &seats[1]).await;
+            champion = seats[0].clone();
+        }
+        ev.deliver();
+    }
+    assert_eq!(ev.status(&ko).await, "finished");
+    let table = ev.standings(&ko).await;
+    let firsts: Vec<String> = table
+        .iter()
+        .filter(|r| r["rank"] == 1)
+        .map(|r| ev.name_of(r["entrant"]["id"].as_str().unwrap()))
+        .collect();
+    assert_eq!(firsts, [champion]);
+    assert_eq!(table[1]["rank"], 2);
+    assert_eq!(
+        (table[2]["rank"].clone(), table[3]["rank"].clone()),
+        (json!(3), json!(3))
+    );
+}
