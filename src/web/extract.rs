@@ -169,6 +169,8 @@ impl FromRequest for SignedIn {
 /// the browser's language).
 pub struct Reader {
     pub user: Option<UserId>,
+    /// The CSRF token of a signed-in reader's forms.
+    pub csrf: Option<String>,
     pub chrome: Chrome,
 }
 
@@ -183,10 +185,12 @@ impl FromRequest for Reader {
             Ok(match signed.await {
                 Ok(s) => Reader {
                     user: Some(s.user),
+                    csrf: Some(s.csrf),
                     chrome: s.chrome,
                 },
                 Err(_) => Reader {
                     user: None,
+                    csrf: None,
                     chrome: Chrome::anonymous(locale),
                 },
             })

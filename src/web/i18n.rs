@@ -1049,6 +1049,222 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Partie classée (compte pour la cote des joueurs)",
         ],
     ),
+    (
+        "competitions",
+        [
+            "Competitions",
+            "Competiciones",
+            "Competizioni",
+            "Compétitions",
+        ],
+    ),
+    (
+        "new_competition",
+        [
+            "New competition",
+            "Nueva competición",
+            "Nuova competizione",
+            "Nouvelle compétition",
+        ],
+    ),
+    (
+        "comp_registering",
+        [
+            "open for entries",
+            "inscripción abierta",
+            "iscrizioni aperte",
+            "inscriptions ouvertes",
+        ],
+    ),
+    (
+        "comp_running",
+        ["running", "en curso", "in corso", "en cours"],
+    ),
+    (
+        "comp_paused",
+        ["paused", "en pausa", "in pausa", "en pause"],
+    ),
+    (
+        "comp_finished",
+        ["finished", "terminada", "conclusa", "terminée"],
+    ),
+    (
+        "comp_finalised",
+        [
+            "standings final",
+            "clasificación definitiva",
+            "classifica definitiva",
+            "classement définitif",
+        ],
+    ),
+    (
+        "comp_none",
+        [
+            "No competitions yet.",
+            "Aún no hay competiciones.",
+            "Nessuna competizione per ora.",
+            "Aucune compétition pour l'instant.",
+        ],
+    ),
+    (
+        "comp_entrants",
+        ["entrants", "inscritos", "iscritti", "inscrits"],
+    ),
+    (
+        "comp_organiser",
+        [
+            "organised by",
+            "organizada por",
+            "organizzata da",
+            "organisée par",
+        ],
+    ),
+    (
+        "comp_enter",
+        ["Enter", "Inscribirme", "Iscrivimi", "M'inscrire"],
+    ),
+    (
+        "comp_withdraw",
+        ["Withdraw", "Retirarme", "Ritirati", "Me retirer"],
+    ),
+    (
+        "comp_start",
+        [
+            "Close entry and start",
+            "Cerrar la inscripción y empezar",
+            "Chiudi le iscrizioni e inizia",
+            "Clore les inscriptions et commencer",
+        ],
+    ),
+    (
+        "comp_standings",
+        ["Standings", "Clasificación", "Classifica", "Classement"],
+    ),
+    ("comp_player", ["Player", "Jugador", "Giocatore", "Joueur"]),
+    ("comp_points", ["Points", "Puntos", "Punti", "Points"]),
+    ("comp_played", ["Played", "Jugadas", "Giocate", "Jouées"]),
+    ("comp_round", ["Round", "Ronda", "Turno", "Ronde"]),
+    (
+        "comp_forfeit",
+        ["forfeit", "incomparecencia", "forfait", "forfait"],
+    ),
+    (
+        "comp_playing",
+        ["being played", "en juego", "in corso", "en cours"],
+    ),
+    ("comp_bye", ["bye", "descanso", "riposo", "exempt"]),
+    (
+        "comp_audit",
+        [
+            "Director's log",
+            "Registro del director",
+            "Registro del direttore",
+            "Journal de l'arbitre",
+        ],
+    ),
+    (
+        "comp_director",
+        [
+            "Direct the competition",
+            "Dirigir la competición",
+            "Dirigi la competizione",
+            "Diriger la compétition",
+        ],
+    ),
+    ("comp_action", ["Action", "Acción", "Azione", "Action"]),
+    ("comp_game", ["Game", "Partida", "Partita", "Partie"]),
+    (
+        "comp_places",
+        [
+            "Places by seat",
+            "Puestos por asiento",
+            "Piazzamenti per posto",
+            "Places par siège",
+        ],
+    ),
+    (
+        "comp_seconds",
+        ["Seconds", "Segundos", "Secondi", "Secondes"],
+    ),
+    (
+        "comp_reason",
+        [
+            "Reason (for the log)",
+            "Motivo (para el registro)",
+            "Motivo (per il registro)",
+            "Motif (pour le journal)",
+        ],
+    ),
+    ("comp_apply", ["Apply", "Aplicar", "Applica", "Appliquer"]),
+    ("comp_name", ["Name", "Nombre", "Nome", "Nom"]),
+    ("comp_format", ["Format", "Formato", "Formato", "Format"]),
+    (
+        "comp_rounds",
+        [
+            "Rounds (Swiss, tables)",
+            "Rondas (suizo, mesas)",
+            "Turni (svizzero, tavoli)",
+            "Rondes (suisse, tables)",
+        ],
+    ),
+    (
+        "comp_table_sizes",
+        [
+            "Table sizes (tables)",
+            "Tamaños de mesa (mesas)",
+            "Dimensioni dei tavoli (tavoli)",
+            "Tailles des tables (tables)",
+        ],
+    ),
+    (
+        "comp_division_size",
+        [
+            "Division size (league)",
+            "Tamaño de división (liga)",
+            "Dimensione della divisione (lega)",
+            "Taille de division (ligue)",
+        ],
+    ),
+    (
+        "comp_entry",
+        ["Entry", "Inscripción", "Iscrizione", "Inscription"],
+    ),
+    (
+        "comp_by_invitation",
+        [
+            "By invitation",
+            "Por invitación",
+            "Su invito",
+            "Sur invitation",
+        ],
+    ),
+    (
+        "comp_open",
+        [
+            "Open to all",
+            "Abierta a todos",
+            "Aperta a tutti",
+            "Ouverte à tous",
+        ],
+    ),
+    (
+        "comp_invite",
+        [
+            "Invite (addresses)",
+            "Invitar (direcciones)",
+            "Invita (indirizzi)",
+            "Inviter (adresses)",
+        ],
+    ),
+    (
+        "comp_tie_breaks",
+        [
+            "Tie-breaks, in order",
+            "Desempates, en orden",
+            "Spareggi, in ordine",
+            "Départages, dans l'ordre",
+        ],
+    ),
 ];
 
 /// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).

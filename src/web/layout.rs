@@ -66,6 +66,7 @@ pub fn page(chrome: &Chrome, title: &str, body: Markup) -> Markup {
                 footer {
                     "Herald"
                     " · " a href="/archive" { (t(l, "archive")) }
+                    " · " a href="/competitions" { (t(l, "competitions")) }
                     " · " a href="/rules" { (t(l, "rules")) }
                     @if let (Some(_), Some(csrf)) = (&chrome.account, &chrome.sign_out_csrf) {
                         " · "

@@ -11,6 +11,7 @@ pub mod account;
 pub mod archive;
 pub mod assets;
 pub mod clock;
+pub mod competitions;
 pub mod demo;
 pub mod extract;
 pub mod games;
@@ -35,6 +36,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route("/games", web::get().to(account::my_games))
         .route("/lobby", web::get().to(lobby::lobby_page))
         .route("/archive", web::get().to(archive::archive_page))
+        .route("/competitions", web::get().to(competitions::list_page))
+        .route("/competitions/new", web::get().to(competitions::new_form))
+        .route("/competitions/new", web::post().to(competitions::create))
+        .route(
+            "/competitions/{id}",
+            web::get().to(competitions::competition_page),
+        )
+        .route(
+            "/competitions/{id}/standings.csv",
+            web::get().to(competitions::standings_csv),
+        )
+        .route(
+            "/competitions/{id}/{action}",
+            web::post().to(competitions::act),
+        )
         .route("/games/new", web::get().to(new_game::new_game_form))
         .route("/games/new", web::post().to(new_game::create_game))
         .route("/sign-up", web::get().to(sign_up::sign_up_form))

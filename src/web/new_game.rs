@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 /// The clocks the form offers: (form value, the clock as the API takes it). The first is the
 /// default, as `POST /games` without a clock.
-fn clock_choices() -> Vec<(&'static str, Value)> {
+pub(super) fn clock_choices() -> Vec<(&'static str, Value)> {
     const DAY: i64 = 86_400;
     let per_move = |days: i64| json!({"type": "per_move", "seconds": days * DAY});
     let fischer = |start: i64, plus: i64, max: i64| json!({"type": "fischer", "initial_seconds": start * DAY, "increment_seconds": plus * DAY, "max_seconds": max * DAY});

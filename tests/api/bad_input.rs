@@ -112,6 +112,12 @@ const ROUTES: &[Route] = &[
     row("GET", "/games", NoBody),
     row("GET", "/lobby", NoBody),
     row("GET", "/archive", NoBody),
+    row("GET", "/competitions", NoBody),
+    row("GET", "/competitions/new", NoBody),
+    row("POST", "/competitions/new", Form),
+    row("GET", "/competitions/{id}", NoBody),
+    row("GET", "/competitions/{id}/standings.csv", NoBody),
+    row("POST", "/competitions/{id}/{action}", Form),
     row("GET", "/games/new", NoBody),
     row("POST", "/games/new", Form),
     row("GET", "/sign-up", NoBody),
@@ -320,7 +326,7 @@ async fn competition(app: &TestApp, ada: &str, entrants: &[&str], swiss: bool) -
     id
 }
 
-async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (String, String) {
+pub(crate) async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (String, String) {
     let user = user_id(app, token).await;
     let link = {
         let mut conn = PgConnection::establish(&app.db_url).unwrap();
@@ -1386,6 +1392,87 @@ fn plan(w: &World, route: &Route) -> Plan {
             p
         }
         ("GET", "/games" | "/games/new" | "/settings") => Plan::new(cookie),
+        ("GET", "/competitions") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.query = pairs(&[("status", "running")]);
+            p.reads = vec![("status", {
+                let mut v = strict("running");
+                v.push("nope".to_owned());
+                v
+            })];
+            p
+        }
+        ("GET", "/competitions/new") => Plan::new(cookie),
+        ("POST", "/competitions/new") => {
+            let mut p = Plan::new(Sender::Cookie(w.ada_cookie.clone()));
+            p.form = pairs(&[
+                ("csrf", &w.ada_csrf),
+                ("name", "Page Cup"),
+                ("kind", "magnate"),
+                ("format", "swiss"),
+                ("rounds", "3"),
+                ("entry", "invite"),
+                ("invite", "cyd@example.test"),
+                ("clock", "per_move_3d"),
+                ("tie_breaks", "buchholz,wins"),
+            ]);
+            p.fields = vec![
+                ("csrf", strings(token_attacks(&w.ada_csrf))),
+                ("name", strings(strict("Page Cup"))),
+                ("kind", {
+                    let mut v = strict("magnate");
+                    v.push("chess".to_owned());
+                    strings(v)
+                }),
+                ("format", {
+                    let mut v = strict("swiss");
+                    v.push("nope".to_owned());
+                    strings(v)
+                }),
+                ("rounds", {
+                    let mut v = strict("3");
+                    v.extend(["0".to_owned(), "-1".to_owned(), "x".to_owned()]);
+                    strings(v)
+                }),
+                ("entry", strings(strict("invite"))),
+                ("invite", {
+                    let mut v = strict("cyd@example.test");
+                    v.push("not an address".to_owned());
+                    strings(v)
+                }),
+                ("clock", strings(strict("per_move_3d"))),
+                ("tie_breaks", {
+                    let mut v = strict("buchholz,wins");
+                    v.push("koya".to_owned());
+                    strings(v)
+                }),
+            ];
+            p
+        }
+        ("GET", "/competitions/{id}" | "/competitions/{id}/standings.csv") => {
+            let mut p = Plan::new(Sender::Nobody);
+            p.params = vec![w.comps[3].clone()];
+            p
+        }
+        ("POST", "/competitions/{id}/{action}") => {
+            let mut p = Plan::new(Sender::Cookie(w.ada_cookie.clone()));
+            p.params = vec![w.comps[3].clone(), "director".to_owned()];
+            p.form = pairs(&[
+                ("csrf", &w.ada_csrf),
+                ("action", "pause"),
+                ("reason", "a dispute to settle"),
+            ]);
+            p.fields = vec![
+                ("csrf", strings(token_attacks(&w.ada_csrf))),
+                ("action", {
+                    let mut v = strict("pause");
+                    v.push("resume".to_owned());
+                    strings(v)
+                }),
+                ("reason", strings(strict("a dispute to settle"))),
+            ];
+            p
+        }
         ("POST", "/games/new") => {
             let mut p = Plan::new(cookie);
             p.form = pairs(&[

@@ -541,3 +541,114 @@ async fn a_withdrawal_before_half_annuls_and_the_knockout_champion_ranks_first()
         (json!(3), json!(3))
     );
 }
+
+#[actix_web::test]
+async fn the_pages_show_a_competition_to_anyone_and_let_players_enter_and_the_organiser_direct() {
+    use crate::bad_input::account_cookie;
+    use crate::web::{page, post_form};
+    let ev = Event::new(&[]).await;
+    let ann = ev.app.user("ann@example.test", "Ann").await;
+    let ben = ev.app.user("ben@example.test", "Ben").await;
+    let (olga_cookie, olga_csrf) =
+        account_cookie(&ev.app, &ev.organiser, "olga@example.test").await;
+    let (ann_cookie, ann_csrf) = account_cookie(&ev.app, &ann, "ann@example.test").await;
+
+    // The organiser creates one with the form.
+    let created = post_form(
+        &ev.app,
+        "/competitions/new",
+        &olga_cookie,
+        &format!("csrf={olga_csrf}&name=Page+Cup&kind=magnate&format=swiss&rounds=1&entry=open&invite=&clock=per_move_3d&tie_breaks=buchholz"),
+    )
+    .await;
+    assert_eq!(created.status, 303, "{}", created.text);
+    let at = created.header("location");
+    let id = at.trim_start_matches("/competitions/").to_owned();
+    // A bad form is refused naming the field, and creates nothing.
+    let bad = post_form(
+        &ev.app,
+        "/competitions/new",
+        &olga_cookie,
+        &format!("csrf={olga_csrf}&name=X&kind=magnate&format=swiss&rounds=0&entry=open&clock=per_move_3d"),
+    )
+    .await;
+    assert_eq!(bad.status, 422);
+    assert!(bad.text.contains("Swiss"), "{}", bad.text);
+    let list = ev.app.get("/api/v1/competitions", None).await;
+    assert_eq!(list.json.as_array().unwrap().len(), 1);
+
+    // Anyone reads it; Ann enters with its button; Ben through the API.
+    let visitor = page(&ev.app, &at, "").await;
+    assert_eq!(visitor.status, 200);
+    assert!(visitor.text.contains("Page Cup") && !visitor.text.contains("data-action=\"enter\""));
+    let mine = page(&ev.app, &at, &ann_cookie).await;
+    assert!(mine.text.contains("data-action=\"enter\""), "{}", mine.text);
+    let entered = post_form(
+        &ev.app,
+        &format!("{at}/enter"),
+        &ann_cookie,
+        &format!("csrf={ann_csrf}"),
+    )
+    .await;
+    assert_eq!(entered.status, 303, "{}", entered.text);
+    let r = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/entries"),
+            Some(&ben),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let forged = post_form(&ev.app, &format!("{at}/start"), &ann_cookie, "csrf=nope").await;
+    assert_eq!(forged.status, 403);
+    let not_hers = post_form(
+        &ev.app,
+        &format!("{at}/start"),
+        &ann_cookie,
+        &format!("csrf={ann_csrf}"),
+    )
+    .await;
+    assert_eq!(not_hers.status, 403);
+
+    // The organiser starts it and pauses it; the page shows the round, the standings and the log.
+    let own = page(&ev.app, &at, &olga_cookie).await;
+    assert!(own.text.contains("data-action=\"start\""));
+    let started = post_form(
+        &ev.app,
+        &format!("{at}/start"),
+        &olga_cookie,
+        &format!("csrf={olga_csrf}"),
+    )
+    .await;
+    assert_eq!(started.status, 303, "{}", started.text);
+    ev.deliver();
+    let paused = post_form(
+        &ev.app,
+        &format!("{at}/director"),
+        &olga_cookie,
+        &format!("csrf={olga_csrf}&action=pause&reason=venue+closed"),
+    )
+    .await;
+    assert_eq!(paused.status, 303, "{}", paused.text);
+    let shown = page(&ev.app, &at, "").await;
+    for text in [
+        "Ann",
+        "Ben",
+        "Round 1",
+        "Standings",
+        "buchholz",
+        "venue closed",
+        "/play/",
+        "standings.csv",
+    ] {
+        assert!(shown.text.contains(text), "{text} missing: {}", shown.text);
+    }
+    let csv = page(&ev.app, &format!("{at}/standings.csv"), "").await;
+    assert_eq!(csv.status, 200);
+    assert!(csv.text.starts_with("rank,entrant,name,points"));
+    let listed = page(&ev.app, "/competitions?status=paused", "").await;
+    assert!(listed.text.contains("Page Cup"));
+    // Nothing private: no address on any page.
+    assert!(!shown.text.contains("@example.test"));
+}

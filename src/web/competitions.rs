@@ -1,0 +1,694 @@
+//! Competition pages (design.md section 15): the public list and one competition with its
+//! entrants, rounds, results and standings (readable on a phone, without signing in); for a
+//! signed-in player the Enter and Withdraw buttons; for the organiser the form that creates a
+//! competition, the Start button and the director's actions. Every button is a form that posts
+//! to the same services as the API.
+
+use super::extract::{PageError, Reader, SignedIn, db};
+use super::i18n::t;
+use super::layout::{Chrome, message, page, respond, see_other};
+use crate::competitions::Points;
+use crate::competitions::format::{Format, Pace};
+use crate::competitions::standings::Scoring;
+use crate::competitions::tiebreaks::TieBreak;
+use crate::domain::EmailAddress;
+use crate::engine::registry::GameKind;
+use crate::error::ApiError;
+use crate::services::clocks::Clock;
+use crate::services::competitions::{
+    self as service, AuditEntry, CompetitionResource, CompetitionSummary, DirectorAction, Entry,
+    NewCompetition, ResultGiven, RoundResource, StandingRow, Status,
+};
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, web};
+use maud::{Markup, html};
+use serde::Deserialize;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    status: Option<String>,
+}
+
+fn status_word(l: crate::domain::Locale, s: Status) -> &'static str {
+    t(
+        l,
+        match s {
+            Status::Registering => "comp_registering",
+            Status::Running => "comp_running",
+            Status::Paused => "comp_paused",
+            Status::Finished => "comp_finished",
+        },
+    )
+}
+
+fn kind_name(kind: &str) -> &'static str {
+    GameKind::parse(kind).map_or("?", |k| k.info().name)
+}
+
+/// `GET /competitions?status=`.
+pub async fn list_page(
+    state: web::Data<AppState>,
+    reader: Reader,
+    query: web::Query<ListQuery>,
+) -> Result<HttpResponse, PageError> {
+    let chrome = reader.chrome;
+    let l = chrome.locale;
+    let status = match query.status.as_deref().filter(|s| !s.is_empty()) {
+        None => None,
+        Some(s) => Some(Status::parse(s).ok_or_else(|| {
+            PageError::from_response(message(
+                &chrome,
+                StatusCode::BAD_REQUEST,
+                t(l, "competitions"),
+                &format!("status: “{s}” is not a competition status"),
+            ))
+        })?),
+    };
+    let list = db(&state, &chrome, move |conn| {
+        service::list(conn, status, None, 200)
+    })
+    .await?;
+    Ok(respond(
+        StatusCode::OK,
+        page(
+            &chrome,
+            t(l, "competitions"),
+            listing(&chrome, &list, status),
+        ),
+    ))
+}
+
+fn listing(chrome: &Chrome, list: &[CompetitionSummary], status: Option<Status>) -> Markup {
+    let l = chrome.locale;
+    html! {
+        h1 { (t(l, "competitions")) }
+        @if chrome.account.is_some() {
+            p { a href="/competitions/new" { (t(l, "new_competition")) } }
+        }
+        p.filters {
+            a href="/competitions" { (t(l, "all_games")) }
+            @for s in [Status::Registering, Status::Running, Status::Finished] {
+                " · "
+                @if status == Some(s) { strong { (status_word(l, s)) } }
+                @else { a href={ "/competitions?status=" (s.as_str()) } { (status_word(l, s)) } }
+            }
+        }
+        @if list.is_empty() { p { (t(l, "comp_none")) } }
+        ul.plain {
+            @for c in list {
+                li.card data-competition=(c.id) {
+                    a href={ "/competitions/" (c.id) } { strong { (c.name) } }
+                    " · " (kind_name(&c.kind))
+                    " · " (c.format.get("type").and_then(|v| v.as_str()).unwrap_or("").replace('_', " "))
+                    " · " (status_word(l, c.status))
+                    " · " (c.entrants) " " (t(l, "comp_entrants"))
+                    " · " span.muted { (c.organiser) }
+                }
+            }
+        }
+    }
+}
+
+/// `GET /competitions/{id}`.
+pub async fn competition_page(
+    state: web::Data<AppState>,
+    reader: Reader,
+    id: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let chrome = reader.chrome;
+    let id = parse_id(&chrome, &id)?;
+    let csrf = reader.csrf;
+    let (c, rounds, table, audit) = db(&state, &chrome, move |conn| {
+        Ok::<_, ApiError>((
+            service::get(conn, id)?,
+            service::rounds(conn, id)?,
+            service::standings(conn, id)?,
+            service::audit(conn, id)?,
+        ))
+    })
+    .await?;
+    let me = reader.user.map(|u| u.0);
+    let body = view(
+        &chrome,
+        &c,
+        &rounds,
+        &table,
+        &audit,
+        me,
+        csrf.as_deref(),
+        None,
+    );
+    Ok(respond(StatusCode::OK, page(&chrome, &c.name, body)))
+}
+
+fn parse_id(chrome: &Chrome, id: &str) -> Result<Uuid, PageError> {
+    id.parse().map_err(|_| {
+        PageError::from_response(message(
+            chrome,
+            StatusCode::NOT_FOUND,
+            t(chrome.locale, "competitions"),
+            &format!("there is no competition {id:?}"),
+        ))
+    })
+}
+
+#[allow(clippy::too_many_arguments, reason = "one page's parts")]
+fn view(
+    chrome: &Chrome,
+    c: &CompetitionResource,
+    rounds: &[RoundResource],
+    table: &[StandingRow],
+    audit: &[AuditEntry],
+    me: Option<Uuid>,
+    csrf: Option<&str>,
+    error: Option<&str>,
+) -> Markup {
+    let l = chrome.locale;
+    let organiser = me == Some(c.organiser.id);
+    let entered = me.is_some_and(|m| {
+        c.entrants
+            .iter()
+            .any(|e| e.account.id == m && e.status == "entered")
+    });
+    let action = |what: &str| format!("/competitions/{}/{what}", c.id);
+    html! {
+        h1 { (c.name) }
+        p {
+            (kind_name(&c.kind)) " · "
+            (c.format.get("type").and_then(|v| v.as_str()).unwrap_or("").replace('_', " "))
+            " · " (status_word(l, c.status))
+            @if c.finalised { " · " (t(l, "comp_finalised")) }
+            " · " (t(l, "comp_organiser")) " " (c.organiser.display_name)
+        }
+        @if let Some(e) = error { p.error role="alert" { (e) } }
+        @if let Some(csrf) = csrf {
+            div.actions {
+                @if c.status == Status::Registering && !entered {
+                    form.quick method="post" action=(action("enter")) data-action="enter" {
+                        input type="hidden" name="csrf" value=(csrf);
+                        button type="submit" { (t(l, "comp_enter")) }
+                    }
+                }
+                @if entered && c.status != Status::Finished {
+                    form.quick method="post" action=(action("withdraw")) data-action="withdraw" {
+                        input type="hidden" name="csrf" value=(csrf);
+                        button.secondary type="submit" { (t(l, "comp_withdraw")) }
+                    }
+                }
+                @if organiser && c.status == Status::Registering {
+                    form.quick method="post" action=(action("start")) data-action="start" {
+                        input type="hidden" name="csrf" value=(csrf);
+                        button type="submit" { (t(l, "comp_start")) }
+                    }
+                }
+            }
+        }
+        h2 { (t(l, "comp_entrants")) " (" (c.entrants.len()) ")" }
+        ol {
+            @for e in &c.entrants {
+                li {
+                    a href={ "/players/" (e.account.id) } { (e.account.display_name) }
+                    @if let Some(r) = e.rating { " · " (r) }
+                    @if e.status != "entered" { " · " em { (e.status) } }
+                }
+            }
+        }
+        @if !table.is_empty() && c.status != Status::Registering {
+            h2 { (t(l, "comp_standings")) }
+            div.scroll {
+                table.standings {
+                    thead { tr {
+                        th { "#" } th { (t(l, "comp_player")) } th { (t(l, "comp_points")) }
+                        th { (t(l, "comp_played")) }
+                        @if let Some(first) = table.first() {
+                            @for tb in &first.tie_breaks { th { (tb.name) } }
+                        }
+                    } }
+                    tbody {
+                        @for r in table {
+                            tr {
+                                td { (r.rank) }
+                                td { (r.entrant.display_name) @if r.status != "entered" { " (" (r.status) ")" } }
+                                td { (r.points) }
+                                td { (r.played) }
+                                @for tb in &r.tie_breaks { td { (tb.value) } }
+                            }
+                        }
+                    }
+                }
+            }
+            p {
+                a href={ "/competitions/" (c.id) "/standings.csv" } data-export="csv" { "CSV" }
+                @if c.format.get("type").and_then(|v| v.as_str()) == Some("swiss") {
+                    " · " a href={ "/api/v1/competitions/" (c.id) "/trf" } { "TRF-16" }
+                }
+            }
+        }
+        @for r in rounds.iter().rev() {
+            h2 { (t(l, "comp_round")) " " (r.number) }
+            ul.plain {
+                @for p in &r.pairings {
+                    li.card {
+                        (p.table) ". "
+                        @for (i, s) in p.seats.iter().enumerate() {
+                            @if i > 0 { " – " }
+                            (s.display_name)
+                        }
+                        " · "
+                        a href={ "/play/" (p.game_id) } {
+                            @match &p.result {
+                                Some(res) => {
+                                    @for (i, pts) in res.points.iter().enumerate() {
+                                        @if i > 0 { "–" }
+                                        (pts)
+                                    }
+                                    @if res.forfeit { " (" (t(l, "comp_forfeit")) ")" }
+                                    @if res.corrected { " *" }
+                                }
+                                None => { (t(l, "comp_playing")) }
+                            }
+                        }
+                    }
+                }
+                @for b in &r.byes {
+                    li.card { (b.account.display_name) " · " (t(l, "comp_bye")) " (" (b.points) ")" }
+                }
+            }
+        }
+        @if organiser && !c.finalised && c.status != Status::Registering {
+            @if let Some(csrf) = csrf { (director_form(chrome, c, rounds, csrf)) }
+        }
+        @if !audit.is_empty() {
+            h2 { (t(l, "comp_audit")) }
+            ul {
+                @for a in audit {
+                    li {
+                        (crate::services::clocks::local_time(&chrome.time_zone, a.at)) " · "
+                        (a.actor.display_name) " · " code { (a.action) } " · " (a.reason)
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn director_form(
+    chrome: &Chrome,
+    c: &CompetitionResource,
+    rounds: &[RoundResource],
+    csrf: &str,
+) -> Markup {
+    let l = chrome.locale;
+    html! {
+        h2 { (t(l, "comp_director")) }
+        form method="post" action={ "/competitions/" (c.id) "/director" } data-action="director" {
+            input type="hidden" name="csrf" value=(csrf);
+            p {
+                label for="dir-action" { (t(l, "comp_action")) }
+                " "
+                select id="dir-action" name="action" {
+                    @for a in ["set_result", "extend_deadline", "pause", "resume", "withdraw", "disqualify", "finalise"] {
+                        option value=(a) { (a.replace('_', " ")) }
+                    }
+                }
+            }
+            p {
+                label for="dir-game" { (t(l, "comp_game")) }
+                " "
+                select id="dir-game" name="game_id" {
+                    option value="" { "—" }
+                    @for r in rounds {
+                        @for p in &r.pairings {
+                            option value=(p.game_id) {
+                                (r.number) "." (p.table) " "
+                                @for (i, s) in p.seats.iter().enumerate() { @if i > 0 { " – " } (s.display_name) }
+                            }
+                        }
+                    }
+                }
+            }
+            p {
+                label for="dir-places" { (t(l, "comp_places")) }
+                " "
+                input id="dir-places" name="places" placeholder="1,2";
+                " "
+                label for="dir-seconds" { (t(l, "comp_seconds")) }
+                " "
+                input id="dir-seconds" name="seconds" inputmode="numeric" placeholder="86400";
+            }
+            p {
+                label for="dir-entrant" { (t(l, "comp_player")) }
+                " "
+                select id="dir-entrant" name="account_id" {
+                    option value="" { "—" }
+                    @for e in &c.entrants { option value=(e.account.id) { (e.account.display_name) } }
+                }
+            }
+            p {
+                label for="dir-reason" { (t(l, "comp_reason")) }
+                " "
+                input id="dir-reason" name="reason" required maxlength="1000";
+            }
+            button type="submit" { (t(l, "comp_apply")) }
+        }
+    }
+}
+
+/// `GET /competitions/{id}/standings.csv`: the API's CSV, for a browser's link.
+pub async fn standings_csv(
+    state: web::Data<AppState>,
+    reader: Reader,
+    id: web::Path<String>,
+) -> Result<HttpResponse, PageError> {
+    let id = parse_id(&reader.chrome, &id)?;
+    let text = db(&state, &reader.chrome, move |conn| {
+        service::standings_csv(conn, id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header((
+            actix_web::http::header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"standings-{id}.csv\""),
+        ))
+        .body(text))
+}
+
+/// `POST /competitions/{id}/{enter|withdraw|start|director}`.
+pub async fn act(
+    state: web::Data<AppState>,
+    me: SignedIn,
+    path: web::Path<(String, String)>,
+    form: web::Form<HashMap<String, String>>,
+) -> Result<HttpResponse, PageError> {
+    let (id, what) = path.into_inner();
+    let id = parse_id(&me.chrome, &id)?;
+    let form = form.into_inner();
+    me.check_csrf(
+        &state,
+        form.get("csrf"),
+        t(me.chrome.locale, "competitions"),
+    )?;
+    let user = me.user;
+    let done = match what.as_str() {
+        "enter" => {
+            db(&state, &me.chrome, move |conn| {
+                service::enter(conn, user, id, None)
+            })
+            .await
+        }
+        "withdraw" => {
+            db(&state, &me.chrome, move |conn| {
+                service::leave(conn, user, id, user.0)
+            })
+            .await
+        }
+        "start" => {
+            db(&state, &me.chrome, move |conn| {
+                service::start(conn, user, id)
+            })
+            .await
+        }
+        "director" => {
+            let (action, reason) =
+                director_action(&form).map_err(|text| refused(&me.chrome, &text))?;
+            db(&state, &me.chrome, move |conn| {
+                service::act(conn, user, id, action, &reason)
+            })
+            .await
+        }
+        _ => {
+            return Err(PageError::from_response(message(
+                &me.chrome,
+                StatusCode::NOT_FOUND,
+                t(me.chrome.locale, "competitions"),
+                &format!("there is no competition action {what:?}"),
+            )));
+        }
+    };
+    done?;
+    crate::jobs::wake();
+    Ok(see_other(&format!("/competitions/{id}")))
+}
+
+fn refused(chrome: &Chrome, text: &str) -> PageError {
+    PageError::from_response(message(
+        chrome,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        t(chrome.locale, "comp_director"),
+        text,
+    ))
+}
+
+fn field<'a>(form: &'a HashMap<String, String>, name: &str) -> Option<&'a str> {
+    form.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
+}
+
+fn uuid_field(form: &HashMap<String, String>, name: &str) -> Result<Uuid, String> {
+    let v = field(form, name).ok_or_else(|| format!("{name}: choose one"))?;
+    v.parse().map_err(|_| format!("{name}: “{v}” is not an id"))
+}
+
+/// The director's form as an action.
+fn director_action(form: &HashMap<String, String>) -> Result<(DirectorAction, String), String> {
+    let reason = field(form, "reason").unwrap_or("").to_owned();
+    let action = match field(form, "action").unwrap_or("") {
+        "set_result" => {
+            let places = field(form, "places").ok_or("places: the place of each seat, e.g. 1,2")?;
+            let places = places
+                .split(',')
+                .map(|p| p.trim().parse::<u32>())
+                .collect::<Result<Vec<u32>, _>>()
+                .map_err(|_| format!("places: “{places}” is not a list of places like 1,2"))?;
+            DirectorAction::SetResult {
+                game: uuid_field(form, "game_id")?,
+                given: ResultGiven::Places(places),
+            }
+        }
+        "extend_deadline" => DirectorAction::ExtendDeadline {
+            game: uuid_field(form, "game_id")?,
+            seconds: field(form, "seconds")
+                .and_then(|s| s.parse().ok())
+                .ok_or("seconds: a number of seconds")?,
+        },
+        "pause" => DirectorAction::Pause,
+        "resume" => DirectorAction::Resume,
+        "withdraw" => DirectorAction::Withdraw {
+            account: uuid_field(form, "account_id")?,
+        },
+        "disqualify" => DirectorAction::Disqualify {
+            account: uuid_field(form, "account_id")?,
+        },
+        "finalise" => DirectorAction::Finalise,
+        other => return Err(format!("action: “{other}” is not a director action")),
+    };
+    Ok((action, reason))
+}
+
+/// `GET /competitions/new`.
+pub async fn new_form(state: web::Data<AppState>, me: SignedIn) -> Result<HttpResponse, PageError> {
+    let _ = &state;
+    Ok(respond(
+        StatusCode::OK,
+        new_page(&me.chrome, &me.csrf, None, &HashMap::new()),
+    ))
+}
+
+fn new_page(
+    chrome: &Chrome,
+    csrf: &str,
+    error: Option<&str>,
+    entered: &HashMap<String, String>,
+) -> Markup {
+    let l = chrome.locale;
+    let value = |k: &str, default: &str| {
+        entered
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| default.to_owned())
+    };
+    let body = html! {
+        h1 { (t(l, "new_competition")) }
+        @if let Some(e) = error { p.error role="alert" { (e) } }
+        form method="post" action="/competitions/new" data-action="create-competition" {
+            input type="hidden" name="csrf" value=(csrf);
+            p { label for="c-name" { (t(l, "comp_name")) } " " input id="c-name" name="name" required maxlength="120" value=(value("name", "")); }
+            p {
+                label for="c-kind" { (t(l, "game")) } " "
+                select id="c-kind" name="kind" {
+                    @for k in GameKind::ALL { option value=(k.as_str()) selected[value("kind", "magnate") == k.as_str()] { (k.info().name) } }
+                }
+            }
+            p {
+                label for="c-format" { (t(l, "comp_format")) } " "
+                select id="c-format" name="format" {
+                    @for (key, word) in [("swiss", "Swiss"), ("round_robin", "Round robin"), ("round_robin_double", "Double round robin"), ("knockout", "Knockout"), ("knockout_2", "Knockout (2-game matches)"), ("league", "League"), ("tables", "Tables")] {
+                        option value=(key) selected[value("format", "swiss") == key] { (word) }
+                    }
+                }
+            }
+            p { label for="c-rounds" { (t(l, "comp_rounds")) } " " input id="c-rounds" name="rounds" inputmode="numeric" value=(value("rounds", "5")); }
+            p { label for="c-tables" { (t(l, "comp_table_sizes")) } " " input id="c-tables" name="table_sizes" value=(value("table_sizes", "3,4")); }
+            p { label for="c-division" { (t(l, "comp_division_size")) } " " input id="c-division" name="division_size" inputmode="numeric" value=(value("division_size", "8")); }
+            p {
+                label for="c-entry" { (t(l, "comp_entry")) } " "
+                select id="c-entry" name="entry" {
+                    option value="invite" selected[value("entry", "invite") == "invite"] { (t(l, "comp_by_invitation")) }
+                    option value="open" selected[value("entry", "invite") == "open"] { (t(l, "comp_open")) }
+                }
+            }
+            p { label for="c-invite" { (t(l, "comp_invite")) } br; textarea id="c-invite" name="invite" rows="4" { (value("invite", "")) } }
+            p {
+                label for="c-clock" { (t(l, "clock")) } " "
+                select id="c-clock" name="clock" {
+                    @for (key, v) in super::new_game::clock_choices() {
+                        @if let Ok(clock) = Clock::from_request(Some(&v), 0) {
+                            option value=(key) selected[value("clock", "per_move_3d") == key] { (super::clock::describe(chrome, &clock)) }
+                        }
+                    }
+                }
+            }
+            p {
+                label for="c-tb" { (t(l, "comp_tie_breaks")) } " "
+                input id="c-tb" name="tie_breaks" value=(value("tie_breaks", "buchholz,sonneborn_berger,wins"));
+            }
+            p { label { input type="checkbox" name="rated" value="on" checked[entered.get("rated").is_some()]; " " (t(l, "rated_game")) } }
+            button type="submit" { (t(l, "new_competition")) }
+        }
+    };
+    page(chrome, t(l, "new_competition"), body)
+}
+
+fn number<T: std::str::FromStr>(
+    form: &HashMap<String, String>,
+    name: &str,
+    default: T,
+) -> Result<T, String> {
+    match field(form, name) {
+        None => Ok(default),
+        Some(v) => v
+            .parse()
+            .map_err(|_| format!("{name}: “{v}” is not a number")),
+    }
+}
+
+/// The form as a competition request.
+fn new_request(form: &HashMap<String, String>, min_clock: i64) -> Result<NewCompetition, String> {
+    let kind_name = field(form, "kind").unwrap_or("magnate");
+    let kind = GameKind::parse(kind_name)
+        .ok_or_else(|| format!("kind: there is no game “{kind_name}”"))?;
+    let rounds: u32 = number(form, "rounds", 5)?;
+    let format = match field(form, "format").unwrap_or("swiss") {
+        "swiss" => Format::Swiss { rounds },
+        "round_robin" => Format::RoundRobin {
+            cycles: 1,
+            rounds: Pace::AllAtOnce,
+        },
+        "round_robin_double" => Format::RoundRobin {
+            cycles: 2,
+            rounds: Pace::AllAtOnce,
+        },
+        "knockout" => Format::Knockout { games_per_match: 1 },
+        "knockout_2" => Format::Knockout { games_per_match: 2 },
+        "league" => Format::League {
+            division_size: number(form, "division_size", 8)?,
+            promote: 2,
+            relegate: 2,
+        },
+        "tables" => Format::Tables {
+            table_sizes: field(form, "table_sizes")
+                .unwrap_or("3,4")
+                .split(',')
+                .map(|s| s.trim().parse::<usize>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| "table sizes: a list like 3,4".to_owned())?,
+            rounds,
+        },
+        other => return Err(format!("format: “{other}” is not a format")),
+    };
+    let entry = match field(form, "entry").unwrap_or("invite") {
+        "open" => Entry::Open,
+        "invite" => Entry::Invite,
+        other => return Err(format!("entry: “{other}” is not a kind of entry")),
+    };
+    let invite = field(form, "invite")
+        .unwrap_or("")
+        .split([',', '\n', ' ', ';'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|a| EmailAddress::parse(a).map_err(|e| format!("invite: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let tie_breaks = field(form, "tie_breaks")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<TieBreak>()
+                .map_err(|e| format!("tie-breaks: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let clock_key = field(form, "clock").unwrap_or("per_move_3d");
+    let clock = super::new_game::clock_choices()
+        .into_iter()
+        .find(|(key, _)| *key == clock_key)
+        .ok_or_else(|| format!("clock: “{clock_key}” is not one of the offered clocks"))?
+        .1;
+    Ok(NewCompetition {
+        name: field(form, "name").unwrap_or("").to_owned(),
+        kind,
+        options: serde_json::Value::Null,
+        clock: Clock::from_request(Some(&clock), min_clock).map_err(|e| e.to_string())?,
+        rated: form.get("rated").is_some(),
+        format,
+        entry,
+        invite,
+        max_entrants: None,
+        min_rating: None,
+        tie_breaks,
+        scoring: Scoring {
+            bye_points: Points::ONE,
+            place_points: None,
+        },
+        vacation_allowed: true,
+    })
+}
+
+/// `POST /competitions/new`.
+pub async fn create(
+    state: web::Data<AppState>,
+    me: SignedIn,
+    form: web::Form<HashMap<String, String>>,
+) -> Result<HttpResponse, PageError> {
+    let form = form.into_inner();
+    let refuse = |text: &str| {
+        Ok(respond(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            new_page(&me.chrome, &me.csrf, Some(text), &form),
+        ))
+    };
+    if me.check_csrf(&state, form.get("csrf"), "").is_err() {
+        return refuse(t(me.chrome.locale, "csrf"));
+    }
+    let request = match new_request(&form, state.settings.games.clock_min_seconds) {
+        Ok(r) => r,
+        Err(text) => return refuse(&text),
+    };
+    let user = me.user;
+    let created = crate::db::run(&state.pool, move |conn| {
+        service::create(conn, user, request)
+    })
+    .await
+    .map_err(ApiError::from);
+    match created {
+        Ok(c) => {
+            crate::jobs::wake();
+            Ok(see_other(&format!("/competitions/{}", c.id)))
+        }
+        Err(ApiError::Validation(text)) => refuse(&text),
+        Err(e) => Err(PageError::api(&me.chrome, &e)),
+    }
+}
