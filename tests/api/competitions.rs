@@ -652,3 +652,87 @@ async fn the_pages_show_a_competition_to_anyone_and_let_players_enter_and_the_or
     // Nothing private: no address on any page.
     assert!(!shown.text.contains("@example.test"));
 }
+
+#[actix_web::test]
+async fn a_league_season_promotes_and_relegates_into_the_next() {
+    let names = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"];
+    let ev = Event::new(&names).await;
+    let id = ev
+        .create(json!({"name": "Club League", "kind": "magnate", "entry": "open",
+                       "format": {"type": "league", "division_size": 3, "promote": 1, "relegate": 1}}))
+        .await;
+    let rounds = ev.rounds(&id).await;
+    assert_eq!(rounds.len(), 3, "a round robin of 3 per division");
+    for r in &rounds {
+        assert_eq!(
+            r["pairings"].as_array().unwrap().len(),
+            2,
+            "one game per division"
+        );
+        assert_eq!(
+            r["byes"].as_array().unwrap().len(),
+            2,
+            "one bye per division"
+        );
+        for p in r["pairings"].as_array().unwrap() {
+            let seats = ev.seats(p);
+            ev.resign(p["game_id"].as_str().unwrap(), &seats[1]).await;
+        }
+    }
+    ev.deliver();
+    assert_eq!(ev.status(&id).await, "finished");
+    let table = ev.standings(&id).await;
+    let division = |d: i64| -> Vec<String> {
+        table
+            .iter()
+            .filter(|r| r["division"] == d)
+            .map(|r| ev.name_of(r["entrant"]["id"].as_str().unwrap()))
+            .collect()
+    };
+    let (top, bottom) = (division(1), division(2));
+    assert_eq!((top.len(), bottom.len()), (3, 3), "{table:?}");
+
+    // The next season: the last of division 1 and the first of division 2 change places.
+    let next = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/start"),
+            Some(&ev.organiser),
+            json!({}),
+        )
+        .await;
+    assert_eq!(next.status, 200, "{}", next.text);
+    assert_eq!(
+        (next.json["season"].clone(), next.json["status"].clone()),
+        (json!(2), json!("running"))
+    );
+    let in_division = |d: i64| -> BTreeSet<String> {
+        next.json["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["division"] == d)
+            .map(|e| ev.name_of(e["account"]["id"].as_str().unwrap()))
+            .collect()
+    };
+    let want_top: BTreeSet<String> = [&top[0], &top[1], &bottom[0]]
+        .into_iter()
+        .cloned()
+        .collect();
+    let want_bottom: BTreeSet<String> = [&top[2], &bottom[1], &bottom[2]]
+        .into_iter()
+        .cloned()
+        .collect();
+    assert_eq!(in_division(1), want_top);
+    assert_eq!(in_division(2), want_bottom);
+    ev.deliver();
+    let rounds = ev.rounds(&id).await;
+    assert_eq!(rounds.len(), 3, "season 2's rounds, season 1's kept apart");
+    assert!(
+        rounds
+            .iter()
+            .all(|r| r["season"] == 2 && r["finished"] == false)
+    );
+    let fresh = ev.standings(&id).await;
+    assert!(fresh.iter().all(|r| r["played"] == 0), "{fresh:?}");
+}

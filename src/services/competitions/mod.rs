@@ -456,7 +456,10 @@ pub fn enter(
                 "only the organiser may enter someone else".to_owned(),
             ));
         }
-        if row.status() != Status::Registering {
+        let between_seasons = row.status() == Status::Finished
+            && row.finalised_at.is_none()
+            && matches!(row.format()?, Format::League { .. });
+        if row.status() != Status::Registering && !between_seasons {
             return Err(ApiError::Conflict(
                 "entry is closed: the competition has started".to_owned(),
             ));
@@ -560,9 +563,18 @@ pub fn leave(
                     .execute(conn)?;
             }
             Status::Finished => {
-                return Err(ApiError::Conflict(
-                    "the competition has finished".to_owned(),
-                ));
+                if row.finalised_at.is_some() || !matches!(row.format()?, Format::League { .. }) {
+                    return Err(ApiError::Conflict(
+                        "the competition has finished".to_owned(),
+                    ));
+                }
+                // Between two seasons of a league: the next season goes on without them.
+                diesel::update(competition_entrants::table.find((id, entrant.number)))
+                    .set((
+                        competition_entrants::status.eq("withdrawn"),
+                        competition_entrants::left_at.eq(Some(Utc::now())),
+                    ))
+                    .execute(conn)?;
             }
             Status::Running | Status::Paused => {
                 rounds::withdraw(conn, &row, entrant, "withdrawn")?;
@@ -588,13 +600,26 @@ pub fn start(
     conn.transaction(|conn| {
         let row = load(conn, id, true)?;
         require_organiser(&row, caller)?;
-        if row.status() != Status::Registering {
-            return Err(ApiError::Conflict(format!(
-                "the competition is {}, not registering",
-                row.status
-            )));
+        match row.status() {
+            Status::Registering => rounds::start(conn, &row)?,
+            // A league's next season, with promotion and relegation.
+            Status::Finished
+                if row.finalised_at.is_none() && matches!(row.format()?, Format::League { .. }) =>
+            {
+                rounds::next_season(conn, &row)?;
+            }
+            _ => {
+                return Err(ApiError::Conflict(format!(
+                    "the competition is {}, not registering{}",
+                    row.status,
+                    if matches!(row.format()?, Format::League { .. }) {
+                        " nor a finished season"
+                    } else {
+                        ""
+                    }
+                )));
+            }
         }
-        rounds::start(conn, &row)?;
         get(conn, id)
     })
     .inspect(|_| crate::jobs::wake())

@@ -124,6 +124,91 @@ pub(super) fn start(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(),
     advance_locked(conn, row.id)
 }
 
+/// A league's next season: this season's final rankings per division, promotion and relegation
+/// by the league's rules, entrants who left dropped and new entrants into the lowest division;
+/// then the new season's round robins are paired.
+pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(), ApiError> {
+    let Format::League {
+        division_size,
+        promote,
+        relegate,
+    } = row.format()?
+    else {
+        return Err(ApiError::Conflict(
+            "only a league has another season".to_owned(),
+        ));
+    };
+    let season = Season::load(conn, row)?;
+    let table = live_standings(conn, row)?;
+    let number_of = |user: Uuid| {
+        season
+            .entrants
+            .iter()
+            .find(|e| e.user_id == user)
+            .map(|e| e.number as u32)
+    };
+    let mut rankings: BTreeMap<i32, Vec<u32>> = BTreeMap::new();
+    for r in &table {
+        if let (Some(d), Some(n)) = (r.division, number_of(r.entrant.id)) {
+            rankings.entry(d).or_default().push(n);
+        }
+    }
+    let leaving: Vec<u32> = season
+        .entrants
+        .iter()
+        .filter(|e| !e.active() || e.annulled)
+        .map(|e| e.number as u32)
+        .collect();
+    let joining: Vec<u32> = season
+        .by_pairing_number()
+        .into_iter()
+        .filter(|e| e.active() && e.division.is_none())
+        .map(|e| e.number as u32)
+        .collect();
+    let rules = league::LeagueRules {
+        division_size,
+        promote,
+        relegate,
+    };
+    let divisions = league::next_season(
+        &rankings.into_values().collect::<Vec<_>>(),
+        rules,
+        &leaving,
+        &joining,
+    );
+    if divisions.iter().map(Vec::len).sum::<usize>() < 2 {
+        return Err(ApiError::Validation(
+            "cannot start another season: fewer than 2 entrants are left".to_owned(),
+        ));
+    }
+    diesel::update(
+        competition_entrants::table.filter(competition_entrants::competition_id.eq(row.id)),
+    )
+    .set(competition_entrants::division.eq(None::<i32>))
+    .execute(conn)?;
+    for (d, members) in (1..).zip(&divisions) {
+        for (i, n) in members.iter().enumerate() {
+            diesel::update(competition_entrants::table.find((row.id, *n as i32)))
+                .set((
+                    competition_entrants::division.eq(Some(d)),
+                    // Within a division, its order is the new pairing order.
+                    competition_entrants::pairing_number.eq(d * 1000 + i as i32 + 1),
+                ))
+                .execute(conn)?;
+        }
+    }
+    diesel::update(competitions::table.find(row.id))
+        .set((
+            competitions::season.eq(row.season + 1),
+            competitions::current_round.eq(0),
+            competitions::status.eq(Status::Running.as_str()),
+            competitions::finished_at.eq(None::<chrono::DateTime<Utc>>),
+        ))
+        .execute(conn)?;
+    tracing::info!(competition.id = %row.id, season = row.season + 1, "league season started");
+    advance_locked(conn, row.id)
+}
+
 /// Pairs what can be paired now (see the module doc).
 ///
 /// # Errors
@@ -250,8 +335,16 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
                 rounds,
                 scoring: &scoring,
                 rematch_after_forfeit: false,
-            })
-            .map_err(|e| bug(e.to_string()))?;
+            });
+            // Withdrawals can leave nobody to pair who has not met: the event ends rather
+            // than stalls.
+            let paired = match paired {
+                Ok(p) => p,
+                Err(e) => {
+                    tracing::warn!(competition.id = %row.id, round = current + 1, error = %e, "no Swiss pairing: the competition ends");
+                    return Ok(Plan::Finish);
+                }
+            };
             Plan::Rounds(vec![PlannedRound {
                 number: current + 1,
                 games: paired
@@ -327,9 +420,13 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
                     })
                     .collect()
             };
-            let seated = tables::seat(&order, &table_sizes, current as u32 + 1).map_err(|e| {
-                ApiError::Conflict(format!("cannot seat round {}: {e}", current + 1))
-            })?;
+            let seated = match tables::seat(&order, &table_sizes, current as u32 + 1) {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::warn!(competition.id = %row.id, round = current + 1, error = %e, "the entrants left cannot be seated: the competition ends");
+                    return Ok(Plan::Finish);
+                }
+            };
             Plan::Rounds(vec![PlannedRound {
                 number: current + 1,
                 games: seated
