@@ -73,6 +73,20 @@ pub(crate) fn bye_kind_str(kind: ByeKind) -> &'static str {
     }
 }
 
+/// A knockout match as stored: its table, its two entrants and its games.
+pub(crate) struct Match {
+    pub table: i32,
+    pub high: u32,
+    pub low: u32,
+    pub games: Vec<(Vec<u32>, GameResult)>,
+}
+
+impl Match {
+    pub(crate) fn step(&self, games_per_match: u8) -> knockout::MatchStep {
+        knockout::match_step(self.high, self.low, games_per_match, &self.games)
+    }
+}
+
 /// Everything of one season of a competition.
 pub(crate) struct Season {
     pub entrants: Vec<EntrantRow>,
@@ -129,6 +143,31 @@ impl Season {
         let mut list: Vec<&EntrantRow> = self.entrants.iter().collect();
         list.sort_by_key(|e| (e.pairing_number.unwrap_or(i32::MAX), e.number));
         list
+    }
+
+    /// A knockout round's matches by table: the two entrants (the higher seed first) and the
+    /// match's games so far.
+    pub(crate) fn matches(&self, round: i32) -> Vec<Match> {
+        let mut tables: BTreeMap<i32, Vec<&GameRow>> = BTreeMap::new();
+        for g in self.games.iter().filter(|g| g.round == round) {
+            tables.entry(g.table_no).or_default().push(g);
+        }
+        tables
+            .into_iter()
+            .filter_map(|(table, games)| {
+                let first = games.first()?;
+                let (&high, &low) = (first.seats.first()?, first.seats.get(1)?);
+                Some(Match {
+                    table,
+                    high: high as u32,
+                    low: low as u32,
+                    games: games
+                        .iter()
+                        .map(|g| (g.seats.iter().map(|s| *s as u32).collect(), g.result()))
+                        .collect(),
+                })
+            })
+            .collect()
     }
 
     /// The pure module's view: entrants (annulled ones left out) and their games and byes.
@@ -273,8 +312,8 @@ pub(crate) fn live_standings(
         let (entrants, games, byes) = season.records(division);
         let mut table =
             standings::standings(&entrants, &games, &byes, &row.scoring(), &row.tie_breaks());
-        if matches!(format, Format::Knockout { .. }) {
-            knockout_ranks(&season, &mut table, row.current_round);
+        if let Format::Knockout { games_per_match } = format {
+            knockout_ranks(&season, &mut table, row.current_round, games_per_match);
         }
         for s in table {
             out.push(standing_row(&season, &s, division));
@@ -285,37 +324,24 @@ pub(crate) fn live_standings(
 
 /// A knockout ranks by how far each entrant went: the champion first, the final's loser
 /// second, the losers of each earlier round sharing the next place.
-fn knockout_ranks(season: &Season, table: &mut [Standing], rounds: i32) {
+fn knockout_ranks(season: &Season, table: &mut [Standing], rounds: i32, games_per_match: u8) {
     let mut eliminated: Vec<Vec<u32>> = Vec::new();
     let mut alive: Vec<u32> = Vec::new();
     for r in 1..=rounds {
         let mut losers = Vec::new();
         alive.clear();
-        let mut tables: BTreeMap<i32, Vec<&GameRow>> = BTreeMap::new();
-        for g in season.games.iter().filter(|g| g.round == r) {
-            tables.entry(g.table_no).or_default().push(g);
-        }
         for b in season.byes.iter().filter(|b| b.round == r) {
             alive.push(b.entrant as u32);
         }
-        for games in tables.values() {
-            let Some(first) = games.first() else { continue };
-            let (Some(&high), Some(&low)) = (first.seats.first(), first.seats.get(1)) else {
-                continue;
-            };
-            let played: Vec<(Vec<u32>, GameResult)> = games
-                .iter()
-                .map(|g| (g.seats.iter().map(|s| *s as u32).collect(), g.result()))
-                .collect();
-            let per_match = games_per_match(games.len());
-            match knockout::match_step(high as u32, low as u32, per_match, &played) {
+        for m in season.matches(r) {
+            match m.step(games_per_match) {
                 knockout::MatchStep::Won { winner, loser } => {
                     alive.push(winner);
                     losers.push(loser);
                 }
                 _ => {
-                    alive.push(high as u32);
-                    alive.push(low as u32);
+                    alive.push(m.high);
+                    alive.push(m.low);
                 }
             }
         }
@@ -331,12 +357,6 @@ fn knockout_ranks(season: &Season, table: &mut [Standing], rounds: i32) {
         }
     }
     table.sort_by_key(|s| s.rank);
-}
-
-/// For reading a finished match, any count of games reads the same way with 2 (1 game decides a
-/// 1-game match, and a 2-game match's deciders follow its first two games).
-fn games_per_match(games: usize) -> u8 {
-    if games >= 2 { 2 } else { 1 }
 }
 
 fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> StandingRow {

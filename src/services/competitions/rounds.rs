@@ -502,20 +502,9 @@ fn knockout_plan(
         for b in season.byes.iter().filter(|b| b.round == current) {
             slots.insert(b.table_no, Some(b.entrant as u32));
         }
-        let mut matches: BTreeMap<i32, Vec<&GameRow>> = BTreeMap::new();
-        for g in season.games.iter().filter(|g| g.round == current) {
-            matches.entry(g.table_no).or_default().push(g);
-        }
-        for (table, games) in &matches {
-            let Some(first) = games.first() else { continue };
-            let (Some(&high), Some(&low)) = (first.seats.first(), first.seats.get(1)) else {
-                continue;
-            };
-            let played: Vec<(Vec<u32>, GameResult)> = games
-                .iter()
-                .map(|g| (g.seats.iter().map(|s| *s as u32).collect(), g.result()))
-                .collect();
-            match knockout::match_step(high as u32, low as u32, games_per_match, &played) {
+        for m in season.matches(current) {
+            let table = &m.table;
+            match m.step(games_per_match) {
                 knockout::MatchStep::Won { winner, .. } => {
                     slots.insert(*table, Some(winner));
                 }
