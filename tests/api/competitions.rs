@@ -415,6 +415,28 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
     }
     let total: f64 = table.iter().map(points_of).sum();
     assert_eq!(total, 18.0, "6 games of 3 points each");
+    // Two pairing mails each (one per round), and the CSV has a line per entrant.
+    for (name, (_, _, email)) in &ev.players {
+        let mails = ev
+            .sink
+            .to(email)
+            .into_iter()
+            .filter(|m| m.subject().contains("Lancaster Tables") && m.text().contains("/play/"))
+            .count();
+        assert_eq!(mails, 2, "{name}");
+    }
+    let csv = ev
+        .app
+        .send(
+            awc::http::Method::GET,
+            &format!("/api/v1/competitions/{id}/standings"),
+            None,
+            &[("Accept", "text/csv")],
+            None,
+        )
+        .await;
+    assert_eq!(csv.text.lines().count(), 10, "{}", csv.text);
+    assert!(csv.text.lines().next().unwrap().ends_with(",game_score"));
 
     // The audit log names who, when and why; only the organiser may direct.
     let audit = ev
