@@ -17,6 +17,7 @@ pub struct Settings {
     pub auth: AuthSettings,
     pub email: EmailSettings,
     pub games: GameSettings,
+    pub webhooks: WebhookSettings,
     /// Where the embedded database, generated secrets and the mail folder live.
     pub data_dir: PathBuf,
 }
@@ -119,6 +120,15 @@ pub struct EmailSettings {
 pub struct GameSettings {
     /// `CLOCK_MIN_SECONDS` (default 3600): the shortest allowance a clock may give.
     pub clock_min_seconds: i64,
+}
+
+/// Outgoing webhook deliveries.
+#[derive(Clone)]
+pub struct WebhookSettings {
+    /// `WEBHOOKS_ALLOW_PRIVATE=true` lets webhooks call loopback and private addresses (tests,
+    /// a receiver on the same network); otherwise such a URL is refused, at subscription and at
+    /// each delivery.
+    pub allow_private: bool,
 }
 
 const DEFAULT_CLOCK_MIN_SECONDS: i64 = 3600;
@@ -278,6 +288,13 @@ impl Settings {
                         })?,
                 },
             },
+            webhooks: WebhookSettings {
+                allow_private: match var("WEBHOOKS_ALLOW_PRIVATE").as_deref().map(str::trim) {
+                    None | Some("" | "false" | "0") => false,
+                    Some("true" | "1") => true,
+                    Some(v) => anyhow::bail!("WEBHOOKS_ALLOW_PRIVATE {v:?} is not true or false"),
+                },
+            },
             data_dir,
         })
     }
@@ -310,6 +327,10 @@ impl Settings {
             // Clocks of a few seconds, so that tests can wait for a timeout.
             games: GameSettings {
                 clock_min_seconds: 1,
+            },
+            // Test receivers listen on 127.0.0.1.
+            webhooks: WebhookSettings {
+                allow_private: true,
             },
             data_dir,
         }

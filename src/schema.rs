@@ -1,6 +1,35 @@
 // @generated automatically by Diesel CLI.
 
 diesel::table! {
+    account_event_counters (user_id) {
+        user_id -> Uuid,
+        last -> Int8,
+    }
+}
+
+diesel::table! {
+    account_events (user_id, seq) {
+        user_id -> Uuid,
+        seq -> Int8,
+        kind -> Text,
+        game_id -> Nullable<Uuid>,
+        data -> Jsonb,
+        at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    game_chat (game_id, seq) {
+        game_id -> Uuid,
+        seq -> Int8,
+        user_id -> Uuid,
+        seat -> Int2,
+        text -> Text,
+        at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     api_tokens (id) {
         id -> Uuid,
         user_id -> Uuid,
@@ -280,6 +309,32 @@ diesel::table! {
 }
 
 diesel::table! {
+    webhooks (id) {
+        id -> Uuid,
+        user_id -> Uuid,
+        url -> Text,
+        events -> Array<Text>,
+        secret -> Text,
+        created_at -> Timestamptz,
+        failing_since -> Nullable<Timestamptz>,
+        disabled_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    webhook_deliveries (webhook_id, seq) {
+        webhook_id -> Uuid,
+        seq -> Int8,
+        status -> Text,
+        attempts -> Int4,
+        last_status -> Nullable<Int4>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
     web_sessions (id) {
         id -> Uuid,
         user_id -> Uuid,
@@ -288,7 +343,11 @@ diesel::table! {
     }
 }
 
+diesel::joinable!(account_event_counters -> users (user_id));
+diesel::joinable!(account_events -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(game_chat -> games (game_id));
+diesel::joinable!(game_chat -> users (user_id));
 diesel::joinable!(competition_audit -> competitions (competition_id));
 diesel::joinable!(competition_audit -> users (actor_id));
 diesel::joinable!(competition_byes -> competitions (competition_id));
@@ -311,8 +370,13 @@ diesel::joinable!(idempotency_keys -> users (user_id));
 diesel::joinable!(rating_history -> games (game_id));
 diesel::joinable!(rating_history -> users (user_id));
 diesel::joinable!(ratings -> users (user_id));
+diesel::joinable!(webhook_deliveries -> webhooks (webhook_id));
+diesel::joinable!(webhooks -> users (user_id));
 
 diesel::allow_tables_to_appear_in_same_query!(
+    account_event_counters,
+    account_events,
+    game_chat,
     competition_audit,
     competition_byes,
     competition_entrants,
@@ -333,4 +397,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     ratings,
     users,
     web_sessions,
+    webhook_deliveries,
+    webhooks,
 );

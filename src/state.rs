@@ -22,11 +22,14 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     /// This server's metrics (`GET /metrics`), shared with its job worker.
     pub metrics: Arc<Metrics>,
+    /// Wakes the account event streams (`GET /api/v1/me/events`).
+    pub events: Arc<crate::services::events::Hub>,
 }
 
 impl AppState {
     pub fn new(settings: Settings, pool: PgPool, metrics: Arc<Metrics>) -> AppState {
         AppState {
+            events: Arc::new(crate::services::events::Hub::new(pool.clone())),
             pool,
             jwt: JwtKeys::new(&settings.auth.jwt_secret, settings.auth.access_token_ttl_s),
             links: LinkKeys::new(&settings.auth.jwt_secret),

@@ -6,6 +6,7 @@
 //! once the game is over.
 
 pub mod competition;
+pub mod webhook;
 
 use super::i18n;
 use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, SignUpMail, VacationMail};

@@ -240,6 +240,22 @@ impl BackgroundJob for PairingMail {
     }
 }
 
+/// A webhook was disabled after 3 days of failed deliveries: to its owner.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WebhookDisabledMail {
+    pub webhook_id: Uuid,
+    pub message_id: String,
+}
+
+impl BackgroundJob for WebhookDisabledMail {
+    const KIND: &'static str = "email.webhook_disabled";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::webhook::disabled(c, ctx, self)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,6 +72,8 @@ pub trait BackgroundJob: Serialize + DeserializeOwned {
 /// What the worker lends every job.
 pub struct Env {
     pub sender: crate::email::Sender,
+    /// `WEBHOOKS_ALLOW_PRIVATE`: deliveries may go to loopback and private addresses.
+    pub webhooks_allow_private: bool,
 }
 
 type Runner = fn(&Env, &mut PgConnection, &Job) -> Result<(), JobError>;
@@ -81,8 +83,10 @@ pub const KINDS: &[(&str, Runner)] = {
     use crate::email::jobs::{
         CompetitionInvitationMail, DeclinedMail, DigestMail, GameOverMail, InvitationMail,
         PairingMail, ReminderMail, SignInMail, SignUpMail, TurnMail, VacationMail,
+        WebhookDisabledMail,
     };
     use crate::services::competitions::AdvanceJob;
+    use crate::services::webhooks::DeliverWebhook;
     &[
         (InvitationMail::KIND, run_typed::<InvitationMail>),
         (TurnMail::KIND, run_typed::<TurnMail>),
@@ -99,6 +103,8 @@ pub const KINDS: &[(&str, Runner)] = {
         ),
         (PairingMail::KIND, run_typed::<PairingMail>),
         (AdvanceJob::KIND, run_typed::<AdvanceJob>),
+        (DeliverWebhook::KIND, run_typed::<DeliverWebhook>),
+        (WebhookDisabledMail::KIND, run_typed::<WebhookDisabledMail>),
     ]
 };
 
@@ -158,6 +164,21 @@ pub fn enqueue(conn: &mut PgConnection, new: &[NewJob]) -> QueryResult<()> {
         .collect();
     diesel::insert_into(jobs::table)
         .values(&rows)
+        .execute(conn)?;
+    Ok(())
+}
+
+/// Writes `new` jobs due at `at` (a later try that the job itself schedules).
+///
+/// # Errors
+/// Database failures.
+pub fn enqueue_at(conn: &mut PgConnection, new: &NewJob, at: DateTime<Utc>) -> QueryResult<()> {
+    diesel::insert_into(jobs::table)
+        .values((
+            jobs::kind.eq(new.kind),
+            jobs::payload.eq(&new.payload),
+            jobs::run_at.eq(at),
+        ))
         .execute(conn)?;
     Ok(())
 }

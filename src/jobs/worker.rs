@@ -42,6 +42,7 @@ impl Worker {
             pool,
             env: Arc::new(Env {
                 sender: Sender::new(settings, mailer),
+                webhooks_allow_private: settings.webhooks.allow_private,
             }),
         })
     }
@@ -60,6 +61,7 @@ impl Worker {
             pool,
             env: Arc::new(Env {
                 sender: Sender::new(settings, mailer).counting_into(metrics),
+                webhooks_allow_private: settings.webhooks.allow_private,
             }),
         })
     }

@@ -9,6 +9,7 @@ pub mod accounts;
 pub mod competitions;
 pub mod docs;
 pub mod document;
+pub mod events;
 pub mod games;
 pub mod health;
 pub mod invitations;
@@ -79,7 +80,14 @@ where
                 .service(competitions::get_competition_standings)
                 .service(competitions::get_competition_trf)
                 .service(competitions::direct_competition)
-                .service(competitions::get_competition_audit),
+                .service(competitions::get_competition_audit)
+                .service(events::get_my_events)
+                .service(events::post_chat)
+                .service(events::get_chat)
+                .service(events::create_webhook)
+                .service(events::list_webhooks)
+                .service(events::get_webhook)
+                .service(events::delete_webhook),
         )
 }
 

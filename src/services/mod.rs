@@ -4,8 +4,10 @@
 //! Must not depend on actix (handlers adapt) or on routes.
 
 pub mod accounts;
+pub mod chat;
 pub mod clocks;
 pub mod competitions;
+pub mod events;
 pub mod games;
 pub mod idempotency;
 pub mod notifications;
@@ -13,6 +15,7 @@ pub mod ratings;
 pub mod sign_up;
 pub mod tokens;
 pub mod vacation;
+pub mod webhooks;
 
 /// Whether a diesel error is a unique-constraint violation (a duplicate).
 pub(crate) fn is_unique_violation(error: &diesel::result::Error) -> bool {

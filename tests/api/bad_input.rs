@@ -90,6 +90,13 @@ const ROUTES: &[Route] = &[
     row("GET", "/api/v1/ratings/{kind}", NoBody),
     row("GET", "/api/v1/players/{id}", NoBody),
     row("GET", "/api/v1/players/{id}/ratings/{kind}/history", NoBody),
+    row("GET", "/api/v1/me/events", NoBody),
+    row("POST", "/api/v1/games/{id}/chat", JsonBody),
+    row("GET", "/api/v1/games/{id}/chat", NoBody),
+    row("POST", "/api/v1/me/webhooks", JsonBody),
+    row("GET", "/api/v1/me/webhooks", NoBody),
+    row("GET", "/api/v1/me/webhooks/{id}", NoBody),
+    row("DELETE", "/api/v1/me/webhooks/{id}", NoBody),
     row("POST", "/api/v1/competitions", JsonBody),
     row("GET", "/api/v1/competitions", NoBody),
     row("GET", "/api/v1/competitions/{id}", NoBody),
@@ -285,6 +292,8 @@ struct World {
     /// running Swiss of Cyd and Bruno.
     comps: [String; 4],
     cyd_id: String,
+    /// A webhook of the mover's.
+    webhook: String,
 }
 
 /// Ada's competition with the entrants given (by token), started if asked.
@@ -449,7 +458,17 @@ async fn world() -> World {
         competition(&app, &ada, &[&cyd, &bruno], true).await,
     ];
     let cyd_id = user_id(&app, &cyd).await.0.to_string();
+    let hook = app
+        .post(
+            "/api/v1/me/webhooks",
+            Some(&token),
+            json!({"url": "http://127.0.0.1:9/hook", "events": ["your_move", "chat"]}),
+        )
+        .await;
+    assert_eq!(hook.status, 201, "{}", hook.text);
+    let webhook = hook.json["id"].as_str().unwrap().to_owned();
     World {
+        webhook,
         comps,
         cyd_id,
         game: table.id.clone(),
@@ -1086,6 +1105,66 @@ fn plan(w: &World, route: &Route) -> Plan {
                     v
                 }),
             ];
+            p
+        }
+        // With `after` the answer is JSON; without it the stream would never end.
+        ("GET", "/api/v1/me/events") => {
+            let mut p = Plan::new(bearer);
+            p.query = pairs(&[("after", "0")]);
+            p.reads = vec![("after", {
+                let mut v = strict("0");
+                v.extend(["-1".to_owned(), "x".to_owned(), "1.5".to_owned()]);
+                v
+            })];
+            p
+        }
+        ("POST", "/api/v1/games/{id}/chat") => {
+            let mut p = Plan::new(bearer);
+            p.params = vec![w.game.clone()];
+            p.json = Some(json!({"text": "good game"}));
+            p.fields = vec![("text", {
+                let mut v = strings(strict("good game"));
+                v.extend(not_strings("good game", true));
+                v.push(json!(""));
+                v.push(json!("x".repeat(501)));
+                v
+            })];
+            p
+        }
+        ("GET", "/api/v1/games/{id}/chat") => {
+            let mut p = Plan::new(bearer);
+            p.params = vec![w.game.clone()];
+            p
+        }
+        ("POST", "/api/v1/me/webhooks") => {
+            let mut p = Plan::new(bearer);
+            p.json = Some(json!({"url": "http://127.0.0.1:9/other", "events": ["game_over"]}));
+            p.fields = vec![
+                ("url", {
+                    let mut v = strings(strict("http://127.0.0.1:9/other"));
+                    v.extend(not_strings("http://127.0.0.1:9/other", true));
+                    v.extend([json!("ftp://127.0.0.1/"), json!("not a url"), json!("")]);
+                    v
+                }),
+                (
+                    "events",
+                    vec![
+                        json!([]),
+                        json!(["nope"]),
+                        json!("game_over"),
+                        json!([7]),
+                        json!(["game_over", "game_over"]),
+                        json!(["game_over\0"]),
+                        Value::Null,
+                    ],
+                ),
+            ];
+            p
+        }
+        ("GET", "/api/v1/me/webhooks") => Plan::new(bearer),
+        ("GET" | "DELETE", "/api/v1/me/webhooks/{id}") => {
+            let mut p = Plan::new(bearer);
+            p.params = vec![w.webhook.clone()];
             p
         }
         ("POST", "/api/v1/competitions") => {

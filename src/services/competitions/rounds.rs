@@ -657,6 +657,16 @@ fn store_rounds(
         })
         .collect();
     crate::jobs::enqueue(conn, &jobs)?;
+    let events = mailed
+        .keys()
+        .map(|user| crate::services::events::NewEvent {
+            user: UserId(*user),
+            kind: crate::services::events::EventKind::Pairing,
+            game: None,
+            data: serde_json::json!({"competition_id": row.id, "name": row.name, "season": row.season, "from_round": first, "to_round": last}),
+        })
+        .collect();
+    crate::services::events::record(conn, events)?;
     tracing::info!(competition.id = %row.id, rounds = ?rounds.iter().map(|r| r.number).collect::<Vec<_>>(), "paired");
     Ok(())
 }

@@ -138,19 +138,27 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         crate::services::competitions::game_ended(conn, game, &results)?;
     }
     if state.is_some() {
-        notifications::enqueue_for_change(
+        let change = Change {
+            game: id,
+            version,
+            action_count,
+            // A timeout is nobody's move: every seat hears of it, the late one too.
+            actor: actor.filter(|_| !timed_out).map(|s| i16::from(s.0)),
+            pending_before: before,
+            pending_after: after,
+            finished: status == GameStatus::Finished,
+            seat_count: game.seat_count,
+        };
+        notifications::enqueue_for_change(conn, &change)?;
+        let seated: Vec<(i16, Option<uuid::Uuid>)> =
+            seats.iter().map(|s| (s.row.seat, s.row.user_id)).collect();
+        crate::services::events::for_change(
             conn,
-            &Change {
-                game: id,
-                version,
-                action_count,
-                // A timeout is nobody's move: every seat hears of it, the late one too.
-                actor: actor.filter(|_| !timed_out).map(|s| i16::from(s.0)),
-                pending_before: before,
-                pending_after: after,
-                finished: status == GameStatus::Finished,
-                seat_count: game.seat_count,
-            },
+            &game.kind,
+            &seated,
+            &change,
+            game.state.is_none(),
+            outcome.as_ref(),
         )?;
     }
     let game = Game {

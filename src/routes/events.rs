@@ -1,0 +1,368 @@
+//! Events for clients (design.md section 17, api.md "Events, webhooks, chat"): the account's
+//! event stream (Server-Sent Events, resumable with `Last-Event-ID`), the same events as JSON for
+//! clients that cannot stream, and chat per game.
+
+use super::docs::{AuthErrors, BodyErrors, ServerErrors};
+use super::json::Json;
+use crate::auth::{AuthUser, MaybeAuthUser, Scope};
+use crate::domain::{GameId, UserId};
+use crate::error::{ApiError, Problem};
+use crate::services::chat::{self, ChatMessage};
+use crate::services::events::{self, AccountEvent, Hub};
+use crate::services::webhooks::{self, CreatedWebhook, WebhookResource};
+use crate::state::AppState;
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use serde::Deserialize;
+use std::sync::Arc;
+use std::time::Duration;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+const PROBLEM: &str = "application/problem+json";
+
+/// A comment line this often keeps proxies from closing a quiet stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Events per read of the log.
+const BATCH: i64 = 200;
+
+/// Where to start.
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct EventsQuery {
+    /// Answer the events after this number as JSON (with `Accept: text/event-stream`, stream
+    /// from there).
+    #[param(minimum = 0)]
+    pub after: Option<i64>,
+}
+
+/// Follow the account's events
+///
+/// With `Accept: text/event-stream` (or without `after`): a Server-Sent Events stream, each event
+/// with `id:` (the account's event number), `event:` (`your_move`, `game_started`, `game_over`,
+/// `chat`, `pairing`, `deadline_soon`) and `data:` (the event as JSON); a comment every 15 s keeps
+/// it open. Reconnect with `Last-Event-ID` to receive exactly what was missed. A new stream
+/// without either starts with the next event. With `?after=N`: the events after N as JSON (at
+/// most 200; ask again from the last id). At most 5 streams per account. Needs the `read` scope.
+#[utoipa::path(
+    operation_id = "get_my_events",
+    tag = "events",
+    security(("bearer" = [])),
+    params(
+        EventsQuery,
+        ("Last-Event-ID" = Option<i64>, Header, description = "Resume a stream after this event."),
+    ),
+    responses(
+        (status = 200, description = "The events (JSON with `after`), or the stream (`text/event-stream`).", body = Vec<AccountEvent>),
+        (status = 422, description = "`after` or `Last-Event-ID` is not a number (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        (status = 429, description = "Too many open streams for this account (`rate_limited`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/me/events")]
+pub async fn get_my_events(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    req: HttpRequest,
+    query: web::Query<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let user = auth.user_id;
+    let wants_stream = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"));
+    let resume = match req.headers().get("Last-Event-ID") {
+        None => None,
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<i64>().ok())
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| ApiError::Validation("Last-Event-ID: an event number".to_owned()))?,
+        ),
+    };
+    if query.after.is_some_and(|a| a < 0) {
+        return Err(ApiError::Validation("after: 0 or more".to_owned()));
+    }
+    if let (Some(after), false) = (query.after, wants_stream) {
+        let list = crate::db::run(&state.pool, move |conn| {
+            events::since(conn, user, after, BATCH)
+        })
+        .await?;
+        return Ok(HttpResponse::Ok().json(list));
+    }
+    let (slot, wake) = state
+        .events
+        .open(user)
+        .ok_or(ApiError::RateLimited { retry_after_s: 30 })?;
+    let start = match resume.or(query.after) {
+        Some(n) => n,
+        None => crate::db::run(&state.pool, move |conn| events::last(conn, user)).await?,
+    };
+    let stream = Stream {
+        pool: state.pool.clone(),
+        user,
+        last: start,
+        wake,
+        _slot: slot,
+        _hub: Arc::clone(&state.events),
+    };
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(futures_util::stream::unfold(stream, next_chunk)))
+}
+
+/// One open stream: where it is in the account's log, and what wakes it.
+struct Stream {
+    pool: crate::db::PgPool,
+    user: UserId,
+    last: i64,
+    wake: tokio::sync::broadcast::Receiver<Uuid>,
+    _slot: events::StreamSlot,
+    _hub: Arc<Hub>,
+}
+
+/// The stream's next bytes: the events after the last one sent, else (after a wake-up for this
+/// account or the keep-alive interval) a comment.
+async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, Stream)> {
+    let (user, last) = (s.user, s.last);
+    let read = crate::db::run(&s.pool, move |conn| events::since(conn, user, last, BATCH)).await;
+    let list = match read {
+        Ok(list) => list,
+        // The database went away: end the stream; the client reconnects with its last id.
+        Err(_) => return None,
+    };
+    if let Some(end) = list.last() {
+        s.last = end.id;
+        let mut text = String::new();
+        for e in &list {
+            let data = serde_json::to_string(e).unwrap_or_default();
+            text.push_str(&format!(
+                "id: {}\nevent: {}\ndata: {data}\n\n",
+                e.id, e.kind
+            ));
+        }
+        return Some((Ok(Bytes::from(text)), s));
+    }
+    let deadline = tokio::time::sleep(KEEP_ALIVE);
+    tokio::pin!(deadline);
+    loop {
+        tokio::select! {
+            () = &mut deadline => return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), s)),
+            woke = s.wake.recv() => match woke {
+                Ok(u) if u == s.user.0 => return Some((Ok(Bytes::new()), s)),
+                Ok(_) => {}
+                // Missed wake-ups: read the log again.
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return Some((Ok(Bytes::new()), s)),
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return None,
+            },
+        }
+    }
+}
+
+/// A chat message to post.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChatRequest {
+    #[schema(min_length = 1, max_length = 500)]
+    pub text: String,
+}
+
+/// Post in a game's chat
+///
+/// One line of at most 500 characters, for the game's players (at most 10 a minute); the other
+/// players get a `chat` event. Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "post_chat",
+    tag = "events",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    request_body = ChatRequest,
+    responses(
+        (status = 201, description = "The message.", body = ChatMessage),
+        (status = 403, description = "Not a player of this game (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 429, description = "More than 10 messages in a minute (`rate_limited`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[post("/games/{id}/chat")]
+pub async fn post_chat(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+    body: Json<ChatRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let (user, id) = (auth.user_id, GameId(id.into_inner()));
+    let text = body.0.text;
+    let m = crate::db::run(&state.pool, move |conn| chat::post(conn, user, id, &text)).await?;
+    Ok(HttpResponse::Created().json(m))
+}
+
+/// Read a game's chat
+///
+/// Oldest first. For the game's players while it is played; for anyone once it is over. Needs
+/// the `read` scope when signed in.
+#[utoipa::path(
+    operation_id = "get_chat",
+    tag = "events",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The game's id.")),
+    responses(
+        (status = 200, description = "The messages.", body = Vec<ChatMessage>),
+        (status = 403, description = "Not a player of this game while it is played (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/games/{id}/chat")]
+pub async fn get_chat(
+    state: web::Data<AppState>,
+    auth: MaybeAuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let caller = auth.user_with(Scope::Read)?;
+    let id = GameId(id.into_inner());
+    let list = crate::db::run(&state.pool, move |conn| chat::list(conn, caller, id)).await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// A webhook subscription.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebhookRequest {
+    /// An http(s) URL on a public address.
+    #[schema(max_length = 2000, example = "https://bot.example.org/herald")]
+    pub url: String,
+    /// The kinds of event to deliver: `your_move`, `game_started`, `game_over`, `chat`,
+    /// `pairing`, `deadline_soon`.
+    #[schema(max_items = 6)]
+    pub events: Vec<String>,
+}
+
+/// Subscribe a webhook
+///
+/// Each event of these kinds is POSTed to the URL as JSON (the same object as the stream's
+/// `data`) with `Herald-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>` and
+/// `Herald-Event-Id` (the same on every retry: deduplicate by it). Failed deliveries are tried
+/// again with back-off; after 3 days of failures the subscription is disabled and you are
+/// mailed. The secret is shown only in this answer. Needs the `read` scope.
+#[utoipa::path(
+    operation_id = "create_webhook",
+    tag = "events",
+    security(("bearer" = [])),
+    request_body = WebhookRequest,
+    responses(
+        (status = 201, description = "The subscription and its secret (shown once).", body = CreatedWebhook),
+        (status = 409, description = "Already 10 webhooks (`conflict`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        BodyErrors,
+        ServerErrors,
+    )
+)]
+#[post("/me/webhooks")]
+pub async fn create_webhook(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    body: Json<WebhookRequest>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let user = auth.user_id;
+    let WebhookRequest { url, events } = body.0;
+    let allow = state.settings.webhooks.allow_private;
+    let created = crate::db::run(&state.pool, move |conn| {
+        webhooks::create(conn, user, &url, &events, allow)
+    })
+    .await?;
+    Ok(HttpResponse::Created().json(created))
+}
+
+/// List your webhooks
+///
+/// Needs the `read` scope.
+#[utoipa::path(
+    operation_id = "list_webhooks",
+    tag = "events",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The subscriptions (without secrets).", body = Vec<WebhookResource>),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/me/webhooks")]
+pub async fn list_webhooks(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let user = auth.user_id;
+    let list = crate::db::run(&state.pool, move |conn| webhooks::list(conn, user)).await?;
+    Ok(HttpResponse::Ok().json(list))
+}
+
+/// Get a webhook
+///
+/// The subscription (without its secret) and its latest 50 deliveries. Needs the `read` scope.
+#[utoipa::path(
+    operation_id = "get_webhook",
+    tag = "events",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The webhook's id.")),
+    responses(
+        (status = 200, description = "The subscription and its delivery log.", body = WebhookResource),
+        (status = 404, description = "No such webhook of yours (`not_found`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[get("/me/webhooks/{id}")]
+pub async fn get_webhook(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let (user, id) = (auth.user_id, id.into_inner());
+    let w = crate::db::run(&state.pool, move |conn| webhooks::get(conn, user, id)).await?;
+    Ok(HttpResponse::Ok().json(w))
+}
+
+/// Delete a webhook
+///
+/// Deliveries to it stop. Needs the `read` scope.
+#[utoipa::path(
+    operation_id = "delete_webhook",
+    tag = "events",
+    security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The webhook's id.")),
+    responses(
+        (status = 204, description = "Deleted."),
+        (status = 404, description = "No such webhook of yours (`not_found`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[delete("/me/webhooks/{id}")]
+pub async fn delete_webhook(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Read)?;
+    let (user, id) = (auth.user_id, id.into_inner());
+    crate::db::run(&state.pool, move |conn| webhooks::delete(conn, user, id)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}

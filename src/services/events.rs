@@ -1,0 +1,356 @@
+//! The account event log (design.md section 17): every change that matters to an account — its
+//! move, a game started or over, a chat message, a competition pairing — is an event with the
+//! account's next number, written in the transaction of the change, so an event exists exactly
+//! when its change committed. Streams and `?after=N` read the log; nothing is lost by a dropped
+//! connection because the log is the source, not the connection.
+//!
+//! Waking streams: the writing transaction also runs `pg_notify('herald_events', <account>)`,
+//! which PostgreSQL delivers at commit to every listening session, in this instance or another
+//! on the same database. One [`Hub`] per process holds one listening connection and fans the
+//! account ids out to its streams, which then read the log.
+
+use crate::domain::{GameId, UserId};
+use crate::error::ApiError;
+use crate::schema::{account_event_counters, account_events};
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// The PostgreSQL channel the event writers notify.
+pub const CHANNEL: &str = "herald_events";
+
+/// The kinds of event (api.md "Events, webhooks, chat").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    YourMove,
+    GameStarted,
+    GameOver,
+    Chat,
+    Pairing,
+    DeadlineSoon,
+}
+
+impl EventKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::YourMove => "your_move",
+            EventKind::GameStarted => "game_started",
+            EventKind::GameOver => "game_over",
+            EventKind::Chat => "chat",
+            EventKind::Pairing => "pairing",
+            EventKind::DeadlineSoon => "deadline_soon",
+        }
+    }
+
+    pub const ALL: [EventKind; 6] = [
+        EventKind::YourMove,
+        EventKind::GameStarted,
+        EventKind::GameOver,
+        EventKind::Chat,
+        EventKind::Pairing,
+        EventKind::DeadlineSoon,
+    ];
+
+    pub fn parse(s: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// An event to write.
+#[derive(Debug, Clone)]
+pub struct NewEvent {
+    pub user: UserId,
+    pub kind: EventKind,
+    pub game: Option<GameId>,
+    /// What the account may see: ids, names and numbers, never a hidden part.
+    pub data: Value,
+}
+
+/// Writes `events` in the caller's transaction: each account's next numbers, then one
+/// notification per account. Accounts are numbered in id order so that two transactions never
+/// wait for each other's counters in opposite orders.
+///
+/// # Errors
+/// Database failures.
+pub fn record(conn: &mut PgConnection, events: Vec<NewEvent>) -> Result<(), ApiError> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let mut by_user: BTreeMap<Uuid, Vec<NewEvent>> = BTreeMap::new();
+    for e in events {
+        by_user.entry(e.user.0).or_default().push(e);
+    }
+    for (user, list) in by_user {
+        let count = list.len() as i64;
+        let last: i64 = diesel::insert_into(account_event_counters::table)
+            .values((
+                account_event_counters::user_id.eq(user),
+                account_event_counters::last.eq(count),
+            ))
+            .on_conflict(account_event_counters::user_id)
+            .do_update()
+            .set(account_event_counters::last.eq(account_event_counters::last + count))
+            .returning(account_event_counters::last)
+            .get_result(conn)?;
+        let first = last - count + 1;
+        let written: Vec<(i64, &'static str)> = (first..)
+            .zip(list.iter().map(|e| e.kind.as_str()))
+            .collect();
+        let rows: Vec<_> = list
+            .into_iter()
+            .zip(first..)
+            .map(|(e, seq)| {
+                (
+                    account_events::user_id.eq(user),
+                    account_events::seq.eq(seq),
+                    account_events::kind.eq(e.kind.as_str()),
+                    account_events::game_id.eq(e.game.map(|g| g.0)),
+                    account_events::data.eq(e.data),
+                )
+            })
+            .collect();
+        diesel::insert_into(account_events::table)
+            .values(&rows)
+            .execute(conn)?;
+        super::webhooks::enqueue_for(conn, user, &written)?;
+        diesel::sql_query("SELECT pg_notify($1, $2)")
+            .bind::<diesel::sql_types::Text, _>(CHANNEL)
+            .bind::<diesel::sql_types::Text, _>(user.to_string())
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// One event as clients receive it.
+#[derive(Debug, Clone, Serialize, Queryable, utoipa::ToSchema)]
+pub struct AccountEvent {
+    /// The account's event number: increasing, without gaps.
+    pub id: i64,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub game_id: Option<Uuid>,
+    #[schema(value_type = Object)]
+    pub data: Value,
+    pub at: DateTime<Utc>,
+}
+
+/// The account's events after number `after`, oldest first, at most `limit`.
+///
+/// # Errors
+/// Database failures.
+pub fn since(
+    conn: &mut PgConnection,
+    user: UserId,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<AccountEvent>, ApiError> {
+    Ok(account_events::table
+        .filter(account_events::user_id.eq(user.0))
+        .filter(account_events::seq.gt(after))
+        .order(account_events::seq)
+        .limit(limit)
+        .select(COLUMNS)
+        .load(conn)?)
+}
+
+/// The columns of an [`AccountEvent`], in its order.
+const COLUMNS: (
+    account_events::seq,
+    account_events::kind,
+    account_events::game_id,
+    account_events::data,
+    account_events::at,
+) = (
+    account_events::seq,
+    account_events::kind,
+    account_events::game_id,
+    account_events::data,
+    account_events::at,
+);
+
+/// Event `seq` of `user`, if there is one.
+pub(crate) fn one(
+    conn: &mut PgConnection,
+    user: Uuid,
+    seq: i64,
+) -> QueryResult<Option<AccountEvent>> {
+    account_events::table
+        .find((user, seq))
+        .select(COLUMNS)
+        .first(conn)
+        .optional()
+}
+
+/// The wake-ups of one process's streams, and how many each account holds open.
+pub struct Hub {
+    pool: crate::db::PgPool,
+    sender: tokio::sync::broadcast::Sender<Uuid>,
+    listening: OnceLock<()>,
+    open: Mutex<BTreeMap<Uuid, usize>>,
+}
+
+/// A stream's place in the count of its account's open streams, given back when dropped.
+pub struct StreamSlot {
+    hub: Arc<Hub>,
+    user: Uuid,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.hub.open.lock()
+            && let Some(n) = open.get_mut(&self.user)
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.remove(&self.user);
+            }
+        }
+    }
+}
+
+/// At most this many streams per account at once (per instance).
+pub const MAX_STREAMS_PER_ACCOUNT: usize = 5;
+
+impl Hub {
+    pub fn new(pool: crate::db::PgPool) -> Hub {
+        let (sender, _) = tokio::sync::broadcast::channel(1024);
+        Hub {
+            pool,
+            sender,
+            listening: OnceLock::new(),
+            open: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    /// A slot for a new stream of `user`, or `None` when the account has too many open.
+    pub fn open(
+        self: &Arc<Hub>,
+        user: UserId,
+    ) -> Option<(StreamSlot, tokio::sync::broadcast::Receiver<Uuid>)> {
+        let mut open = self.open.lock().ok()?;
+        let n = open.entry(user.0).or_insert(0);
+        if *n >= MAX_STREAMS_PER_ACCOUNT {
+            return None;
+        }
+        *n += 1;
+        drop(open);
+        self.listen();
+        Some((
+            StreamSlot {
+                hub: Arc::clone(self),
+                user: user.0,
+            },
+            self.sender.subscribe(),
+        ))
+    }
+
+    /// Starts the listening thread once: it holds one connection with `LISTEN herald_events`,
+    /// asks the server for what arrived every 200 ms (libpq hands notifications over with the
+    /// answer to a query), and wakes the streams of the accounts named.
+    fn listen(&self) {
+        self.listening.get_or_init(|| {
+            let pool = self.pool.clone();
+            let sender = self.sender.clone();
+            let spawned = std::thread::Builder::new()
+                .name("herald-events".to_owned())
+                .spawn(move || {
+                    loop {
+                        if let Err(e) = listen_until_error(&pool, &sender) {
+                            tracing::warn!(error = %e, "event listener lost its connection; again in 1 s");
+                        }
+                        std::thread::sleep(Duration::from_secs(1));
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::error!(error = %e, "cannot start the event listener");
+            }
+        });
+    }
+}
+
+fn listen_until_error(
+    pool: &crate::db::PgPool,
+    sender: &tokio::sync::broadcast::Sender<Uuid>,
+) -> anyhow::Result<()> {
+    let mut conn = pool.get()?;
+    diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn)?;
+    // Whatever was written while nobody listened is read by each stream from the log itself.
+    let outcome = (|| -> anyhow::Result<()> {
+        loop {
+            diesel::sql_query("SELECT 1").execute(&mut conn)?;
+            for n in conn.notifications_iter() {
+                if let Ok(user) = n?.payload.parse::<Uuid>() {
+                    // No stream listening is not an error.
+                    let _ = sender.send(user);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    })();
+    // The connection goes back to the pool: it must not keep listening there.
+    let _ = diesel::sql_query("UNLISTEN *").execute(&mut conn);
+    outcome
+}
+
+/// The events of one change of a game, as the one write path describes it: `game_started` to
+/// every seat when it starts, `your_move` to each seat that became pending, `game_over` to every
+/// seat at the end.
+pub(crate) fn for_change(
+    conn: &mut PgConnection,
+    kind: &str,
+    seats: &[(i16, Option<Uuid>)],
+    change: &crate::services::notifications::Change,
+    started: bool,
+    outcome: Option<&Value>,
+) -> Result<(), ApiError> {
+    let game = change.game;
+    let mut out = Vec::new();
+    for (seat, user) in seats {
+        let Some(user) = user else { continue };
+        let event = |k: EventKind, data: Value| NewEvent {
+            user: UserId(*user),
+            kind: k,
+            game: Some(game),
+            data,
+        };
+        let base = serde_json::json!({"game_id": game.0, "kind": kind, "seat": seat, "version": change.version});
+        if started {
+            out.push(event(EventKind::GameStarted, base.clone()));
+        }
+        let pending = crate::engine::Seat(u8::try_from(*seat).unwrap_or(u8::MAX));
+        if !change.finished
+            && change.pending_after.contains(pending)
+            && !change.pending_before.contains(pending)
+        {
+            out.push(event(EventKind::YourMove, base.clone()));
+        }
+        if change.finished {
+            let mut data = base;
+            if let Some(o) = outcome {
+                data["winners"] = o.get("winners").cloned().unwrap_or(Value::Null);
+                data["reason"] = o.get("reason").cloned().unwrap_or(Value::Null);
+            }
+            out.push(event(EventKind::GameOver, data));
+        }
+    }
+    record(conn, out)
+}
+
+/// The account's last event number (0 before the first).
+///
+/// # Errors
+/// Database failures.
+pub fn last(conn: &mut PgConnection, user: UserId) -> Result<i64, ApiError> {
+    Ok(account_event_counters::table
+        .find(user.0)
+        .select(account_event_counters::last)
+        .first(conn)
+        .optional()?
+        .unwrap_or(0))
+}
