@@ -10,6 +10,7 @@ mod clocks;
 mod competitions;
 mod embedded;
 mod errors;
+mod events;
 mod games;
 mod hardening;
 mod health;

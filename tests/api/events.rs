@@ -1,0 +1,458 @@
+//! Events for clients over HTTP (design.md section 17): the account event stream follows a whole
+//! game in order and resumes after a drop with nothing lost or repeated, a second server on the
+//! same database wakes its streams too, webhooks are delivered once each with a valid signature
+//! across a receiver outage, and chat keeps its limits and shows nothing hidden.
+
+use crate::helpers::{Dice, Table, TestApp, spawn_app, without_notation};
+use futures_util::StreamExt;
+use herald::jobs::Worker;
+use herald::startup::{Application, ServerOptions};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// An open event stream: the events read so far.
+struct Stream {
+    body: awc::ClientResponse<actix_web::dev::Decompress<actix_web::dev::Payload>>,
+    buffer: String,
+    events: Vec<(i64, String, Value)>,
+}
+
+async fn open(base: &str, token: &str, last: Option<i64>) -> Stream {
+    let client = awc::Client::builder()
+        .timeout(Duration::from_secs(600))
+        .finish();
+    let mut req = client
+        .get(format!("{base}/api/v1/me/events"))
+        .insert_header(("Authorization", format!("Bearer {token}")))
+        .insert_header(("Accept", "text/event-stream"));
+    if let Some(n) = last {
+        req = req.insert_header(("Last-Event-ID", n.to_string()));
+    }
+    let body = req.send().await.unwrap();
+    assert_eq!(body.status(), 200);
+    assert!(
+        body.headers()
+            .get("content-type")
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    Stream {
+        body,
+        buffer: String::new(),
+        events: Vec::new(),
+    }
+}
+
+impl Stream {
+    /// Reads until `done` holds for the events so far, or `wait` passes.
+    async fn read_until(&mut self, wait: Duration, done: impl Fn(&[(i64, String, Value)]) -> bool) {
+        let end = tokio::time::Instant::now() + wait;
+        while !done(&self.events) {
+            let left = end.saturating_duration_since(tokio::time::Instant::now());
+            let Ok(Some(chunk)) = tokio::time::timeout(left, self.body.next()).await else {
+                return;
+            };
+            self.buffer
+                .push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            while let Some(at) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..at + 2).collect();
+                let (mut id, mut kind, mut data) = (None, String::new(), Value::Null);
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id: ") {
+                        id = v.parse().ok();
+                    } else if let Some(v) = line.strip_prefix("event: ") {
+                        kind = v.to_owned();
+                    } else if let Some(v) = line.strip_prefix("data: ") {
+                        data = serde_json::from_str(v).unwrap();
+                    }
+                }
+                if let Some(id) = id {
+                    self.events.push((id, kind, data));
+                }
+            }
+        }
+    }
+}
+
+fn kinds(events: &[(i64, String, Value)]) -> Vec<&str> {
+    events.iter().map(|(_, k, _)| k.as_str()).collect()
+}
+
+/// Plays one random legal action of whoever must act; false once the game is over.
+async fn step(app: &TestApp, t: &Table, dice: &mut Dice) -> bool {
+    for seat in 0..2 {
+        let g = app.game(t, seat).await;
+        if g["status"] != "active" {
+            return false;
+        }
+        let legal = g["legal_actions"].as_array().unwrap();
+        if legal.is_empty() {
+            continue;
+        }
+        let action = without_notation(&legal[dice.below(legal.len())]);
+        let r = app
+            .submit(t, seat, g["version"].as_i64().unwrap(), json!([action]))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        return true;
+    }
+    panic!("nobody can act");
+}
+
+#[actix_web::test]
+async fn a_stream_follows_a_whole_game_in_order_and_resumes_after_a_drop_with_nothing_lost() {
+    let app = spawn_app().await;
+    let t = app.table().await;
+    // The game started when Bruno joined: both follow from their first event.
+    let mut streams = [
+        open(&app.base, &t.tokens[0], Some(0)).await,
+        open(&app.base, &t.tokens[1], Some(0)).await,
+    ];
+    let mut dice = Dice::new(5);
+    // A few moves, then Bruno's stream drops; the game goes on; he comes back with his last id.
+    for _ in 0..6 {
+        assert!(step(&app, &t, &mut dice).await);
+    }
+    let seen = |s: &Stream| s.events.last().map_or(0, |e| e.0);
+    streams[1]
+        .read_until(Duration::from_secs(3), |_| false)
+        .await;
+    let before_drop = streams[1].events.clone();
+    let last = seen(&streams[1]);
+    let [ada, bruno] = streams;
+    drop(bruno);
+    let mut moves = 0;
+    while moves < 20 && step(&app, &t, &mut dice).await {
+        moves += 1;
+    }
+    let mut bruno = open(&app.base, &t.tokens[1], Some(last)).await;
+    let mut ada = ada;
+    while step(&app, &t, &mut dice).await {}
+    let over = |e: &[(i64, String, Value)]| e.iter().any(|(_, k, _)| k == "game_over");
+    bruno.read_until(Duration::from_secs(10), over).await;
+    ada.read_until(Duration::from_secs(10), over).await;
+
+    for (who, (token, events)) in [
+        (&t.tokens[0], ada.events.clone()),
+        (
+            &t.tokens[1],
+            before_drop
+                .iter()
+                .cloned()
+                .chain(bruno.events.clone())
+                .collect::<Vec<_>>(),
+        ),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // Numbered 1, 2, 3... without a gap or a repeat, across the drop.
+        let ids: Vec<i64> = events.iter().map(|e| e.0).collect();
+        assert_eq!(
+            ids,
+            (1..=ids.len() as i64).collect::<Vec<_>>(),
+            "seat {who}: {:?}",
+            kinds(&events)
+        );
+        assert_eq!(kinds(&events)[0], "game_started", "seat {who}");
+        assert_eq!(*kinds(&events).last().unwrap(), "game_over", "seat {who}");
+        assert!(kinds(&events).contains(&"your_move"));
+        for (_, _, data) in &events {
+            assert_eq!(data["game_id"], json!(t.id));
+            // Only ids, names and numbers: the game's hidden parts never travel in an event.
+            let keys: Vec<&String> = data["data"].as_object().unwrap().keys().collect();
+            for k in keys {
+                assert!(
+                    ["game_id", "kind", "seat", "version", "winners", "reason"]
+                        .contains(&k.as_str()),
+                    "{k} in {data}"
+                );
+            }
+        }
+        // `?after=N` answers the same events as JSON.
+        let listed = app.get("/api/v1/me/events?after=0", Some(token)).await;
+        let listed: Vec<(i64, String)> = listed
+            .json
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e["id"].as_i64().unwrap(),
+                    e["type"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let streamed: Vec<(i64, String)> = events.iter().map(|(i, k, _)| (*i, k.clone())).collect();
+        assert_eq!(listed, streamed);
+    }
+}
+
+#[actix_web::test]
+async fn a_second_server_on_the_same_database_wakes_its_streams_and_sends_each_event_once() {
+    let app = spawn_app().await;
+    let other = Application::build(
+        app.settings.clone(),
+        ServerOptions {
+            workers: 1,
+            handle_signals: false,
+        },
+    )
+    .unwrap();
+    let other_base = format!("http://127.0.0.1:{}", other.port());
+    actix_web::rt::spawn(other.run_until_stopped());
+    let t = app.table().await;
+    // Ada follows on the second server while the moves go to the first.
+    let mut stream = open(&other_base, &t.tokens[0], Some(0)).await;
+    let mut dice = Dice::new(9);
+    for _ in 0..10 {
+        step(&app, &t, &mut dice).await;
+    }
+    let total = app
+        .get("/api/v1/me/events?after=0", Some(&t.tokens[0]))
+        .await
+        .json
+        .as_array()
+        .unwrap()
+        .len();
+    stream
+        .read_until(Duration::from_secs(10), |e| e.len() >= total)
+        .await;
+    stream
+        .read_until(Duration::from_millis(800), |_| false)
+        .await;
+    let ids: Vec<i64> = stream.events.iter().map(|e| e.0).collect();
+    assert_eq!(ids, (1..=total as i64).collect::<Vec<_>>());
+}
+
+/// A webhook receiver: keeps each request's headers and body; answers 503 while `down`.
+#[derive(Clone, Default)]
+struct Receiver {
+    got: Arc<Mutex<Vec<(BTreeMap<String, String>, Vec<u8>)>>>,
+    down: Arc<Mutex<bool>>,
+}
+
+impl Receiver {
+    fn start(&self) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        let me = self.clone();
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(mut conn) = conn else { continue };
+                let mut reader = BufReader::new(conn.try_clone().unwrap());
+                let mut headers = BTreeMap::new();
+                let mut line = String::new();
+                reader.read_line(&mut line).unwrap();
+                loop {
+                    line.clear();
+                    reader.read_line(&mut line).unwrap();
+                    let l = line.trim_end();
+                    if l.is_empty() {
+                        break;
+                    }
+                    if let Some((k, v)) = l.split_once(':') {
+                        headers.insert(k.trim().to_lowercase(), v.trim().to_owned());
+                    }
+                }
+                let n: usize = headers
+                    .get("content-length")
+                    .map_or(0, |v| v.parse().unwrap());
+                let mut body = vec![0; n];
+                reader.read_exact(&mut body).unwrap();
+                let down = *me.down.lock().unwrap();
+                if !down {
+                    me.got.lock().unwrap().push((headers, body));
+                }
+                let status = if down {
+                    "503 Service Unavailable"
+                } else {
+                    "200 OK"
+                };
+                let _ = write!(
+                    conn,
+                    "HTTP/1.1 {status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+            }
+        });
+        url
+    }
+}
+
+fn due_now(app: &TestApp) {
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let mut conn = PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query("UPDATE jobs SET run_at = now() WHERE status = 'queued'")
+        .execute(&mut conn)
+        .unwrap();
+}
+
+#[actix_web::test]
+async fn webhooks_get_every_event_once_signed_and_across_an_outage() {
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let receiver = Receiver::default();
+    let url = receiver.start();
+    let sub = app
+        .post(
+            "/api/v1/me/webhooks",
+            Some(&t.tokens[1]),
+            json!({"url": url, "events": ["your_move", "game_over", "chat"]}),
+        )
+        .await;
+    assert_eq!(sub.status, 201, "{}", sub.text);
+    let secret = sub.json["secret"].as_str().unwrap().to_owned();
+    let id = sub.json["id"].as_str().unwrap().to_owned();
+    let again = app
+        .get(&format!("/api/v1/me/webhooks/{id}"), Some(&t.tokens[1]))
+        .await;
+    assert!(again.json.get("secret").is_none() && !again.text.contains(&secret));
+    let listed = app.get("/api/v1/me/webhooks", Some(&t.tokens[1])).await;
+    assert!(!listed.text.contains(&secret));
+
+    let worker = Worker::new(&app.settings, herald::db::pool(&app.db_url, 2).unwrap()).unwrap();
+    let mut dice = Dice::new(4);
+    for _ in 0..8 {
+        step(&app, &t, &mut dice).await;
+    }
+    worker.drain().unwrap();
+    // The receiver goes down; more moves; it comes back; the retries bring everything.
+    *receiver.down.lock().unwrap() = true;
+    for _ in 0..8 {
+        step(&app, &t, &mut dice).await;
+    }
+    worker.drain().unwrap();
+    *receiver.down.lock().unwrap() = false;
+    for _ in 0..5 {
+        due_now(&app);
+        worker.drain().unwrap();
+    }
+    let want: Vec<i64> = app
+        .get("/api/v1/me/events?after=0", Some(&t.tokens[1]))
+        .await
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| ["your_move", "game_over", "chat"].contains(&e["type"].as_str().unwrap()))
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect();
+    let got = receiver.got.lock().unwrap().clone();
+    let mut ids: Vec<i64> = got
+        .iter()
+        .map(|(h, _)| h["herald-event-id"].parse().unwrap())
+        .collect();
+    ids.sort_unstable();
+    assert_eq!(ids, want, "every subscribed event once");
+    for (headers, body) in &got {
+        assert_eq!(
+            headers["herald-signature"],
+            herald::services::webhooks::signature(&secret, body)
+        );
+        let event: Value = serde_json::from_slice(body).unwrap();
+        assert_eq!(event["id"].to_string(), headers["herald-event-id"]);
+    }
+    // The delivery log shows them delivered, some after several tries.
+    let log = app
+        .get(&format!("/api/v1/me/webhooks/{id}"), Some(&t.tokens[1]))
+        .await;
+    let deliveries = log.json["deliveries"].as_array().unwrap();
+    assert!(
+        deliveries.iter().all(|d| d["status"] == "delivered"),
+        "{}",
+        log.text
+    );
+    assert!(
+        deliveries
+            .iter()
+            .any(|d| d["attempts"].as_i64().unwrap() > 1)
+    );
+    // A private address is refused where it is not allowed (tests allow it; the rule is unit-tested).
+    let bad = app
+        .post(
+            "/api/v1/me/webhooks",
+            Some(&t.tokens[1]),
+            json!({"url": "ftp://x/", "events": ["chat"]}),
+        )
+        .await;
+    bad.assert_problem(422, "validation_failed");
+}
+
+#[actix_web::test]
+async fn chat_is_for_the_players_within_its_limits_and_reaches_the_opponent_as_an_event() {
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let outsider = app.user("otto@example.test", "Otto").await;
+    let chat = format!("/api/v1/games/{}/chat", t.id);
+    let ok = app
+        .post(&chat, Some(&t.tokens[0]), json!({"text": "x".repeat(500)}))
+        .await;
+    assert_eq!(ok.status, 201, "{}", ok.text);
+    app.post(&chat, Some(&t.tokens[0]), json!({"text": "x".repeat(501)}))
+        .await
+        .assert_problem(422, "validation_failed");
+    app.post(&chat, Some(&outsider), json!({"text": "hi"}))
+        .await
+        .assert_problem(403, "forbidden");
+    app.get(&chat, Some(&outsider))
+        .await
+        .assert_problem(403, "forbidden");
+    let said = app
+        .post(&chat, Some(&t.tokens[1]), json!({"text": "good luck"}))
+        .await;
+    assert_eq!(said.status, 201);
+    let listed = app.get(&chat, Some(&t.tokens[0])).await;
+    let texts: Vec<&str> = listed
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts.len(), 2);
+    assert_eq!(texts[1], "good luck");
+    // Ada hears of Bruno's message; Bruno not of his own.
+    let events = |token: &str| {
+        let token = token.to_owned();
+        let app = &app;
+        async move {
+            app.get("/api/v1/me/events?after=0", Some(&token))
+                .await
+                .json
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["type"] == "chat")
+                .map(|e| e["data"]["text"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(events(&t.tokens[0]).await, ["good luck"]);
+    assert_eq!(events(&t.tokens[1]).await, ["x".repeat(500)]);
+    // At most 10 a minute.
+    for i in 0..9 {
+        let r = app
+            .post(&chat, Some(&t.tokens[1]), json!({"text": format!("{i}")}))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    app.post(&chat, Some(&t.tokens[1]), json!({"text": "one too many"}))
+        .await
+        .assert_problem(429, "rate_limited");
+    // Chat never enters the game itself.
+    let g = app.game(&t, 0).await;
+    assert!(!g.to_string().contains("good luck"));
+    let history = app
+        .get(
+            &format!("/api/v1/games/{}/history", t.id),
+            Some(&t.tokens[0]),
+        )
+        .await;
+    assert!(!history.text.contains("good luck"));
+}
