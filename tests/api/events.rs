@@ -231,10 +231,13 @@ async fn a_second_server_on_the_same_database_wakes_its_streams_and_sends_each_e
     assert_eq!(ids, (1..=total as i64).collect::<Vec<_>>());
 }
 
+/// A received request: its headers (lower-case names) and body.
+type Delivery = (BTreeMap<String, String>, Vec<u8>);
+
 /// A webhook receiver: keeps each request's headers and body; answers 503 while `down`.
 #[derive(Clone, Default)]
 struct Receiver {
-    got: Arc<Mutex<Vec<(BTreeMap<String, String>, Vec<u8>)>>>,
+    got: Arc<Mutex<Vec<Delivery>>>,
     down: Arc<Mutex<bool>>,
 }
 
