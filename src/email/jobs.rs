@@ -170,6 +170,14 @@ impl BackgroundJob for DigestMail {
 impl BackgroundJob for ReminderMail {
     const KIND: &'static str = "email.reminder";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        // The clients' event too (design.md section 17), whatever the mail settings.
+        crate::services::events::deadline_soon(
+            conn,
+            crate::domain::GameId(self.game_id),
+            self.seat,
+            self.pending_since,
+        )
+        .map_err(|e| JobError::Retry(e.to_string()))?;
         deliver(env, conn, Self::KIND, |c, ctx| {
             compose::reminder(c, ctx, self)
         })

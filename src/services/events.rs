@@ -354,3 +354,47 @@ pub fn last(conn: &mut PgConnection, user: UserId) -> Result<i64, ApiError> {
         .optional()?
         .unwrap_or(0))
 }
+
+/// A `deadline_soon` event for a seat's reminder, when the seat still waits for the same
+/// decision (called by the reminder's job, in its transaction).
+///
+/// # Errors
+/// Database failures.
+pub fn deadline_soon(
+    conn: &mut PgConnection,
+    game: GameId,
+    seat: i16,
+    pending_since: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    use crate::schema::{game_seats, games};
+    type Line = (Option<Uuid>, bool, Option<DateTime<Utc>>, Option<DateTime<Utc>>, String);
+    let row: Option<Line> = game_seats::table
+        .inner_join(games::table)
+        .filter(game_seats::game_id.eq(game.0))
+        .filter(game_seats::seat.eq(seat))
+        .select((
+            game_seats::user_id,
+            game_seats::is_pending,
+            game_seats::pending_since,
+            game_seats::deadline,
+            games::kind,
+        ))
+        .first(conn)
+        .optional()?;
+    let Some((Some(user), true, Some(since), Some(deadline), kind)) = row else {
+        return Ok(());
+    };
+    // Microseconds may differ between the stored and the job's copy of the instant.
+    if (since - pending_since).num_milliseconds().abs() > 1 {
+        return Ok(());
+    }
+    record(
+        conn,
+        vec![NewEvent {
+            user: UserId(user),
+            kind: EventKind::DeadlineSoon,
+            game: Some(game),
+            data: serde_json::json!({"game_id": game.0, "kind": kind, "seat": seat, "deadline": deadline}),
+        }],
+    )
+}

@@ -459,3 +459,31 @@ async fn chat_is_for_the_players_within_its_limits_and_reaches_the_opponent_as_a
         .await;
     assert!(!history.text.contains("good luck"));
 }
+
+#[actix_web::test]
+async fn a_near_deadline_is_a_deadline_soon_event_for_the_pending_seat() {
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let (seat, _) = app.mover(&t).await;
+    let mut conn = PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query("UPDATE game_seats SET next_reminder_at = now() WHERE is_pending")
+        .execute(&mut conn)
+        .unwrap();
+    let worker = Worker::new(&app.settings, herald::db::pool(&app.db_url, 2).unwrap()).unwrap();
+    assert_eq!(worker.schedule_reminders().unwrap(), 1);
+    worker.drain().unwrap();
+    let events = app.get("/api/v1/me/events?after=0", Some(&t.tokens[seat])).await;
+    let soon: Vec<&Value> = events
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["type"] == "deadline_soon")
+        .collect();
+    assert_eq!(soon.len(), 1, "{}", events.text);
+    assert_eq!(soon[0]["data"]["game_id"], json!(t.id));
+    assert!(soon[0]["data"]["deadline"].is_string());
+    let other = app.get("/api/v1/me/events?after=0", Some(&t.tokens[1 - seat])).await;
+    assert!(!other.text.contains("deadline_soon"));
+}
