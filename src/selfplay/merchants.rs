@@ -1,10 +1,11 @@
 //! Self-play hooks for Merchants & Marauders: the invariant checks of the game's own `check`,
 //! what each seat must not see (the others' unrevealed captains and rumor cards, by their
-//! quoted ids), and the structural check of each view: another seat's cargo, glory hand,
+//! quoted ids; a plundering winner sees the loser's), and the structural check of each view: another seat's cargo, glory hand,
 //! stash, rumor, sealed ship, placed tokens and redraw choice are absent.
 
 use super::SelfPlay;
 use crate::engine::{Game, Seat, Viewer};
+use crate::games::merchants::state::Frame;
 use crate::games::merchants::{Action, Merchants, State, check, data};
 
 impl SelfPlay for Merchants {
@@ -16,9 +17,14 @@ impl SelfPlay for Merchants {
         let Ok(d) = data::load() else {
             return Vec::new();
         };
+        // MM-PLUN-1: the loser's hidden cards are shown to the plundering winner.
+        let plundered = match state.stack.last() {
+            Some(Frame::Plunder { seat: w, from }) if *w == seat => Some(from.index()),
+            _ => None,
+        };
         let mut hidden = Vec::new();
         for (i, p) in state.players.iter().enumerate() {
-            if i == seat.index() {
+            if i == seat.index() || plundered == Some(i) {
                 continue;
             }
             if !p.revealed

@@ -320,12 +320,11 @@ pub fn plays(d: &Data, st: &State, seat: Seat, tw: u8, ctx: &WindowCtx) -> Vec<A
                         out.push(Action::Fire);
                     }
                 }
-                (4, Some(rd)) => {
+                (4, Some(rd))
                     if rd.decl.get(i) == Some(&Decl::Flee)
-                        && !rd.tie_escape.get(i).copied().unwrap_or(true)
-                    {
-                        out.extend(play(tactics(d, st, seat, 4, "daring_escape")));
-                    }
+                        && !rd.tie_escape.get(i).copied().unwrap_or(true) =>
+                {
+                    out.extend(play(tactics(d, st, seat, 4, "daring_escape")));
                 }
                 (5, Some(rd)) => {
                     out.extend(play(tactics(d, st, seat, 5, "reroll")));
@@ -341,10 +340,8 @@ pub fn plays(d: &Data, st: &State, seat: Seat, tw: u8, ctx: &WindowCtx) -> Vec<A
                         }
                     }
                 }
-                (6, Some(rd)) => {
-                    if rd.decl.get(i) == Some(&Decl::Shoot) {
-                        out.extend(play(tactics(d, st, seat, 6, "broadside")));
-                    }
+                (6, Some(rd)) if rd.decl.get(i) == Some(&Decl::Shoot) => {
+                    out.extend(play(tactics(d, st, seat, 6, "broadside")));
                 }
                 _ => {}
             }

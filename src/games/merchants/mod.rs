@@ -132,8 +132,10 @@ impl Game for Merchants {
             name: "glory_target",
             values: &[
                 SwitchValue::Number(10),
+                SwitchValue::Number(6),
                 SwitchValue::Number(8),
                 SwitchValue::Number(12),
+                SwitchValue::Number(15),
             ],
             rules: "MM-END-4",
         },
@@ -159,8 +161,10 @@ impl Game for Merchants {
             )));
         }
         let glory_target = options.glory_target.unwrap_or(10);
-        if !(2..=30).contains(&glory_target) {
-            return Err(OptionsError("glory_target: 2 to 30".into()));
+        if ![6, 8, 10, 12, 15].contains(&glory_target) {
+            return Err(OptionsError(format!(
+                "glory_target: 6, 8, 10, 12 or 15, not {glory_target}"
+            )));
         }
         Ok(Rules {
             preset,
