@@ -192,7 +192,21 @@ pub fn start(d: &Data, st: &mut State, aggressor: Side, defender: Side, ev: &mut
 
 /// The start of a round: the Long Guns volley (TW3, MM-NAV-3) where a side may fire, then an
 /// NPC aggressor declares at once.
+///
+/// [I] When neither side has a cannon left, neither can hurt the other and the round would be
+/// fought again forever (Masts 0 forbids fleeing and boarding, MM-NAV-5): the ships part, as in
+/// an escape, with no defeat. The spec has no rule for this; it keeps every combat finite.
 fn open_round(d: &Data, st: &mut State, ev: &mut Ev) {
+    if let Some((a, b, _)) = sides(st) {
+        let cannons = |side: Side| stats(d, st, side).map_or(0, |s| s.hits[2]);
+        if cannons(a) == 0 && cannons(b) == 0 {
+            ev.push(Logged::public(Event::CombatEnds {
+                how: "disengaged".into(),
+            }));
+            close(d, st, a, b, ev);
+            return;
+        }
+    }
     if !open_window(d, st, 3, WindowCtx::Combat, Vec::new()) {
         npc_declares(d, st, ev);
     }

@@ -1502,3 +1502,29 @@ fn pirate_hunters_sail_toward_the_nearest_captain_with_their_nations_bounty() {
     // HAV → NAS → TOR: one step, to NAS.
     assert_eq!(st.npcs[0].zone, zone("NAS"));
 }
+
+#[test]
+fn ships_without_a_cannon_on_either_side_part_instead_of_fighting_forever() {
+    for n in 1..200u64 {
+        let (mut st, a, b) = face_off(n);
+        st.players[a.index()].hits[2] = 0;
+        st.players[b.index()].hits[2] = 0;
+        let ev = act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), n).unwrap();
+        if !ev
+            .iter()
+            .any(|e| matches!(e.event, super::Event::CombatStarts { .. }))
+        {
+            continue;
+        }
+        assert!(ev.iter().any(|e| matches!(
+            &e.event,
+            super::Event::CombatEnds { how } if how == "disengaged"
+        )));
+        assert!(matches!(
+            st.stack.last(),
+            Some(Frame::Turn { seat, actions_left: 2, .. }) if *seat == a
+        ));
+        return;
+    }
+    panic!("no scout succeeded");
+}
