@@ -1665,7 +1665,20 @@ fn pick(
             let Some(t) = token else {
                 return Err(no("MM-RUM-3", "That port has no modification token."));
             };
-            install_mod(d, st, seat, option, t.kind, ev)?;
+            // A face-down token is revealed; "if legal" (D-RUM): one of a kind the ship has
+            // stays at its port, face-up.
+            if !t.face_up {
+                if let Some(Some(x)) = st.mod_tokens.get_mut(usize::from(option)) {
+                    x.face_up = true;
+                }
+                ev.push(Logged::public(Event::ModRevealed {
+                    zone: option,
+                    kind: t.kind,
+                }));
+            }
+            if !st.player(seat).is_some_and(|p| p.mods.contains(&t.kind)) {
+                install_mod(d, st, seat, option, t.kind, ev)?;
+            }
         }
         PickWhat::Pardon => {
             let Some(n) = Nation::ALL.get(usize::from(option)).copied() else {
@@ -3216,12 +3229,14 @@ fn rumor_extra(
             (PickWhat::GloryKeep, cards)
         }
         Some("free_mod") => {
+            // Face-down tokens are offered whatever they hide (filtering them by kind would tell
+            // what lies there); face-up ones only if the ship may take them.
             let zones = st
                 .mod_tokens
                 .iter()
                 .enumerate()
                 .filter_map(|(z, t)| {
-                    t.filter(|t| !p.mods.contains(&t.kind))
+                    t.filter(|t| !t.face_up || !p.mods.contains(&t.kind))
                         .and_then(|_| u8::try_from(z).ok())
                 })
                 .collect();

@@ -1528,3 +1528,34 @@ fn ships_without_a_cannon_on_either_side_part_instead_of_fighting_forever() {
     }
     panic!("no scout succeeded");
 }
+
+#[test]
+fn a_free_modification_from_a_rumor_offers_face_down_tokens_blind_and_reveals_the_one_picked() {
+    let mut st = started(2, 50);
+    let seat = turn_seat(&st);
+    let z = zone("HAV");
+    let t = st.mod_tokens[usize::from(z)].unwrap();
+    assert!(!t.face_up);
+    // The ship already has that kind: the token is revealed and stays (D-RUM "if legal").
+    let spare = (0..16)
+        .find(|x| *x != z && st.mod_tokens[usize::from(*x)].is_some_and(|o| o.kind == t.kind))
+        .or_else(|| (0..16).find(|x| *x != z && st.mod_tokens[usize::from(*x)].is_some()))
+        .unwrap();
+    let taken = st.mod_tokens[usize::from(spare)].take().unwrap();
+    st.players[seat.index()].mods.push(taken.kind);
+    let has_kind = taken.kind == t.kind;
+    st.stack.push(Frame::Pick {
+        seat,
+        what: super::state::PickWhat::FreeMod,
+        options: vec![z],
+    });
+    act(&mut st, seat, &Action::Pick { option: z }, 2).unwrap();
+    let now = st.mod_tokens[usize::from(z)];
+    if has_kind {
+        assert_eq!(now.map(|x| x.face_up), Some(true));
+    } else {
+        assert!(now.is_none());
+        assert!(st.players[seat.index()].mods.contains(&t.kind));
+    }
+    invariants(&st);
+}
