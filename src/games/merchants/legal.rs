@@ -188,6 +188,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
             port_used,
             started,
             pardoned,
+            bonus_moves,
             ..
         } => {
             if !*started {
@@ -205,7 +206,9 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                     );
                 }
             }
-            if *actions_left > 0 {
+            // GLY-07's extra Moves allow only movement once the actions are spent.
+            let full = *actions_left > 0;
+            if full || *bonus_moves > 0 {
                 if p.in_port {
                     let excess = p
                         .cargo
@@ -216,7 +219,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                             out.push(Action::Leave { drop });
                         }
                     }
-                    if !port_used && !locked_out(d, p) {
+                    if full && !port_used && !locked_out(d, p) {
                         out.push(Action::Port);
                     }
                 } else {
@@ -228,66 +231,68 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                     if d.zones.get(usize::from(p.zone)).is_some_and(|z| z.port) {
                         out.push(Action::Enter);
                     }
-                    let token = st.merchants.get(usize::from(p.zone)).copied().flatten();
-                    if token.is_some() && !p.scouted.contains(&Target::Merchant) {
-                        out.push(Action::Scout {
-                            target: Target::Merchant,
-                        });
-                    }
-                    // CAP-02: the merchants of adjacent zones.
-                    if has_power(d, p, "scout_adjacent_merchant").is_some() {
-                        for z in d.neighbours(p.zone) {
-                            let target = Target::FarMerchant(z);
-                            if st
-                                .merchants
-                                .get(usize::from(z))
-                                .copied()
-                                .flatten()
-                                .is_some()
-                                && !p.scouted.contains(&target)
-                            {
-                                out.push(Action::Scout { target });
-                            }
-                        }
-                    }
-                    // MM-MIS-4: an objective tested with a Scout action here.
-                    let mission_here = p
-                        .mission
-                        .and_then(|m| d.missions.get(usize::from(m)))
-                        .is_some_and(|m| {
-                            m.objective.kind == "scout_test"
-                                && m.objective.at.as_deref().and_then(|z| d.zone_index(z))
-                                    == Some(p.zone)
-                        });
-                    if mission_here && !p.scouted.contains(&Target::Mission) {
-                        out.push(Action::Scout {
-                            target: Target::Mission,
-                        });
-                    }
-                    for (i, q) in st.players.iter().enumerate() {
-                        let target = Target::Player(Seat(u8::try_from(i).unwrap_or(0)));
-                        if target != Target::Player(seat)
-                            && q.at_sea()
-                            && q.zone == p.zone
+                }
+            }
+            if full && !p.in_port {
+                let token = st.merchants.get(usize::from(p.zone)).copied().flatten();
+                if token.is_some() && !p.scouted.contains(&Target::Merchant) {
+                    out.push(Action::Scout {
+                        target: Target::Merchant,
+                    });
+                }
+                // CAP-02: the merchants of adjacent zones.
+                if has_power(d, p, "scout_adjacent_merchant").is_some() {
+                    for z in d.neighbours(p.zone) {
+                        let target = Target::FarMerchant(z);
+                        if st
+                            .merchants
+                            .get(usize::from(z))
+                            .copied()
+                            .flatten()
+                            .is_some()
                             && !p.scouted.contains(&target)
                         {
                             out.push(Action::Scout { target });
                         }
                     }
-                    let rumor_here = p
-                        .rumor
-                        .and_then(|r| d.rumors.get(usize::from(r)))
-                        .is_some_and(|r| !r.port && d.zone_index(&r.zone) == Some(p.zone));
-                    if rumor_here && !p.scouted.contains(&Target::Rumor) {
-                        out.push(Action::Scout {
-                            target: Target::Rumor,
-                        });
+                }
+                // MM-MIS-4: an objective tested with a Scout action here.
+                let mission_here = p
+                    .mission
+                    .and_then(|m| d.missions.get(usize::from(m)))
+                    .is_some_and(|m| {
+                        m.objective.kind == "scout_test"
+                            && m.objective.at.as_deref().and_then(|z| d.zone_index(z))
+                                == Some(p.zone)
+                    });
+                if mission_here && !p.scouted.contains(&Target::Mission) {
+                    out.push(Action::Scout {
+                        target: Target::Mission,
+                    });
+                }
+                for (i, q) in st.players.iter().enumerate() {
+                    let target = Target::Player(Seat(u8::try_from(i).unwrap_or(0)));
+                    if target != Target::Player(seat)
+                        && q.at_sea()
+                        && q.zone == p.zone
+                        && !p.scouted.contains(&target)
+                    {
+                        out.push(Action::Scout { target });
                     }
-                    for n in st.npcs.iter().filter(|n| n.zone == p.zone) {
-                        let target = Target::Npc(n.card);
-                        if !p.scouted.contains(&target) {
-                            out.push(Action::Scout { target });
-                        }
+                }
+                let rumor_here = p
+                    .rumor
+                    .and_then(|r| d.rumors.get(usize::from(r)))
+                    .is_some_and(|r| !r.port && d.zone_index(&r.zone) == Some(p.zone));
+                if rumor_here && !p.scouted.contains(&Target::Rumor) {
+                    out.push(Action::Scout {
+                        target: Target::Rumor,
+                    });
+                }
+                for n in st.npcs.iter().filter(|n| n.zone == p.zone) {
+                    let target = Target::Npc(n.card);
+                    if !p.scouted.contains(&target) {
+                        out.push(Action::Scout { target });
                     }
                 }
             }

@@ -730,6 +730,7 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
             // A turn whose actions are spent ends by itself (MM-ACT-1).
             Some(Frame::Turn {
                 actions_left: 0,
+                bonus_moves: 0,
                 seat,
                 ..
             }) => {
@@ -760,6 +761,7 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
                 started: false,
                 free_move: false,
                 pardoned: false,
+                bonus_moves: 0,
             });
             // MM-ACT-4 / MM-NPC-7: hunting NPCs in your zone may attack before your first action.
             super::combat::npc_hunt(d, st, seat, rng, ev);
@@ -1828,6 +1830,22 @@ pub(super) fn player_mut(st: &mut State, seat: Seat) -> R<&mut Player> {
         .ok_or_else(|| no("MM-ACT-1", "No such seat."))
 }
 
+/// A movement spends a GLY-07 extra Move first, else an action.
+fn use_move(st: &mut State) {
+    if let Some(Frame::Turn {
+        bonus_moves,
+        started,
+        ..
+    }) = st.stack.last_mut()
+        && *bonus_moves > 0
+    {
+        *bonus_moves -= 1;
+        *started = true;
+        return;
+    }
+    use_action(st, false);
+}
+
 pub(super) fn use_action(st: &mut State, port: bool) {
     if let Some(Frame::Turn {
         actions_left,
@@ -1863,6 +1881,7 @@ fn turn_action(
         started,
         free_move,
         pardoned,
+        bonus_moves,
         ..
     }) = st.stack.last().cloned()
     else {
@@ -1896,9 +1915,9 @@ fn turn_action(
             st.glory_discard.push(*card);
             ev.push(Logged::public(Event::GloryPlayed { seat, card: *card }));
             if effect == "extra_move"
-                && let Some(Frame::Turn { actions_left, .. }) = st.stack.last_mut()
+                && let Some(Frame::Turn { bonus_moves, .. }) = st.stack.last_mut()
             {
-                *actions_left += 1;
+                *bonus_moves += 1;
             }
             return Ok(());
         }
@@ -1927,7 +1946,11 @@ fn turn_action(
         }
         _ => {}
     }
-    if actions_left == 0 {
+    let moving = matches!(
+        a,
+        Action::Move { .. } | Action::Enter | Action::Leave { .. }
+    );
+    if actions_left == 0 && !(moving && bonus_moves > 0) {
         return Err(no("MM-ACT-1", "You have taken your three actions."));
     }
     let p = st
@@ -1964,7 +1987,7 @@ fn turn_action(
                     *started = true;
                 }
             } else {
-                use_action(st, false);
+                use_move(st);
             }
             // D-ZONE SJU: the fort fires at a captain with a bounty of its nation.
             if let Some(guns) = super::data::verb_number(d.zone_rules(*to), "fort")
@@ -2006,7 +2029,7 @@ fn turn_action(
                 zone: p.zone,
                 in_port: true,
             }));
-            use_action(st, false);
+            use_move(st);
             Ok(())
         }
         Action::Leave { drop } => {
@@ -2038,7 +2061,7 @@ fn turn_action(
                 zone: p.zone,
                 in_port: false,
             }));
-            use_action(st, false);
+            use_move(st);
             Ok(())
         }
         Action::Scout { target } => scout(d, st, seat, &p, *target, rng, ev),

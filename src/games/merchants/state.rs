@@ -136,6 +136,9 @@ pub enum Frame {
         /// EVT-29: the pardon was bought this turn.
         #[serde(default)]
         pardoned: bool,
+        /// GLY-07: extra Move actions (Move, enter or leave a port only).
+        #[serde(default)]
+        bonus_moves: u8,
     },
     /// Inside the Port action (MM-PORT-2): the activity under way and those finished.
     Port {

@@ -766,6 +766,7 @@ fn a_defender_answers_during_the_attackers_turn_which_then_resumes_exactly() {
                 started: true,
                 free_move: false,
                 pardoned: false,
+                bonus_moves: 0,
             }
         );
         // The aggressor declares first (MM-NAV-4); round 1 is Shoot only.
@@ -807,6 +808,7 @@ fn a_defender_answers_during_the_attackers_turn_which_then_resumes_exactly() {
                     started: true,
                     free_move: false,
                     pardoned: false,
+                    bonus_moves: 0,
                 })
             );
         } else {
@@ -1125,10 +1127,25 @@ fn start_of_turn_tactics_come_before_the_first_action() {
     assert!(matches!(
         fresh.stack.last(),
         Some(Frame::Turn {
-            actions_left: 4,
+            actions_left: 3,
+            bonus_moves: 1,
             ..
         })
     ));
+    // GLY-07: the extra action is a Move; once the three actions are spent only moves are left.
+    if let Some(Frame::Turn { actions_left, .. }) = fresh.stack.last_mut() {
+        *actions_left = 0;
+    }
+    let legal = Merchants::legal_actions(&fresh, s);
+    assert!(
+        legal
+            .iter()
+            .all(|a| matches!(a, Action::Leave { .. } | Action::End | Action::Play { .. })),
+        "{legal:?}"
+    );
+    refused(&fresh, s, "port", "MM-ACT-1");
+    act(&mut fresh, s, &"leave".parse().unwrap(), 3).unwrap();
+    assert!(!matches!(fresh.stack.last(), Some(Frame::Turn { seat, .. }) if *seat == s));
 }
 
 /// A Plunder frame: `a` beat `b` in crew combat at sea; `b` has gold, cargo, a glory card,
