@@ -1,7 +1,7 @@
 //! Merchants & Marauders over HTTP: three clients play a whole game from `legal_actions` (a
 //! client that can scout another captain does, so that fights happen); a defender is pending in
 //! the middle of the attacker's turn, and no response shows another seat's cargo, glory cards,
-//! stash, rumor or unrevealed captain.
+//! stash, rumor or unrevealed captain, nor (in the history) another seat's secret actions.
 
 use crate::helpers::{Dice, spawn_app, without_notation};
 use serde_json::{Value, json};
@@ -120,6 +120,28 @@ async fn three_captains_finish_a_game_with_a_defender_answering_during_anothers_
             "a listed action was refused: {choice} -> {}",
             r.text
         );
+        // Secret actions (the sealed ship, purchases from a private offer, kept or plundered
+        // cards, stash moves, picks) stay their sender's while the game runs.
+        if steps % 25 == 0 {
+            for other in (0..3).filter(|&s| s != mover) {
+                let h = app
+                    .get(
+                        &format!("/api/v1/games/{id}/history"),
+                        Some(&by_seat[other]),
+                    )
+                    .await;
+                let leaked = h.json.as_array().into_iter().flatten().find(|e| {
+                    e["seat"] != json!(other)
+                        && matches!(
+                            e["action"]["type"].as_str(),
+                            Some(
+                                "ship" | "take" | "keep" | "stash" | "pick" | "plunder" | "redraw"
+                            )
+                        )
+                });
+                assert!(leaked.is_none(), "seat {other} sees {leaked:?}");
+            }
+        }
     }
     assert!(
         sealed_choice_by_all,
