@@ -38,6 +38,24 @@
 //! choice of MM-GCARD-2 (III.2's default, the newest card, is applied), MM-STASH-2 (paying from
 //! the stash).
 //!
+//! Readings of the spec where it is silent or loose ([I] unless said): a window is asked of
+//! each seat with a legal play once per opening, in D-WINDOW's order, and one play or `pass`
+//! moves it on; TW1 tactics come before the first action, TW8 ones whenever the Port action
+//! waits between activities; GLY-07 adds a Move (move, enter or leave a port) only; a Hidden
+//! Cove against an NPC's scout ends that trigger's hunt; the passive GLY-02 rerolls one Cargo
+//! location it caused per round and GLY-03 repairs the first damaged of Hull, Masts, Cannons,
+//! Cargo; Long Guns hits land at once (a sinking ends the combat before the defender fires);
+//! Chain Shot and Grapeshot go back to the supply when declared; when both ships have no cannon
+//! at the start of a round they part (no rule; otherwise two dismasted, disarmed ships fight
+//! forever); plunder is taken item by item within the winner's hold, hand limit and two
+//! specialists, and `plunder all` is III.2's default; a captured ship keeps its damage and its
+//! own modifications, and any NPC beaten in crew combat may be captured (MM-PLUN-4 is general);
+//! a mission's objective is met when its holder's turn or Port action waits in the named port
+//! (cards delivered: the oldest, or the first good with enough cards); RUM-05 offers face-down
+//! tokens blind and one of a kind the ship has is only revealed; MM-YARD-5's timeout places in
+//! the first empty port (a default is one action, without dice); MM-DEATH-4a allows one redraw,
+//! before the ship is sealed; special weapons are public (III.4), so only their use is logged.
+//!
 //! Combat is a frame of the decision stack ([`combat`]) above the turn it interrupts; the
 //! turn frame beneath is untouched and resumes when the combat closes. A death in another
 //! player's turn puts the new ship choice at the bottom of the stack, so it never blocks that
