@@ -15,6 +15,7 @@ use super::{
 use crate::domain::Locale;
 use crate::games::lancaster::Lancaster;
 use crate::games::magnate::Magnate;
+use crate::games::merchants::Merchants;
 use crate::present::{self, Present, Sentence};
 use crate::selfplay::{self, Plan, Run, SelfPlay, Summary, Violation};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -32,6 +33,7 @@ impl GameKind {
     pub const ALL: &'static [GameKind] = &[
         GameKind::of::<Magnate>(),
         GameKind::of::<Lancaster>(),
+        GameKind::of::<Merchants>(),
         #[cfg(test)]
         GameKind::of::<crate::games::nim::Nim>(),
     ];

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 mod lancaster;
 mod magnate;
+mod merchants;
 
 /// What self-play needs from a game beyond [`Game`].
 pub trait SelfPlay: Game {

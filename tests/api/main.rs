@@ -18,6 +18,7 @@ mod helpers;
 mod invitations;
 mod lancaster;
 mod mail;
+mod merchants;
 mod openapi;
 mod ops;
 mod play;

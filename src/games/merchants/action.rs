@@ -2,7 +2,7 @@
 //! trip tested). Zones are written by their D-ZONE code (`move SJU`), cargo cards by number.
 
 use super::data;
-use super::ids::{CargoId, Loc, Nation, Ship, ZoneId};
+use super::ids::{CargoId, GloryId, Loc, Nation, Ship, ZoneId};
 use super::state::Target;
 use crate::engine::Seat;
 use serde::{Deserialize, Serialize};
@@ -92,12 +92,72 @@ pub enum Action {
     Keep {
         cards: Vec<CargoId>,
     },
-    /// `shoot` / `board` / `flee`: a combat declaration (MM-NAV-4).
+    /// `shoot` / `board` / `flee`: a combat declaration (MM-NAV-4); `shoot 1` fires the
+    /// special weapon of D-WPN row 1 with it (MM-WPN-3/4).
     Declare {
         decl: super::combat::Decl,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<u8>,
     },
     /// `end`: end the turn (MM-ACT-1).
     End,
+    /// `resell 1`: sell a special weapon back (MM-YARD-12).
+    Resell {
+        kind: u8,
+    },
+    /// `employ 12`: employ a specialist from the glory hand during Recruit (MM-GCARD-4).
+    Employ {
+        card: GloryId,
+    },
+    /// `play 12` / `play 12 sell 5`: play a glory tactic in its window (MM-GCARD-5); GLY-10
+    /// names the cargo card it sells.
+    Play {
+        card: GloryId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cargo: Option<CargoId>,
+    },
+    /// `pass`: play nothing in this window.
+    Pass,
+    /// `fire`: Long Guns in the opening volley (MM-WPN-2, MM-NAV-3).
+    Fire,
+    /// `reroll 2`: CAP-03 rerolls one of its own contest dice (by position).
+    Reroll {
+        die: u8,
+    },
+    /// `pardon ES`: EVT-29, pay 5 gold at the start of the turn to lose a bounty level.
+    Pardon {
+        nation: Nation,
+    },
+    /// `redraw`: MM-DEATH-4a, another captain instead of this one.
+    Redraw,
+    /// `plunder gold` / `plunder cargo 12` / ... / `plunder all` (MM-PLUN-1).
+    Plunder {
+        item: Loot,
+    },
+    /// `capture`: take the defeated ship instead of your own (MM-PLUN-4).
+    Capture,
+    /// `pick 3`: one of the listed options of a choice.
+    Pick {
+        option: u8,
+    },
+    /// `place HAV`: put a returned modification token face-down in this port (MM-YARD-5).
+    Place {
+        to: ZoneId,
+    },
+}
+
+/// What the winner of a crew combat takes from the loser (MM-PLUN-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
+pub enum Loot {
+    Gold,
+    Cargo(CargoId),
+    Glory(GloryId),
+    Specialist(GloryId),
+    Rumor,
+    Weapon(u8),
+    /// Everything that fits, gold first (III.2's default), and the plunder ends.
+    All,
 }
 
 fn list(f: &mut fmt::Formatter<'_>, word: &str, cards: &[CargoId]) -> fmt::Result {
@@ -139,6 +199,8 @@ impl fmt::Display for Action {
                 Target::Rumor => f.write_str("scout rumor"),
                 Target::Player(s) => write!(f, "scout p{}", s.0),
                 Target::Npc(n) => write!(f, "scout npc{n}"),
+                Target::FarMerchant(z) => write!(f, "scout merchant {}", zone_code(*z)),
+                Target::Mission => f.write_str("scout mission"),
             },
             Action::Port => f.write_str("port"),
             Action::Sell { cards } => list(f, "sell", cards),
@@ -168,8 +230,36 @@ impl fmt::Display for Action {
             Action::Swap { card } => write!(f, "swap {card}"),
             Action::Stop => f.write_str("stop"),
             Action::Keep { cards } => list(f, "keep", cards),
-            Action::Declare { decl } => f.write_str(decl.word()),
+            Action::Declare { decl, weapon: None } => f.write_str(decl.word()),
+            Action::Declare {
+                decl,
+                weapon: Some(w),
+            } => write!(f, "{} {w}", decl.word()),
             Action::End => f.write_str("end"),
+            Action::Resell { kind } => write!(f, "resell {kind}"),
+            Action::Employ { card } => write!(f, "employ {card}"),
+            Action::Play { card, cargo: None } => write!(f, "play {card}"),
+            Action::Play {
+                card,
+                cargo: Some(c),
+            } => write!(f, "play {card} sell {c}"),
+            Action::Pass => f.write_str("pass"),
+            Action::Fire => f.write_str("fire"),
+            Action::Reroll { die } => write!(f, "reroll {die}"),
+            Action::Pardon { nation } => write!(f, "pardon {nation}"),
+            Action::Redraw => f.write_str("redraw"),
+            Action::Plunder { item } => match item {
+                Loot::Gold => f.write_str("plunder gold"),
+                Loot::Cargo(c) => write!(f, "plunder cargo {c}"),
+                Loot::Glory(c) => write!(f, "plunder glory {c}"),
+                Loot::Specialist(c) => write!(f, "plunder specialist {c}"),
+                Loot::Rumor => f.write_str("plunder rumor"),
+                Loot::Weapon(k) => write!(f, "plunder weapon {k}"),
+                Loot::All => f.write_str("plunder all"),
+            },
+            Action::Capture => f.write_str("capture"),
+            Action::Pick { option } => write!(f, "pick {option}"),
+            Action::Place { to } => write!(f, "place {}", zone_code(*to)),
         }
     }
 }
@@ -230,10 +320,22 @@ impl FromStr for Action {
                 }),
                 _ => Err("`leave` or `leave drop N ...`".into()),
             },
+            "scout" if rest.len() == 2 && rest.first() == Some(&"merchant") => {
+                let code = rest.get(1).copied().unwrap_or_default();
+                let d = data::load()?;
+                let z = d
+                    .zone_index(code)
+                    .ok_or_else(|| format!("{code:?} is not a sea zone"))?;
+                Ok(Action::Scout {
+                    target: Target::FarMerchant(z),
+                })
+            }
             "scout" => {
                 let w: String = one(rest, "a target")?;
                 let target = if w == "merchant" {
                     Target::Merchant
+                } else if w == "mission" {
+                    Target::Mission
                 } else if w == "rumor" {
                     Target::Rumor
                 } else if let Some(n) = w.strip_prefix("npc") {
@@ -295,15 +397,88 @@ impl FromStr for Action {
                 cards: numbers(rest)?,
             }),
             "end" => bare(Action::End),
-            "shoot" => bare(Action::Declare {
-                decl: super::combat::Decl::Shoot,
+            "shoot" | "board" | "flee" => {
+                let decl = match head {
+                    "shoot" => super::combat::Decl::Shoot,
+                    "board" => super::combat::Decl::Board,
+                    _ => super::combat::Decl::Flee,
+                };
+                let weapon = match rest {
+                    [] => None,
+                    [w] => Some(
+                        w.parse()
+                            .map_err(|_| format!("{w:?} is not a weapon number"))?,
+                    ),
+                    _ => return Err(format!("`{head}` or `{head} N`")),
+                };
+                Ok(Action::Declare { decl, weapon })
+            }
+            "resell" => Ok(Action::Resell {
+                kind: one(rest, "a weapon number")?,
             }),
-            "board" => bare(Action::Declare {
-                decl: super::combat::Decl::Board,
+            "employ" => Ok(Action::Employ {
+                card: one(rest, "a glory card number")?,
             }),
-            "flee" => bare(Action::Declare {
-                decl: super::combat::Decl::Flee,
+            "play" => match rest {
+                [c] => Ok(Action::Play {
+                    card: c
+                        .parse()
+                        .map_err(|_| format!("{c:?} is not a card number"))?,
+                    cargo: None,
+                }),
+                [c, "sell", x] => Ok(Action::Play {
+                    card: c
+                        .parse()
+                        .map_err(|_| format!("{c:?} is not a card number"))?,
+                    cargo: Some(
+                        x.parse()
+                            .map_err(|_| format!("{x:?} is not a card number"))?,
+                    ),
+                }),
+                _ => Err("`play N` or `play N sell C`".into()),
+            },
+            "pass" => bare(Action::Pass),
+            "fire" => bare(Action::Fire),
+            "reroll" => Ok(Action::Reroll {
+                die: one(rest, "a die position")?,
             }),
+            "pardon" => Ok(Action::Pardon {
+                nation: one(rest, "a nation")?,
+            }),
+            "redraw" => bare(Action::Redraw),
+            "plunder" => {
+                let num = |w: &str| {
+                    w.parse::<u8>()
+                        .map_err(|_| format!("{w:?} is not a number"))
+                };
+                let item =
+                    match rest {
+                        ["gold"] => Loot::Gold,
+                        ["rumor"] => Loot::Rumor,
+                        ["all"] => Loot::All,
+                        ["cargo", n] => Loot::Cargo(num(n)?),
+                        ["glory", n] => Loot::Glory(num(n)?),
+                        ["specialist", n] => Loot::Specialist(num(n)?),
+                        ["weapon", n] => Loot::Weapon(num(n)?),
+                        _ => return Err(
+                            "`plunder gold|rumor|all` or `plunder cargo|glory|specialist|weapon N`"
+                                .into(),
+                        ),
+                    };
+                Ok(Action::Plunder { item })
+            }
+            "capture" => bare(Action::Capture),
+            "pick" => Ok(Action::Pick {
+                option: one(rest, "an option number")?,
+            }),
+            "place" => {
+                let code: String = one(rest, "a port")?;
+                let d = data::load()?;
+                let to = d
+                    .zone_index(&code)
+                    .ok_or_else(|| format!("{code:?} is not a port"))?;
+                Ok(Action::Place { to })
+            }
             _ => Err(format!("{s:?} is not a Merchants & Marauders action")),
         }
     }

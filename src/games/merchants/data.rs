@@ -139,6 +139,9 @@ pub struct Zone {
     pub port: bool,
     pub effect: String,
     pub p: bool,
+    /// The zone effect as verbs (`verb` or `verb=value`), read by the rules (D-ZONE).
+    #[serde(default)]
+    pub rules: Vec<String>,
 }
 
 /// D-ADJ: each row `[from, dir, to]` is one border; the other side carries the opposite letter.
@@ -157,6 +160,9 @@ pub struct Captain {
     pub home: String,
     pub skills: [u8; 4],
     pub ability: String,
+    /// The ability as a verb (`verb` or `verb=value`), read by the rules.
+    #[serde(default)]
+    pub power: String,
 }
 
 /// D-NPC. Skills in the order Seamanship, Scouting, Leadership.
@@ -222,6 +228,9 @@ pub struct Weapon {
     pub name: String,
     pub tokens: u8,
     pub p: bool,
+    /// `volley` (fired before round 1, MM-WPN-2), or the location every hit of the round
+    /// takes when declared with Shoot (`masts`, `crew`: MM-WPN-3/4).
+    pub effect: String,
 }
 
 /// D-GLORY: one design, dealt `glory_copies` times.
@@ -232,6 +241,19 @@ pub struct GloryDesign {
     /// A specialist's hiring cost; none for a tactic.
     pub hire: Option<u32>,
     pub window: String,
+    /// The card's effect verb, read by the rules.
+    pub effect: String,
+}
+
+impl GloryDesign {
+    /// Whether the card may be played in timing window `tw` (D-WINDOW).
+    pub fn in_window(&self, tw: u8) -> bool {
+        self.hire.is_none()
+            && self
+                .window
+                .split(',')
+                .any(|w| w.trim() == format!("TW{tw}"))
+    }
 }
 
 /// D-MIS.
@@ -242,6 +264,121 @@ pub struct Mission {
     pub skill: Skill,
     pub need: u8,
     pub gold: u32,
+    pub objective: Objective,
+}
+
+/// A mission's objective (MM-MIS-4): a verb and its arguments.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Objective {
+    pub kind: String,
+    /// The port (or sea zone) where it is completed.
+    #[serde(default)]
+    pub at: Option<String>,
+    #[serde(default)]
+    pub n: u8,
+    #[serde(default)]
+    pub skill: Option<Skill>,
+    #[serde(default)]
+    pub nation: Option<Nation>,
+    #[serde(default)]
+    pub good: Option<String>,
+}
+
+/// The objective verbs the rules know.
+pub const OBJECTIVES: &[&str] = &[
+    "gift",
+    "deliver_same",
+    "defeat_pirate_npc",
+    "pay",
+    "scout_test",
+    "raid",
+    "deliver_any",
+    "win_combat",
+    "clean_entry",
+    "full_crew",
+    "deliver_good",
+];
+
+/// The zone verbs the rules know (D-ZONE).
+pub const ZONE_RULES: &[&str] = &[
+    "raid_extra_card",
+    "no_lockout",
+    "hire_cost",
+    "smuggle_sell",
+    "repair_cost",
+    "scout_minus",
+    "fort",
+    "buy_extra",
+    "weapon_cost",
+    "mod_cost",
+    "storm_extra",
+    "free_move_out",
+    "always_demand",
+    "twice_discount",
+    "rumor_cost",
+    "raid_gold",
+];
+
+/// The captain powers the rules know (D-CAPT).
+pub const POWERS: &[&str] = &[
+    "influence_in",
+    "scout_adjacent_merchant",
+    "reroll_contest_die",
+    "mission_die",
+    "repair_discount",
+    "long_guns_round2",
+    "raid_double_first",
+    "recruit_in",
+    "sell_demand_bonus",
+    "crew_combat_die",
+    "flee_on_tie",
+    "buy_extra",
+    "maneuver_bonus",
+    "rumor_free",
+    "scout_npc_die",
+    "big_sale_glory_card",
+];
+
+/// The glory-card effects the rules know (D-GLORY).
+pub const GLORY_EFFECTS: &[&str] = &[
+    "flee_die",
+    "gunner",
+    "carpenter",
+    "crew_die",
+    "scout_die",
+    "influence_die",
+    "extra_move",
+    "cancel_scout",
+    "broadside",
+    "smuggle",
+    "reroll",
+    "court",
+    "windfall",
+    "daring_escape",
+];
+
+/// The non-gold rumor rewards the rules know (D-RUM).
+pub const RUMOR_EXTRAS: &[&str] = &[
+    "glory_pick",
+    "free_mod",
+    "cargo",
+    "crew_full",
+    "pardon",
+    "weapon",
+];
+
+/// `verb` or `verb=value` in a list of verbs: `Some(value)` (empty without `=`) when present.
+pub fn verb<'a>(list: &'a [String], name: &str) -> Option<&'a str> {
+    list.iter().find_map(|v| match v.split_once('=') {
+        Some((k, val)) if k == name => Some(val),
+        None if v == name => Some(""),
+        _ => None,
+    })
+}
+
+/// The number after `verb=` (0 when absent or not a number).
+pub fn verb_number(list: &[String], name: &str) -> Option<u32> {
+    verb(list, name).map(|v| v.parse().unwrap_or(0))
 }
 
 /// D-RUM.
@@ -253,6 +390,9 @@ pub struct Rumor {
     pub skill: Skill,
     pub need: u8,
     pub gold: u32,
+    /// A reward besides gold and the glory point (D-RUM).
+    #[serde(default)]
+    pub extra: Option<String>,
 }
 
 /// D-SOLO.
@@ -294,6 +434,26 @@ impl Data {
 
     pub fn cargo_cards(&self) -> u8 {
         u8::try_from(self.goods.len() * self.cargo_per_good.plunder.len()).unwrap_or(0)
+    }
+
+    pub fn good_index(&self, id: &str) -> Option<u8> {
+        self.goods
+            .iter()
+            .position(|g| g.id == id)
+            .and_then(|i| u8::try_from(i).ok())
+    }
+
+    /// The verbs of a zone's effect (D-ZONE).
+    pub fn zone_rules(&self, zone: u8) -> &[String] {
+        self.zones
+            .get(usize::from(zone))
+            .map_or(&[], |z| z.rules.as_slice())
+    }
+
+    /// A glory card's design (cards are dealt `glory_copies` times).
+    pub fn glory_card(&self, card: u8) -> Option<&GloryDesign> {
+        self.glory
+            .get(usize::from(card) / usize::from(self.glory_copies.max(1)))
     }
 
     pub fn zone_index(&self, id: &str) -> Option<u8> {
@@ -442,6 +602,13 @@ impl Data {
         if weapons != 12 || self.weapons.len() != 3 {
             return err("D-COMP: 12 special weapons of 3 kinds".into());
         }
+        if self
+            .weapons
+            .iter()
+            .any(|w| !matches!(w.effect.as_str(), "volley" | "masts" | "crew"))
+        {
+            return err("D-WPN: effects are volley, masts or crew".into());
+        }
         if self.glory.len() * usize::from(self.glory_copies) != 70 {
             return err("D-COMP: 70 glory cards".into());
         }
@@ -453,6 +620,42 @@ impl Data {
         {
             if self.zone_index(zone).is_none() {
                 return err(format!("{what}: unknown zone {zone}"));
+            }
+        }
+        let known = |v: &str, list: &[&str]| list.contains(&v.split('=').next().unwrap_or(""));
+        for z in &self.zones {
+            if let Some(bad) = z.rules.iter().find(|r| !known(r, ZONE_RULES)) {
+                return err(format!("D-ZONE {}: unknown rule {bad}", z.id));
+            }
+        }
+        for c in &self.captains {
+            if !c.power.is_empty() && !known(&c.power, POWERS) {
+                return err(format!("D-CAPT {}: unknown power {}", c.id, c.power));
+            }
+        }
+        for g in &self.glory {
+            if !known(&g.effect, GLORY_EFFECTS) {
+                return err(format!("D-GLORY {}: unknown effect {}", g.id, g.effect));
+            }
+        }
+        for m in &self.missions {
+            let at_ok = m
+                .objective
+                .at
+                .as_ref()
+                .is_none_or(|z| self.zone_index(z).is_some());
+            let good_ok = m
+                .objective
+                .good
+                .as_ref()
+                .is_none_or(|g| self.good_index(g).is_some());
+            if !known(&m.objective.kind, OBJECTIVES) || !at_ok || !good_ok {
+                return err(format!("D-MIS {}: unknown objective", m.id));
+            }
+        }
+        for r in &self.rumors {
+            if r.extra.as_ref().is_some_and(|x| !known(x, RUMOR_EXTRAS)) {
+                return err(format!("D-RUM {}: unknown reward", r.id));
             }
         }
         if self.solo.len() != 4 || self.prices.buy_by_count.len() != 3 {

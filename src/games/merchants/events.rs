@@ -46,10 +46,6 @@ pub enum Event {
         card: String,
         title: String,
     },
-    /// The effect of an event that this stage does not resolve yet (logged, no change).
-    EventNotBuilt {
-        card: String,
-    },
     NpcArrives {
         npc: String,
         zone: ZoneId,
@@ -259,5 +255,44 @@ pub enum Event {
     GameEnds {
         reason: String,
         winners: Vec<Seat>,
+    },
+    /// MM-WPN-1: a special weapon used (and returned to the supply).
+    WeaponUsed {
+        seat: Seat,
+        kind: u8,
+    },
+    /// MM-YARD-12: a special weapon sold back.
+    WeaponSold {
+        seat: Seat,
+        kind: u8,
+        gold: u32,
+    },
+    /// MM-GCARD-5: a glory tactic played, revealed.
+    GloryPlayed {
+        seat: Seat,
+        card: GloryId,
+    },
+    /// MM-GCARD-4: a specialist employed (public: it sits on the ship).
+    Employed {
+        seat: Seat,
+        card: GloryId,
+        gold: u32,
+    },
+    /// MM-MIS-4.
+    MissionCompleted {
+        seat: Seat,
+        mission: String,
+        gold: u32,
+    },
+    /// MM-PLUN-1: what kind of thing was taken (cards taken stay hidden).
+    Plundered {
+        seat: Seat,
+        from: Seat,
+        what: String,
+    },
+    /// MM-PLUN-4: the defeated ship claimed.
+    ShipCaptured {
+        seat: Seat,
+        ship: Ship,
     },
 }

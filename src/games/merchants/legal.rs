@@ -2,11 +2,151 @@
 //! when a seat lets its deadline pass.
 
 use super::Action;
+use super::action::Loot;
 use super::data::{self, Data};
-use super::ids::{CargoId, Loc, Ship};
-use super::rules::{cur, max_loc, offer_prices, port_capacity, sale_price};
+use super::ids::{CargoId, GloryId, Loc, Nation, Ship};
+use super::rules::{
+    cur, has_power, hire_price, locked_out, max_loc, mod_price, offer_prices, port_capacity,
+    repair_price, rumor_price, sale_price, weapon_price,
+};
 use super::state::{Activity, Frame, State, Target};
 use crate::engine::{Seat, Timeout};
+
+/// TW1: the start-of-turn tactics in `seat`'s hand (one card per design).
+pub fn tw1_cards(d: &Data, st: &State, seat: Seat) -> Vec<GloryId> {
+    one_per_design(d, st, seat, |g| g.in_window(1))
+}
+
+fn one_per_design(
+    d: &Data,
+    st: &State,
+    seat: Seat,
+    keep: impl Fn(&data::GloryDesign) -> bool,
+) -> Vec<GloryId> {
+    let Some(p) = st.player(seat) else {
+        return Vec::new();
+    };
+    let mut out: Vec<GloryId> = Vec::new();
+    for c in &p.glory_hand {
+        let Some(g) = d.glory_card(*c) else { continue };
+        let seen = out
+            .iter()
+            .any(|o| d.glory_card(*o).is_some_and(|x| x.id == g.id));
+        if keep(g) && !seen {
+            out.push(*c);
+        }
+    }
+    out
+}
+
+/// TW8: tactics playable between Port activities (GLY-10 with each card it may sell, GLY-12
+/// with a bounty of this port's nation).
+pub fn tw8_plays(d: &Data, st: &State, seat: Seat) -> Vec<Action> {
+    let Some(p) = st.player(seat) else {
+        return Vec::new();
+    };
+    let nation = d.zones.get(usize::from(p.zone)).and_then(|z| z.nation);
+    let mut out = Vec::new();
+    for card in one_per_design(d, st, seat, |g| g.in_window(8)) {
+        match d.glory_card(card).map(|g| g.effect.as_str()) {
+            Some("smuggle") => out.extend(p.cargo.iter().map(|c| Action::Play {
+                card,
+                cargo: Some(*c),
+            })),
+            Some("court")
+                if nation.is_some_and(|n| p.bounty.get(n.index()).is_some_and(|b| *b > 0)) =>
+            {
+                out.push(Action::Play { card, cargo: None });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// MM-PLUN-1: what the winner may take from `from` now (each alone).
+pub fn plunder_items(d: &Data, st: &State, seat: Seat, from: Seat) -> Vec<Loot> {
+    let (Some(w), Some(l)) = (st.player(seat), st.player(from)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if l.gold > 0 {
+        out.push(Loot::Gold);
+    }
+    if w.cargo.len() < hold(d, w) {
+        out.extend(l.cargo.iter().map(|c| Loot::Cargo(*c)));
+    }
+    if w.glory_hand.len() < usize::from(d.start.glory_hand_limit) {
+        out.extend(l.glory_hand.iter().map(|c| Loot::Glory(*c)));
+    }
+    if w.specialists.len() < 2 {
+        out.extend(l.specialists.iter().map(|c| Loot::Specialist(*c)));
+    }
+    if l.rumor.is_some() {
+        out.push(Loot::Rumor);
+    }
+    out.extend(
+        l.weapons
+            .iter()
+            .filter(|k| !w.weapons.contains(k))
+            .map(|k| Loot::Weapon(*k)),
+    );
+    out
+}
+
+/// III.2's plunder default: gold, then the most valuable cargo that fits, weapons, glory cards
+/// up to the hand limit, specialists up to two, and the rumor if the winner has none.
+pub fn plunder_all(d: &Data, st: &State, seat: Seat, from: Seat) -> Vec<Loot> {
+    let (Some(w), Some(l)) = (st.player(seat), st.player(from)) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    if l.gold > 0 {
+        out.push(Loot::Gold);
+    }
+    let mut cargo = l.cargo.clone();
+    cargo.sort_by_key(|c| std::cmp::Reverse(d.cargo_card(*c).plunder));
+    cargo.truncate(hold(d, w).saturating_sub(w.cargo.len()));
+    out.extend(cargo.into_iter().map(Loot::Cargo));
+    out.extend(
+        l.weapons
+            .iter()
+            .filter(|k| !w.weapons.contains(k))
+            .map(|k| Loot::Weapon(*k)),
+    );
+    let room = usize::from(d.start.glory_hand_limit).saturating_sub(w.glory_hand.len());
+    out.extend(l.glory_hand.iter().take(room).map(|c| Loot::Glory(*c)));
+    let room = 2usize.saturating_sub(w.specialists.len());
+    out.extend(
+        l.specialists
+            .iter()
+            .take(room)
+            .map(|c| Loot::Specialist(*c)),
+    );
+    if l.rumor.is_some() && w.rumor.is_none() {
+        out.push(Loot::Rumor);
+    }
+    out
+}
+
+/// The cards a ship holds where it is (MM-BUY-8 in port, current Cargo at sea).
+fn hold(d: &Data, p: &super::state::Player) -> usize {
+    if p.in_port {
+        port_capacity(d, p)
+    } else {
+        usize::from(cur(p, Loc::Cargo))
+    }
+}
+
+/// Ports without a modification token (MM-YARD-5).
+fn empty_ports(d: &Data, st: &State) -> Vec<u8> {
+    d.zones
+        .iter()
+        .enumerate()
+        .filter(|(z, row)| row.port && st.mod_tokens.get(*z).is_some_and(Option::is_none))
+        .filter_map(|(z, _)| u8::try_from(z).ok())
+        .collect()
+}
 
 /// Every subset of `cards` (in order) of at most `max` cards, the empty one first.
 fn subsets(cards: &[CargoId], max: usize) -> Vec<Vec<CargoId>> {
@@ -38,14 +178,37 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
         Frame::ShipChoice { .. } => {
             if p.sealed.is_none() {
                 out.extend([Ship::Sloop, Ship::Flute].map(|ship| Action::Ship { ship }));
+                if p.may_redraw {
+                    out.push(Action::Redraw);
+                }
             }
         }
         Frame::Turn {
             actions_left,
             port_used,
+            started,
+            pardoned,
+            bonus_moves,
             ..
         } => {
-            if *actions_left > 0 {
+            if !*started {
+                out.extend(
+                    tw1_cards(d, st, seat)
+                        .into_iter()
+                        .map(|card| Action::Play { card, cargo: None }),
+                );
+                if !*pardoned && p.gold >= 5 && st.round_effects.iter().any(|e| e == "pardon") {
+                    out.extend(
+                        Nation::ALL
+                            .into_iter()
+                            .filter(|n| p.bounty.get(n.index()).is_some_and(|b| *b > 0))
+                            .map(|nation| Action::Pardon { nation }),
+                    );
+                }
+            }
+            // GLY-07's extra Moves allow only movement once the actions are spent.
+            let full = *actions_left > 0;
+            if full || *bonus_moves > 0 {
                 if p.in_port {
                     let excess = p
                         .cargo
@@ -56,12 +219,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                             out.push(Action::Leave { drop });
                         }
                     }
-                    let locked = d
-                        .zones
-                        .get(usize::from(p.zone))
-                        .and_then(|z| z.nation)
-                        .is_some_and(|n| p.bounty.get(n.index()).is_some_and(|b| *b > 0));
-                    if !port_used && !locked {
+                    if full && !port_used && !locked_out(d, p) {
                         out.push(Action::Port);
                     }
                 } else {
@@ -73,36 +231,68 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                     if d.zones.get(usize::from(p.zone)).is_some_and(|z| z.port) {
                         out.push(Action::Enter);
                     }
-                    let token = st.merchants.get(usize::from(p.zone)).copied().flatten();
-                    if token.is_some() && !p.scouted.contains(&Target::Merchant) {
-                        out.push(Action::Scout {
-                            target: Target::Merchant,
-                        });
-                    }
-                    for (i, q) in st.players.iter().enumerate() {
-                        let target = Target::Player(Seat(u8::try_from(i).unwrap_or(0)));
-                        if target != Target::Player(seat)
-                            && q.at_sea()
-                            && q.zone == p.zone
+                }
+            }
+            if full && !p.in_port {
+                let token = st.merchants.get(usize::from(p.zone)).copied().flatten();
+                if token.is_some() && !p.scouted.contains(&Target::Merchant) {
+                    out.push(Action::Scout {
+                        target: Target::Merchant,
+                    });
+                }
+                // CAP-02: the merchants of adjacent zones.
+                if has_power(d, p, "scout_adjacent_merchant").is_some() {
+                    for z in d.neighbours(p.zone) {
+                        let target = Target::FarMerchant(z);
+                        if st
+                            .merchants
+                            .get(usize::from(z))
+                            .copied()
+                            .flatten()
+                            .is_some()
                             && !p.scouted.contains(&target)
                         {
                             out.push(Action::Scout { target });
                         }
                     }
-                    let rumor_here = p
-                        .rumor
-                        .and_then(|r| d.rumors.get(usize::from(r)))
-                        .is_some_and(|r| !r.port && d.zone_index(&r.zone) == Some(p.zone));
-                    if rumor_here && !p.scouted.contains(&Target::Rumor) {
-                        out.push(Action::Scout {
-                            target: Target::Rumor,
-                        });
+                }
+                // MM-MIS-4: an objective tested with a Scout action here.
+                let mission_here = p
+                    .mission
+                    .and_then(|m| d.missions.get(usize::from(m)))
+                    .is_some_and(|m| {
+                        m.objective.kind == "scout_test"
+                            && m.objective.at.as_deref().and_then(|z| d.zone_index(z))
+                                == Some(p.zone)
+                    });
+                if mission_here && !p.scouted.contains(&Target::Mission) {
+                    out.push(Action::Scout {
+                        target: Target::Mission,
+                    });
+                }
+                for (i, q) in st.players.iter().enumerate() {
+                    let target = Target::Player(Seat(u8::try_from(i).unwrap_or(0)));
+                    if target != Target::Player(seat)
+                        && q.at_sea()
+                        && q.zone == p.zone
+                        && !p.scouted.contains(&target)
+                    {
+                        out.push(Action::Scout { target });
                     }
-                    for n in st.npcs.iter().filter(|n| n.zone == p.zone) {
-                        let target = Target::Npc(n.card);
-                        if !p.scouted.contains(&target) {
-                            out.push(Action::Scout { target });
-                        }
+                }
+                let rumor_here = p
+                    .rumor
+                    .and_then(|r| d.rumors.get(usize::from(r)))
+                    .is_some_and(|r| !r.port && d.zone_index(&r.zone) == Some(p.zone));
+                if rumor_here && !p.scouted.contains(&Target::Rumor) {
+                    out.push(Action::Scout {
+                        target: Target::Rumor,
+                    });
+                }
+                for n in st.npcs.iter().filter(|n| n.zone == p.zone) {
+                    let target = Target::Npc(n.card);
+                    if !p.scouted.contains(&target) {
+                        out.push(Action::Scout { target });
                     }
                 }
             }
@@ -110,7 +300,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
         }
         Frame::Port { current, done, .. } => port_actions(d, st, seat, *current, done, &mut out),
         Frame::Offer { cards, .. } => {
-            let prices = offer_prices(d, cards);
+            let prices = offer_prices(d, p.zone, cards);
             let room = port_capacity(d, p).saturating_sub(p.cargo.len());
             for take in subsets(cards, room) {
                 let cost: u32 = cards
@@ -127,18 +317,18 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
         Frame::Hire { .. } => {
             let missing = max_loc(d, p, Loc::Crew).saturating_sub(cur(p, Loc::Crew));
             for crew in 0..=missing {
-                if d.prices.recruit_per_crew * u32::from(crew) <= p.gold {
+                if hire_price(d, p.zone) * u32::from(crew) <= p.gold {
                     out.push(Action::Hire { crew });
                 }
             }
         }
-        Frame::MerchantFound { token, .. } => {
+        Frame::MerchantFound { token, zone, .. } => {
             out.push(Action::RaidAs { nation: None });
             if Loc::HITS.iter().all(|l| cur(p, *l) > 0) {
                 out.push(Action::RaidAs {
                     nation: Some(*token),
                 });
-                let zn = d.zones.get(usize::from(p.zone)).and_then(|z| z.nation);
+                let zn = d.zones.get(usize::from(*zone)).and_then(|z| z.nation);
                 if let Some(n) = zn.filter(|n| n != token) {
                     out.push(Action::RaidAs { nation: Some(n) });
                 }
@@ -157,16 +347,60 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
             defender,
             round,
             declared,
+            ..
         } => {
             let me = if declared.is_none() {
                 *aggressor
             } else {
                 *defender
             };
+            for decl in super::combat::allowed(d, st, me, *round) {
+                out.push(Action::Declare { decl, weapon: None });
+                // MM-WPN-3/4: Chain Shot and Grapeshot go with Shoot.
+                if decl == super::combat::Decl::Shoot {
+                    for w in &p.weapons {
+                        if super::combat::weapon_loc(d, *w).is_some() {
+                            out.push(Action::Declare {
+                                decl,
+                                weapon: Some(*w),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Frame::Window { tw, ctx, .. } => {
+            out.push(Action::Pass);
+            out.extend(super::combat::plays(d, st, seat, *tw, ctx));
+        }
+        Frame::Plunder { from, .. } => {
+            out.push(Action::Done);
+            out.push(Action::Plunder { item: Loot::All });
             out.extend(
-                super::combat::allowed(d, st, me, *round)
+                plunder_items(d, st, seat, *from)
                     .into_iter()
-                    .map(|decl| Action::Declare { decl }),
+                    .map(|item| Action::Plunder { item }),
+            );
+            if st.player(*from).is_some_and(|l| l.ship.is_some()) {
+                out.push(Action::Capture);
+            }
+        }
+        Frame::Claim { .. } => {
+            out.push(Action::Done);
+            out.push(Action::Capture);
+        }
+        Frame::Pick { options, .. } => {
+            out.extend(
+                options
+                    .iter()
+                    .map(|option| Action::Pick { option: *option }),
+            );
+        }
+        Frame::Place { .. } => {
+            out.extend(
+                empty_ports(d, st)
+                    .into_iter()
+                    .map(|to| Action::Place { to }),
             );
         }
         Frame::Keep { cards, .. } => {
@@ -196,6 +430,7 @@ fn port_actions(
 ) {
     let Some(p) = st.player(seat) else { return };
     out.push(Action::Done);
+    out.extend(tw8_plays(d, st, seat));
     let open = |a: Activity| !done.contains(&a) && (current != Some(a) || a == Activity::Shipyard);
     if current.is_none() && done.is_empty() {
         for cards in subsets(&p.cargo, p.cargo.len()) {
@@ -215,6 +450,7 @@ fn port_actions(
                 .is_some_and(|n| *e == format!("shipyard_fire:{n}"))
         });
         let sale = sale_price(d, p);
+        let repair = repair_price(d, p);
         for ship in Ship::ALL {
             let t = d.ship(ship);
             if t.for_sale && p.ship != Some(ship) && p.gold + sale >= t.buy {
@@ -225,34 +461,45 @@ fn port_actions(
             let mut all = Vec::new();
             for l in [Loc::Hull, Loc::Masts, Loc::Cannons, Loc::Cargo] {
                 let damage = max_loc(d, p, l).saturating_sub(cur(p, l));
-                if damage > 0 && d.prices.repair <= p.gold {
+                if damage > 0 && repair <= p.gold {
                     out.push(Action::Repair { locs: vec![l] });
                 }
                 all.extend(std::iter::repeat_n(l, usize::from(damage)));
             }
-            let cost = d.prices.repair * u32::try_from(all.len()).unwrap_or(u32::MAX);
+            let cost = repair * u32::try_from(all.len()).unwrap_or(u32::MAX);
             if all.len() > 1 && cost <= p.gold {
                 out.push(Action::Repair { locs: all });
             }
         }
         if let Some(Some(t)) = st.mod_tokens.get(usize::from(p.zone))
             && !p.mods.contains(&t.kind)
-            && p.gold >= d.prices.modification
+            && p.gold >= mod_price(d, p.zone)
         {
             out.push(Action::Modify);
         }
         for (kind, left) in st.weapon_supply.iter().enumerate() {
             let kind = u8::try_from(kind).unwrap_or(0);
-            if *left > 0 && !p.weapons.contains(&kind) && p.gold >= d.prices.weapon {
+            if *left > 0 && !p.weapons.contains(&kind) && p.gold >= weapon_price(d, p.zone) {
                 out.push(Action::Weapon { kind });
             }
         }
+        out.extend(p.weapons.iter().map(|kind| Action::Resell { kind: *kind }));
     }
     if open(Activity::Recruit) && cur(p, Loc::Crew) < max_loc(d, p, Loc::Crew) {
         out.push(Action::Recruit);
     }
+    // MM-GCARD-4: specialists are employed during the Recruit activity.
+    let recruiting = current == Some(Activity::Recruit) || !done.contains(&Activity::Recruit);
+    if recruiting && p.specialists.len() < 2 {
+        for card in one_per_design(d, st, seat, |g| g.hire.is_some()) {
+            let cost = d.glory_card(card).and_then(|g| g.hire).unwrap_or(u32::MAX);
+            if cost <= p.gold {
+                out.push(Action::Employ { card });
+            }
+        }
+    }
     if open(Activity::Rumor)
-        && p.gold >= d.prices.rumor
+        && p.gold >= rumor_price(d, p)
         && !(st.rumor_deck.is_empty() && st.rumor_discard.is_empty())
     {
         out.push(Action::Rumor);
@@ -287,7 +534,8 @@ fn port_actions(
 }
 
 /// III.2 defaults: Sloop; end the turn; finish the port; buy nothing; hire none; let the
-/// merchant go; stop spending; keep the most valuable cards that fit.
+/// merchant go; stop spending; keep the most valuable cards that fit; pass in windows; plunder
+/// everything that fits, gold first; keep your own ship; the first option of a choice.
 pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
     let Ok(d) = data::load() else {
         return Timeout::Loses;
@@ -302,6 +550,20 @@ pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
         Some(Frame::Raid { .. }) => Action::Stop,
         Some(Frame::Combat { .. }) => Action::Declare {
             decl: super::combat::Decl::Shoot,
+            weapon: None,
+        },
+        Some(Frame::Window { .. }) => Action::Pass,
+        Some(Frame::Plunder { .. }) => Action::Plunder { item: Loot::All },
+        Some(Frame::Claim { .. }) => Action::Done,
+        Some(Frame::Pick { options, .. }) => match options.first() {
+            Some(option) => Action::Pick { option: *option },
+            None => return Timeout::Loses,
+        },
+        // III.2 says random empty ports; a default is a single action without dice, so the
+        // first empty port in zone order.
+        Some(Frame::Place { .. }) => match empty_ports(d, st).first() {
+            Some(to) => Action::Place { to: *to },
+            None => return Timeout::Loses,
         },
         Some(Frame::Keep { cards, .. }) => {
             let Some(p) = st.player(seat) else {

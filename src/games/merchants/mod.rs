@@ -1,6 +1,6 @@
 //! Merchants & Marauders (Kasper Aagaard and Christian Marcussen, Z-Man Games 2010), 1–4
 //! players: the rules engine, from `shared/rules/merchants-and-marauders.md` (draft v0.1; every
-//! rule cited by its `MM-...` ID). First stage of issue 15: not registered as a game kind yet.
+//! rule cited by its `MM-...` ID), registered as the kind `merchants_and_marauders` (issue 15).
 //!
 //! Rules in ten lines: captains sail the Caribbean in rounds. Each round the first player draws
 //! an event (NPC icons move the navies and pirates, then the card's text), then every captain
@@ -13,28 +13,48 @@
 //! Glossary (rulebook → code): captain → [`state::Player::captain`] (a D-CAPT row); ship and its
 //! player board → [`state::Player`] (`hits` in Hull, Masts, Cannons, Crew, Cargo order); sea
 //! zone / port → [`ids::ZoneId`] with `in_port`; cargo card → [`ids::CargoId`]; decision
-//! stack → [`state::Frame`] (the top frame is pending); Port activity → [`state::Activity`].
+//! stack → [`state::Frame`] (the top frame is pending); Port activity → [`state::Activity`];
+//! timing window → [`state::Frame::Window`].
 //!
 //! Data provenance: `data.json` is Part II of the spec. Every table or row the spec tags [P]
 //! carries `"p": true` (or a `*_p` flag for a whole card set): the die-face locations, goods
 //! names and cargo values, zone nations and effects, the borders, captains, NPCs, events,
 //! modifications beyond counts, weapon effects, glory cards, missions, rumors and the Brutal
-//! solo level. A corrected table replaces the JSON without code changes; `Data::check` holds it
-//! to the counts of D-COMP and the shape rules of Part II.
+//! solo level. The card and zone texts are read by the rules through small verbs in the data
+//! (`rules` of a zone, `power` of a captain, `effect` of a glory card or weapon, `objective` of
+//! a mission, `extra` of a rumor), so a corrected table replaces the JSON without code changes
+//! as long as it uses known verbs; `Data::check` holds it to the counts of D-COMP, the shape
+//! rules of Part II and the known verbs.
 //!
-//! Built in this stage: MM-SETUP-1..14 (with the sealed simultaneous ship choice), MM-SOLO-1..4,
-//! MM-ROUND-1..3, MM-EVT-1..5 (all effect verbs but EVT-27 and the EVT-29 pardon choice),
-//! MM-NPC-1..9 (arrival, replacement, movement with hunting, attacks at the start of a turn and
-//! on entering a zone, the deterministic combat policy), MM-ACT-1..4, MM-MOVE-1..3,
-//! MM-SCOUT-1..4, MM-RAID-1..7, MM-PORT-1..4, MM-SELL-1..3, MM-BUY-1..8, MM-YARD-1..13 (no
-//! weapon resale yet), MM-RECR-1, MM-RUM-1..3 (gold rewards only), MM-MIS-1..3,
-//! MM-STASH-1/3/4/5, MM-NAV-1/2/4..13, MM-DMG-1..6, MM-CREW-1..5, MM-PLUN-3/5/6 and a gold-only
-//! MM-PLUN-1, MM-DEATH-1..5 (no redraw choice of MM-DEATH-4a), MM-GLORY-1/2, MM-GCARD-1/2/6
-//! (the hand limit discards the newest card, III.2's default), MM-BNTY-1..4, MM-WAR-1..2,
-//! MM-END-1..4. Not yet: special weapons (MM-WPN, MM-NAV-3), the timing windows and glory-card
-//! play (MM-GCARD-3..5, D-WINDOW), plunder choices and claiming ships (MM-PLUN-1/2/4), the
-//! owner's placement of returned modifications (MM-YARD-5 uses III.2's random default), mission
-//! objectives (MM-MIS-4/5), zone effects (D-ZONE), captain abilities, standing orders (III.3.3).
+//! Built: MM-SETUP-1..14 (with the sealed simultaneous ship choice), MM-SOLO-1..4,
+//! MM-ROUND-1..3, MM-EVT-1..5 (every D-EVT effect, EVT-27's hunters and EVT-29's pardon
+//! included), MM-NPC-1..9, MM-ACT-1..4, MM-MOVE-1..4, MM-SCOUT-1..4, MM-RAID-1..7,
+//! MM-PORT-1..4, MM-SELL-1..3, MM-BUY-1..8, MM-YARD-1..13 (weapon resale; MM-YARD-5 placement
+//! by the owner), MM-RECR-1/2, MM-RUM-1..3 (every D-RUM reward), MM-MIS-1..5, MM-STASH-1/3/4/5,
+//! MM-NAV-1..14 (the opening volley), MM-DMG-1..6, MM-CREW-1..5, MM-WPN-1..4, MM-PLUN-1..6
+//! (plunder choices, claiming ships), MM-DEATH-1..5 (the redraw of MM-DEATH-4a), MM-GLORY-1/2,
+//! MM-GCARD-1..6, MM-BNTY-1..6, MM-WAR-1..3, MM-END-1..4, D-WINDOW TW1..TW9, D-ZONE effects and
+//! D-CAPT abilities. Not built: standing orders and turn scripts (III.3.3/4), the hand-limit
+//! choice of MM-GCARD-2 (III.2's default, the newest card, is applied), MM-STASH-2 (paying from
+//! the stash).
+//!
+//! Readings of the spec where it is silent or loose ([I] unless said): a window is asked of
+//! each seat with a legal play once per opening, in D-WINDOW's order, and one play or `pass`
+//! moves it on; TW1 tactics come before the first action, TW8 ones whenever the Port action
+//! waits between activities; GLY-07 adds a Move (move, enter or leave a port) only; a Hidden
+//! Cove against an NPC's scout ends that trigger's hunt; the passive GLY-02 rerolls one Cargo
+//! location it caused per round and GLY-03 repairs the first damaged of Hull, Masts, Cannons,
+//! Cargo; Long Guns hits land at once (a sinking ends the combat before the defender fires);
+//! Chain Shot and Grapeshot go back to the supply when declared; when both ships have no cannon
+//! at the start of a round they part (no rule; otherwise two dismasted, disarmed ships fight
+//! forever); plunder is taken item by item within the winner's hold, hand limit and two
+//! specialists, and `plunder all` is III.2's default; a captured ship keeps its damage and its
+//! own modifications, and any NPC beaten in crew combat may be captured (MM-PLUN-4 is general);
+//! a mission's objective is met when its holder's turn or Port action waits in the named port
+//! (cards delivered: the oldest, or the first good with enough cards); RUM-05 offers face-down
+//! tokens blind and one of a kind the ship has is only revealed; MM-YARD-5's timeout places in
+//! the first empty port (a default is one action, without dice); MM-DEATH-4a allows one redraw,
+//! before the ship is sealed; special weapons are public (III.4), so only their use is logged.
 //!
 //! Combat is a frame of the decision stack ([`combat`]) above the turn it interrupts; the
 //! turn frame beneath is untouched and resumes when the combat closes. A death in another
@@ -45,11 +65,13 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 pub mod action;
+pub mod check;
 pub mod combat;
 pub mod data;
 pub mod events;
 pub mod ids;
 pub mod legal;
+mod present;
 pub mod rules;
 pub mod state;
 pub mod view;
@@ -128,8 +150,10 @@ impl Game for Merchants {
             name: "glory_target",
             values: &[
                 SwitchValue::Number(10),
+                SwitchValue::Number(6),
                 SwitchValue::Number(8),
                 SwitchValue::Number(12),
+                SwitchValue::Number(15),
             ],
             rules: "MM-END-4",
         },
@@ -155,8 +179,10 @@ impl Game for Merchants {
             )));
         }
         let glory_target = options.glory_target.unwrap_or(10);
-        if !(2..=30).contains(&glory_target) {
-            return Err(OptionsError("glory_target: 2 to 30".into()));
+        if ![6, 8, 10, 12, 15].contains(&glory_target) {
+            return Err(OptionsError(format!(
+                "glory_target: 6, 8, 10, 12 or 15, not {glory_target}"
+            )));
         }
         Ok(Rules {
             preset,
@@ -202,7 +228,10 @@ impl Game for Merchants {
             | Action::Take { .. }
             | Action::Stash { .. }
             | Action::Leave { .. }
-            | Action::Keep { .. } => Audience::Only(SeatSet::only(seat)),
+            | Action::Keep { .. }
+            | Action::Redraw
+            | Action::Pick { .. }
+            | Action::Plunder { .. } => Audience::Only(SeatSet::only(seat)),
             _ => Audience::Everyone,
         }
     }

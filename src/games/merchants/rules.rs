@@ -187,6 +187,9 @@ fn new_player(d: &Data, captain: u8) -> Player {
         in_port: true,
         last_buy: None,
         scouted: Vec::new(),
+        may_redraw: false,
+        fought: false,
+        placed: Vec::new(),
     }
 }
 
@@ -344,6 +347,90 @@ pub(super) fn captain_nation(d: &Data, p: &Player) -> Option<Nation> {
     d.captains.get(usize::from(p.captain)).map(|c| c.nation)
 }
 
+/// The captain's ability (D-CAPT): `Some(value)` when it is `name` (`""` without a value).
+pub(super) fn has_power<'a>(d: &'a Data, p: &Player, name: &str) -> Option<&'a str> {
+    let power = &d.captains.get(usize::from(p.captain))?.power;
+    match power.split_once('=') {
+        Some((k, v)) if k == name => Some(v),
+        None if power == name => Some(""),
+        _ => None,
+    }
+}
+
+/// The copy of `card`'s design that the legal lists name (the first in hand): copies of a
+/// design are one choice, and any copy held is accepted for it.
+pub(super) fn listed_copy(
+    d: &Data,
+    p: &Player,
+    card: super::ids::GloryId,
+) -> Option<super::ids::GloryId> {
+    if !p.glory_hand.contains(&card) {
+        return None;
+    }
+    let id = &d.glory_card(card)?.id;
+    p.glory_hand
+        .iter()
+        .copied()
+        .find(|c| d.glory_card(*c).is_some_and(|g| &g.id == id))
+}
+
+/// An employed specialist with this effect (D-GLORY, MM-GCARD-4).
+pub(super) fn has_specialist(d: &Data, p: &Player, effect: &str) -> bool {
+    p.specialists
+        .iter()
+        .any(|c| d.glory_card(*c).is_some_and(|g| g.effect == effect))
+}
+
+/// D-ZONE SDO: scouting in a zone with `scout_minus` rolls fewer dice (at least 1).
+pub(super) fn zone_scouting(d: &Data, zone: ZoneId, dice: u8) -> u8 {
+    match super::data::verb_number(d.zone_rules(zone), "scout_minus") {
+        Some(n) => dice
+            .saturating_sub(u8::try_from(n).unwrap_or(u8::MAX))
+            .max(1),
+        None => dice,
+    }
+}
+
+/// The Scouting dice of a player against `target` (MM-SCOUT-1): GLY-05, CAP-15, D-ZONE.
+pub(super) fn scout_dice(d: &Data, _st: &State, p: &Player, target: Target) -> u8 {
+    let mut dice = skill(d, p, Skill::Scouting) + u8::from(has_specialist(d, p, "scout_die"));
+    if matches!(target, Target::Npc(_)) && has_power(d, p, "scout_npc_die").is_some() {
+        dice += 1;
+    }
+    zone_scouting(d, p.zone, dice)
+}
+
+/// Influence dice (MM-DICE-2): GLY-06 and CAP-01 in its nation's ports.
+fn influence_dice(d: &Data, p: &Player) -> u8 {
+    let mut dice = skill(d, p, Skill::Influence) + u8::from(has_specialist(d, p, "influence_die"));
+    if let Some(n) = has_power(d, p, "influence_in")
+        && p.in_port
+        && zone_nation(d, p.zone).is_some_and(|z| z.to_string() == n)
+    {
+        dice += 1;
+    }
+    dice
+}
+
+/// A skill test's dice with the bonuses that apply to that skill.
+fn test_dice(d: &Data, p: &Player, s: Skill) -> u8 {
+    match s {
+        Skill::Influence => influence_dice(d, p),
+        Skill::Scouting => zone_scouting(
+            d,
+            p.zone,
+            skill(d, p, s) + u8::from(has_specialist(d, p, "scout_die")),
+        ),
+        _ => skill(d, p, s),
+    }
+}
+
+/// MM-PORT-4 and D-ZONE NAS/SEU: a bounty of the port's nation shuts its Port action.
+pub(super) fn locked_out(d: &Data, p: &Player) -> bool {
+    super::data::verb(d.zone_rules(p.zone), "no_lockout").is_none()
+        && zone_nation(d, p.zone).is_some_and(|n| p.bounty.get(n.index()).is_some_and(|b| *b > 0))
+}
+
 fn home_zone(d: &Data, p: &Player) -> Option<ZoneId> {
     d.captains
         .get(usize::from(p.captain))
@@ -408,7 +495,13 @@ pub(super) fn draw_cargo(st: &mut State, rng: &mut GameRng) -> Option<CargoId> {
 
 /// MM-GCARD-1/2/6: draw one glory card; over the hand limit the most recent is discarded (the
 /// III.2 default; choosing is left for the next stage).
-fn draw_glory_card(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) {
+pub(super) fn draw_glory_card(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) {
     if st.glory_deck.is_empty() {
         st.glory_deck = std::mem::take(&mut st.glory_discard);
         rng.shuffle(&mut st.glory_deck);
@@ -528,31 +621,25 @@ pub(super) fn sunk(st: &State, seat: Seat) -> bool {
         .is_some_and(|p| p.ship.is_some() && cur(p, Loc::Hull) == 0)
 }
 
-/// MM-YARD-5 (III.2 default): modifications of a ship that leaves play go face-down to random
-/// ports without a token.
-fn return_mods(st: &mut State, mods: Vec<u8>, rng: &mut GameRng, ev: &mut Ev) {
-    for kind in mods {
-        let empty: Vec<usize> = st
-            .mod_tokens
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.is_none())
-            .map(|(i, _)| i)
-            .collect();
-        // Ports without a token exist whenever a token is off the map (16 tokens, 16 ports).
-        let Some(&z) = empty.get(rng.index(empty.len())) else {
-            st.mod_supply.push(kind);
-            continue;
-        };
-        if let Some(slot) = st.mod_tokens.get_mut(z) {
-            *slot = Some(ModToken {
-                kind,
-                face_up: false,
-            });
-            ev.push(Logged::public(Event::ModPlaced {
-                zone: u8::try_from(z).unwrap_or(0),
-            }));
-        }
+/// MM-YARD-5: modifications of a ship that leaves play are owed by its owner, who places them
+/// face-down in ports without a token: a frame on top (`now`), or at the bottom of the stack
+/// for a captain who died in another's turn (it never blocks that turn, III.3.9).
+fn owe_mods(st: &mut State, seat: Seat, mods: Vec<u8>, now: bool) {
+    if mods.is_empty() {
+        return;
+    }
+    let frame = Frame::Place { seat, kinds: mods };
+    if now || st.stack.is_empty() {
+        st.stack.push(frame);
+    } else {
+        st.stack.insert(0, frame);
+    }
+}
+
+/// A modification token leaves a port: nobody knows what lies there any more.
+fn forget_port(st: &mut State, zone: ZoneId) {
+    for p in &mut st.players {
+        p.placed.retain(|z| *z != zone);
     }
 }
 
@@ -575,7 +662,6 @@ pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &
             *s += 1;
         }
     }
-    return_mods(st, old.mods, rng, ev);
     if st.captain_deck.is_empty() {
         st.captain_deck = std::mem::take(&mut st.captain_discard);
         rng.shuffle(&mut st.captain_deck);
@@ -587,6 +673,9 @@ pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &
     let from_stash = old.stash.min(d.start.gold);
     fresh.stash = old.stash - from_stash;
     fresh.gold = d.start.gold;
+    fresh.placed = old.placed;
+    // MM-DEATH-4a: a pirate NPC in the new captain's home zone allows another draw.
+    fresh.may_redraw = pirate_at_home(d, st, &fresh);
     if let Some(p) = st.players.get_mut(seat.index()) {
         *p = fresh;
     }
@@ -605,7 +694,7 @@ pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &
         .iter()
         .any(|f| matches!(f, Frame::Turn { seat: s, .. } if *s == seat));
     st.stack.retain(|f| match f {
-        Frame::ShipChoice { .. } | Frame::Combat { .. } => true,
+        Frame::ShipChoice { .. } | Frame::Combat { .. } | Frame::Place { .. } => true,
         _ => !f.seats().contains(seat),
     });
     let frame = Frame::ShipChoice {
@@ -616,6 +705,14 @@ pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &
     } else {
         st.stack.insert(0, frame);
     }
+    owe_mods(st, seat, old.mods, own_turn);
+}
+
+fn pirate_at_home(d: &Data, st: &State, p: &Player) -> bool {
+    let home = home_zone(d, p);
+    st.npcs
+        .iter()
+        .any(|n| Some(n.zone) == home && d.npcs.get(usize::from(n.card)).is_some_and(|r| r.pirate))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -632,9 +729,14 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
         match st.stack.last() {
             // A turn whose actions are spent ends by itself (MM-ACT-1).
             Some(Frame::Turn {
-                actions_left: 0, ..
+                actions_left: 0,
+                bonus_moves: 0,
+                seat,
+                ..
             }) => {
+                let seat = *seat;
                 st.stack.pop();
+                end_of_turn(d, st, seat, ev);
                 continue;
             }
             Some(_) => return,
@@ -646,6 +748,7 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
             st.turn_number += 1;
             if let Some(p) = st.players.get_mut(seat.index()) {
                 p.scouted.clear();
+                p.fought = false;
             }
             ev.push(Logged::public(Event::TurnBegins {
                 seat,
@@ -655,6 +758,10 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
                 seat,
                 actions_left: d.start.actions,
                 port_used: false,
+                started: false,
+                free_move: false,
+                pardoned: false,
+                bonus_moves: 0,
             });
             // MM-ACT-4 / MM-NPC-7: hunting NPCs in your zone may attack before your first action.
             super::combat::npc_hunt(d, st, seat, rng, ev);
@@ -672,6 +779,28 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
             continue;
         }
         begin_round(d, st, rng, ev);
+    }
+}
+
+/// TW9, the end of a turn: GLY-03 repairs one point if its captain did not fight this turn.
+fn end_of_turn(d: &Data, st: &mut State, seat: Seat, ev: &mut Ev) {
+    let Some(p) = st.players.get_mut(seat.index()) else {
+        return;
+    };
+    if p.ship.is_none() || p.fought || !has_specialist(d, p, "carpenter") {
+        return;
+    }
+    let damaged = [Loc::Hull, Loc::Masts, Loc::Cannons, Loc::Cargo]
+        .into_iter()
+        .find(|l| cur(p, *l) < max_loc(d, p, *l));
+    if let Some(l) = damaged {
+        let v = cur(p, l) + 1;
+        set_cur(p, l, v);
+        ev.push(Logged::public(Event::Repaired {
+            seat,
+            locs: vec![l],
+            gold: 0,
+        }));
     }
 }
 
@@ -738,8 +867,15 @@ fn resolve_event(d: &Data, st: &mut State, card: u8, rng: &mut GameRng, ev: &mut
                     continue;
                 }
                 let dice = skill(d, p, Skill::Seamanship);
+                // D-ZONE GUA: storms inflict extra hits here.
+                let extra =
+                    super::data::verb_number(d.zone_rules(p.zone), "storm_extra").unwrap_or(0);
                 if roll(d, rng, dice, Some(seat), "storm: Seamanship (EVT)", ev) == 0 {
-                    hit(d, st, seat, None, rng, ev);
+                    for _ in 0..=extra {
+                        if !sunk(st, seat) {
+                            hit(d, st, seat, None, rng, ev);
+                        }
+                    }
                     if sunk(st, seat) {
                         die(d, st, seat, rng, ev);
                     }
@@ -803,11 +939,7 @@ fn resolve_event(d: &Data, st: &mut State, card: u8, rng: &mut GameRng, ev: &mut
             let nation = Nation::ALL.get(rng.index(4)).copied().unwrap_or(Nation::ES);
             st.round_effects.push(format!("shipyard_fire:{nation}"));
         }
-        Effect::HuntersToward => {
-            ev.push(Logged::public(Event::EventNotBuilt {
-                card: row.id.clone(),
-            }));
-        }
+        Effect::HuntersToward => hunters_toward(d, st, ev),
     }
 }
 
@@ -922,6 +1054,83 @@ fn move_npcs(d: &Data, st: &mut State, naval: bool, dir: super::ids::Dir, ev: &m
     }
 }
 
+/// EVT-27: each naval NPC moves one zone toward the nearest player at sea with a bounty from its
+/// nation (ties: turn order from the first player, then zone order), if there is one.
+fn hunters_toward(d: &Data, st: &mut State, ev: &mut Ev) {
+    for i in 0..st.npcs.len() {
+        let Some(n) = st.npcs.get(i).cloned() else {
+            continue;
+        };
+        let Some(nation) = npc_nation(d, &n) else {
+            continue;
+        };
+        // Distances from the NPC's zone (D-ADJ).
+        let mut dist = vec![u8::MAX; d.zones.len()];
+        let mut queue = vec![n.zone];
+        if let Some(x) = dist.get_mut(usize::from(n.zone)) {
+            *x = 0;
+        }
+        let mut k = 0;
+        while let Some(&z) = queue.get(k) {
+            k += 1;
+            let here = dist.get(usize::from(z)).copied().unwrap_or(u8::MAX);
+            for m in d.neighbours(z) {
+                if let Some(x) = dist.get_mut(usize::from(m))
+                    && *x == u8::MAX
+                {
+                    *x = here.saturating_add(1);
+                    queue.push(m);
+                }
+            }
+        }
+        let target = (0..st.seats)
+            .map(|s| Seat((st.first.0 + s) % st.seats))
+            .filter_map(|s| st.player(s))
+            .filter(|p| p.at_sea() && p.bounty.get(nation.index()).is_some_and(|b| *b > 0))
+            .min_by_key(|p| dist.get(usize::from(p.zone)).copied().unwrap_or(u8::MAX))
+            .map(|p| p.zone);
+        let Some(goal) = target else { continue };
+        if goal == n.zone {
+            continue;
+        }
+        // One step along a shortest path: the neighbour nearest the goal.
+        let mut back = vec![u8::MAX; d.zones.len()];
+        let mut queue = vec![goal];
+        if let Some(x) = back.get_mut(usize::from(goal)) {
+            *x = 0;
+        }
+        let mut k = 0;
+        while let Some(&z) = queue.get(k) {
+            k += 1;
+            let here = back.get(usize::from(z)).copied().unwrap_or(u8::MAX);
+            for m in d.neighbours(z) {
+                if let Some(x) = back.get_mut(usize::from(m))
+                    && *x == u8::MAX
+                {
+                    *x = here.saturating_add(1);
+                    queue.push(m);
+                }
+            }
+        }
+        let step = d
+            .neighbours(n.zone)
+            .into_iter()
+            .min_by_key(|m| back.get(usize::from(*m)).copied().unwrap_or(u8::MAX));
+        if let (Some(to), Some(npc)) = (step, st.npcs.get_mut(i)) {
+            npc.zone = to;
+            let name = d
+                .npcs
+                .get(usize::from(npc.card))
+                .map_or_else(String::new, |r| r.id.clone());
+            ev.push(Logged::public(Event::NpcMoves {
+                npc: name,
+                from: n.zone,
+                to,
+            }));
+        }
+    }
+}
+
 fn open_mission(d: &Data, st: &mut State, ev: &mut Ev) {
     // MM-MIS-3: a mission naming an occupied zone goes under the deck; draw again.
     for _ in 0..st.mission_deck.len() {
@@ -1011,6 +1220,14 @@ pub fn apply(st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, events: 
     let mut next = st.clone();
     let mut ev = Vec::new();
     step(d, &mut next, seat, a, rng, &mut ev)?;
+    // MM-MIS-4: objectives met in port are checked when the holder's turn or Port action is
+    // waiting again.
+    if matches!(
+        next.stack.last(),
+        Some(Frame::Turn { seat: s, .. } | Frame::Port { seat: s, .. }) if *s == seat
+    ) {
+        mission_trigger(d, &mut next, seat, Trigger::InPort, rng, &mut ev);
+    }
     advance(d, &mut next, rng, &mut ev);
     *st = next;
     events.extend(ev);
@@ -1028,6 +1245,33 @@ fn step(d: &Data, st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, ev:
         (Frame::ShipChoice { seats }, Action::Ship { ship }) => {
             choose_ship(d, st, seats, seat, *ship, rng, ev)
         }
+        (Frame::ShipChoice { .. }, Action::Redraw) => redraw(d, st, seat, rng, ev),
+        (
+            Frame::Window { .. },
+            Action::Pass | Action::Play { .. } | Action::Fire | Action::Reroll { .. },
+        ) => super::combat::window_answer(d, st, seat, a, rng, ev),
+        (Frame::Plunder { from, .. }, Action::Plunder { item }) => {
+            plunder(d, st, seat, from, *item, rng, ev)
+        }
+        (Frame::Plunder { from, .. }, Action::Capture) => capture(d, st, seat, from, rng, ev),
+        (Frame::Plunder { from, .. }, Action::Done) => {
+            st.stack.pop();
+            die(d, st, from, rng, ev);
+            Ok(())
+        }
+        (Frame::Claim { ship, hits, .. }, Action::Capture) => {
+            st.stack.pop();
+            take_ship(d, st, seat, ship, hits, Vec::new(), rng, ev);
+            Ok(())
+        }
+        (Frame::Claim { .. }, Action::Done) => {
+            st.stack.pop();
+            Ok(())
+        }
+        (Frame::Pick { what, options, .. }, Action::Pick { option }) => {
+            pick(d, st, seat, what, &options, *option, rng, ev)
+        }
+        (Frame::Place { kinds, .. }, Action::Place { to }) => place(d, st, seat, &kinds, *to, ev),
         (Frame::Turn { .. }, _) => turn_action(d, st, seat, a, rng, ev),
         (Frame::Port { current, done, .. }, _) => {
             port_activity(d, st, seat, current, done, a, rng, ev)
@@ -1036,15 +1280,15 @@ fn step(d: &Data, st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, ev:
             take(d, st, seat, &cards, chosen, ev)
         }
         (Frame::Hire { .. }, Action::Hire { crew }) => hire(d, st, seat, *crew, ev),
-        (Frame::MerchantFound { token, .. }, Action::RaidAs { nation }) => {
-            raid_as(d, st, seat, token, *nation, rng, ev)
+        (Frame::MerchantFound { token, zone, .. }, Action::RaidAs { nation }) => {
+            raid_as(d, st, seat, token, zone, *nation, rng, ev)
         }
         (
             Frame::Raid { .. },
             Action::Draw | Action::Discard { .. } | Action::Swap { .. } | Action::Stop,
         ) => raid_spend(d, st, seat, a, rng, ev),
-        (Frame::Combat { .. }, Action::Declare { decl }) => {
-            super::combat::declare(d, st, seat, *decl, rng, ev)
+        (Frame::Combat { .. }, Action::Declare { decl, weapon }) => {
+            super::combat::declare(d, st, seat, *decl, *weapon, rng, ev)
         }
         (Frame::Keep { cards, .. }, Action::Keep { cards: chosen }) => {
             keep(d, st, seat, &cards, chosen, ev)
@@ -1070,7 +1314,454 @@ fn frame_word(f: &Frame) -> &'static str {
         Frame::Raid { .. } => "spend raid successes",
         Frame::Keep { .. } => "keep raid cargo",
         Frame::Combat { .. } => "declare Shoot, Board or Flee",
+        Frame::Window { .. } => "play in the timing window or pass",
+        Frame::Plunder { .. } => "plunder, capture or done",
+        Frame::Claim { .. } => "capture or done",
+        Frame::Pick { .. } => "pick an option",
+        Frame::Place { .. } => "place a modification token",
     }
+}
+
+/// MM-DEATH-4a: another captain instead of one whose home zone holds a pirate NPC.
+fn redraw(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) -> R<()> {
+    let p = st
+        .player(seat)
+        .cloned()
+        .ok_or_else(|| no("MM-DEATH-4", "No such seat."))?;
+    if !p.may_redraw || p.sealed.is_some() {
+        return Err(no(
+            "MM-DEATH-4",
+            "Another captain may be drawn only when a pirate NPC lies in the new captain's home zone, before the ship is chosen.",
+        ));
+    }
+    if st.captain_deck.is_empty() {
+        st.captain_deck = std::mem::take(&mut st.captain_discard);
+        rng.shuffle(&mut st.captain_deck);
+    }
+    let Some(captain) = st.captain_deck.pop() else {
+        return Err(no("MM-DEATH-4", "No other captain is left."));
+    };
+    st.captain_discard.push(p.captain);
+    let home = {
+        let q = player_mut(st, seat)?;
+        q.captain = captain;
+        q.may_redraw = false;
+        home_zone(d, q).unwrap_or(0)
+    };
+    player_mut(st, seat)?.zone = home;
+    ev.push(only(
+        seat,
+        Event::CaptainDealt {
+            seat,
+            captain: captain_name(d, captain),
+        },
+    ));
+    Ok(())
+}
+
+/// The triggers of mission objectives (MM-MIS-4, D-MIS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Trigger {
+    /// The holder is in a port (entering it, or acting there).
+    InPort,
+    /// A successful raid on a merchant of this nation.
+    Raid(Nation),
+    /// A naval combat won (a sinking or a crew combat).
+    Won,
+    PirateNpcDefeated,
+}
+
+/// MM-MIS-4: completes the holder's mission if `trigger` meets its objective: the reward, one
+/// glory point, the card discarded. Delivered cards go face-up to the cargo discard.
+pub(super) fn mission_trigger(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    trigger: Trigger,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) {
+    let Some(p) = st.player(seat).cloned() else {
+        return;
+    };
+    let Some((m, row)) = p
+        .mission
+        .and_then(|m| d.missions.get(usize::from(m)).map(|r| (m, r)))
+    else {
+        return;
+    };
+    if p.ship.is_none() {
+        return;
+    }
+    let o = &row.objective;
+    let at = o.at.as_deref().and_then(|z| d.zone_index(z));
+    let here = p.in_port && at == Some(p.zone);
+    let n = usize::from(o.n.max(1));
+    // Cards delivered, if the objective takes any.
+    let mut deliver: Vec<CargoId> = Vec::new();
+    let met = match (trigger, o.kind.as_str()) {
+        (Trigger::InPort, "gift" | "deliver_any") if here && p.cargo.len() >= n => {
+            deliver = p.cargo.iter().take(n).copied().collect();
+            true
+        }
+        (Trigger::InPort, "deliver_same") if here => {
+            let good = (0..u8::try_from(d.goods.len()).unwrap_or(0)).find(|g| {
+                p.cargo
+                    .iter()
+                    .filter(|c| d.cargo_card(**c).good == *g)
+                    .count()
+                    >= n
+            });
+            if let Some(g) = good {
+                deliver = p
+                    .cargo
+                    .iter()
+                    .filter(|c| d.cargo_card(**c).good == g)
+                    .take(n)
+                    .copied()
+                    .collect();
+            }
+            good.is_some()
+        }
+        (Trigger::InPort, "deliver_good") if here => {
+            let good = o.good.as_deref().and_then(|g| d.good_index(g));
+            let cards: Vec<CargoId> = p
+                .cargo
+                .iter()
+                .filter(|c| Some(d.cargo_card(**c).good) == good)
+                .take(n)
+                .copied()
+                .collect();
+            let ok = cards.len() >= n;
+            if ok {
+                deliver = cards;
+            }
+            ok
+        }
+        (Trigger::InPort, "pay") if here && p.gold >= u32::from(o.n) => {
+            if let Some(q) = st.players.get_mut(seat.index()) {
+                q.gold -= u32::from(o.n);
+            }
+            true
+        }
+        (Trigger::InPort, "clean_entry") if here => o
+            .nation
+            .is_none_or(|x| p.bounty.get(x.index()).is_some_and(|b| *b == 0)),
+        (Trigger::InPort, "full_crew") if here => cur(&p, Loc::Crew) >= max_loc(d, &p, Loc::Crew),
+        (Trigger::Raid(x), "raid") => o.nation.is_none_or(|y| y == x),
+        (Trigger::Won, "win_combat") | (Trigger::PirateNpcDefeated, "defeat_pirate_npc") => true,
+        _ => false,
+    };
+    if met {
+        complete_mission(d, st, seat, m, &deliver, rng, ev);
+    }
+}
+
+fn complete_mission(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    m: u8,
+    deliver: &[CargoId],
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) {
+    let Some(row) = d.missions.get(usize::from(m)) else {
+        return;
+    };
+    if let Some(q) = st.players.get_mut(seat.index()) {
+        q.cargo.retain(|c| !deliver.contains(c));
+        q.mission = None;
+        q.gold += row.gold;
+    }
+    st.cargo_discard.extend(deliver.iter().copied());
+    st.mission_discard.push(m);
+    if !deliver.is_empty() {
+        ev.push(Logged::public(Event::CargoDiscarded {
+            seat,
+            cards: deliver.to_vec(),
+        }));
+    }
+    ev.push(Logged::public(Event::MissionCompleted {
+        seat,
+        mission: row.id.clone(),
+        gold: row.gold,
+    }));
+    gain_glory(d, st, seat, "MM-MIS-4", rng, ev);
+}
+
+/// MM-PLUN-1: one thing taken from the defeated captain, or everything that fits.
+fn plunder(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    from: Seat,
+    item: super::action::Loot,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) -> R<()> {
+    use super::action::Loot;
+    if item == Loot::All {
+        for loot in super::legal::plunder_all(d, st, seat, from) {
+            plunder(d, st, seat, from, loot, rng, ev)?;
+        }
+        st.stack.pop();
+        die(d, st, from, rng, ev);
+        return Ok(());
+    }
+    if !super::legal::plunder_items(d, st, seat, from).contains(&item) {
+        return Err(no(
+            "MM-PLUN-1",
+            "Take something the defeated captain has that fits your ship and hand.",
+        ));
+    }
+    let (Some(mut w), Some(mut l)) = (st.player(seat).cloned(), st.player(from).cloned()) else {
+        return Err(no("MM-PLUN-1", "No such seat."));
+    };
+    match item {
+        Loot::Gold => {
+            w.gold += l.gold;
+            l.gold = 0;
+        }
+        Loot::Cargo(c) => {
+            l.cargo.retain(|x| *x != c);
+            w.cargo.push(c);
+        }
+        Loot::Glory(c) => {
+            l.glory_hand.retain(|x| *x != c);
+            w.glory_hand.push(c);
+        }
+        Loot::Specialist(c) => {
+            l.specialists.retain(|x| *x != c);
+            w.specialists.push(c);
+        }
+        Loot::Rumor => {
+            st.rumor_discard.extend(w.rumor.take());
+            w.rumor = l.rumor.take();
+        }
+        Loot::Weapon(k) => {
+            l.weapons.retain(|x| *x != k);
+            w.weapons.push(k);
+        }
+        Loot::All => {}
+    }
+    if let Some(x) = st.players.get_mut(seat.index()) {
+        *x = w;
+    }
+    if let Some(x) = st.players.get_mut(from.index()) {
+        *x = l;
+    }
+    ev.push(Logged::public(Event::Plundered {
+        seat,
+        from,
+        what: match item {
+            Loot::Gold => "gold",
+            Loot::Cargo(_) => "cargo",
+            Loot::Glory(_) => "glory",
+            Loot::Specialist(_) => "specialist",
+            Loot::Rumor => "rumor",
+            Loot::Weapon(_) => "weapon",
+            Loot::All => "all",
+        }
+        .into(),
+    }));
+    Ok(())
+}
+
+/// MM-PLUN-4: the winner takes the defeated captain's ship; the loser dies without it.
+fn capture(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    from: Seat,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) -> R<()> {
+    let Some(l) = st.player(from).cloned() else {
+        return Err(no("MM-PLUN-4", "No such seat."));
+    };
+    let Some(ship) = l.ship else {
+        return Err(no("MM-PLUN-4", "That ship is already taken."));
+    };
+    if let Some(x) = st.players.get_mut(from.index()) {
+        x.ship = None;
+        x.mods.clear();
+    }
+    take_ship(d, st, seat, ship, l.hits, l.mods, rng, ev);
+    Ok(())
+}
+
+/// A claimed ship replaces the winner's own (MM-PLUN-4 [P]): its damage and modifications
+/// stay, the winner's crew moves over (capped), the old ship's modifications are placed by
+/// their owner (MM-YARD-5), cargo over the new hold at sea is discarded at random.
+#[allow(clippy::too_many_arguments)]
+fn take_ship(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    ship: Ship,
+    hits: [u8; 5],
+    mods: Vec<u8>,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) {
+    let Some(p) = st.players.get_mut(seat.index()) else {
+        return;
+    };
+    let crew = cur(p, Loc::Crew);
+    let old = std::mem::replace(&mut p.mods, mods);
+    p.ship = Some(ship);
+    p.hits = hits;
+    let cap = max_loc(d, p, Loc::Crew);
+    set_cur(p, Loc::Crew, crew.min(cap));
+    let mut dropped = Vec::new();
+    while !p.in_port && p.cargo.len() > usize::from(cur(p, Loc::Cargo)) {
+        let i = rng.index(p.cargo.len());
+        dropped.push(p.cargo.remove(i));
+    }
+    st.cargo_discard.extend(dropped.iter().copied());
+    ev.push(Logged::public(Event::ShipCaptured { seat, ship }));
+    if !dropped.is_empty() {
+        ev.push(Logged::public(Event::CargoDiscarded {
+            seat,
+            cards: dropped,
+        }));
+    }
+    owe_mods(st, seat, old, true);
+}
+
+/// A rumor's reward chosen among its options (D-RUM).
+#[allow(clippy::too_many_arguments)]
+fn pick(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    what: super::state::PickWhat,
+    options: &[u8],
+    option: u8,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) -> R<()> {
+    use super::state::PickWhat;
+    if !options.contains(&option) {
+        return Err(no("MM-RUM-3", "Pick one of the listed options."));
+    }
+    st.stack.pop();
+    match what {
+        PickWhat::GloryKeep => {
+            let rest: Vec<u8> = options.iter().filter(|c| **c != option).copied().collect();
+            st.glory_discard.extend(rest);
+            let p = player_mut(st, seat)?;
+            p.glory_hand.push(option);
+            if p.glory_hand.len() > usize::from(d.start.glory_hand_limit)
+                && let Some(c) = p.glory_hand.pop()
+            {
+                st.glory_discard.push(c);
+                ev.push(Logged::public(Event::GloryDiscarded { seat, card: c }));
+            }
+            ev.push(Logged::public(Event::GloryDrawn { seat }));
+            ev.push(only(seat, Event::GloryCard { seat, card: option }));
+        }
+        PickWhat::FreeMod => {
+            let token = st.mod_tokens.get(usize::from(option)).copied().flatten();
+            let Some(t) = token else {
+                return Err(no("MM-RUM-3", "That port has no modification token."));
+            };
+            // A face-down token is revealed; "if legal" (D-RUM): one of a kind the ship has
+            // stays at its port, face-up.
+            if !t.face_up {
+                if let Some(Some(x)) = st.mod_tokens.get_mut(usize::from(option)) {
+                    x.face_up = true;
+                }
+                ev.push(Logged::public(Event::ModRevealed {
+                    zone: option,
+                    kind: t.kind,
+                }));
+            }
+            if !st.player(seat).is_some_and(|p| p.mods.contains(&t.kind)) {
+                install_mod(d, st, seat, option, t.kind, ev)?;
+            }
+        }
+        PickWhat::Pardon => {
+            let Some(n) = Nation::ALL.get(usize::from(option)).copied() else {
+                return Err(no("MM-RUM-3", "No such nation."));
+            };
+            lose_bounty(st, seat, n, ev);
+        }
+        PickWhat::Weapon => {
+            if let Some(s) = st.weapon_supply.get_mut(usize::from(option)) {
+                *s = s.saturating_sub(1);
+            }
+            player_mut(st, seat)?.weapons.push(option);
+            ev.push(Logged::public(Event::WeaponBought { seat, kind: option }));
+        }
+    }
+    let _ = rng;
+    Ok(())
+}
+
+/// One bounty level of `n` removed (EVT-29, RUM-09, GLY-12).
+fn lose_bounty(st: &mut State, seat: Seat, n: Nation, ev: &mut Ev) {
+    if let Some(p) = st.players.get_mut(seat.index())
+        && let Some(b) = p.bounty.get_mut(n.index())
+    {
+        *b = b.saturating_sub(1);
+        ev.push(Logged::public(Event::Bounty {
+            seat,
+            nation: n,
+            level: *b,
+        }));
+    }
+}
+
+/// The port's token on the seat's ship (MM-YARD-10/11).
+fn install_mod(d: &Data, st: &mut State, seat: Seat, zone: ZoneId, kind: u8, ev: &mut Ev) -> R<()> {
+    let loc = d.modifications.get(usize::from(kind)).map(|m| m.location);
+    let q = player_mut(st, seat)?;
+    q.mods.push(kind);
+    // MM-YARD-11: Hull, Masts, Cannons, Cargo rise now; Hammocks only the maximum.
+    if let Some(l @ (Loc::Hull | Loc::Masts | Loc::Cannons | Loc::Cargo)) = loc {
+        let v = cur(q, l) + 1;
+        set_cur(q, l, v);
+    }
+    if let Some(slot) = st.mod_tokens.get_mut(usize::from(zone)) {
+        *slot = None;
+    }
+    forget_port(st, zone);
+    ev.push(Logged::public(Event::Modified { seat, kind }));
+    Ok(())
+}
+
+/// MM-YARD-5: one owed token placed face-down in a port without one.
+fn place(d: &Data, st: &mut State, seat: Seat, kinds: &[u8], to: ZoneId, ev: &mut Ev) -> R<()> {
+    let empty_port = d.zones.get(usize::from(to)).is_some_and(|z| z.port)
+        && st
+            .mod_tokens
+            .get(usize::from(to))
+            .is_some_and(Option::is_none);
+    if !empty_port {
+        return Err(no("MM-YARD-5", "Place the token in a port that has none."));
+    }
+    let Some((&kind, rest)) = kinds.split_first() else {
+        return Err(no("MM-YARD-5", "No token is owed."));
+    };
+    if let Some(slot) = st.mod_tokens.get_mut(usize::from(to)) {
+        *slot = Some(ModToken {
+            kind,
+            face_up: false,
+        });
+    }
+    forget_port(st, to);
+    player_mut(st, seat)?.placed.push(to);
+    ev.push(Logged::public(Event::ModPlaced { zone: to }));
+    st.stack.pop();
+    if !rest.is_empty() {
+        st.stack.push(Frame::Place {
+            seat,
+            kinds: rest.to_vec(),
+        });
+    }
+    Ok(())
 }
 
 fn choose_ship(
@@ -1139,15 +1830,33 @@ pub(super) fn player_mut(st: &mut State, seat: Seat) -> R<&mut Player> {
         .ok_or_else(|| no("MM-ACT-1", "No such seat."))
 }
 
+/// A movement spends a GLY-07 extra Move first, else an action.
+fn use_move(st: &mut State) {
+    if let Some(Frame::Turn {
+        bonus_moves,
+        started,
+        ..
+    }) = st.stack.last_mut()
+        && *bonus_moves > 0
+    {
+        *bonus_moves -= 1;
+        *started = true;
+        return;
+    }
+    use_action(st, false);
+}
+
 pub(super) fn use_action(st: &mut State, port: bool) {
     if let Some(Frame::Turn {
         actions_left,
         port_used,
+        started,
         ..
     }) = st.stack.last_mut()
     {
         *actions_left = actions_left.saturating_sub(1);
         *port_used |= port;
+        *started = true;
     }
 }
 
@@ -1169,6 +1878,10 @@ fn turn_action(
     let Some(Frame::Turn {
         actions_left,
         port_used,
+        started,
+        free_move,
+        pardoned,
+        bonus_moves,
         ..
     }) = st.stack.last().cloned()
     else {
@@ -1176,9 +1889,68 @@ fn turn_action(
     };
     if matches!(a, Action::End) {
         st.stack.pop();
+        end_of_turn(d, st, seat, ev);
         return Ok(());
     }
-    if actions_left == 0 {
+    // TW1 and EVT-29: before the first action, and taking none.
+    match a {
+        Action::Play { card, cargo: None } => {
+            let listed = st.player(seat).and_then(|p| listed_copy(d, p, *card));
+            if started || !listed.is_some_and(|c| super::legal::tw1_cards(d, st, seat).contains(&c))
+            {
+                return Err(no(
+                    "MM-GCARD-5",
+                    "A start-of-turn tactic is played before your first action.",
+                ));
+            }
+            let effect = d
+                .glory_card(*card)
+                .map(|g| g.effect.clone())
+                .unwrap_or_default();
+            let q = player_mut(st, seat)?;
+            q.glory_hand.retain(|c| c != card);
+            if effect == "windfall" {
+                q.gold += 5;
+            }
+            st.glory_discard.push(*card);
+            ev.push(Logged::public(Event::GloryPlayed { seat, card: *card }));
+            if effect == "extra_move"
+                && let Some(Frame::Turn { bonus_moves, .. }) = st.stack.last_mut()
+            {
+                *bonus_moves += 1;
+            }
+            return Ok(());
+        }
+        Action::Pardon { nation } => {
+            let p = st
+                .player(seat)
+                .cloned()
+                .ok_or_else(|| no("EVT-29", "No such seat."))?;
+            let ok = !started
+                && !pardoned
+                && st.round_effects.iter().any(|e| e == "pardon")
+                && p.gold >= 5
+                && p.bounty.get(nation.index()).is_some_and(|b| *b > 0);
+            if !ok {
+                return Err(no(
+                    "EVT-29",
+                    "At the start of your turn, once, pay 5 gold to lose a bounty level you have.",
+                ));
+            }
+            player_mut(st, seat)?.gold -= 5;
+            lose_bounty(st, seat, *nation, ev);
+            if let Some(Frame::Turn { pardoned, .. }) = st.stack.last_mut() {
+                *pardoned = true;
+            }
+            return Ok(());
+        }
+        _ => {}
+    }
+    let moving = matches!(
+        a,
+        Action::Move { .. } | Action::Enter | Action::Leave { .. }
+    );
+    if actions_left == 0 && !(moving && bonus_moves > 0) {
         return Err(no("MM-ACT-1", "You have taken your three actions."));
     }
     let p = st
@@ -1203,7 +1975,43 @@ fn turn_action(
                 zone: *to,
                 in_port: false,
             }));
-            use_action(st, false);
+            // D-ZONE MAR: the first Move out of this zone each turn costs no action.
+            let free =
+                !free_move && super::data::verb(d.zone_rules(p.zone), "free_move_out").is_some();
+            if free {
+                if let Some(Frame::Turn {
+                    free_move, started, ..
+                }) = st.stack.last_mut()
+                {
+                    *free_move = true;
+                    *started = true;
+                }
+            } else {
+                use_move(st);
+            }
+            // D-ZONE SJU: the fort fires at a captain with a bounty of its nation.
+            if let Some(guns) = super::data::verb_number(d.zone_rules(*to), "fort")
+                && zone_nation(d, *to)
+                    .is_some_and(|n| p.bounty.get(n.index()).is_some_and(|b| *b > 0))
+            {
+                let got = roll(
+                    d,
+                    rng,
+                    u8::try_from(guns).unwrap_or(0),
+                    None,
+                    "fort guns (D-ZONE)",
+                    ev,
+                );
+                for _ in 0..got {
+                    if !sunk(st, seat) {
+                        hit(d, st, seat, Some(Loc::Hull), rng, ev);
+                    }
+                }
+                if sunk(st, seat) {
+                    die(d, st, seat, rng, ev);
+                    return Ok(());
+                }
+            }
             // MM-MOVE-2 / MM-NPC-7: entering a hunting NPC's zone.
             super::combat::npc_hunt(d, st, seat, rng, ev);
             Ok(())
@@ -1221,7 +2029,7 @@ fn turn_action(
                 zone: p.zone,
                 in_port: true,
             }));
-            use_action(st, false);
+            use_move(st);
             Ok(())
         }
         Action::Leave { drop } => {
@@ -1253,7 +2061,7 @@ fn turn_action(
                 zone: p.zone,
                 in_port: false,
             }));
-            use_action(st, false);
+            use_move(st);
             Ok(())
         }
         Action::Scout { target } => scout(d, st, seat, &p, *target, rng, ev),
@@ -1267,9 +2075,7 @@ fn turn_action(
                     "The Port action is taken at most once per turn.",
                 ));
             }
-            if zone_nation(d, p.zone)
-                .is_some_and(|n| p.bounty.get(n.index()).is_some_and(|b| *b > 0))
-            {
+            if locked_out(d, &p) {
                 return Err(no("MM-PORT-4", "This port's nation has a bounty on you."));
             }
             // MM-PORT-3: the modification token is revealed.
@@ -1333,6 +2139,29 @@ fn scout(
             check_rumor(d, st, seat, rng, ev);
             return Ok(());
         }
+        Target::Mission => {
+            let Some((m, o)) = scout_mission(d, p) else {
+                return Err(no(
+                    "MM-MIS-4",
+                    "Your mission is not tested with a Scout action in this zone.",
+                ));
+            };
+            player_mut(st, seat)?.scouted.push(target);
+            use_action(st, false);
+            let s = o.skill.unwrap_or(Skill::Scouting);
+            let got = roll(
+                d,
+                rng,
+                test_dice(d, p, s),
+                Some(seat),
+                "mission objective test (MM-MIS-4)",
+                ev,
+            );
+            if got >= o.n {
+                complete_mission(d, st, seat, m, &[], rng, ev);
+            }
+            return Ok(());
+        }
         Target::Merchant => {
             if st
                 .merchants
@@ -1344,6 +2173,22 @@ fn scout(
                 return Err(no(
                     "MM-SCOUT-1",
                     "There is no merchant token in this sea zone.",
+                ));
+            }
+        }
+        Target::FarMerchant(z) => {
+            let ok = has_power(d, p, "scout_adjacent_merchant").is_some()
+                && d.neighbours(p.zone).contains(&z)
+                && st
+                    .merchants
+                    .get(usize::from(z))
+                    .copied()
+                    .flatten()
+                    .is_some();
+            if !ok {
+                return Err(no(
+                    "MM-SCOUT-1",
+                    "Only a captain with that ability scouts the merchant of an adjacent zone.",
                 ));
             }
         }
@@ -1367,7 +2212,7 @@ fn scout(
     let found = roll(
         d,
         rng,
-        skill(d, p, Skill::Scouting),
+        scout_dice(d, st, p, target),
         Some(seat),
         "Scouting (MM-SCOUT-1)",
         ev,
@@ -1377,43 +2222,83 @@ fn scout(
         target: format!("{target:?}"),
         found,
     }));
-    if found && target != Target::Merchant {
-        // MM-SCOUT-2: the found target is attacked; the turn waits beneath the combat.
-        let def = match target {
-            Target::Player(t) => super::combat::Side::Player(t),
-            Target::Npc(c) => super::combat::Side::Npc(c),
-            Target::Merchant | Target::Rumor => return Ok(()),
-        };
-        super::combat::start(d, st, super::combat::Side::Player(seat), def, ev);
-        return Ok(());
-    }
-    if found {
-        // MM-RAID-1: the token goes to the track and its nation is revealed.
-        if let Some(token) = st
-            .merchants
-            .get_mut(usize::from(p.zone))
-            .and_then(Option::take)
-        {
-            st.merchant_track.push(token);
-            ev.push(Logged::public(Event::MerchantRevealed {
-                zone: p.zone,
-                nation: token,
-            }));
-            st.stack.push(Frame::MerchantFound { seat, token });
-        }
+    // TW2: the target (then the scouting player) may answer the roll.
+    let scouter = super::combat::Side::Player(seat);
+    let ctx = super::state::WindowCtx::Scout {
+        scouter,
+        target,
+        found,
+    };
+    if !super::combat::open_window(d, st, 2, ctx, Vec::new()) {
+        scout_resolved(d, st, scouter, target, found, ev);
     }
     Ok(())
+}
+
+/// The holder's mission objective tested with a Scout action in this zone (MM-MIS-4).
+fn scout_mission<'a>(d: &'a Data, p: &Player) -> Option<(u8, &'a super::data::Objective)> {
+    let m = p.mission?;
+    let o = &d.missions.get(usize::from(m))?.objective;
+    (o.kind == "scout_test" && o.at.as_deref().and_then(|z| d.zone_index(z)) == Some(p.zone))
+        .then_some((m, o))
+}
+
+/// MM-SCOUT-2, once TW2 has closed: a found player or NPC is attacked (the turn waits beneath
+/// the combat); a found merchant goes to MM-RAID-1.
+pub(super) fn scout_resolved(
+    d: &Data,
+    st: &mut State,
+    scouter: super::combat::Side,
+    target: Target,
+    found: bool,
+    ev: &mut Ev,
+) {
+    if !found {
+        return;
+    }
+    let def = match target {
+        Target::Player(t) => Some(super::combat::Side::Player(t)),
+        Target::Npc(c) => Some(super::combat::Side::Npc(c)),
+        _ => None,
+    };
+    if let Some(def) = def {
+        super::combat::start(d, st, scouter, def, ev);
+        return;
+    }
+    let Some(seat) = scouter.seat() else { return };
+    let zone = match target {
+        Target::FarMerchant(z) => z,
+        _ => match st.player(seat) {
+            Some(p) => p.zone,
+            None => return,
+        },
+    };
+    // MM-RAID-1: the token goes to the track and its nation is revealed.
+    if let Some(token) = st
+        .merchants
+        .get_mut(usize::from(zone))
+        .and_then(Option::take)
+    {
+        st.merchant_track.push(token);
+        ev.push(Logged::public(Event::MerchantRevealed {
+            zone,
+            nation: token,
+        }));
+        st.stack.push(Frame::MerchantFound { seat, token, zone });
+    }
 }
 
 fn any_loc_zero(p: &Player) -> bool {
     Loc::HITS.iter().any(|l| cur(p, *l) == 0)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn raid_as(
     d: &Data,
     st: &mut State,
     seat: Seat,
     token: Nation,
+    zone: ZoneId,
     nation: Option<Nation>,
     rng: &mut GameRng,
     ev: &mut Ev,
@@ -1427,7 +2312,7 @@ fn raid_as(
         ev.push(Logged::public(Event::LetGo { seat }));
         return Ok(());
     };
-    if nation != token && zone_nation(d, p.zone) != Some(nation) {
+    if nation != token && zone_nation(d, zone) != Some(nation) {
         return Err(no(
             "MM-RAID-1",
             "The merchant is of its token's nation or of the sea zone's nation.",
@@ -1445,6 +2330,10 @@ fn raid_as(
     if st.round_effects.iter().any(|e| e == "convoys_together") {
         count = 2;
     }
+    // D-ZONE HAV: a raid here draws an extra card.
+    if super::data::verb(d.zone_rules(zone), "raid_extra_card").is_some() {
+        count += 1;
+    }
     let cards: Vec<CargoId> = (0..count).filter_map(|_| draw_cargo(st, rng)).collect();
     ev.push(Logged::public(Event::RaidDrew {
         seat,
@@ -1458,8 +2347,15 @@ fn raid_as(
         "raid: Seamanship (MM-RAID-4)",
         ev,
     );
+    // CAP-07: the first success may be spent twice.
+    let successes = if successes > 0 && has_power(d, &p, "raid_double_first").is_some() {
+        successes + 1
+    } else {
+        successes
+    };
     st.stack.push(Frame::Raid {
         seat,
+        zone,
         nation,
         cards,
         successes,
@@ -1531,7 +2427,13 @@ fn raid_spend(
 
 /// MM-RAID-5..7: resistance icons hit the raider; two or more and the merchant escapes.
 fn end_raid(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) {
-    let Some(Frame::Raid { cards, .. }) = st.stack.pop() else {
+    let Some(Frame::Raid {
+        cards,
+        zone,
+        nation,
+        ..
+    }) = st.stack.pop()
+    else {
         return;
     };
     let icons: Vec<Loc> = cards
@@ -1567,6 +2469,8 @@ fn end_raid(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev
     if st.round_effects.iter().any(|e| e == "rich_convoys") {
         gold += 3;
     }
+    // D-ZONE CTG: a successful raid here gains extra gold.
+    gold += super::data::verb_number(d.zone_rules(zone), "raid_gold").unwrap_or(0);
     if let Some(p) = st.players.get_mut(seat.index()) {
         p.gold += gold;
     }
@@ -1578,7 +2482,12 @@ fn end_raid(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev
     if gold >= 12 {
         gain_glory(d, st, seat, "MM-RAID-7", rng, ev);
     }
-    st.stack.push(Frame::Keep { seat, cards });
+    mission_trigger(d, st, seat, Trigger::Raid(nation), rng, ev);
+    st.stack.push(Frame::Keep {
+        seat,
+        cards,
+        secret: false,
+    });
 }
 
 fn keep(
@@ -1632,10 +2541,12 @@ fn activity_of(a: &Action) -> Option<Activity> {
     Some(match a {
         Action::Sell { .. } => Activity::Sell,
         Action::Buy => Activity::Buy,
-        Action::Yard { .. } | Action::Repair { .. } | Action::Modify | Action::Weapon { .. } => {
-            Activity::Shipyard
-        }
-        Action::Recruit => Activity::Recruit,
+        Action::Yard { .. }
+        | Action::Repair { .. }
+        | Action::Modify
+        | Action::Weapon { .. }
+        | Action::Resell { .. } => Activity::Shipyard,
+        Action::Recruit | Action::Employ { .. } => Activity::Recruit,
         Action::Rumor => Activity::Rumor,
         Action::Claim => Activity::Mission,
         Action::Check => Activity::CheckRumor,
@@ -1659,6 +2570,9 @@ fn port_activity(
         st.stack.pop();
         return Ok(());
     }
+    if let Action::Play { card, cargo } = a {
+        return port_tactic(d, st, seat, *card, *cargo, ev);
+    }
     let Some(act) = activity_of(a) else {
         return Err(no(
             "MM-PORT-1",
@@ -1669,7 +2583,10 @@ fn port_activity(
     if act == Activity::Sell && (current.is_some() || !done.is_empty()) {
         return Err(no("MM-PORT-2", "Selling must be the first activity."));
     }
-    if done.contains(&act) || (current == Some(act) && act != Activity::Shipyard) {
+    // Employing specialists belongs to the Recruit activity under way (MM-GCARD-4).
+    let employing = matches!(a, Action::Employ { .. })
+        && (current == Some(Activity::Recruit) || !done.contains(&Activity::Recruit));
+    if !employing && (done.contains(&act) || (current == Some(act) && act != Activity::Shipyard)) {
         return Err(no(
             "MM-PORT-2",
             "Each activity at most once per Port action.",
@@ -1689,6 +2606,10 @@ fn port_activity(
             } else {
                 d.prices.offer
             };
+            // D-ZONE SMA and CAP-12: extra cards in the offer.
+            let extra = super::data::verb_number(d.zone_rules(zone), "buy_extra").unwrap_or(0)
+                + has_power(d, &p, "buy_extra").map_or(0, |v| v.parse().unwrap_or(1));
+            let size = size.saturating_add(u8::try_from(extra).unwrap_or(0));
             let demand = st.demand.get(usize::from(zone)).copied().flatten();
             let mut offer = Vec::new();
             // MM-BUY-1/2: draw, then replace every card of the good in demand.
@@ -1739,11 +2660,12 @@ fn port_activity(
                 let v = cur(&q, *l) + 1;
                 set_cur(&mut q, *l, v);
             }
-            let cost = d.prices.repair * u32::try_from(locs.len()).unwrap_or(u32::MAX);
+            let each = repair_price(d, &p);
+            let cost = each * u32::try_from(locs.len()).unwrap_or(u32::MAX);
             if locs.is_empty() || cost > q.gold {
                 return Err(no(
                     "MM-YARD-9",
-                    format!("Repairs cost {} gold per point.", d.prices.repair),
+                    format!("Repairs cost {each} gold per point."),
                 ));
             }
             q.gold -= cost;
@@ -1765,25 +2687,15 @@ fn port_activity(
                     "Your ship already has a modification of that type.",
                 ));
             }
-            if p.gold < d.prices.modification {
+            let price = mod_price(d, zone);
+            if p.gold < price {
                 return Err(no(
                     "MM-YARD-10",
-                    format!("A modification costs {} gold.", d.prices.modification),
+                    format!("A modification costs {price} gold."),
                 ));
             }
-            let loc = d.modifications.get(usize::from(t.kind)).map(|m| m.location);
-            let q = player_mut(st, seat)?;
-            q.gold -= d.prices.modification;
-            q.mods.push(t.kind);
-            // MM-YARD-11: Hull, Masts, Cannons, Cargo rise now; Hammocks only the maximum.
-            if let Some(l @ (Loc::Hull | Loc::Masts | Loc::Cannons | Loc::Cargo)) = loc {
-                let v = cur(q, l) + 1;
-                set_cur(q, l, v);
-            }
-            if let Some(slot) = st.mod_tokens.get_mut(usize::from(zone)) {
-                *slot = None;
-            }
-            ev.push(Logged::public(Event::Modified { seat, kind: t.kind }));
+            player_mut(st, seat)?.gold -= price;
+            install_mod(d, st, seat, zone, t.kind, ev)?;
         }
         Action::Weapon { kind } => {
             if st
@@ -1798,26 +2710,71 @@ fn port_activity(
             if p.weapons.contains(kind) {
                 return Err(no("MM-YARD-12", "At most one of each weapon per ship."));
             }
-            if p.gold < d.prices.weapon {
+            let price = weapon_price(d, zone);
+            if p.gold < price {
                 return Err(no(
                     "MM-YARD-12",
-                    format!("A special weapon costs {} gold.", d.prices.weapon),
+                    format!("A special weapon costs {price} gold."),
                 ));
             }
             let q = player_mut(st, seat)?;
-            q.gold -= d.prices.weapon;
+            q.gold -= price;
             q.weapons.push(*kind);
             if let Some(s) = st.weapon_supply.get_mut(usize::from(*kind)) {
                 *s -= 1;
             }
             ev.push(Logged::public(Event::WeaponBought { seat, kind: *kind }));
         }
+        Action::Resell { kind } => {
+            if !p.weapons.contains(kind) {
+                return Err(no("MM-YARD-12", "Sell back a special weapon you hold."));
+            }
+            let q = player_mut(st, seat)?;
+            q.weapons.retain(|k| k != kind);
+            q.gold += d.prices.weapon_resale;
+            if let Some(s) = st.weapon_supply.get_mut(usize::from(*kind)) {
+                *s += 1;
+            }
+            ev.push(Logged::public(Event::WeaponSold {
+                seat,
+                kind: *kind,
+                gold: d.prices.weapon_resale,
+            }));
+        }
+        Action::Employ { card } => {
+            let hire = d.glory_card(*card).and_then(|g| g.hire);
+            let Some(cost) = hire.filter(|_| p.glory_hand.contains(card)) else {
+                return Err(no(
+                    "MM-GCARD-4",
+                    "Employ a specialist from your glory hand.",
+                ));
+            };
+            if p.specialists.len() >= 2 || p.gold < cost {
+                return Err(no(
+                    "MM-GCARD-4",
+                    format!("At most 2 specialists per ship; this one costs {cost} gold."),
+                ));
+            }
+            let q = player_mut(st, seat)?;
+            q.gold -= cost;
+            q.glory_hand.retain(|c| c != card);
+            q.specialists.push(*card);
+            ev.push(Logged::public(Event::Employed {
+                seat,
+                card: *card,
+                gold: cost,
+            }));
+        }
         Action::Recruit => {
             let max = max_loc(d, &p, Loc::Crew);
             if cur(&p, Loc::Crew) >= max {
                 return Err(no("MM-RECR-1", "Your crew is full."));
             }
-            let free = st.round_effects.iter().any(|e| e == "press_gangs")
+            // CAP-08: recruiting always succeeds in its nation's ports.
+            let sure = has_power(d, &p, "recruit_in")
+                .is_some_and(|n| zone_nation(d, zone).is_some_and(|z| z.to_string() == n));
+            let free = sure
+                || st.round_effects.iter().any(|e| e == "press_gangs")
                 || roll(
                     d,
                     rng,
@@ -1834,12 +2791,12 @@ fn port_activity(
                     crew: gained,
                     gold: 0,
                 }));
-            } else if p.gold >= d.prices.recruit_per_crew {
+            } else if p.gold >= hire_price(d, zone) {
                 st.stack.push(Frame::Hire { seat });
             }
         }
         Action::Rumor => {
-            let cost = d.prices.rumor;
+            let cost = rumor_price(d, &p);
             if p.gold < cost {
                 return Err(no("MM-RUM-1", format!("A rumor costs {cost} gold.")));
             }
@@ -1851,7 +2808,7 @@ fn port_activity(
                 || roll(
                     d,
                     rng,
-                    skill(d, &p, Skill::Influence),
+                    influence_dice(d, &p),
                     Some(seat),
                     "Influence (MM-RUM-1)",
                     ev,
@@ -1900,10 +2857,13 @@ fn port_activity(
             let Some(row) = d.missions.get(usize::from(m)) else {
                 return Err(no("MM-MIS-1", "Unknown mission."));
             };
+            // CAP-04: +1 die on claim tests.
+            let dice =
+                test_dice(d, &p, row.skill) + u8::from(has_power(d, &p, "mission_die").is_some());
             let got = roll(
                 d,
                 rng,
-                skill(d, &p, row.skill),
+                dice,
                 Some(seat),
                 "mission claim test (MM-MIS-1)",
                 ev,
@@ -2000,17 +2960,33 @@ fn sell(
     }
     let demand = st.demand.get(usize::from(p.zone)).copied().flatten();
     let glut = st.round_effects.iter().any(|e| e == "glut");
+    let rules = d.zone_rules(p.zone);
+    // D-ZONE BAR: a good that always sells as in demand here (the token stays).
+    let always = super::data::verb(rules, "always_demand").and_then(|g| d.good_index(g));
+    let token_sold = cards.iter().any(|c| Some(d.cargo_card(*c).good) == demand);
     let in_demand = cards
         .iter()
-        .filter(|c| Some(d.cargo_card(**c).good) == demand)
+        .filter(|c| {
+            let g = Some(d.cargo_card(**c).good);
+            g == demand || g == always
+        })
         .count();
-    let per_demand = if glut {
+    let mut per_demand = if glut {
         d.prices.sell_demand.saturating_sub(1)
     } else {
         d.prices.sell_demand
     };
-    let gold = per_demand * u32::try_from(in_demand).unwrap_or(0)
-        + d.prices.sell * u32::try_from(cards.len() - in_demand).unwrap_or(0);
+    // CAP-09: more per in-demand card.
+    per_demand += has_power(d, p, "sell_demand_bonus").map_or(0, |v| v.parse().unwrap_or(1));
+    let others = cards.len() - in_demand;
+    let mut gold = per_demand * u32::try_from(in_demand).unwrap_or(0)
+        + d.prices.sell * u32::try_from(others).unwrap_or(0);
+    // D-ZONE PGV: one card not in demand sells for more.
+    if others > 0
+        && let Some(price) = super::data::verb_number(rules, "smuggle_sell")
+    {
+        gold += price.saturating_sub(d.prices.sell.min(price));
+    }
     let q = player_mut(st, seat)?;
     q.cargo.retain(|c| !cards.contains(c));
     q.gold += gold;
@@ -2020,17 +2996,23 @@ fn sell(
         cards: cards.to_vec(),
         gold,
     }));
-    if in_demand > 0 {
+    if token_sold {
         replace_demand(st, p.zone, rng, ev);
     }
     if in_demand >= 3 {
         gain_glory(d, st, seat, "MM-SELL-3", rng, ev);
+        // CAP-16: a big sale also draws a glory card.
+        if has_power(d, p, "big_sale_glory_card").is_some() {
+            draw_glory_card(d, st, seat, rng, ev);
+        }
     }
     Ok(())
 }
 
 /// MM-BUY-3 (D-PRICE): the price of each card of the offer.
-pub fn offer_prices(d: &Data, offer: &[CargoId]) -> Vec<u32> {
+pub fn offer_prices(d: &Data, zone: ZoneId, offer: &[CargoId]) -> Vec<u32> {
+    // D-ZONE CUR: goods appearing exactly twice cost less (at least 1).
+    let twice = super::data::verb_number(d.zone_rules(zone), "twice_discount").unwrap_or(0);
     offer
         .iter()
         .map(|c| {
@@ -2040,7 +3022,12 @@ pub fn offer_prices(d: &Data, offer: &[CargoId]) -> Vec<u32> {
                 .filter(|o| d.cargo_card(**o).good == good)
                 .count();
             let i = n.clamp(1, d.prices.buy_by_count.len()) - 1;
-            d.prices.buy_by_count.get(i).copied().unwrap_or(1)
+            let price = d.prices.buy_by_count.get(i).copied().unwrap_or(1);
+            if n == 2 {
+                price.saturating_sub(twice).max(1)
+            } else {
+                price
+            }
         })
         .collect()
 }
@@ -2060,7 +3047,7 @@ fn take(
     if !distinct_owned(chosen, offer) {
         return Err(no("MM-BUY-4", "Take only cards of your offer, each once."));
     }
-    let prices = offer_prices(d, offer);
+    let prices = offer_prices(d, p.zone, offer);
     let cost: u32 = offer
         .iter()
         .zip(&prices)
@@ -2165,7 +3152,7 @@ fn yard(
         paid: t.buy,
         sale,
     }));
-    return_mods(st, mods, rng, ev);
+    owe_mods(st, seat, mods, true);
     if big {
         gain_glory(d, st, seat, "MM-YARD-8", rng, ev);
     }
@@ -2178,14 +3165,12 @@ fn hire(d: &Data, st: &mut State, seat: Seat, crew: u8, ev: &mut Ev) -> R<()> {
         .cloned()
         .ok_or_else(|| no("MM-RECR-1", "No such seat."))?;
     let missing = max_loc(d, &p, Loc::Crew).saturating_sub(cur(&p, Loc::Crew));
-    let cost = d.prices.recruit_per_crew * u32::from(crew);
+    let each = hire_price(d, p.zone);
+    let cost = each * u32::from(crew);
     if crew > missing || cost > p.gold {
         return Err(no(
             "MM-RECR-1",
-            format!(
-                "Hire up to {missing} crew at {} gold each.",
-                d.prices.recruit_per_crew
-            ),
+            format!("Hire up to {missing} crew at {each} gold each."),
         ));
     }
     let q = player_mut(st, seat)?;
@@ -2217,7 +3202,7 @@ fn check_rumor(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut
     let got = roll(
         d,
         rng,
-        skill(d, &p, row.skill),
+        test_dice(d, &p, row.skill),
         Some(seat),
         "rumor check (MM-RUM-3)",
         ev,
@@ -2237,5 +3222,181 @@ fn check_rumor(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut
     }));
     if truth {
         gain_glory(d, st, seat, "MM-RUM-3", rng, ev);
+        rumor_extra(d, st, seat, row.extra.as_deref(), rng, ev);
     }
+}
+
+/// The rewards of D-RUM besides gold: a choice where the card gives one.
+fn rumor_extra(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    extra: Option<&str>,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) {
+    use super::state::PickWhat;
+    let Some(p) = st.player(seat).cloned() else {
+        return;
+    };
+    let (what, options) = match extra {
+        Some("glory_pick") => {
+            let mut cards = Vec::new();
+            for _ in 0..2 {
+                if st.glory_deck.is_empty() {
+                    st.glory_deck = std::mem::take(&mut st.glory_discard);
+                    rng.shuffle(&mut st.glory_deck);
+                }
+                cards.extend(st.glory_deck.pop());
+            }
+            (PickWhat::GloryKeep, cards)
+        }
+        Some("free_mod") => {
+            // Face-down tokens are offered whatever they hide (filtering them by kind would tell
+            // what lies there); face-up ones only if the ship may take them.
+            let zones = st
+                .mod_tokens
+                .iter()
+                .enumerate()
+                .filter_map(|(z, t)| {
+                    t.filter(|t| !t.face_up || !p.mods.contains(&t.kind))
+                        .and_then(|_| u8::try_from(z).ok())
+                })
+                .collect();
+            (PickWhat::FreeMod, zones)
+        }
+        Some("pardon") => {
+            let nations = Nation::ALL
+                .iter()
+                .filter(|n| p.bounty.get(n.index()).is_some_and(|b| *b > 0))
+                .filter_map(|n| u8::try_from(n.index()).ok())
+                .collect();
+            (PickWhat::Pardon, nations)
+        }
+        Some("weapon") => {
+            let kinds = st
+                .weapon_supply
+                .iter()
+                .enumerate()
+                .filter(|(k, left)| **left > 0 && !p.weapons.iter().any(|w| usize::from(*w) == *k))
+                .filter_map(|(k, _)| u8::try_from(k).ok())
+                .collect();
+            (PickWhat::Weapon, kinds)
+        }
+        Some("cargo") => {
+            let cards: Vec<CargoId> = (0..3).filter_map(|_| draw_cargo(st, rng)).collect();
+            if !cards.is_empty() {
+                st.stack.push(Frame::Keep {
+                    seat,
+                    cards,
+                    secret: true,
+                });
+            }
+            return;
+        }
+        Some("crew_full") => {
+            if let Some(q) = st.players.get_mut(seat.index()) {
+                let max = max_loc(d, q, Loc::Crew);
+                let gained = max.saturating_sub(cur(q, Loc::Crew));
+                set_cur(q, Loc::Crew, max);
+                ev.push(Logged::public(Event::Recruited {
+                    seat,
+                    crew: gained,
+                    gold: 0,
+                }));
+            }
+            return;
+        }
+        _ => return,
+    };
+    if !options.is_empty() {
+        st.stack.push(Frame::Pick {
+            seat,
+            what,
+            options,
+        });
+    }
+}
+
+/// D-YARD repair price, with D-ZONE PRY and CAP-05.
+pub fn repair_price(d: &Data, p: &Player) -> u32 {
+    let base =
+        super::data::verb_number(d.zone_rules(p.zone), "repair_cost").unwrap_or(d.prices.repair);
+    match has_power(d, p, "repair_discount") {
+        Some(v) => base.saturating_sub(v.parse().unwrap_or(1)).max(1),
+        None => base,
+    }
+}
+
+/// D-YARD modification price, with D-ZONE ANT.
+pub fn mod_price(d: &Data, zone: ZoneId) -> u32 {
+    super::data::verb_number(d.zone_rules(zone), "mod_cost").unwrap_or(d.prices.modification)
+}
+
+/// D-YARD special-weapon price, with D-ZONE SEU.
+pub fn weapon_price(d: &Data, zone: ZoneId) -> u32 {
+    super::data::verb_number(d.zone_rules(zone), "weapon_cost").unwrap_or(d.prices.weapon)
+}
+
+/// D-YARD crew price after a failed Recruit, with D-ZONE TOR.
+pub fn hire_price(d: &Data, zone: ZoneId) -> u32 {
+    super::data::verb_number(d.zone_rules(zone), "hire_cost").unwrap_or(d.prices.recruit_per_crew)
+}
+
+/// D-YARD rumor price, with D-ZONE CCS and CAP-14.
+pub fn rumor_price(d: &Data, p: &Player) -> u32 {
+    if has_power(d, p, "rumor_free").is_some() {
+        return 0;
+    }
+    super::data::verb_number(d.zone_rules(p.zone), "rumor_cost").unwrap_or(d.prices.rumor)
+}
+
+/// TW8: a tactic played between the activities of the Port action (GLY-10, GLY-12).
+fn port_tactic(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    card: super::ids::GloryId,
+    cargo: Option<CargoId>,
+    ev: &mut Ev,
+) -> R<()> {
+    let legal = super::legal::tw8_plays(d, st, seat);
+    let listed = st.player(seat).and_then(|p| listed_copy(d, p, card));
+    if !listed.is_some_and(|c| legal.contains(&Action::Play { card: c, cargo })) {
+        return Err(no(
+            "MM-GCARD-5",
+            "Play a tactic of window TW8 you hold, with what it needs.",
+        ));
+    }
+    let effect = d
+        .glory_card(card)
+        .map(|g| g.effect.clone())
+        .unwrap_or_default();
+    let zone = st.player(seat).map_or(0, |p| p.zone);
+    let q = player_mut(st, seat)?;
+    q.glory_hand.retain(|c| *c != card);
+    st.glory_discard.push(card);
+    ev.push(Logged::public(Event::GloryPlayed { seat, card }));
+    match (effect.as_str(), cargo) {
+        // GLY-10: one card for 6 gold, no glory, no token change.
+        ("smuggle", Some(c)) => {
+            let q = player_mut(st, seat)?;
+            q.cargo.retain(|x| *x != c);
+            q.gold += 6;
+            st.cargo_discard.push(c);
+            ev.push(Logged::public(Event::Sold {
+                seat,
+                cards: vec![c],
+                gold: 6,
+            }));
+        }
+        // GLY-12: a bounty level of this port's nation.
+        ("court", None) => {
+            if let Some(n) = zone_nation(d, zone) {
+                lose_bounty(st, seat, n, ev);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }

@@ -48,6 +48,16 @@ pub struct Player {
     pub last_buy: Option<(ZoneId, u32)>,
     /// MM-ACT-3: targets scouted this turn.
     pub scouted: Vec<Target>,
+    /// MM-DEATH-4a: a pirate NPC lies in the new captain's home zone; another may be drawn.
+    #[serde(default)]
+    pub may_redraw: bool,
+    /// This captain fought a naval combat in the current turn (GLY-03).
+    #[serde(default)]
+    pub fought: bool,
+    /// MM-YARD-5 / III.4: ports where this seat placed a face-down modification token (the
+    /// owner knows what lies there until the token leaves the port).
+    #[serde(default)]
+    pub placed: Vec<ZoneId>,
 }
 
 impl Player {
@@ -70,6 +80,10 @@ pub enum Target {
     Player(Seat),
     /// An NPC by its D-NPC card.
     Npc(u8),
+    /// CAP-02: the merchant token of an adjacent zone.
+    FarMerchant(ZoneId),
+    /// MM-MIS-4: a mission objective tested with a Scout action in its zone.
+    Mission,
 }
 
 /// An NPC ship on the map (MM-NPC-1): its D-NPC card, zone and battle damage (MM-NPC-4).
@@ -113,6 +127,18 @@ pub enum Frame {
         seat: Seat,
         actions_left: u8,
         port_used: bool,
+        /// An action has been taken (TW1 and EVT-29 come before the first).
+        #[serde(default)]
+        started: bool,
+        /// D-ZONE MAR: the free Move out of the zone was used this turn.
+        #[serde(default)]
+        free_move: bool,
+        /// EVT-29: the pardon was bought this turn.
+        #[serde(default)]
+        pardoned: bool,
+        /// GLY-07: extra Move actions (Move, enter or leave a port only).
+        #[serde(default)]
+        bonus_moves: u8,
     },
     /// Inside the Port action (MM-PORT-2): the activity under way and those finished.
     Port {
@@ -125,16 +151,28 @@ pub enum Frame {
     /// MM-RECR-1: the Leadership roll failed; crew may be bought.
     Hire { seat: Seat },
     /// MM-RAID-1: a merchant token found; choose its nationality or let it go.
-    MerchantFound { seat: Seat, token: Nation },
+    MerchantFound {
+        seat: Seat,
+        token: Nation,
+        /// The zone of the merchant (CAP-02 may raid an adjacent one).
+        zone: ZoneId,
+    },
     /// MM-RAID-4: drawn cards and successes still to spend.
     Raid {
         seat: Seat,
+        zone: ZoneId,
         nation: Nation,
         cards: Vec<CargoId>,
         successes: u8,
     },
     /// MM-RAID-6: a successful raid's remaining cards, to keep or discard.
-    Keep { seat: Seat, cards: Vec<CargoId> },
+    Keep {
+        seat: Seat,
+        cards: Vec<CargoId>,
+        /// Cards drawn face-down (a rumor's reward): only their taker sees them.
+        #[serde(default)]
+        secret: bool,
+    },
     /// MM-NAV: a naval combat; the aggressor declares first, openly, then the defender. The
     /// interrupted turn waits beneath, unchanged, and resumes when this frame closes.
     Combat {
@@ -142,7 +180,69 @@ pub enum Frame {
         defender: super::combat::Side,
         round: u8,
         declared: Option<super::combat::Decl>,
+        /// The aggressor's special weapon declared with Shoot (MM-WPN-3/4).
+        #[serde(default)]
+        weapon: Option<u8>,
+        /// The round under way once both have declared (windows TW4–TW6 wait inside it).
+        #[serde(default)]
+        under_way: Option<super::combat::RoundData>,
+        /// CAP-03: seats that used their once-per-combat reroll.
+        #[serde(default)]
+        rerolled: Vec<Seat>,
     },
+    /// D-WINDOW: `seat` may play in timing window `tw` (only seats with a legal play are
+    /// asked, in the window's order); the decision beneath waits.
+    Window {
+        tw: u8,
+        seat: Seat,
+        asked: Vec<Seat>,
+        ctx: WindowCtx,
+    },
+    /// MM-PLUN-1/4: the winner of a crew combat takes what they like from the loser, who dies
+    /// when the winner is done.
+    Plunder { seat: Seat, from: Seat },
+    /// MM-PLUN-2/4: take the defeated NPC's ship (with its damage) or keep your own.
+    Claim {
+        seat: Seat,
+        ship: Ship,
+        hits: [u8; 5],
+    },
+    /// A choice among listed options (a rumor's reward).
+    Pick {
+        seat: Seat,
+        what: PickWhat,
+        options: Vec<u8>,
+    },
+    /// MM-YARD-5: the owner places returned modification tokens face-down in empty ports.
+    Place { seat: Seat, kinds: Vec<u8> },
+}
+
+/// What a window interrupts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "at", rename_all = "snake_case")]
+pub enum WindowCtx {
+    /// The naval combat beneath.
+    Combat,
+    /// TW2: a scout roll; the scout resolves when the window closes.
+    Scout {
+        scouter: super::combat::Side,
+        target: Target,
+        found: bool,
+    },
+}
+
+/// The kinds of [`Frame::Pick`] (D-RUM rewards).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PickWhat {
+    /// RUM-02: keep one of two glory cards drawn (hidden from the others).
+    GloryKeep,
+    /// RUM-05: install free the modification token of one port (by zone).
+    FreeMod,
+    /// RUM-09: remove one bounty level of one nation (by `Nation::ALL` index).
+    Pardon,
+    /// RUM-10: one free special weapon (by D-WPN row).
+    Weapon,
 }
 
 impl Frame {
@@ -155,7 +255,12 @@ impl Frame {
             | Frame::Hire { seat }
             | Frame::MerchantFound { seat, .. }
             | Frame::Raid { seat, .. }
-            | Frame::Keep { seat, .. } => SeatSet::only(*seat),
+            | Frame::Keep { seat, .. }
+            | Frame::Window { seat, .. }
+            | Frame::Plunder { seat, .. }
+            | Frame::Claim { seat, .. }
+            | Frame::Pick { seat, .. }
+            | Frame::Place { seat, .. } => SeatSet::only(*seat),
             Frame::Combat {
                 aggressor,
                 defender,

@@ -5,7 +5,7 @@
 use super::data;
 use super::ids::{CargoId, GloryId, Nation, Ship, ZoneId};
 use super::rules::{cur, max_loc};
-use super::state::{Activity, Frame, State};
+use super::state::{Activity, Frame, PickWhat, State};
 use crate::engine::{Seat, Viewer};
 use serde::Serialize;
 
@@ -63,6 +63,10 @@ pub struct PlayerView {
     pub glory: u8,
     pub zone: Option<ZoneId>,
     pub in_port: Option<bool>,
+    /// The owner's own knowledge: face-down modification tokens they placed (zone, kind).
+    pub known_mods: Option<Vec<(ZoneId, u8)>>,
+    /// The owner's own MM-DEATH-4a choice.
+    pub may_redraw: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -124,9 +128,41 @@ pub enum DecisionView {
         cards: Vec<CargoId>,
         successes: u8,
     },
+    /// Raid cards are public; cards drawn face-down (a rumor's reward) go to their taker only.
     Keep {
         seat: Seat,
-        cards: Vec<CargoId>,
+        count: usize,
+        cards: Option<Vec<CargoId>>,
+    },
+    /// A timing window asking `seat` (D-WINDOW); what it may play stays in its hand.
+    Window {
+        tw: u8,
+        seat: Seat,
+    },
+    /// MM-PLUN-1: the loser's hidden cards are shown to the winner only.
+    Plunder {
+        seat: Seat,
+        from: Seat,
+        cargo: Option<Vec<CargoId>>,
+        glory_hand: Option<Vec<GloryId>>,
+        rumor: Option<String>,
+    },
+    Claim {
+        seat: Seat,
+        ship: Ship,
+        hits: [u8; 5],
+    },
+    /// A reward's choice; glory cards drawn are shown to the chooser only.
+    Pick {
+        seat: Seat,
+        what: PickWhat,
+        options: Option<Vec<u8>>,
+    },
+    /// MM-YARD-5: how many tokens the owner still places (which kinds, to the owner only).
+    Place {
+        seat: Seat,
+        count: usize,
+        kinds: Option<Vec<u8>>,
     },
     /// A naval combat: both sides and the aggressor's open declaration.
     Combat {
@@ -187,6 +223,19 @@ pub fn view(st: &State, viewer: Viewer) -> View {
                 // The starting port would name the captain before the reveal.
                 zone: (own || p.revealed).then_some(p.zone),
                 in_port: (own || p.revealed).then_some(p.in_port),
+                known_mods: own.then(|| {
+                    p.placed
+                        .iter()
+                        .filter_map(|z| {
+                            st.mod_tokens
+                                .get(usize::from(*z))
+                                .copied()
+                                .flatten()
+                                .map(|t| (*z, t.kind))
+                        })
+                        .collect()
+                }),
+                may_redraw: own.then_some(p.may_redraw),
             }
         })
         .collect();
@@ -201,6 +250,7 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             seat,
             actions_left,
             port_used,
+            ..
         } => DecisionView::Turn {
             seat: *seat,
             actions_left: *actions_left,
@@ -221,7 +271,7 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             cards: (me == Some(*seat)).then(|| cards.clone()),
         },
         Frame::Hire { seat } => DecisionView::Hire { seat: *seat },
-        Frame::MerchantFound { seat, token } => DecisionView::MerchantFound {
+        Frame::MerchantFound { seat, token, .. } => DecisionView::MerchantFound {
             seat: *seat,
             token: *token,
         },
@@ -230,6 +280,7 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             nation,
             cards,
             successes,
+            ..
         } => DecisionView::Raid {
             seat: *seat,
             nation: *nation,
@@ -241,15 +292,59 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             defender,
             round,
             declared,
+            ..
         } => DecisionView::Combat {
             aggressor: *aggressor,
             defender: *defender,
             round: *round,
             declared: *declared,
         },
-        Frame::Keep { seat, cards } => DecisionView::Keep {
+        Frame::Keep {
+            seat,
+            cards,
+            secret,
+        } => DecisionView::Keep {
             seat: *seat,
-            cards: cards.clone(),
+            count: cards.len(),
+            cards: (!*secret || me == Some(*seat)).then(|| cards.clone()),
+        },
+        Frame::Window { tw, seat, .. } => DecisionView::Window {
+            tw: *tw,
+            seat: *seat,
+        },
+        Frame::Plunder { seat, from } => {
+            let winner = me == Some(*seat);
+            let loser = st.player(*from);
+            DecisionView::Plunder {
+                seat: *seat,
+                from: *from,
+                cargo: loser.filter(|_| winner).map(|l| l.cargo.clone()),
+                glory_hand: loser.filter(|_| winner).map(|l| l.glory_hand.clone()),
+                rumor: loser
+                    .filter(|_| winner)
+                    .and_then(|l| l.rumor)
+                    .and_then(|r| d.and_then(|d| d.rumors.get(usize::from(r))))
+                    .map(|r| r.id.clone()),
+            }
+        }
+        Frame::Claim { seat, ship, hits } => DecisionView::Claim {
+            seat: *seat,
+            ship: *ship,
+            hits: *hits,
+        },
+        Frame::Pick {
+            seat,
+            what,
+            options,
+        } => DecisionView::Pick {
+            seat: *seat,
+            what: *what,
+            options: (*what != PickWhat::GloryKeep || me == Some(*seat)).then(|| options.clone()),
+        },
+        Frame::Place { seat, kinds } => DecisionView::Place {
+            seat: *seat,
+            count: kinds.len(),
+            kinds: (me == Some(*seat)).then(|| kinds.clone()),
         },
     });
     View {

@@ -1,0 +1,161 @@
+//! Merchants & Marauders over HTTP: three clients play a whole game from `legal_actions` (a
+//! client that can scout another captain does, so that fights happen); a defender is pending in
+//! the middle of the attacker's turn, and no response shows another seat's cargo, glory cards,
+//! stash, rumor or unrevealed captain, nor (in the history) another seat's secret actions.
+
+use crate::helpers::{Dice, spawn_app, without_notation};
+use serde_json::{Value, json};
+
+/// Another seat's hidden parts in `view` (III.4): none may be present.
+fn leaks(view: &Value, me: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, p) in view["players"].as_array().into_iter().flatten().enumerate() {
+        if i == me {
+            continue;
+        }
+        for key in [
+            "cargo",
+            "glory_hand",
+            "stash",
+            "rumor",
+            "sealed",
+            "known_mods",
+        ] {
+            if !p[key].is_null() {
+                out.push(format!("seat {i}'s {key}: {}", p[key]));
+            }
+        }
+        if p["revealed"] == false && !p["captain"].is_null() {
+            out.push(format!("seat {i}'s captain before the reveal"));
+        }
+    }
+    out
+}
+
+#[actix_web::test]
+async fn three_captains_finish_a_game_with_a_defender_answering_during_anothers_turn() {
+    let app = spawn_app().await;
+    let names = [
+        ("ada@example.test", "Ada"),
+        ("bruno@example.test", "Bruno"),
+        ("chiara@example.test", "Chiara"),
+    ];
+    let mut tokens = Vec::new();
+    for (email, name) in names {
+        tokens.push(app.user(email, name).await);
+    }
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&tokens[0]),
+            json!({"kind": "merchants_and_marauders",
+                   "invite": ["bruno@example.test", "chiara@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    for t in &tokens[1..] {
+        let r = app
+            .post(&format!("/api/v1/games/{id}/join"), Some(t), json!({}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let mut by_seat: Vec<String> = vec![String::new(); 3];
+    for t in &tokens {
+        let r = app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
+        assert_eq!(r.json["status"], "active", "{}", r.text);
+        by_seat[r.json["you"]["seat"].as_u64().unwrap() as usize] = t.clone();
+    }
+
+    let mut dice = Dice::new(7);
+    let mut turn_seat: Option<usize> = None;
+    let mut defended_in_anothers_turn = false;
+    let mut sealed_choice_by_all = false;
+    let mut steps = 0;
+    loop {
+        let mut games: Vec<Value> = Vec::new();
+        for (s, t) in by_seat.iter().enumerate() {
+            let r = app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            let leaked = leaks(&r.json["view"], s);
+            assert!(leaked.is_empty(), "seat {s} sees {leaked:?}");
+            games.push(r.json);
+        }
+        if games[0]["status"] != "active" {
+            break;
+        }
+        steps += 1;
+        assert!(steps < 6000, "the game does not end");
+        let decision = &games[0]["view"]["decision"];
+        if decision["kind"] == "turn" {
+            turn_seat = decision["seat"].as_u64().map(|s| s as usize);
+        }
+        let pending: Vec<usize> = (0..3)
+            .filter(|&s| !games[s]["legal_actions"].as_array().unwrap().is_empty())
+            .collect();
+        if decision["kind"] == "ship_choice" && pending.len() == 3 {
+            sealed_choice_by_all = true;
+        }
+        let mover = *pending.first().expect("someone is pending");
+        if matches!(decision["kind"].as_str(), Some("combat" | "window"))
+            && turn_seat.is_some_and(|t| t != mover)
+        {
+            defended_in_anothers_turn = true;
+        }
+        let legal = games[mover]["legal_actions"].as_array().unwrap();
+        // Scouting another captain when possible, so that captains fight.
+        let scout = legal
+            .iter()
+            .find(|a| a["type"] == "scout" && a["target"]["kind"] == "player");
+        let choice = without_notation(scout.unwrap_or(&legal[dice.below(legal.len())]));
+        let r = app
+            .post(
+                &format!("/api/v1/games/{id}/actions"),
+                Some(&by_seat[mover]),
+                json!({"expected_version": games[mover]["version"], "actions": [choice]}),
+            )
+            .await;
+        assert_eq!(
+            r.status, 200,
+            "a listed action was refused: {choice} -> {}",
+            r.text
+        );
+        // Secret actions (the sealed ship, purchases from a private offer, kept or plundered
+        // cards, stash moves, picks) stay their sender's while the game runs.
+        if steps % 25 == 0 {
+            for other in (0..3).filter(|&s| s != mover) {
+                let h = app
+                    .get(
+                        &format!("/api/v1/games/{id}/history"),
+                        Some(&by_seat[other]),
+                    )
+                    .await;
+                let leaked = h.json.as_array().into_iter().flatten().find(|e| {
+                    e["seat"] != json!(other)
+                        && matches!(
+                            e["action"]["type"].as_str(),
+                            Some(
+                                "ship" | "take" | "keep" | "stash" | "pick" | "plunder" | "redraw"
+                            )
+                        )
+                });
+                assert!(leaked.is_none(), "seat {other} sees {leaked:?}");
+            }
+        }
+    }
+    assert!(
+        sealed_choice_by_all,
+        "the sealed ship choice had all three pending"
+    );
+    assert!(
+        defended_in_anothers_turn,
+        "no defender was pending during another captain's turn"
+    );
+    let done = app
+        .get(&format!("/api/v1/games/{id}"), Some(&by_seat[0]))
+        .await;
+    assert_eq!(done.json["status"], "finished");
+    assert!(done.json["outcome"]["winners"].is_array());
+    let fair = app.get(&format!("/api/v1/games/{id}/fairness"), None).await;
+    assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
+}
