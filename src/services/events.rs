@@ -367,7 +367,13 @@ pub fn deadline_soon(
     pending_since: DateTime<Utc>,
 ) -> Result<(), ApiError> {
     use crate::schema::{game_seats, games};
-    type Line = (Option<Uuid>, bool, Option<DateTime<Utc>>, Option<DateTime<Utc>>, String);
+    type Line = (
+        Option<Uuid>,
+        bool,
+        Option<DateTime<Utc>>,
+        Option<DateTime<Utc>>,
+        String,
+    );
     let row: Option<Line> = game_seats::table
         .inner_join(games::table)
         .filter(game_seats::game_id.eq(game.0))

@@ -1265,6 +1265,18 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Départages, dans l'ordre",
         ],
     ),
+    ("chat", ["Chat", "Chat", "Chat", "Discussion"]),
+    (
+        "chat_empty",
+        [
+            "No messages yet.",
+            "Aún no hay mensajes.",
+            "Ancora nessun messaggio.",
+            "Pas encore de message.",
+        ],
+    ),
+    ("chat_say", ["Message", "Mensaje", "Messaggio", "Message"]),
+    ("chat_send", ["Send", "Enviar", "Invia", "Envoyer"]),
 ];
 
 /// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).

@@ -100,6 +100,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             "/play/{game_id}/decline",
             web::post().to(account::decline_invitation),
         )
+        .route("/play/{game_id}/chat", web::post().to(play::chat))
         .route("/play/{game_id}/{action}", web::post().to(play::act))
         .route("/players/{id}", web::get().to(players::profile_page))
         .route("/ratings/{kind}", web::get().to(players::leaderboard_page))

@@ -52,6 +52,8 @@ pub struct GamePage {
     pub locale: Locale,
     pub csrf: Option<String>,
     pub notes: PageNotes,
+    /// The game's chat as the reader may see it (none for someone who may not).
+    pub chat: Vec<crate::services::chat::ChatMessage>,
 }
 
 /// The account's name and locale, for the page shell.
@@ -151,6 +153,12 @@ async fn render(
         Viewer::Anonymous => None,
     };
     let fallback = super::i18n::request_locale(req);
+    let reader = viewer.user();
+    let chat = crate::db::run(&state.pool, move |conn| {
+        crate::services::chat::list(conn, reader, game)
+    })
+    .await
+    .unwrap_or_default();
     let st = state.clone();
     let loaded = crate::db::run(&state.pool, move |conn| {
         load(conn, &st, viewer, game, fallback)
@@ -171,6 +179,7 @@ async fn render(
         locale: chrome.locale,
         csrf,
         notes,
+        chat,
     };
     respond(status, whole_page(&chrome, &view))
 }
@@ -239,9 +248,78 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
         (game_body)
         (cancel_form(view))
         (super::clock::panel(chrome, &view.game))
+        (chat_panel(view))
         p.rules { a href=(rules) { (t(chrome.locale, "rules")) } }
     };
     page(chrome, &title, body)
+}
+
+/// The game's chat and, for its players, the form to write in it (no script needed).
+fn chat_panel(p: &GamePage) -> maud::Markup {
+    let l = p.locale;
+    let player = p.game.you.is_some() && p.csrf.is_some();
+    let problem = p
+        .notes
+        .problem
+        .as_ref()
+        .filter(|f| f.action == "chat")
+        .map(|f| f.detail.clone());
+    html! {
+        @if player || !p.chat.is_empty() {
+            section.chat aria-labelledby="chat-title" {
+                h2 id="chat-title" { (t(l, "chat")) }
+                @if p.chat.is_empty() { p.muted { (t(l, "chat_empty")) } }
+                ol.chat {
+                    @for m in &p.chat {
+                        li data-seq=(m.seq) { strong { (m.display_name) } ": " (m.text) }
+                    }
+                }
+                @if player {
+                    form method="post" action={ "/play/" (p.game.id) "/chat" } data-action="chat" {
+                        input type="hidden" name="csrf" value=(p.csrf.as_deref().unwrap_or(""));
+                        @if let Some(problem) = &problem { p.error role="alert" { (problem) } }
+                        label for="chat-text" { (t(l, "chat_say")) }
+                        " "
+                        input id="chat-text" name="text" maxlength="500" required;
+                        " "
+                        button type="submit" { (t(l, "chat_send")) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `POST /play/{game}/chat`: a player's chat message from the page.
+pub async fn chat(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<Uuid>,
+    query: web::Query<HashMap<String, String>>,
+    body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
+) -> HttpResponse {
+    let game = GameId(path.into_inner());
+    let viewer = session::live(&state, session::viewer(&state, &req, game)).await;
+    let (user, fields) = match posted(&state, &req, &viewer, query.into_inner(), body) {
+        Ok(x) => x,
+        Err(Refused(notes, status)) => {
+            return render(&state, &req, game, viewer, *notes, status).await;
+        }
+    };
+    let text = fields.get("text").to_owned();
+    let said = crate::db::run(&state.pool, move |conn| {
+        crate::services::chat::post(conn, user, game, &text)
+    })
+    .await
+    .map_err(ApiError::from);
+    match said {
+        Ok(_) => see_other(&format!("/play/{game}#chat-title")),
+        Err(e) => {
+            let status = actix_web::ResponseError::status_code(&e);
+            let Refused(notes, _) = Refused::at_form("chat", &fields, None, e.to_string());
+            render(&state, &req, game, viewer, *notes, status).await
+        }
+    }
 }
 
 /// The creator (seat 0) may cancel a game nobody has started playing; a signed-in visitor

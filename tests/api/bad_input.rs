@@ -147,6 +147,7 @@ const ROUTES: &[Route] = &[
     row("GET", "/play/{game_id}", NoBody),
     row("POST", "/play/{game_id}/accept", Form),
     row("POST", "/play/{game_id}/decline", Form),
+    row("POST", "/play/{game_id}/chat", Form),
     row("POST", "/play/{game_id}/{action}", Form),
     row("GET", "/players/{id}", NoBody),
     row("GET", "/ratings/{kind}", NoBody),
@@ -1780,6 +1781,20 @@ fn plan(w: &World, route: &Route) -> Plan {
             let mut p = Plan::new(cookie);
             p.params = vec![w.game.clone()];
             p.reads = vec![("t", token_attacks(&w.play_link))];
+            p
+        }
+        ("POST", "/play/{game_id}/chat") => {
+            let mut p = Plan::new(cookie.clone());
+            p.params = vec![w.game.clone()];
+            p.form = pairs(&[("csrf", &w.csrf), ("text", "well played")]);
+            p.fields = vec![
+                ("csrf", strings(token_attacks(&w.csrf))),
+                ("text", {
+                    let mut v = strict("well played");
+                    v.push(String::new());
+                    strings(v)
+                }),
+            ];
             p
         }
         ("POST", "/play/{game_id}/{action}") => {

@@ -473,7 +473,9 @@ async fn a_near_deadline_is_a_deadline_soon_event_for_the_pending_seat() {
     let worker = Worker::new(&app.settings, herald::db::pool(&app.db_url, 2).unwrap()).unwrap();
     assert_eq!(worker.schedule_reminders().unwrap(), 1);
     worker.drain().unwrap();
-    let events = app.get("/api/v1/me/events?after=0", Some(&t.tokens[seat])).await;
+    let events = app
+        .get("/api/v1/me/events?after=0", Some(&t.tokens[seat]))
+        .await;
     let soon: Vec<&Value> = events
         .json
         .as_array()
@@ -484,6 +486,8 @@ async fn a_near_deadline_is_a_deadline_soon_event_for_the_pending_seat() {
     assert_eq!(soon.len(), 1, "{}", events.text);
     assert_eq!(soon[0]["data"]["game_id"], json!(t.id));
     assert!(soon[0]["data"]["deadline"].is_string());
-    let other = app.get("/api/v1/me/events?after=0", Some(&t.tokens[1 - seat])).await;
+    let other = app
+        .get("/api/v1/me/events?after=0", Some(&t.tokens[1 - seat]))
+        .await;
     assert!(!other.text.contains("deadline_soon"));
 }
