@@ -57,13 +57,41 @@ pub struct Options {
 }
 
 /// Every option resolved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Rules {
     pub preset: String,
     pub start_voting_markers: u32,
     pub extension_draw: String,
     pub sim_law_choices: bool,
     pub law_set: String,
+}
+
+/// `clone_from` reuses the strings of the target (see [`super::state::State`]'s).
+impl Clone for Rules {
+    fn clone(&self) -> Rules {
+        Rules {
+            preset: self.preset.clone(),
+            start_voting_markers: self.start_voting_markers,
+            extension_draw: self.extension_draw.clone(),
+            sim_law_choices: self.sim_law_choices,
+            law_set: self.law_set.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Rules) {
+        let Rules {
+            preset,
+            start_voting_markers,
+            extension_draw,
+            sim_law_choices,
+            law_set,
+        } = source;
+        self.preset.clone_from(preset);
+        self.start_voting_markers = *start_voting_markers;
+        self.extension_draw.clone_from(extension_draw);
+        self.sim_law_choices = *sim_law_choices;
+        self.law_set.clone_from(law_set);
+    }
 }
 
 impl Default for Rules {

@@ -488,52 +488,83 @@ fn county_check(
     squires: u32,
     c: CountyId,
 ) -> Result<(), Illegal> {
-    let d = data();
-    let county = d
+    let Some(no) = county_refusal(state, faction, s, squires, c) else {
+        return Ok(());
+    };
+    let name = data()
         .county(usize::from(c.0))
-        .ok_or_else(|| illegal("LAN-CMP-1", "no such county"))?;
-    let f = state
-        .faction(faction)
-        .ok_or_else(|| illegal("LAN-GEN-4", "no such colour"))?;
-    if s < county.min {
-        return Err(illegal(
+        .map_or("", |county| county.name.as_str());
+    Err(match no {
+        CountyNo::NoCounty => illegal("LAN-CMP-1", "no such county"),
+        CountyNo::NoColour => illegal("LAN-GEN-4", "no such colour"),
+        CountyNo::Weak(min) => illegal(
             "LAN-CTY-1",
+            format!("{name} needs a knight of strength {min} or more; squires do not count."),
+        ),
+        CountyNo::AllySquires => illegal("LAN-2P-4", "Allies never use squires."),
+        CountyNo::FewSquires => illegal("LAN-EFF-1", "You do not have that many squires."),
+        CountyNo::Own(rule) => illegal(
+            rule,
+            "A player can never expel their own knight or their own ally's knight.",
+        ),
+        CountyNo::NotStronger(strength) => illegal(
+            "LAN-CTY-3",
             format!(
-                "{} needs a knight of strength {} or more; squires do not count.",
-                county.name, county.min
+                "To take over {name} the new knight and its squires must be strictly stronger than {strength}."
             ),
-        ));
+        ),
+    })
+}
+
+/// Why a county placement is refused, without the sentence (building it allocates, and the
+/// legal-action list asks about every county).
+enum CountyNo {
+    NoCounty,
+    NoColour,
+    Weak(u8),
+    AllySquires,
+    FewSquires,
+    Own(&'static str),
+    NotStronger(u32),
+}
+
+/// The checks of [`county_check`], in its order; `None` when the placement is allowed.
+fn county_refusal(
+    state: &State,
+    faction: u8,
+    s: u8,
+    squires: u32,
+    c: CountyId,
+) -> Option<CountyNo> {
+    let Some(county) = data().county(usize::from(c.0)) else {
+        return Some(CountyNo::NoCounty);
+    };
+    let Some(f) = state.faction(faction) else {
+        return Some(CountyNo::NoColour);
+    };
+    if s < county.min {
+        return Some(CountyNo::Weak(county.min));
     }
     if squires > 0 && f.ally {
-        return Err(illegal("LAN-2P-4", "Allies never use squires."));
+        return Some(CountyNo::AllySquires);
     }
     if squires > f.squires {
-        return Err(illegal("LAN-EFF-1", "You do not have that many squires."));
+        return Some(CountyNo::FewSquires);
     }
     if let Some(occ) = state.county(c) {
         let occ_seat = state.faction(occ.faction).map(|x| x.seat);
         if occ_seat == Some(f.seat) {
-            return Err(illegal(
-                if occ.faction == faction {
-                    "LAN-CTY-4"
-                } else {
-                    "LAN-2P-5"
-                },
-                "A player can never expel their own knight or their own ally's knight.",
-            ));
+            return Some(CountyNo::Own(if occ.faction == faction {
+                "LAN-CTY-4"
+            } else {
+                "LAN-2P-5"
+            }));
         }
         if u32::from(s) + squires <= county_strength(&occ) {
-            return Err(illegal(
-                "LAN-CTY-3",
-                format!(
-                    "To take over {} the new knight and its squires must be strictly stronger than {}.",
-                    county.name,
-                    county_strength(&occ)
-                ),
-            ));
+            return Some(CountyNo::NotStronger(county_strength(&occ)));
         }
     }
-    Ok(())
+    None
 }
 
 /// The castle spaces `faction` may place on (LAN-CAS-1..2).
@@ -576,7 +607,7 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
         for s in strengths {
             for c in 0..state.counties.len() as u8 {
                 for n in 0..=squires {
-                    if county_check(state, faction, s, n, CountyId(c)).is_ok() {
+                    if county_refusal(state, faction, s, n, CountyId(c)).is_none() {
                         out.push(Action::Place {
                             knight: s,
                             ally,
@@ -628,7 +659,7 @@ fn has_placement(state: &State, seat: Seat) -> bool {
         }
         let sq = if ally { 0 } else { f.squires };
         if (0..state.counties.len() as u8)
-            .any(|c| county_check(state, faction, max, sq, CountyId(c)).is_ok())
+            .any(|c| county_refusal(state, faction, max, sq, CountyId(c)).is_none())
         {
             return true;
         }

@@ -29,7 +29,7 @@ impl Loc {
 }
 
 /// A colour on the table: a player, or (two-player game) an ally controlled by a player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Faction {
     /// The seat that decides for this colour.
     pub seat: Seat,
@@ -49,6 +49,55 @@ pub struct Faction {
     pub castle_done: bool,
     /// D1: the chosen starting extension, sealed until every player has chosen.
     pub start_extension: Option<Space>,
+}
+
+/// `clone_from` reuses the vectors of the target (see [`State`]'s).
+impl Clone for Faction {
+    fn clone(&self) -> Faction {
+        Faction {
+            seat: self.seat,
+            ally: self.ally,
+            knights: self.knights.clone(),
+            gold: self.gold,
+            squires: self.squires,
+            voting_markers: self.voting_markers,
+            pp: self.pp,
+            nobles: self.nobles.clone(),
+            built: self.built.clone(),
+            resolved: self.resolved.clone(),
+            castle_done: self.castle_done,
+            start_extension: self.start_extension,
+        }
+    }
+
+    fn clone_from(&mut self, source: &Faction) {
+        let Faction {
+            seat,
+            ally,
+            knights,
+            gold,
+            squires,
+            voting_markers,
+            pp,
+            nobles,
+            built,
+            resolved,
+            castle_done,
+            start_extension,
+        } = source;
+        self.seat = *seat;
+        self.ally = *ally;
+        self.knights.clone_from(knights);
+        self.gold = *gold;
+        self.squires = *squires;
+        self.voting_markers = *voting_markers;
+        self.pp = *pp;
+        self.nobles.clone_from(nobles);
+        self.built.clone_from(built);
+        self.resolved.clone_from(resolved);
+        self.castle_done = *castle_done;
+        self.start_extension = *start_extension;
+    }
 }
 
 impl Faction {
@@ -181,7 +230,7 @@ pub enum Step {
     Over,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     pub rules: Rules,
     pub players: u8,
@@ -221,6 +270,96 @@ pub struct State {
     pub ballots: Vec<Option<Ballot>>,
     pub resigned: Option<Seat>,
     pub outcome: Option<LancasterOutcome>,
+}
+
+/// Written out so that `clone_from` reuses every vector of the target: the engine applies each
+/// action to a copy (a refused action changes nothing), and self-play makes that copy once per
+/// action.
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            rules: self.rules.clone(),
+            players: self.players,
+            factions: self.factions.clone(),
+            round: self.round,
+            start_player: self.start_player,
+            next_start_player: self.next_start_player,
+            step: self.step,
+            frames: self.frames.clone(),
+            parallel_from: self.parallel_from,
+            counties: self.counties.clone(),
+            nobles: self.nobles.clone(),
+            nobles_removed: self.nobles_removed.clone(),
+            conflict_deck: self.conflict_deck.clone(),
+            top_row: self.top_row.clone(),
+            bottom_row: self.bottom_row.clone(),
+            conflict_discard: self.conflict_discard.clone(),
+            law_deck: self.law_deck.clone(),
+            current_laws: self.current_laws.clone(),
+            proposed_laws: self.proposed_laws.clone(),
+            law_discard: self.law_discard.clone(),
+            favours_taken: self.favours_taken.clone(),
+            conflict_placements: self.conflict_placements,
+            ballots: self.ballots.clone(),
+            resigned: self.resigned,
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        let State {
+            rules,
+            players,
+            factions,
+            round,
+            start_player,
+            next_start_player,
+            step,
+            frames,
+            parallel_from,
+            counties,
+            nobles,
+            nobles_removed,
+            conflict_deck,
+            top_row,
+            bottom_row,
+            conflict_discard,
+            law_deck,
+            current_laws,
+            proposed_laws,
+            law_discard,
+            favours_taken,
+            conflict_placements,
+            ballots,
+            resigned,
+            outcome,
+        } = source;
+        self.rules.clone_from(rules);
+        self.players = *players;
+        self.factions.clone_from(factions);
+        self.round = *round;
+        self.start_player = *start_player;
+        self.next_start_player = *next_start_player;
+        self.step = *step;
+        self.frames.clone_from(frames);
+        self.parallel_from = *parallel_from;
+        self.counties.clone_from(counties);
+        self.nobles.clone_from(nobles);
+        self.nobles_removed.clone_from(nobles_removed);
+        self.conflict_deck.clone_from(conflict_deck);
+        self.top_row.clone_from(top_row);
+        self.bottom_row.clone_from(bottom_row);
+        self.conflict_discard.clone_from(conflict_discard);
+        self.law_deck.clone_from(law_deck);
+        self.current_laws.clone_from(current_laws);
+        self.proposed_laws.clone_from(proposed_laws);
+        self.law_discard.clone_from(law_discard);
+        self.favours_taken.clone_from(favours_taken);
+        self.conflict_placements = *conflict_placements;
+        self.ballots.clone_from(ballots);
+        self.resigned = *resigned;
+        self.outcome.clone_from(outcome);
+    }
 }
 
 impl State {

@@ -125,6 +125,11 @@ impl SuitSet {
         self.0.count_ones() as usize
     }
 
+    /// One bit per suit, bit `i` for the suit of index `i`.
+    pub fn bits(self) -> u8 {
+        self.0
+    }
+
     /// The suits in canonical order.
     pub fn iter(self) -> impl Iterator<Item = Suit> {
         Suit::ALL.into_iter().filter(move |s| self.contains(*s))

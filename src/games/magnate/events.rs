@@ -88,11 +88,13 @@ pub enum Event {
         remaining: Vec<Seat>,
     },
     /// MAG-END-3 and the final score; the hands are revealed (MAG-INFO-5).
+    /// The fields are boxed so this rare event does not make every event (pushed several times
+    /// an action) as large as itself.
     GameOver {
-        hands: [Vec<Card>; 2],
+        hands: Box<[Vec<Card>; 2]>,
         removed_deeds: Vec<Card>,
-        score: Score,
-        outcome: MagnateOutcome,
+        score: Box<Score>,
+        outcome: Box<MagnateOutcome>,
     },
     Resigned {
         seat: Seat,

@@ -2,13 +2,18 @@
 //! and, for fast self-play, the same list counted and indexed without building it.
 //!
 //! The list is organised in groups (one card and district to build on, one deed to develop, one
-//! suit to trade away, ...). [`legal_actions`] lists every member of every group; [`count`] and
-//! [`nth`] count groups' members with closed forms and build only the chosen action, so
-//! `nth(state, i) == legal_actions(state)[i]` (a test checks it over many random games).
+//! suit to trade away, ...). [`legal_actions`] lists every member of every group. [`count`],
+//! [`nth`] and [`pick`] are a second, independent walk over the same order that sizes whole
+//! sections in closed form (one card's builds are its districts times its payments; one deed's
+//! developments a sum of capped compositions), builds only the chosen action (the payment is
+//! unranked, not enumerated) and allocates nothing, so `nth(state, i) ==
+//! legal_actions(state)[i]` (a test checks it over many random games, and `selfplay --check`
+//! after every action). Only `deed_dev_each_suit` developments and `any_three` trades are sized
+//! by enumerating their members.
 
 use super::action::Action;
-use super::cards::{Card, District, Suit};
-use super::options::{ForbidAllow, TradeRule};
+use super::cards::{Card, District, Rank, Suit};
+use super::options::{AceDeed, ForbidAllow, TradeRule};
 use super::play::{cost, deed_allowed, deed_price, placement_suits};
 use super::state::{Phase, State};
 use super::tokens::Tokens;
@@ -235,43 +240,15 @@ fn members(state: &State, seat: Seat, group: Group, f: &mut impl FnMut(Action) -
     }
 }
 
+/// The size of `group` by enumerating its members (no allocation): for the groups
+/// [`walk`] has no closed form for.
 fn group_size(state: &State, seat: Seat, group: Group) -> u32 {
-    let supply = state.players[seat].supply;
-    let allow = state.rules.trade_same_suit == ForbidAllow::Allow;
-    match group {
-        Group::Build(card, _) => {
-            let (suits, n) = suits_of(card);
-            count_compositions(
-                suits.get(..n).unwrap_or(&[]),
-                cost(card, &state.rules),
-                1,
-                &supply,
-            )
-        }
-        Group::Deed(..) | Group::Sell(_) | Group::End => 1,
-        Group::Develop(card) if !state.rules.deed_dev_each_suit => {
-            let (suits, n) = suits_of(card);
-            let (room, _) = deed_room(state, seat, card);
-            (1..=room)
-                .map(|t| count_compositions(suits.get(..n).unwrap_or(&[]), t, 0, &supply))
-                .sum()
-        }
-        Group::TradeThree(_) => {
-            if allow {
-                6
-            } else {
-                5
-            }
-        }
-        Group::Develop(_) | Group::TradeAny => {
-            let mut n = 0;
-            members(state, seat, group, &mut |_| {
-                n += 1;
-                true
-            });
-            n
-        }
-    }
+    let mut n = 0;
+    members(state, seat, group, &mut |_| {
+        n += 1;
+        true
+    });
+    n
 }
 
 /// Every legal action of `seat` now, complete (MAG actions; `prefer` is never listed).
@@ -288,78 +265,338 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 
 /// How many legal actions `seat` has now; `legal_actions(..).len()` without building the list.
 pub fn count(state: &State, seat: Seat) -> u32 {
-    let mut n = 0;
-    groups(state, seat, |g| n += group_size(state, seat, g));
-    n
+    walk(state, seat, None).0
 }
 
-/// A uniformly random legal action of `seat` (`None` when it has none): the groups are sized once,
-/// on the stack, and only the chosen action is built. Equivalent to `nth(state, seat,
-/// rng.below(count(state, seat)))`.
+/// A uniformly random legal action of `seat` (`None` when it has none): the actions are counted
+/// in closed form and only the chosen one is built. Exactly `nth(state, seat,
+/// rng.below(count(state, seat)))`, so it draws from the same distribution as indexing the full
+/// list uniformly.
 pub fn pick(state: &State, seat: Seat, rng: &mut crate::engine::GameRng) -> Option<Action> {
-    const CAP: usize = 96;
-    let mut sized = [(Group::End, 0u32); CAP];
-    let mut len = 0;
-    let mut total = 0u32;
-    let mut overflow = false;
-    groups(state, seat, |g| {
-        let size = group_size(state, seat, g);
-        total += size;
-        match sized.get_mut(len) {
-            Some(slot) => *slot = (g, size),
-            None => overflow = true,
-        }
-        len += 1;
-    });
+    let total = count(state, seat);
     if total == 0 {
         return None;
     }
-    let mut left = rng.below(total);
-    if overflow {
-        // Only reachable from unusual positions with very large hands.
-        return nth(state, seat, left);
-    }
-    for &(g, size) in sized.iter().take(len) {
-        if left >= size {
-            left -= size;
-            continue;
-        }
-        let mut chosen = None;
-        members(state, seat, g, &mut |a| {
-            if left == 0 {
-                chosen = Some(a);
-                return false;
-            }
-            left -= 1;
-            true
-        });
-        return chosen;
-    }
-    None
+    nth(state, seat, rng.below(total))
 }
 
 /// The `i`-th legal action of `seat`, as `legal_actions(..)[i]`, built alone.
 pub fn nth(state: &State, seat: Seat, i: u32) -> Option<Action> {
-    let mut left = i;
-    let mut chosen = None;
-    groups(state, seat, |g| {
-        if chosen.is_some() {
-            return;
+    walk(state, seat, Some(i)).1
+}
+
+/// Where a walk over the legal actions stands: the actions passed so far, and how far the wanted
+/// one still lies ahead.
+struct Cursor {
+    total: u32,
+    /// `u32::MAX` when only counting (no section is that large).
+    left: u32,
+}
+
+impl Cursor {
+    /// Passes a section of `size` actions: `Some(i)` when the wanted action is its `i`-th.
+    fn section(&mut self, size: u32) -> Option<u32> {
+        self.total = self.total.saturating_add(size);
+        if self.left < size {
+            return Some(self.left);
         }
-        let size = group_size(state, seat, g);
-        if left >= size {
-            left -= size;
-            return;
+        if self.left != u32::MAX {
+            self.left -= size;
         }
-        let mut k = left;
-        members(state, seat, g, &mut |a| {
-            if k == 0 {
-                chosen = Some(a);
-                return false;
+        None
+    }
+}
+
+/// For each district, the suit bits a card needs to be placed there by `seat`: the same sets as
+/// [`placement_suits`], read straight from the columns.
+fn placement_bits(state: &State, seat: Seat) -> [u8; 5] {
+    let mut out = [0u8; 5];
+    let columns = state.players[seat].columns.0.iter();
+    for ((slot, column), pawn) in out.iter_mut().zip(columns).zip(state.districts.0.iter()) {
+        *slot = match column.last() {
+            None if pawn.rank() == Rank::Excuse => 0x3f,
+            None => pawn.suits().bits(),
+            Some(_) if column.iter().any(|p| p.deed.is_some()) => 0,
+            Some(last) => last.card.suits().bits(),
+        };
+    }
+    out
+}
+
+/// The districts (bit `d` for district `d`) where a card of suit bits `suits` may be placed.
+fn district_mask(suits: u8, places: &[u8; 5]) -> u8 {
+    let mut mask = 0;
+    for (d, p) in places.iter().enumerate() {
+        if suits & p != 0 {
+            mask |= 1 << d;
+        }
+    }
+    mask
+}
+
+/// The supply of each suit in `bits` (canonical order) when there are at most three, as every
+/// property card has; `None` otherwise.
+fn caps_of(bits: u8, supply: &Tokens) -> Option<([u16; 3], usize)> {
+    let mut caps = [0u16; 3];
+    let mut n = 0;
+    let mut b = bits;
+    while b != 0 {
+        let i = b.trailing_zeros() as usize;
+        b &= b - 1;
+        *caps.get_mut(n)? = supply.0.get(i).copied().unwrap_or(0);
+        n += 1;
+    }
+    Some((caps, n))
+}
+
+/// The ways to put exactly `total` tokens on suits with these supplies, at least `min` on each
+/// ([`count_compositions`] over gathered supplies).
+fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
+    match caps {
+        [] => u32::from(total == 0),
+        [a] => u32::from(total >= min && total <= *a),
+        [a, b] => {
+            let lo = i32::from(min).max(i32::from(total) - i32::from(*b));
+            let hi = i32::from(*a).min(i32::from(total) - i32::from(min));
+            (hi - lo + 1).max(0) as u32
+        }
+        [a, rest @ ..] => {
+            let top = (*a).min(total);
+            (min..=top).map(|k| exact(rest, total - k, min)).sum()
+        }
+    }
+}
+
+/// The ways to put at most `room` tokens in all (none included) on suits with these supplies.
+fn at_most(caps: &[u16], room: u16) -> u32 {
+    match caps {
+        [] => 1,
+        [a] => u32::from((*a).min(room)) + 1,
+        [a, b] => {
+            let b = *b;
+            (0..=(*a).min(room))
+                .map(|x| u32::from(b.min(room - x)) + 1)
+                .sum()
+        }
+        [a, rest @ ..] => (0..=(*a).min(room)).map(|x| at_most(rest, room - x)).sum(),
+    }
+}
+
+/// Whether `seat` may buy `card` as a deed now: allowed by the options (MAG-DEED-2/3) and its
+/// price (MAG-DEED-1) in the supply; [`deed_allowed`] and [`deed_price`] without building the
+/// price.
+fn deed_affordable(card: Card, caps: &[u16], rules: &super::options::Rules) -> bool {
+    let need = match card.rank() {
+        Rank::Ace => match rules.ace_deed {
+            AceDeed::One => 1,
+            AceDeed::TwoSame => 2,
+            AceDeed::Forbidden => return false,
+        },
+        Rank::Number(2) if rules.deed_on_two == ForbidAllow::Forbid => return false,
+        _ => 1,
+    };
+    caps.iter().all(|&c| c >= need)
+}
+
+/// The `i`-th district of `mask`, in order.
+fn nth_district(mask: u8, i: u32) -> Option<District> {
+    District::ALL
+        .into_iter()
+        .filter(|d| mask & (1 << d.index()) != 0)
+        .nth(i as usize)
+}
+
+/// The `i`-th way (in the order of [`compositions`]) to put `total` tokens on `suits`, at least
+/// `min` and at most the supply of each; built without listing the others.
+fn unrank(suits: &[Suit], total: u16, min: u16, caps: &Tokens, mut i: u32) -> Option<Tokens> {
+    let mut out = Tokens::NONE;
+    let mut left = total;
+    let mut rest = suits;
+    while let [a, tail @ ..] = rest {
+        if tail.is_empty() {
+            if left < min || left > caps.get(*a) || i != 0 {
+                return None;
             }
-            k -= 1;
-            true
-        });
+            out.set(*a, left);
+            return Some(out);
+        }
+        let top = caps.get(*a).min(left);
+        let mut chosen = None;
+        for k in min..=top {
+            let n = count_compositions(tail, left - k, min, caps);
+            if i < n {
+                chosen = Some(k);
+                break;
+            }
+            i -= n;
+        }
+        let k = chosen?;
+        out.set(*a, k);
+        left -= k;
+        rest = tail;
+    }
+    (left == 0 && i == 0).then_some(out)
+}
+
+/// The `i`-th member of `group` by enumeration: for the groups without a closed form (developing
+/// under `deed_dev_each_suit`, trading under `any_three`), which allocate nothing either.
+fn nth_member(state: &State, seat: Seat, group: Group, i: u32) -> Option<Action> {
+    let mut k = i;
+    let mut chosen = None;
+    members(state, seat, group, &mut |a| {
+        if k == 0 {
+            chosen = Some(a);
+            return false;
+        }
+        k -= 1;
+        true
     });
     chosen
+}
+
+/// Walks the legal actions of `seat` in the order of [`legal_actions`], sizing each section
+/// (one card's builds, one card's deeds, the sales, one deed's developments, one suit's trades,
+/// the end) with closed forms: with `want = None` it returns the count; with `Some(i)` it builds
+/// the `i`-th action alone and returns it (`None` past the end).
+fn walk(state: &State, seat: Seat, want: Option<u32>) -> (u32, Option<Action>) {
+    let mut cur = Cursor {
+        total: 0,
+        left: want.unwrap_or(u32::MAX),
+    };
+    if state.is_over() || seat != state.turn.seat || state.turn.phase != Phase::Action {
+        return (0, None);
+    }
+    let player = &state.players[seat];
+    let supply = player.supply;
+    let rules = &state.rules;
+    if !state.turn.card_played {
+        let places = placement_bits(state, seat);
+        // Builds: card by card (table order), then district, then payment.
+        for card in player.hand.iter() {
+            let bits = card.suits().bits();
+            let mask = district_mask(bits, &places);
+            if mask == 0 {
+                continue;
+            }
+            let price = cost(card, rules);
+            let ways = match caps_of(bits, &supply) {
+                Some((caps, n)) => exact(caps.get(..n).unwrap_or(&[]), price, 1),
+                None => {
+                    let (suits, n) = suits_of(card);
+                    count_compositions(suits.get(..n).unwrap_or(&[]), price, 1, &supply)
+                }
+            };
+            if ways == 0 {
+                continue;
+            }
+            if let Some(i) = cur.section(ways * mask.count_ones()) {
+                let (suits, n) = suits_of(card);
+                let suits = suits.get(..n).unwrap_or(&[]);
+                let action = nth_district(mask, i / ways).and_then(|district| {
+                    unrank(suits, price, 1, &supply, i % ways).map(|payment| Action::Build {
+                        card,
+                        district,
+                        payment,
+                    })
+                });
+                return (cur.total, action);
+            }
+        }
+        // Deeds: card by card, then district.
+        for card in player.hand.iter() {
+            let bits = card.suits().bits();
+            let affordable = match caps_of(bits, &supply) {
+                Some((caps, n)) => deed_affordable(card, caps.get(..n).unwrap_or(&[]), rules),
+                None => {
+                    deed_allowed(card, rules)
+                        && deed_price(card, rules).is_ok_and(|p| supply.covers(&p))
+                }
+            };
+            if !affordable {
+                continue;
+            }
+            let mask = district_mask(bits, &places);
+            if let Some(i) = cur.section(mask.count_ones()) {
+                let action = nth_district(mask, i).map(|district| Action::Deed { card, district });
+                return (cur.total, action);
+            }
+        }
+        // Sales: one per card.
+        if let Some(i) = cur.section(player.hand.len() as u32) {
+            let action = player
+                .hand
+                .nth(i as usize)
+                .map(|card| Action::Sell { card });
+            return (cur.total, action);
+        }
+    }
+    // Developments: deed by deed (district, then column order), then amount, then payment.
+    for p in player.columns.0.iter().flat_map(|c| c.iter()) {
+        let Some(deed) = p.deed else { continue };
+        let card = p.card;
+        let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
+        let closed = if rules.deed_dev_each_suit {
+            None
+        } else {
+            caps_of(card.suits().bits(), &supply)
+        };
+        let Some((caps, n)) = closed else {
+            let group = Group::Develop(card);
+            if let Some(i) = cur.section(group_size(state, seat, group)) {
+                return (cur.total, nth_member(state, seat, group, i));
+            }
+            continue;
+        };
+        let caps = caps.get(..n).unwrap_or(&[]);
+        // Every amount from 1 to the room: all ways of at most `room` tokens but the empty one.
+        let size = at_most(caps, room) - 1;
+        if let Some(mut i) = cur.section(size) {
+            let (suits, n) = suits_of(card);
+            let suits = suits.get(..n).unwrap_or(&[]);
+            for t in 1..=room {
+                let ways = exact(caps, t, 0);
+                if i < ways {
+                    let action = unrank(suits, t, 0, &supply, i)
+                        .map(|payment| Action::Develop { card, payment });
+                    return (cur.total, action);
+                }
+                i -= ways;
+            }
+            return (cur.total, None);
+        }
+    }
+    // Trades.
+    match rules.trade {
+        TradeRule::ThreeSame => {
+            let takes = if rules.trade_same_suit == ForbidAllow::Allow {
+                6
+            } else {
+                5
+            };
+            for (s, &have) in Suit::ALL.into_iter().zip(supply.0.iter()) {
+                if have < 3 {
+                    continue;
+                }
+                if let Some(i) = cur.section(takes) {
+                    let give = Tokens::of(s, 3);
+                    let action = take_options(state, &give)
+                        .nth(i as usize)
+                        .map(|take| Action::Trade { give, take });
+                    return (cur.total, action);
+                }
+            }
+        }
+        TradeRule::AnyThree => {
+            if supply.total() >= 3
+                && let Some(i) = cur.section(group_size(state, seat, Group::TradeAny))
+            {
+                return (cur.total, nth_member(state, seat, Group::TradeAny, i));
+            }
+        }
+    }
+    // The end of the turn.
+    if (state.turn.card_played || player.hand.is_empty()) && cur.section(1).is_some() {
+        return (cur.total, Some(Action::End));
+    }
+    (cur.total, None)
 }

@@ -213,10 +213,10 @@ pub fn finish(state: &mut State, events: &mut Vec<Logged<Event>>) {
     let score = score::score(state);
     let outcome = score::decide(&score);
     events.push(Logged::public(Event::GameOver {
-        hands,
+        hands: Box::new(hands),
         removed_deeds: removed,
-        score,
-        outcome,
+        score: Box::new(score),
+        outcome: Box::new(outcome),
     }));
 }
 
