@@ -28,7 +28,40 @@ pub fn finish(mut doc: Value) -> Value {
             type_options(options);
         }
     }
+    if let Some(root) = doc.as_object_mut() {
+        root.insert("webhooks".to_owned(), webhooks());
+    }
     doc
+}
+
+/// The deliveries of `POST /api/v1/me/webhooks` as OpenAPI 3.1 describes outgoing calls: the
+/// receiver's side of the contract (design.md section 17).
+fn webhooks() -> Value {
+    serde_json::json!({
+        "accountEvent": {
+            "post": {
+                "operationId": "receive_account_event",
+                "summary": "An account event delivered to a webhook",
+                "description": "herald POSTs each event of the subscribed kinds, the same object as the event stream's `data`. Answer 2xx once stored; anything else (or no answer within 10 s) is tried again later under the same `Herald-Event-Id` (5 s, 10 s, 20 s... at most an hour apart); after 3 days of failures the subscription is disabled and its owner mailed.",
+                "parameters": [
+                    {"name": "Herald-Signature", "in": "header", "required": true,
+                     "description": "`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription's secret.",
+                     "schema": {"type": "string", "pattern": "^sha256=[0-9a-f]{64}$"}},
+                    {"name": "Herald-Event-Id", "in": "header", "required": true,
+                     "description": "The account's event number: the same on every retry, so deduplicate by it.",
+                     "schema": {"type": "string", "pattern": "^[0-9]+$"}},
+                ],
+                "requestBody": {
+                    "required": true,
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/AccountEvent"}}}
+                },
+                "responses": {
+                    "2XX": {"description": "Stored: the delivery is done."},
+                    "default": {"description": "Not stored: herald tries again later."}
+                }
+            }
+        }
+    })
 }
 
 /// `build` → `Build`, `start_extension` → `StartExtension`.
