@@ -19,6 +19,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    chat_mutes (game_id, user_id, seat) {
+        game_id -> Uuid,
+        user_id -> Uuid,
+        seat -> Int2,
+    }
+}
+
+diesel::table! {
     game_chat (game_id, seq) {
         game_id -> Uuid,
         seq -> Int8,
@@ -346,6 +354,8 @@ diesel::table! {
 diesel::joinable!(account_event_counters -> users (user_id));
 diesel::joinable!(account_events -> users (user_id));
 diesel::joinable!(api_tokens -> users (user_id));
+diesel::joinable!(chat_mutes -> games (game_id));
+diesel::joinable!(chat_mutes -> users (user_id));
 diesel::joinable!(game_chat -> games (game_id));
 diesel::joinable!(game_chat -> users (user_id));
 diesel::joinable!(competition_audit -> competitions (competition_id));
@@ -376,6 +386,7 @@ diesel::joinable!(webhooks -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_event_counters,
     account_events,
+    chat_mutes,
     game_chat,
     competition_audit,
     competition_byes,

@@ -13,7 +13,7 @@ use crate::services::webhooks::{self, CreatedWebhook, WebhookResource};
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::web::Bytes;
-use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use serde::Deserialize;
 use std::sync::Arc;
 use std::time::Duration;
@@ -364,5 +364,80 @@ pub async fn delete_webhook(
     auth.require(Scope::Read)?;
     let (user, id) = (auth.user_id, id.into_inner());
     crate::db::run(&state.pool, move |conn| webhooks::delete(conn, user, id)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Mute a seat's chat
+///
+/// Its messages are hidden from you in this game and raise no `chat` event for you. Needs the
+/// `play` scope.
+#[utoipa::path(
+    operation_id = "mute_chat_seat",
+    tag = "events",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The game's id."),
+        ("seat" = i16, Path, description = "The seat to mute."),
+    ),
+    responses(
+        (status = 204, description = "Muted."),
+        (status = 403, description = "Not a player of this game (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 404, description = "No such game or seat (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 422, description = "Your own seat (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[put("/games/{id}/chat/mutes/{seat}")]
+pub async fn mute_chat_seat(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    path: web::Path<(Uuid, i16)>,
+) -> Result<HttpResponse, ApiError> {
+    set_mute(state, auth, path, true).await
+}
+
+/// Unmute a seat's chat
+///
+/// Needs the `play` scope.
+#[utoipa::path(
+    operation_id = "unmute_chat_seat",
+    tag = "events",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The game's id."),
+        ("seat" = i16, Path, description = "The seat to hear again."),
+    ),
+    responses(
+        (status = 204, description = "Unmuted."),
+        (status = 403, description = "Not a player of this game (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 404, description = "No such game or seat (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 422, description = "Your own seat (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        AuthErrors,
+        ServerErrors,
+    )
+)]
+#[delete("/games/{id}/chat/mutes/{seat}")]
+pub async fn unmute_chat_seat(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    path: web::Path<(Uuid, i16)>,
+) -> Result<HttpResponse, ApiError> {
+    set_mute(state, auth, path, false).await
+}
+
+async fn set_mute(
+    state: web::Data<AppState>,
+    auth: AuthUser,
+    path: web::Path<(Uuid, i16)>,
+    muted: bool,
+) -> Result<HttpResponse, ApiError> {
+    auth.require(Scope::Play)?;
+    let (id, seat) = path.into_inner();
+    let (user, id) = (auth.user_id, GameId(id));
+    crate::db::run(&state.pool, move |conn| {
+        chat::mute(conn, user, id, seat, muted)
+    })
+    .await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -84,6 +84,8 @@ where
                 .service(events::get_my_events)
                 .service(events::post_chat)
                 .service(events::get_chat)
+                .service(events::mute_chat_seat)
+                .service(events::unmute_chat_seat)
                 .service(events::create_webhook)
                 .service(events::list_webhooks)
                 .service(events::get_webhook)

@@ -5,7 +5,7 @@
 use super::events::{EventKind, NewEvent, record};
 use crate::domain::{GameId, UserId};
 use crate::error::ApiError;
-use crate::schema::{game_chat, game_seats, games, users};
+use crate::schema::{chat_mutes, game_chat, game_seats, games, users};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -104,9 +104,14 @@ pub fn post(
         };
         let data = serde_json::json!({"game_id": game.0, "seq": seq, "seat": seat,
             "display_name": message.display_name, "text": message.text, "at": at});
+        let muted_by: Vec<Uuid> = chat_mutes::table
+            .filter(chat_mutes::game_id.eq(game.0))
+            .filter(chat_mutes::seat.eq(seat))
+            .select(chat_mutes::user_id)
+            .load(conn)?;
         let events = seats
             .iter()
-            .filter(|(_, u)| *u != user.0)
+            .filter(|(_, u)| *u != user.0 && !muted_by.contains(u))
             .map(|(_, u)| NewEvent {
                 user: UserId(*u),
                 kind: EventKind::Chat,
@@ -139,9 +144,18 @@ pub fn list(
             "a game's chat is for its players while it is played".to_owned(),
         ));
     }
+    let muted: Vec<i16> = match user {
+        Some(u) => chat_mutes::table
+            .filter(chat_mutes::game_id.eq(game.0))
+            .filter(chat_mutes::user_id.eq(u.0))
+            .select(chat_mutes::seat)
+            .load(conn)?,
+        None => Vec::new(),
+    };
     let rows: Vec<(i64, i16, String, String, DateTime<Utc>)> = game_chat::table
         .inner_join(users::table)
         .filter(game_chat::game_id.eq(game.0))
+        .filter(game_chat::seat.ne_all(&muted))
         .order(game_chat::seq)
         .select((
             game_chat::seq,
@@ -161,4 +175,46 @@ pub fn list(
             at,
         })
         .collect())
+}
+
+/// Mutes (or unmutes) `seat`'s chat in `game` for `user`, a player of it.
+///
+/// # Errors
+/// 404 for no such game or seat, 403 for someone who does not play it, 422 for one's own seat.
+pub fn mute(
+    conn: &mut PgConnection,
+    user: UserId,
+    game: GameId,
+    seat: i16,
+    muted: bool,
+) -> Result<(), ApiError> {
+    let seats = seats_of(conn, game)?;
+    let Some(&(own, _)) = seats.iter().find(|(_, u)| *u == user.0) else {
+        return Err(ApiError::Forbidden(
+            "only the players of this game may mute its chat".to_owned(),
+        ));
+    };
+    if !seats.iter().any(|(s, _)| *s == seat) {
+        return Err(ApiError::NotFound(format!(
+            "this game has no player at seat {seat}"
+        )));
+    }
+    if seat == own {
+        return Err(ApiError::Validation(
+            "seat: that is your own seat".to_owned(),
+        ));
+    }
+    if muted {
+        diesel::insert_into(chat_mutes::table)
+            .values((
+                chat_mutes::game_id.eq(game.0),
+                chat_mutes::user_id.eq(user.0),
+                chat_mutes::seat.eq(seat),
+            ))
+            .on_conflict_do_nothing()
+            .execute(conn)?;
+    } else {
+        diesel::delete(chat_mutes::table.find((game.0, user.0, seat))).execute(conn)?;
+    }
+    Ok(())
 }

@@ -93,6 +93,8 @@ const ROUTES: &[Route] = &[
     row("GET", "/api/v1/me/events", NoBody),
     row("POST", "/api/v1/games/{id}/chat", JsonBody),
     row("GET", "/api/v1/games/{id}/chat", NoBody),
+    row("PUT", "/api/v1/games/{id}/chat/mutes/{seat}", NoBody),
+    row("DELETE", "/api/v1/games/{id}/chat/mutes/{seat}", NoBody),
     row("POST", "/api/v1/me/webhooks", JsonBody),
     row("GET", "/api/v1/me/webhooks", NoBody),
     row("GET", "/api/v1/me/webhooks/{id}", NoBody),
@@ -1135,6 +1137,11 @@ fn plan(w: &World, route: &Route) -> Plan {
         ("GET", "/api/v1/games/{id}/chat") => {
             let mut p = Plan::new(bearer);
             p.params = vec![w.game.clone()];
+            p
+        }
+        ("PUT" | "DELETE", "/api/v1/games/{id}/chat/mutes/{seat}") => {
+            let mut p = Plan::new(bearer);
+            p.params = vec![w.game.clone(), (1 - w.mover).to_string()];
             p
         }
         ("POST", "/api/v1/me/webhooks") => {

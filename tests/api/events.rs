@@ -438,8 +438,43 @@ async fn chat_is_for_the_players_within_its_limits_and_reaches_the_opponent_as_a
     };
     assert_eq!(events(&t.tokens[0]).await, ["good luck"]);
     assert_eq!(events(&t.tokens[1]).await, ["x".repeat(500)]);
-    // At most 10 a minute.
-    for i in 0..9 {
+    // Ada mutes Bruno's seat: his messages are hidden from her and raise no event for her.
+    let mute = format!("/api/v1/games/{}/chat/mutes/1", t.id);
+    let r = app
+        .call(awc::http::Method::PUT, &mute, Some(&t.tokens[0]), None)
+        .await;
+    assert_eq!(r.status, 204, "{}", r.text);
+    app.call(
+        awc::http::Method::PUT,
+        &format!("/api/v1/games/{}/chat/mutes/0", t.id),
+        Some(&t.tokens[0]),
+        None,
+    )
+    .await
+    .assert_problem(422, "validation_failed");
+    let r = app
+        .post(&chat, Some(&t.tokens[1]), json!({"text": "psst"}))
+        .await;
+    assert_eq!(r.status, 201);
+    assert_eq!(
+        events(&t.tokens[0]).await,
+        ["good luck"],
+        "no event from a muted seat"
+    );
+    let listed = app.get(&chat, Some(&t.tokens[0])).await;
+    assert!(
+        !listed.text.contains("psst") && !listed.text.contains("good luck"),
+        "{}",
+        listed.text
+    );
+    let r = app
+        .call(awc::http::Method::DELETE, &mute, Some(&t.tokens[0]), None)
+        .await;
+    assert_eq!(r.status, 204);
+    let listed = app.get(&chat, Some(&t.tokens[0])).await;
+    assert!(listed.text.contains("psst"));
+    // At most 10 a minute (Bruno has written 2).
+    for i in 0..8 {
         let r = app
             .post(&chat, Some(&t.tokens[1]), json!({"text": format!("{i}")}))
             .await;
