@@ -56,7 +56,10 @@ pub struct EventsQuery {
         ("Last-Event-ID" = Option<i64>, Header, description = "Resume a stream after this event."),
     ),
     responses(
-        (status = 200, description = "The events (JSON with `after`), or the stream (`text/event-stream`).", body = Vec<AccountEvent>),
+        (status = 200, description = "The events after `after` as JSON, or the stream: `id:`, `event:` and `data:` (an AccountEvent as JSON) per event.", content(
+            (Vec<AccountEvent> = "application/json"),
+            (String = "text/event-stream", example = "id: 42\nevent: your_move\ndata: {\"id\":42,\"type\":\"your_move\",\"game_id\":\"...\",\"data\":{},\"at\":\"...\"}\n\n"),
+        )),
         (status = 422, description = "`after` or `Last-Event-ID` is not a number (`validation_failed`).", body = Problem, content_type = PROBLEM),
         (status = 429, description = "Too many open streams for this account (`rate_limited`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
