@@ -282,6 +282,19 @@ impl ResponseError for ApiError {
 
 impl From<diesel::result::Error> for ApiError {
     fn from(error: diesel::result::Error) -> Self {
+        use diesel::result::{DatabaseErrorKind, Error};
+        // Two transactions waiting for each other: PostgreSQL rolled this one back, nothing was
+        // stored, and the same request will succeed when sent again.
+        if let Error::DatabaseError(kind, info) = &error
+            && (matches!(kind, DatabaseErrorKind::SerializationFailure)
+                || info.message().contains("deadlock detected"))
+        {
+            tracing::warn!(error = %error, "transaction rolled back by the database; the client may retry");
+            return ApiError::Unavailable(
+                "the database was busy with a conflicting change; nothing was stored: try again"
+                    .to_owned(),
+            );
+        }
         ApiError::Internal(error.into())
     }
 }

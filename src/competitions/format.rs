@@ -49,7 +49,7 @@ pub enum FormatError {
     GamesPerMatch,
     #[error("table sizes are between 3 and 5 seats")]
     TableSize,
-    #[error("a tables event has at least 1 round")]
+    #[error("a tables event has between 1 and 100 rounds")]
     TableRounds,
     #[error("{0}")]
     League(#[from] LeagueError),
@@ -92,7 +92,13 @@ impl Format {
             {
                 Err(FormatError::TableSize)
             }
-            Format::Tables { rounds: 0, .. } => Err(FormatError::TableRounds),
+            Format::Tables { rounds, .. } if !(1..=100).contains(rounds) => {
+                Err(FormatError::TableRounds)
+            }
+            Format::Swiss { rounds } if *rounds > 100 => Err(FormatError::SwissRounds {
+                entrants: 0,
+                max: 100,
+            }),
             _ => Ok(()),
         }
     }

@@ -450,7 +450,10 @@ pub async fn list_competition_rounds(
     tag = "competitions",
     params(("id" = Uuid, Path, description = "The competition's id.")),
     responses(
-        (status = 200, description = "The standings, first first.", body = Vec<StandingRow>, content_type = "application/json"),
+        (status = 200, description = "The standings, first first (as CSV with `Accept: text/csv`: rank, entrant, name, points, played, wins, draws, losses, byes, then the tie-breaks).", content(
+            (Vec<StandingRow> = "application/json"),
+            (String = "text/csv"),
+        )),
         (status = 404, description = "No such competition (`not_found`).", body = Problem, content_type = PROBLEM),
         ServerErrors,
     )

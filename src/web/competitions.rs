@@ -544,7 +544,7 @@ fn new_page(
             p {
                 label for="c-clock" { (t(l, "clock")) } " "
                 select id="c-clock" name="clock" {
-                    @for (key, v) in super::new_game::clock_choices() {
+                    @for (key, v) in super::new_game::clock_choices().into_iter().filter(|(k, _)| *k != "none") {
                         @if let Ok(clock) = Clock::from_request(Some(&v), 0) {
                             option value=(key) selected[value("clock", "per_move_3d") == key] { (super::clock::describe(chrome, &clock)) }
                         }

@@ -212,7 +212,8 @@ fn game_of(conn: &mut PgConnection, row: &CompetitionRow, game: Uuid) -> Result<
     competition_games::table
         .find(game)
         .filter(competition_games::competition_id.eq(row.id))
-        .for_update()
+        // Not locked here: the game row is locked first (by the abort or the extension), in the
+        // order a game's end takes them, so the two never wait for each other in a cycle.
         .select(GameRow::as_select())
         .first(conn)
         .optional()?

@@ -272,6 +272,12 @@ pub fn create(
             "max_entrants: between 2 and 1000".to_owned(),
         ));
     }
+    if clock.control == crate::services::clocks::Control::None {
+        return Err(ApiError::Validation(
+            "clock: a competition's games need a clock (one without could stall it for good)"
+                .to_owned(),
+        ));
+    }
     clock.vacation_allowed = vacation_allowed;
     let id = Uuid::new_v4();
     conn.transaction(|conn| {

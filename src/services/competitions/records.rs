@@ -300,7 +300,13 @@ pub(crate) fn live_standings(
     let format = row.format()?;
     let divisions: Vec<Option<i32>> = match format {
         Format::League { .. } => {
-            let mut d: Vec<Option<i32>> = season.entrants.iter().map(|e| e.division).collect();
+            // Entrants who left between seasons have no division and no line this season.
+            let mut d: Vec<Option<i32>> = season
+                .entrants
+                .iter()
+                .filter(|e| e.division.is_some())
+                .map(|e| e.division)
+                .collect();
             d.sort();
             d.dedup();
             d

@@ -94,7 +94,9 @@ pub(super) fn start(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(),
     }
     let order = pairing_order(&seeded, crate::competitions::SeedTie::EntryOrder);
     let divisions = match format {
-        Format::League { division_size, .. } => league::divisions(&order, division_size),
+        Format::League { division_size, .. } => {
+            no_lone_division(league::divisions(&order, division_size))
+        }
         _ => Vec::new(),
     };
     for (i, number) in order.iter().enumerate() {
@@ -170,12 +172,12 @@ pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Resu
         promote,
         relegate,
     };
-    let divisions = league::next_season(
+    let divisions = no_lone_division(league::next_season(
         &rankings.into_values().collect::<Vec<_>>(),
         rules,
         &leaving,
         &joining,
-    );
+    ));
     if divisions.iter().map(Vec::len).sum::<usize>() < 2 {
         return Err(ApiError::Validation(
             "cannot start another season: fewer than 2 entrants are left".to_owned(),
@@ -207,6 +209,28 @@ pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Resu
         .execute(conn)?;
     tracing::info!(competition.id = %row.id, season = row.season + 1, "league season started");
     advance_locked(conn, row.id)
+}
+
+/// A division of one cannot play a round robin: it joins the division above (or below, for the
+/// top one).
+fn no_lone_division(mut divisions: Vec<Vec<u32>>) -> Vec<Vec<u32>> {
+    while divisions.len() > 1 {
+        let Some(i) = divisions.iter().position(|d| d.len() < 2) else {
+            break;
+        };
+        let lone = divisions.remove(i);
+        let into = i.saturating_sub(1);
+        if let Some(d) = divisions.get_mut(into) {
+            if i == 0 {
+                let mut merged = lone;
+                merged.append(d);
+                *d = merged;
+            } else {
+                d.extend(lone);
+            }
+        }
+    }
+    divisions
 }
 
 /// Pairs what can be paired now (see the module doc).
@@ -371,11 +395,11 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
                 return Ok(Plan::Finish);
             }
             let mut by_division: BTreeMap<i32, Vec<i32>> = BTreeMap::new();
+            // Those who left between seasons have no division: they are not paired.
             for e in season.by_pairing_number() {
-                by_division
-                    .entry(e.division.unwrap_or(1))
-                    .or_default()
-                    .push(e.number);
+                if let Some(d) = e.division {
+                    by_division.entry(d).or_default().push(e.number);
+                }
             }
             let mut rounds: BTreeMap<i32, PlannedRound> = BTreeMap::new();
             for (division, numbers) in &by_division {
@@ -544,7 +568,12 @@ fn knockout_plan(
         if waiting {
             return Plan::Wait;
         }
-        let winners: Vec<u32> = slots.into_values().flatten().collect();
+        // An entrant who withdrew after a bye or a won match goes no further.
+        let winners: Vec<u32> = slots
+            .into_values()
+            .flatten()
+            .filter(|w| active.iter().any(|e| e.number as u32 == *w))
+            .collect();
         if winners.len() <= 1 {
             return Plan::Finish;
         }
@@ -710,7 +739,10 @@ pub(crate) fn withdraw(
         .iter()
         .filter(|g| matches!(g.result(), GameResult::Pending))
     {
-        games::abort_for_director(conn, GameId(g.game_id))?;
+        // A game that ended meanwhile keeps the result it was played to.
+        if !games::abort_for_director(conn, GameId(g.game_id))? {
+            continue;
+        }
         let result = GameResult::Forfeit {
             absent: g.seats.iter().map(|s| *s == entrant.number).collect(),
         };

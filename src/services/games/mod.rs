@@ -459,6 +459,21 @@ pub fn abort_for_director(conn: &mut PgConnection, id: GameId) -> Result<bool, A
             game_seats::next_reminder_at.eq(None::<chrono::DateTime<Utc>>),
         ))
         .execute(conn)?;
+    // Clients hear of the end as of any other (design.md section 17).
+    let seats = load_seats(conn, id)?;
+    let events = seats
+        .iter()
+        .filter_map(|s| {
+            s.row.user_id.map(|user| crate::services::events::NewEvent {
+                user: UserId(user),
+                kind: crate::services::events::EventKind::GameOver,
+                game: Some(id),
+                data: json!({"game_id": id.0, "kind": game.kind, "seat": s.row.seat,
+                             "version": game.version + 1, "winners": null, "reason": "director"}),
+            })
+        })
+        .collect();
+    crate::services::events::record(conn, events)?;
     tracing::info!(game.id = %id, "game ended by a competition director");
     Ok(true)
 }
