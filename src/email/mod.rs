@@ -11,6 +11,7 @@
 
 pub mod compose;
 mod i18n;
+pub mod inbound;
 pub mod jobs;
 
 use crate::config::Settings;
