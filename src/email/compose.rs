@@ -7,7 +7,7 @@
 
 use super::i18n;
 use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, SignUpMail, VacationMail};
-use crate::auth::links::{LinkKeys, PlayGrant};
+use crate::auth::links::{LinkKeys, PlayGrant, ReplyGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
 use crate::engine::registry::{AnyState, GameKind};
@@ -31,6 +31,8 @@ pub struct Context {
     pub from: Mailbox,
     pub links: LinkKeys,
     pub play_link_ttl_s: i64,
+    /// `MAIL_DOMAIN`: turn mails carry a reply address at it (moves by email).
+    pub mail_domain: Option<String>,
 }
 
 impl Context {
@@ -65,7 +67,15 @@ impl Context {
             from,
             links: LinkKeys::new(&settings.auth.jwt_secret),
             play_link_ttl_s: settings.email.play_link_ttl_s,
+            mail_domain: settings.inbound.mail_domain.clone(),
         }
+    }
+
+    /// `play+<token>@MAIL_DOMAIN` for a move of `grant`'s seat, when moves by email are on.
+    fn reply_address(&self, grant: ReplyGrant) -> Option<String> {
+        let domain = self.mail_domain.as_ref()?;
+        let token = self.links.reply_token(grant, self.play_link_ttl_s);
+        Some(format!("play+{token}@{domain}"))
     }
 
     fn play_url(&self, grant: PlayGrant) -> String {
@@ -105,6 +115,13 @@ pub struct Mail {
     pub unsubscribe_url: Option<String>,
     /// The links in the mail (logged in file mode only).
     pub links: Vec<String>,
+    /// `Reply-To`: the seat's reply address (moves by email).
+    pub reply_to: Option<String>,
+    /// The `Message-ID` of the mail this one answers (a reply by mail).
+    pub in_reply_to: Option<String>,
+    /// An automatic answer (`Auto-Submitted: auto-replied`, RFC 3834): answers to replies, so
+    /// that no auto-responder answers them back.
+    pub auto_replied: bool,
 }
 
 /// A mail's content, rendered to text and HTML alike.
@@ -115,6 +132,11 @@ struct Doc {
     list_heading: Option<String>,
     list: Vec<String>,
     after: Vec<String>,
+    /// How to answer with a move, and the legal moves in notation (moves by email).
+    moves_heading: Option<String>,
+    moves: Vec<String>,
+    /// The reply address the mail's `Reply-To` carries.
+    reply_to: Option<String>,
     link: Option<(String, String)>,
     /// The game's rules page, after the link.
     rules: Option<String>,
@@ -130,6 +152,9 @@ impl Doc {
             list_heading: None,
             list: Vec::new(),
             after: Vec::new(),
+            moves_heading: None,
+            moves: Vec::new(),
+            reply_to: None,
             link: None,
             rules: None,
             footer: None,
@@ -153,6 +178,12 @@ impl Doc {
         }
         for p in &self.after {
             out.push(p.clone());
+            out.push(String::new());
+        }
+        if let Some(h) = &self.moves_heading {
+            out.push(h.clone());
+            // Indented, one per line, so that each move stands alone and is easy to copy.
+            out.extend(self.moves.iter().map(|m| format!("    {m}")));
             out.push(String::new());
         }
         if let Some((label, url)) = &self.link {
@@ -185,6 +216,10 @@ impl Doc {
                         ul { @for item in &self.list { li { (item) } } }
                     }
                     @for p in &self.after { p { (p) } }
+                    @if let Some(h) = &self.moves_heading {
+                        p { (h) }
+                        ul { @for m in &self.moves { li { code { (m) } } } }
+                    }
                     @if let Some((label, url)) = &self.link {
                         p { (label) br; a href=(url) { (url) } }
                     }
@@ -417,6 +452,7 @@ fn footer(
 fn finish(mut mail: Mail, doc: &Doc) -> Mail {
     mail.text = doc.text();
     mail.html = doc.html();
+    mail.reply_to.clone_from(&doc.reply_to);
     if let Some((_, url)) = &doc.link {
         mail.links.push(url.clone());
     }
@@ -439,6 +475,9 @@ fn blank(
         thread,
         unsubscribe_url: None,
         links: Vec::new(),
+        reply_to: None,
+        in_reply_to: None,
+        auto_replied: false,
     }
 }
 
@@ -518,6 +557,9 @@ pub fn invitation(
             thread,
             unsubscribe_url: None,
             links: Vec::new(),
+            reply_to: None,
+            in_reply_to: None,
+            auto_replied: false,
         },
     };
     if let Some(user) = &account {
@@ -641,12 +683,52 @@ pub fn turn(
             .iter()
             .map(|line| line.plain(&names)),
     );
+    reply_block(ctx, &table, &state, p.seat, locale, &mut doc);
     let at = SeatAt {
         game: p.game_id,
         seat: p.seat,
         message_id: p.message_id,
     };
     seat_mail(conn, ctx, &user, at, &i18n::PLAY_CTA, subject, doc)
+}
+
+/// The most legal moves a mail lists; the game page has them all.
+const MOVES_LISTED: usize = 40;
+
+/// Moves by email: when `MAIL_DOMAIN` is set and the seat is pending, the reply address for a
+/// move on the game's current version, and how to reply with the legal moves in notation.
+fn reply_block(
+    ctx: &Context,
+    table: &Table,
+    state: &AnyState,
+    seat: i16,
+    locale: Locale,
+    doc: &mut Doc,
+) {
+    let Ok(engine_seat) = u8::try_from(seat).map(Seat) else {
+        return;
+    };
+    if ctx.mail_domain.is_none() || !state.pending().contains(engine_seat) {
+        return;
+    }
+    let grant = ReplyGrant {
+        game: GameId(table.game.id),
+        seat,
+        version: table.game.version,
+    };
+    doc.reply_to = ctx.reply_address(grant);
+    let moves: Vec<String> = state
+        .legal_actions(engine_seat)
+        .iter()
+        .filter_map(|a| a["notation"].as_str().map(str::to_owned))
+        .collect();
+    doc.moves_heading = Some(i18n::pick(locale, &i18n::REPLY_HOW).to_owned());
+    doc.moves = moves.iter().take(MOVES_LISTED).cloned().collect();
+    if moves.len() > MOVES_LISTED {
+        let more = (moves.len() - MOVES_LISTED).to_string();
+        doc.moves
+            .push(i18n::fill(locale, &i18n::MORE_MOVES, &[("n", &more)]));
+    }
 }
 
 pub fn game_over(
@@ -829,6 +911,10 @@ pub fn reminder(
         &i18n::REMINDER_BODY,
         &[("game", game), ("opponents", &opponents), ("when", &when)],
     ));
+    // A reminder is a turn mail too: it may be answered with the move.
+    if let Some(state) = table.state()? {
+        reply_block(ctx, &table, &state, p.seat, locale, &mut doc);
+    }
     let at = SeatAt {
         game: p.game_id,
         seat: p.seat,
@@ -994,6 +1080,9 @@ pub fn sign_up(
         thread: None,
         unsubscribe_url: None,
         links: Vec::new(),
+        reply_to: None,
+        in_reply_to: None,
+        auto_replied: false,
     };
     Ok(Some(finish(mail, &doc)))
 }

@@ -229,3 +229,17 @@ pub const VACATION_BODY: T = [
     "{p} è in vacanza fino al {until}. Le sue scadenze in {game} con te sono sospese e si spostano del tempo di assenza al rientro.",
     "{p} est en vacances jusqu'au {until}. Ses délais dans {game} avec vous sont suspendus et repoussés du temps d'absence à son retour.",
 ];
+
+// Moves by email (design.md section 18).
+pub const REPLY_HOW: T = [
+    "To play by email, reply to this mail with your move on the first line, in notation (several actions separated by “;”). Your legal moves now:",
+    "Para jugar por correo, responde a este mensaje con tu jugada en la primera línea, en notación (varias acciones separadas por «;»). Tus jugadas legales ahora:",
+    "Per giocare via email, rispondi a questo messaggio con la tua mossa nella prima riga, in notazione (più azioni separate da «;»). Le tue mosse legali ora:",
+    "Pour jouer par e-mail, répondez à ce message avec votre coup sur la première ligne, en notation (plusieurs actions séparées par « ; »). Vos coups légaux maintenant :",
+];
+pub const MORE_MOVES: T = [
+    "… and {n} more on the game page",
+    "… y {n} más en la página de la partida",
+    "… e altre {n} nella pagina della partita",
+    "… et {n} autres sur la page de la partie",
+];
