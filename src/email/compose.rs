@@ -6,7 +6,10 @@
 //! once the game is over.
 
 use super::i18n;
-use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, SignUpMail, VacationMail};
+use super::jobs::{
+    Answer, AnswerMail, DeclinedMail, DigestMail, NotAllowed, ReminderMail, SignInMail, SignUpMail,
+    VacationMail,
+};
 use crate::auth::links::{LinkKeys, PlayGrant, ReplyGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
@@ -1200,4 +1203,211 @@ pub fn declined(
         message_id: &p.message_id,
     };
     seat_mail(conn, ctx, &user, at, &i18n::SEE_GAME, subject, doc)
+}
+
+/// The answer to a reply by mail (moves by email): in the reply's thread, marked automatic.
+/// A played move shows what it did and the position now; a refused one why, and the position
+/// now; both list the legal moves and carry a fresh reply address while the seat is pending. A
+/// mail that may not move gets a short polite answer that tells nothing about any game.
+pub fn answer(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &AnswerMail,
+) -> Result<Option<Mail>, JobError> {
+    let mut mail = match (&p.answer, p.game_id, p.seat) {
+        (Answer::NotAllowed { why }, game, _) => not_allowed(conn, p, *why, game)?,
+        (answer, Some(game), Some(seat)) => game_answer(conn, ctx, p, answer, game, seat)?,
+        _ => None,
+    };
+    if let Some(mail) = &mut mail {
+        mail.in_reply_to.clone_from(&p.in_reply_to);
+        mail.auto_replied = true;
+    }
+    Ok(mail)
+}
+
+/// The polite answer to a mail that may not move, in the language of the sender's account if
+/// they have one.
+fn not_allowed(
+    conn: &mut PgConnection,
+    p: &AnswerMail,
+    why: NotAllowed,
+    game: Option<Uuid>,
+) -> Result<Option<Mail>, JobError> {
+    let account: Option<crate::models::User> = users::table
+        .filter(users::email.eq(&p.to))
+        .select(crate::models::User::as_select())
+        .first(conn)
+        .optional()
+        .map_err(db)?;
+    let locale = account
+        .as_ref()
+        .map_or(Locale::En, |u| Locale::from_db(&u.locale));
+    let name = account
+        .as_ref()
+        .map_or_else(|| p.to.clone(), |u| u.display_name.clone());
+    let mut doc = Doc::new(locale, &name);
+    let reason = match why {
+        NotAllowed::UnknownAddress => &i18n::UNKNOWN_ADDRESS,
+        NotAllowed::Expired => &i18n::EXPIRED_ADDRESS,
+        NotAllowed::OtherSeat => &i18n::OTHER_SEAT,
+        NotAllowed::Forwarded => &i18n::FORWARDED,
+    };
+    doc.paragraphs.push(i18n::pick(locale, reason).to_owned());
+    doc.paragraphs
+        .push(i18n::pick(locale, &i18n::ONCE_A_DAY).to_owned());
+    let mail = Mail {
+        to_email: p.to.clone(),
+        to_name: name,
+        subject: i18n::pick(locale, &i18n::NOT_PLAYED_SUBJECT).to_owned(),
+        text: String::new(),
+        html: String::new(),
+        message_id: p.message_id.clone(),
+        // Only a forward from the seat's own address names its game.
+        thread: game.map(GameId),
+        unsubscribe_url: None,
+        links: Vec::new(),
+        reply_to: None,
+        in_reply_to: None,
+        auto_replied: true,
+    };
+    Ok(Some(finish(mail, &doc)))
+}
+
+/// The answer about a move of `seat` in `game`, to the seat's player (nothing when the seat has
+/// changed hands since).
+fn game_answer(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &AnswerMail,
+    answer: &Answer,
+    game: Uuid,
+    seat: i16,
+) -> Result<Option<Mail>, JobError> {
+    let Some(table) = Table::load(conn, game)? else {
+        return Ok(None);
+    };
+    let Some(user) = table.player(seat).and_then(|pl| pl.user.clone()) else {
+        return Ok(None);
+    };
+    if !user.email.eq_ignore_ascii_case(&p.to) {
+        return Ok(None);
+    }
+    let Some(state) = table.state()? else {
+        return Ok(None);
+    };
+    let engine_seat = Seat(u8::try_from(seat).unwrap_or(u8::MAX));
+    let viewer = Viewer::Seat(engine_seat);
+    let locale = Locale::from_db(&user.locale);
+    let game_name = table.game_name();
+    let opponents = table.opponents(seat, locale);
+    let names = table.names(locale);
+    let mut doc = Doc::new(locale, &user.display_name);
+    let words = [("game", game_name), ("opponents", opponents.as_str())];
+    let (subject, after) = match answer {
+        Answer::Played { line, after } => {
+            doc.paragraphs.push(i18n::fill(
+                locale,
+                &i18n::PLAYED_BODY,
+                &[("line", line.as_str())],
+            ));
+            let subject = i18n::fill(locale, &i18n::PLAYED_SUBJECT, &words);
+            (subject, *after)
+        }
+        Answer::Refused {
+            line,
+            code,
+            rule,
+            detail,
+        } => {
+            if let Some(line) = line {
+                doc.paragraphs.push(i18n::fill(
+                    locale,
+                    &i18n::REFUSED_BODY,
+                    &[("line", line.as_str())],
+                ));
+            }
+            doc.paragraphs
+                .push(refusal_reason(locale, code, rule.as_deref(), detail));
+            let subject = i18n::fill(locale, &i18n::REFUSED_SUBJECT, &words);
+            // The position since the seat's own last move, as the turn mail shows it.
+            let since: Option<i64> = game_actions::table
+                .filter(game_actions::game_id.eq(game))
+                .filter(game_actions::seat.eq(seat))
+                .select(diesel::dsl::max(game_actions::seq))
+                .first(conn)
+                .map_err(db)?;
+            (subject, since.unwrap_or(0))
+        }
+        Answer::NotAllowed { .. } => return Ok(None),
+    };
+    let events: Vec<(Value, Value)> = game_events::table
+        .filter(game_events::game_id.eq(game))
+        .filter(game_events::action_seq.gt(after))
+        .order(game_events::seq)
+        .select((game_events::audience, game_events::event))
+        .load(conn)
+        .map_err(db)?;
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|(audience, _)| {
+            serde_json::from_value::<Audience>(audience.clone()).is_ok_and(|a| a.admits(viewer))
+        })
+        .filter_map(|(_, event)| event_line(locale, &table, event))
+        .collect();
+    if !lines.is_empty() {
+        doc.list_heading = Some(i18n::pick(locale, &i18n::WHAT_HAPPENED).to_owned());
+        doc.list = lines;
+    }
+    let view = state.view(viewer);
+    let me = usize::try_from(seat).unwrap_or(usize::MAX);
+    if table.game.status == "finished" {
+        doc.after
+            .push(i18n::pick(locale, &i18n::OVER_NOW).to_owned());
+        let outcome = table.game.outcome.clone().unwrap_or(Value::Null);
+        doc.after.extend(
+            table
+                .kind
+                .result(locale, &view, &outcome)
+                .iter()
+                .map(|line| line.plain(&names)),
+        );
+    } else {
+        doc.after.extend(
+            table
+                .kind
+                .reminder(locale, &view, me)
+                .iter()
+                .map(|line| line.plain(&names)),
+        );
+        if !state.pending().contains(engine_seat) {
+            doc.after
+                .push(i18n::pick(locale, &i18n::NOT_YOUR_TURN_ANY_MORE).to_owned());
+        }
+    }
+    reply_block(ctx, &table, &state, seat, locale, &mut doc);
+    let at = SeatAt {
+        game,
+        seat,
+        message_id: &p.message_id,
+    };
+    seat_mail(conn, ctx, &user, at, &i18n::SEE_GAME, subject, doc)
+}
+
+/// Why a move by mail was refused, in the reader's language (a broken rule in the rulebook's
+/// words, with its ID).
+fn refusal_reason(locale: Locale, code: &str, rule: Option<&str>, detail: &str) -> String {
+    match (code, rule) {
+        ("illegal_action", Some(rule)) => i18n::fill(
+            locale,
+            &i18n::RULE_BROKEN,
+            &[("rule", rule), ("detail", detail)],
+        ),
+        ("stale_version", _) => i18n::pick(locale, &i18n::STALE).to_owned(),
+        ("not_your_turn", _) => i18n::pick(locale, &i18n::NOT_YOUR_TURN_NOW).to_owned(),
+        ("game_over", _) => i18n::pick(locale, &i18n::OVER_NOW).to_owned(),
+        ("no_move", _) => i18n::pick(locale, &i18n::NO_MOVE).to_owned(),
+        ("validation_failed", _) => i18n::fill(locale, &i18n::UNREADABLE, &[("detail", detail)]),
+        _ => detail.to_owned(),
+    }
 }

@@ -13,6 +13,7 @@ pub mod compose;
 mod i18n;
 pub mod inbound;
 pub mod jobs;
+pub mod listener;
 
 use crate::config::Settings;
 use crate::jobs::JobError;

@@ -79,8 +79,8 @@ type Runner = fn(&Env, &mut PgConnection, &Job) -> Result<(), JobError>;
 /// Every kind of job and its runner: a new kind is one line here.
 pub const KINDS: &[(&str, Runner)] = {
     use crate::email::jobs::{
-        DeclinedMail, DigestMail, GameOverMail, InvitationMail, ReminderMail, SignInMail,
-        SignUpMail, TurnMail, VacationMail,
+        AnswerMail, DeclinedMail, DigestMail, GameOverMail, InvitationMail, ReminderMail,
+        SignInMail, SignUpMail, TurnMail, VacationMail,
     };
     &[
         (InvitationMail::KIND, run_typed::<InvitationMail>),
@@ -92,6 +92,7 @@ pub const KINDS: &[(&str, Runner)] = {
         (ReminderMail::KIND, run_typed::<ReminderMail>),
         (VacationMail::KIND, run_typed::<VacationMail>),
         (DeclinedMail::KIND, run_typed::<DeclinedMail>),
+        (AnswerMail::KIND, run_typed::<AnswerMail>),
     ]
 };
 

@@ -10,6 +10,7 @@ pub mod docs;
 pub mod document;
 pub mod games;
 pub mod health;
+pub mod inbound;
 pub mod invitations;
 pub mod json;
 pub mod metrics;
@@ -67,7 +68,8 @@ where
                 .service(games::get_game_fairness)
                 .service(ratings::get_leaderboard)
                 .service(ratings::get_player)
-                .service(ratings::get_player_rating_history),
+                .service(ratings::get_player_rating_history)
+                .service(inbound::receive_inbound_mail),
         )
 }
 

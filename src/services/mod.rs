@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod clocks;
 pub mod games;
 pub mod idempotency;
+pub mod inbound;
 pub mod notifications;
 pub mod ratings;
 pub mod sign_up;

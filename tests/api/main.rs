@@ -16,6 +16,7 @@ mod helpers;
 mod invitations;
 mod lancaster;
 mod mail;
+mod moves_by_email;
 mod openapi;
 mod ops;
 mod play;
