@@ -350,8 +350,16 @@ async fn a_magnate_game_is_played_to_the_end_only_by_replies() {
     let t = po.app.table().await;
     let mut dice = Dice::new(19);
     let mut replies = 0;
+    let mut last_answer = None;
     loop {
         let arrived = po.post();
+        if let Some(answer) = arrived
+            .iter()
+            .rev()
+            .find(|m| m.subject().starts_with("Move "))
+        {
+            last_answer = Some(answer.clone());
+        }
         for m in &arrived {
             // Answers are automatic (RFC 3834) and in the thread of the reply they answer.
             if m.subject().starts_with("Move ") {
@@ -404,6 +412,10 @@ async fn a_magnate_game_is_played_to_the_end_only_by_replies() {
     assert_eq!(played, replies);
     let g = po.app.game(&t, 0).await;
     assert!(g["outcome"].is_object(), "{g}");
+    // The move that ended the game is answered with the end, and no reply address.
+    let last = last_answer.unwrap();
+    assert!(last.text().contains("The game is over."), "{}", last.text());
+    assert!(last.header("Reply-To").is_none());
 }
 
 #[actix_web::test]
