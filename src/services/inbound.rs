@@ -54,6 +54,7 @@ pub struct Envelope {
 /// What became of a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = InboundMailOutcome)]
 pub enum Outcome {
     /// The move was played.
     Played,
