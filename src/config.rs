@@ -432,4 +432,34 @@ mod email_settings_tests {
         );
         assert!(dump.contains("smtps://mail.example.org:465"), "{dump}");
     }
+
+    #[test]
+    fn the_inbound_secret_never_shows_and_bad_inbound_settings_are_refused() {
+        let inbound = InboundSettings {
+            mail_domain: Some("play.example.org".to_owned()),
+            smtp_addr: Some("127.0.0.1:2525".parse().unwrap()),
+            secret: Some("hunter2".to_owned()),
+        };
+        let dump = format!("{inbound:?}");
+        assert!(!dump.contains("hunter2"), "{dump}");
+        assert!(dump.contains("play.example.org"), "{dump}");
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        let read = inbound_settings(&env(&[("MAIL_DOMAIN", "@Play.Example.org")])).unwrap();
+        assert_eq!(read.mail_domain.as_deref(), Some("play.example.org"));
+        assert_eq!((read.smtp_addr, read.secret), (None, None));
+        for bad in [
+            &[("MAIL_DOMAIN", "localhost")][..],
+            &[("MAIL_DOMAIN", "play example.org")][..],
+            &[("INBOUND_SMTP_ADDR", "2525")][..],
+        ] {
+            assert!(inbound_settings(&env(bad)).is_err(), "{bad:?}");
+        }
+    }
 }
