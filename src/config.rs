@@ -16,6 +16,7 @@ pub struct Settings {
     pub database: DatabaseSettings,
     pub auth: AuthSettings,
     pub email: EmailSettings,
+    pub inbound: InboundSettings,
     pub games: GameSettings,
     pub webhooks: WebhookSettings,
     /// Where the embedded database, generated secrets and the mail folder live.
@@ -115,6 +116,32 @@ pub struct EmailSettings {
     pub play_link_ttl_s: i64,
 }
 
+/// Moves by email (design.md section 18): the reply addresses of turn mails and the two ways
+/// replies come in. Everything is off while its setting is unset.
+#[derive(Clone, Default)]
+pub struct InboundSettings {
+    /// `MAIL_DOMAIN`: turn mails carry `Reply-To: play+<token>@<MAIL_DOMAIN>`, and only replies to
+    /// that domain are read. Unset: no reply address, no reply block.
+    pub mail_domain: Option<String>,
+    /// `INBOUND_SMTP_ADDR`: where herald listens for SMTP or LMTP from a mail server (port 0
+    /// asks the OS for a free port: tests). Unset: no listener.
+    pub smtp_addr: Option<SocketAddr>,
+    /// `INBOUND_SECRET`: what a forwarding service presents to `POST /api/v1/inbound-mail`.
+    /// Unset: that route refuses every request.
+    pub secret: Option<String>,
+}
+
+// The secret never shows; the domain and the address are not secret.
+impl fmt::Debug for InboundSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InboundSettings")
+            .field("mail_domain", &self.mail_domain)
+            .field("smtp_addr", &self.smtp_addr)
+            .field("secret", &self.secret.as_ref().map(|_| "<set>"))
+            .finish()
+    }
+}
+
 /// Limits of the games themselves.
 #[derive(Debug, Clone)]
 pub struct GameSettings {
@@ -144,6 +171,7 @@ impl fmt::Debug for Settings {
             .field("http", &self.http)
             .field("database", &self.database)
             .field("email", &self.email)
+            .field("inbound", &self.inbound)
             .field("games", &self.games)
             .field("data_dir", &self.data_dir)
             .finish_non_exhaustive()
@@ -203,11 +231,12 @@ const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
 
 impl Settings {
     /// Reads the environment: `BIND_ADDR`, `DATABASE_URL`, `DATA_DIR`, `PUBLIC_URL`,
-    /// `JWT_SECRET`, `SMTP_URL`, `METRICS_TOKEN`, ... Creates `DATA_DIR` and, when `JWT_SECRET` is unset, a secret kept
+    /// `JWT_SECRET`, `SMTP_URL`, `METRICS_TOKEN`, `MAIL_DOMAIN`, `INBOUND_SMTP_ADDR`,
+    /// `INBOUND_SECRET`, ... Creates `DATA_DIR` and, when `JWT_SECRET` is unset, a secret kept
     /// in `DATA_DIR/jwt_secret` (mode 0600) so tokens survive restarts.
     ///
     /// # Errors
-    /// An unparsable `BIND_ADDR`, or a `DATA_DIR` that cannot be created or written.
+    /// An unparsable `BIND_ADDR`, `MAIL_DOMAIN` or `INBOUND_SMTP_ADDR`, or a `DATA_DIR` that cannot be created or written.
     pub fn from_env() -> anyhow::Result<Settings> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let bind = var("BIND_ADDR").unwrap_or_else(|| DEFAULT_BIND_ADDR.to_owned());
@@ -243,6 +272,7 @@ impl Settings {
                 }
             })
             .collect::<anyhow::Result<Vec<String>>>()?;
+        let inbound = inbound_settings(&var)?;
         let jwt_secret = match var("JWT_SECRET") {
             Some(secret) => secret.into_bytes(),
             None => stored_secret(&data_dir.join("jwt_secret"))?,
@@ -275,6 +305,7 @@ impl Settings {
                     .filter(|d| (1..=365).contains(d))
                     .map_or(DEFAULT_PLAY_LINK_TTL_S, |d| d * 24 * 3600),
             },
+            inbound,
             games: GameSettings {
                 clock_min_seconds: match var("CLOCK_MIN_SECONDS") {
                     None => DEFAULT_CLOCK_MIN_SECONDS,
@@ -324,6 +355,7 @@ impl Settings {
                 from: DEFAULT_MAIL_FROM.to_owned(),
                 play_link_ttl_s: DEFAULT_PLAY_LINK_TTL_S,
             },
+            inbound: InboundSettings::default(),
             // Clocks of a few seconds, so that tests can wait for a timeout.
             games: GameSettings {
                 clock_min_seconds: 1,
@@ -335,6 +367,40 @@ impl Settings {
             data_dir,
         }
     }
+}
+
+/// `MAIL_DOMAIN`, `INBOUND_SMTP_ADDR` and `INBOUND_SECRET`, checked.
+fn inbound_settings(var: &dyn Fn(&str) -> Option<String>) -> anyhow::Result<InboundSettings> {
+    let mail_domain = match var("MAIL_DOMAIN") {
+        None => None,
+        Some(domain) => {
+            let domain = domain.trim().trim_start_matches('@').to_ascii_lowercase();
+            let fine = domain.contains('.')
+                && domain.split('.').all(|label| {
+                    !label.is_empty()
+                        && label.len() <= 63
+                        && !label.starts_with('-')
+                        && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                });
+            anyhow::ensure!(
+                fine,
+                "MAIL_DOMAIN {domain:?} is not a domain name such as play.example.org"
+            );
+            Some(domain)
+        }
+    };
+    let smtp_addr = match var("INBOUND_SMTP_ADDR") {
+        None => None,
+        Some(addr) => Some(addr.trim().parse::<SocketAddr>().with_context(|| {
+            format!("INBOUND_SMTP_ADDR {addr:?} is not an address such as 127.0.0.1:2525")
+        })?),
+    };
+    let secret = var("INBOUND_SECRET").map(|s| s.trim().to_owned());
+    Ok(InboundSettings {
+        mail_domain,
+        smtp_addr,
+        secret,
+    })
 }
 
 fn absolute(path: &Path) -> anyhow::Result<PathBuf> {
@@ -386,5 +452,35 @@ mod email_settings_tests {
             "{dump}"
         );
         assert!(dump.contains("smtps://mail.example.org:465"), "{dump}");
+    }
+
+    #[test]
+    fn the_inbound_secret_never_shows_and_bad_inbound_settings_are_refused() {
+        let inbound = InboundSettings {
+            mail_domain: Some("play.example.org".to_owned()),
+            smtp_addr: Some("127.0.0.1:2525".parse().unwrap()),
+            secret: Some("hunter2".to_owned()),
+        };
+        let dump = format!("{inbound:?}");
+        assert!(!dump.contains("hunter2"), "{dump}");
+        assert!(dump.contains("play.example.org"), "{dump}");
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        let read = inbound_settings(&env(&[("MAIL_DOMAIN", "@Play.Example.org")])).unwrap();
+        assert_eq!(read.mail_domain.as_deref(), Some("play.example.org"));
+        assert_eq!((read.smtp_addr, read.secret), (None, None));
+        for bad in [
+            &[("MAIL_DOMAIN", "localhost")][..],
+            &[("MAIL_DOMAIN", "play example.org")][..],
+            &[("INBOUND_SMTP_ADDR", "2525")][..],
+        ] {
+            assert!(inbound_settings(&env(bad)).is_err(), "{bad:?}");
+        }
     }
 }

@@ -14,10 +14,12 @@ use std::sync::Arc;
 use utoipa_actix_web::AppExt;
 use utoipa_swagger_ui::{Config, SwaggerUi};
 
-/// A server bound to its port, not yet running.
+/// A server bound to its port, not yet running (with its inbound mail listener, when
+/// `INBOUND_SMTP_ADDR` is set).
 pub struct Application {
     port: u16,
     server: Server,
+    inbound: Option<crate::email::listener::Listener>,
 }
 
 /// How the server is run: the defaults suit `herald serve`; tests take fewer workers and leave
@@ -67,7 +69,14 @@ impl Application {
         let listener = TcpListener::bind(settings.http.bind_addr)
             .with_context(|| format!("cannot listen on {}", settings.http.bind_addr))?;
         let port = listener.local_addr()?.port();
-        let state = web::Data::new(AppState::new(settings, pool, metrics));
+        let state = web::Data::new(AppState::new(settings, pool.clone(), metrics));
+        let inbound = match state.settings.inbound.smtp_addr {
+            None => None,
+            Some(addr) => Some(
+                crate::email::listener::Listener::bind(addr, state.inbox.clone(), pool)
+                    .with_context(|| format!("cannot listen for inbound mail on {addr}"))?,
+            ),
+        };
         let spec = web::Data::new(Arc::new(Spec::new()));
         let mut server = HttpServer::new(move || app(state.clone(), spec.clone()))
             .workers(options.workers)
@@ -79,7 +88,14 @@ impl Application {
         Ok(Application {
             port,
             server: server.run(),
+            inbound,
         })
+    }
+
+    /// The port of the inbound mail listener, when there is one.
+    pub fn inbound_port(&self) -> Option<u16> {
+        let listener = self.inbound.as_ref()?;
+        listener.local_addr().ok().map(|a| a.port())
     }
 
     /// The port the server listens on.
@@ -97,7 +113,19 @@ impl Application {
     /// # Errors
     /// When the server fails.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.server.await
+        // The inbound listener lives as long as the HTTP server.
+        let inbound = self.inbound.map(|listener| {
+            tokio::task::spawn_local(async move {
+                if let Err(e) = listener.serve().await {
+                    tracing::error!(error = %e, "the inbound mail listener stopped");
+                }
+            })
+        });
+        let served = self.server.await;
+        if let Some(task) = inbound {
+            task.abort();
+        }
+        served
     }
 }
 

@@ -7,6 +7,7 @@ use crate::auth::links::LinkKeys;
 use crate::config::Settings;
 use crate::db::PgPool;
 use crate::metrics::Metrics;
+use crate::services::inbound::Inbox;
 use std::sync::Arc;
 
 /// Shared by all workers (cheap to clone).
@@ -24,6 +25,8 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// Wakes the account event streams (`GET /api/v1/me/events`).
     pub events: Arc<crate::services::events::Hub>,
+    /// What reading replies by mail needs (moves by email).
+    pub inbox: Inbox,
 }
 
 impl AppState {
@@ -33,6 +36,10 @@ impl AppState {
             pool,
             jwt: JwtKeys::new(&settings.auth.jwt_secret, settings.auth.access_token_ttl_s),
             links: LinkKeys::new(&settings.auth.jwt_secret),
+            inbox: Inbox {
+                links: LinkKeys::new(&settings.auth.jwt_secret),
+                domain: settings.inbound.mail_domain.clone(),
+            },
             limiter: Arc::new(RateLimiter::new(settings.auth.sign_in_per_minute)),
             registrations: Arc::new(RateLimiter::per(
                 settings.auth.registrations_per_hour,

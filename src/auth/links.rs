@@ -10,6 +10,12 @@
 //! - `invite`: the accept link of an invitation mailed to an address that may have no account
 //!   yet: one game, one seat, and the invited address's SHA-256 (never the address itself).
 //!
+//! - `reply`: the token of a turn mail's reply address, `play+<token>@MAIL_DOMAIN` (moves by
+//!   email, design.md section 18): one game, one seat, the version the mail showed, an expiry.
+//!   Not a JWT: a mail address's local part has room for 64 characters and may lose its case on
+//!   the way, so it is 35 bytes (the claims and the first 80 bits of their HMAC-SHA256 under the
+//!   same key) in lower-case base32.
+//!
 //! Tokens carry ids only, never a hand, a seed or an address.
 
 use crate::domain::{GameId, UserId};
@@ -49,6 +55,22 @@ pub struct PlayGrant {
     pub game: GameId,
     pub seat: i16,
 }
+
+/// What a reply address grants: a move of `seat` in `game`, decided on the position of
+/// `version` (an older or newer game refuses it as stale).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplyGrant {
+    pub game: GameId,
+    pub seat: i16,
+    pub version: i64,
+}
+
+/// What a reply token signs before its claims: no other token's signed text starts so.
+const REPLY_CONTEXT: &[u8] = b"herald reply address\0";
+/// Claims: game (16 bytes), seat (1), version (4), expiry in Unix seconds (4).
+const REPLY_CLAIMS: usize = 25;
+/// The HMAC-SHA256 kept: 80 bits, enough against guessing over the network.
+const REPLY_MAC: usize = 10;
 
 /// Why a link was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -234,6 +256,78 @@ impl LinkKeys {
         }
     }
 
+    /// The 80-bit MAC of a reply token's claims.
+    fn reply_mac(&self, claims: &[u8]) -> Option<Vec<u8>> {
+        use base64::Engine;
+        let mut message = REPLY_CONTEXT.to_vec();
+        message.extend_from_slice(claims);
+        let mac = jsonwebtoken::crypto::sign(&message, &self.encoding, Algorithm::HS256).ok()?;
+        let mut mac = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(mac)
+            .ok()?;
+        mac.truncate(REPLY_MAC);
+        Some(mac)
+    }
+
+    /// The token of a reply address for `grant`, valid `ttl_s` seconds: 56 characters of
+    /// lower-case base32.
+    pub fn reply_token(&self, grant: ReplyGrant, ttl_s: i64) -> String {
+        let exp = chrono::Utc::now().timestamp().saturating_add(ttl_s);
+        self.reply_token_expiring(grant, exp)
+    }
+
+    fn reply_token_expiring(&self, grant: ReplyGrant, exp: i64) -> String {
+        let mut bytes = Vec::with_capacity(REPLY_CLAIMS + REPLY_MAC);
+        bytes.extend_from_slice(grant.game.0.as_bytes());
+        bytes.push(u8::try_from(grant.seat).unwrap_or(u8::MAX));
+        bytes.extend_from_slice(
+            &u32::try_from(grant.version)
+                .unwrap_or(u32::MAX)
+                .to_be_bytes(),
+        );
+        bytes.extend_from_slice(&u32::try_from(exp).unwrap_or(0).to_be_bytes());
+        // Signing with our own HS256 key cannot fail; an empty MAC would never verify.
+        let mac = self.reply_mac(&bytes).unwrap_or_default();
+        bytes.extend_from_slice(&mac);
+        base32(&bytes)
+    }
+
+    /// The grant of a reply token (in any letter case).
+    ///
+    /// # Errors
+    /// [`LinkError::Expired`] for a genuine token past its expiry, [`LinkError::Invalid`] for
+    /// anything else.
+    pub fn verify_reply_token(&self, token: &str) -> Result<ReplyGrant, LinkError> {
+        let bytes = unbase32(token).ok_or(LinkError::Invalid)?;
+        if bytes.len() != REPLY_CLAIMS + REPLY_MAC {
+            return Err(LinkError::Invalid);
+        }
+        let (claims, mac) = bytes.split_at(REPLY_CLAIMS);
+        let expected = self.reply_mac(claims).ok_or(LinkError::Invalid)?;
+        // Compared in constant time: every byte is looked at.
+        let differ = expected
+            .iter()
+            .zip(mac)
+            .fold(u8::from(expected.len() != mac.len()), |acc, (a, b)| {
+                acc | (a ^ b)
+            });
+        if differ != 0 {
+            return Err(LinkError::Invalid);
+        }
+        let word = |at: usize| {
+            u32::from_be_bytes([claims[at], claims[at + 1], claims[at + 2], claims[at + 3]])
+        };
+        let game = Uuid::from_slice(&claims[..16]).map_err(|_| LinkError::Invalid)?;
+        if i64::from(word(21)) < chrono::Utc::now().timestamp() {
+            return Err(LinkError::Expired);
+        }
+        Ok(ReplyGrant {
+            game: GameId(game),
+            seat: i16::from(claims[16]),
+            version: i64::from(word(17)),
+        })
+    }
+
     /// The value of the [`USER_COOKIE`] cookie.
     pub fn user_session(&self, user: UserId, ttl_s: i64) -> String {
         self.sign(&LinkKeys::claims("user_session", user, ttl_s))
@@ -255,6 +349,43 @@ impl LinkKeys {
     pub fn user_session_id(&self, token: &str) -> Option<Uuid> {
         self.read(token, "user_session").ok().and_then(|c| c.jti)
     }
+}
+
+const BASE32: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
+
+/// RFC 4648 base32 in lower case, without padding.
+fn base32(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 8 / 5 + 1);
+    let (mut buffer, mut bits) = (0u32, 0u32);
+    for &byte in bytes {
+        buffer = (buffer << 8) | u32::from(byte);
+        bits += 8;
+        while bits >= 5 {
+            bits -= 5;
+            out.push(char::from(BASE32[((buffer >> bits) & 31) as usize]));
+        }
+    }
+    if bits > 0 {
+        out.push(char::from(BASE32[((buffer << (5 - bits)) & 31) as usize]));
+    }
+    out
+}
+
+/// [`base32`] read back, in either case; `None` for any other character.
+fn unbase32(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 5 / 8);
+    let (mut buffer, mut bits) = (0u32, 0u32);
+    for c in text.bytes() {
+        let value = BASE32.iter().position(|&b| b == c.to_ascii_lowercase())?;
+        buffer = (buffer << 5) | u32::try_from(value).ok()?;
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            out.push(u8::try_from((buffer >> bits) & 0xff).ok()?);
+        }
+    }
+    // What [`base32`] writes leaves fewer than 5 bits over, all zero: anything else was added.
+    (bits < 5 && buffer & ((1 << bits) - 1) == 0).then_some(out)
 }
 
 /// Hex SHA-256 of a trimmed, lower-case address.
@@ -330,6 +461,55 @@ mod tests {
         let p = k.play_session(grant, 60);
         assert_eq!(k.verify_play_session(&p, grant.game), Some(grant));
         assert_eq!(k.verify_play_session(&p, GameId::new()), None);
+    }
+
+    #[test]
+    fn a_reply_token_fits_an_address_survives_lower_case_and_refuses_tampering() {
+        let k = keys();
+        let grant = ReplyGrant {
+            game: GameId::new(),
+            seat: 1,
+            version: 42,
+        };
+        let t = k.reply_token(grant, 60);
+        assert!(t.len() <= 64 - "play+".len(), "{} characters", t.len());
+        assert!(
+            t.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        );
+        assert_eq!(k.verify_reply_token(&t), Ok(grant));
+        assert_eq!(k.verify_reply_token(&t.to_uppercase()), Ok(grant));
+        let mut bytes = t.clone().into_bytes();
+        bytes[3] = if bytes[3] == b'a' { b'b' } else { b'a' };
+        let tampered = String::from_utf8(bytes).unwrap();
+        assert_eq!(k.verify_reply_token(&tampered), Err(LinkError::Invalid));
+        assert_eq!(
+            LinkKeys::new(b"another secret").verify_reply_token(&t),
+            Err(LinkError::Invalid)
+        );
+        for bad in ["", "play", &t[..40], "1!", &format!("{t}a")] {
+            assert_eq!(k.verify_reply_token(bad), Err(LinkError::Invalid), "{bad}");
+        }
+        let old = k.reply_token(grant, -60);
+        assert_eq!(k.verify_reply_token(&old), Err(LinkError::Expired));
+        // No other token passes for a reply token.
+        let play = k.play_link(
+            PlayGrant {
+                user: UserId::new(),
+                game: grant.game,
+                seat: 1,
+            },
+            60,
+        );
+        assert_eq!(k.verify_reply_token(&play), Err(LinkError::Invalid));
+    }
+
+    #[test]
+    fn base32_round_trips() {
+        for n in 0..40u8 {
+            let bytes: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37).wrapping_add(n)).collect();
+            assert_eq!(unbase32(&base32(&bytes)).unwrap(), bytes);
+        }
     }
 
     #[test]

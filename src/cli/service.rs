@@ -80,6 +80,9 @@ pub fn serve() -> ExitCode {
             };
             let app = Application::build_with_metrics(settings, options, metrics)?;
             tracing::info!(%bind, port = app.port(), "serving");
+            if let Some(port) = app.inbound_port() {
+                tracing::info!(port, "listening for replies by mail (SMTP and LMTP)");
+            }
             let handle = app.handle();
             let mut server = actix_web::rt::spawn(app.run_until_stopped());
             tokio::select! {

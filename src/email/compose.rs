@@ -9,8 +9,11 @@ pub mod competition;
 pub mod webhook;
 
 use super::i18n;
-use super::jobs::{DeclinedMail, DigestMail, ReminderMail, SignInMail, SignUpMail, VacationMail};
-use crate::auth::links::{LinkKeys, PlayGrant};
+use super::jobs::{
+    Answer, AnswerMail, DeclinedMail, DigestMail, NotAllowed, ReminderMail, SignInMail, SignUpMail,
+    VacationMail,
+};
+use crate::auth::links::{LinkKeys, PlayGrant, ReplyGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
 use crate::engine::registry::{AnyState, GameKind};
@@ -34,6 +37,8 @@ pub struct Context {
     pub from: Mailbox,
     pub links: LinkKeys,
     pub play_link_ttl_s: i64,
+    /// `MAIL_DOMAIN`: turn mails carry a reply address at it (moves by email).
+    pub mail_domain: Option<String>,
 }
 
 impl Context {
@@ -68,7 +73,15 @@ impl Context {
             from,
             links: LinkKeys::new(&settings.auth.jwt_secret),
             play_link_ttl_s: settings.email.play_link_ttl_s,
+            mail_domain: settings.inbound.mail_domain.clone(),
         }
+    }
+
+    /// `play+<token>@MAIL_DOMAIN` for a move of `grant`'s seat, when moves by email are on.
+    fn reply_address(&self, grant: ReplyGrant) -> Option<String> {
+        let domain = self.mail_domain.as_ref()?;
+        let token = self.links.reply_token(grant, self.play_link_ttl_s);
+        Some(format!("play+{token}@{domain}"))
     }
 
     fn play_url(&self, grant: PlayGrant) -> String {
@@ -108,6 +121,13 @@ pub struct Mail {
     pub unsubscribe_url: Option<String>,
     /// The links in the mail (logged in file mode only).
     pub links: Vec<String>,
+    /// `Reply-To`: the seat's reply address (moves by email).
+    pub reply_to: Option<String>,
+    /// The `Message-ID` of the mail this one answers (a reply by mail).
+    pub in_reply_to: Option<String>,
+    /// An automatic answer (`Auto-Submitted: auto-replied`, RFC 3834): answers to replies, so
+    /// that no auto-responder answers them back.
+    pub auto_replied: bool,
 }
 
 /// A mail's content, rendered to text and HTML alike.
@@ -118,6 +138,11 @@ struct Doc {
     list_heading: Option<String>,
     list: Vec<String>,
     after: Vec<String>,
+    /// How to answer with a move, and the legal moves in notation (moves by email).
+    moves_heading: Option<String>,
+    moves: Vec<String>,
+    /// The reply address the mail's `Reply-To` carries.
+    reply_to: Option<String>,
     link: Option<(String, String)>,
     /// The game's rules page, after the link.
     rules: Option<String>,
@@ -133,6 +158,9 @@ impl Doc {
             list_heading: None,
             list: Vec::new(),
             after: Vec::new(),
+            moves_heading: None,
+            moves: Vec::new(),
+            reply_to: None,
             link: None,
             rules: None,
             footer: None,
@@ -156,6 +184,12 @@ impl Doc {
         }
         for p in &self.after {
             out.push(p.clone());
+            out.push(String::new());
+        }
+        if let Some(h) = &self.moves_heading {
+            out.push(h.clone());
+            // Indented, one per line, so that each move stands alone and is easy to copy.
+            out.extend(self.moves.iter().map(|m| format!("    {m}")));
             out.push(String::new());
         }
         if let Some((label, url)) = &self.link {
@@ -188,6 +222,10 @@ impl Doc {
                         ul { @for item in &self.list { li { (item) } } }
                     }
                     @for p in &self.after { p { (p) } }
+                    @if let Some(h) = &self.moves_heading {
+                        p { (h) }
+                        ul { @for m in &self.moves { li { code { (m) } } } }
+                    }
                     @if let Some((label, url)) = &self.link {
                         p { (label) br; a href=(url) { (url) } }
                     }
@@ -420,6 +458,7 @@ fn footer(
 fn finish(mut mail: Mail, doc: &Doc) -> Mail {
     mail.text = doc.text();
     mail.html = doc.html();
+    mail.reply_to.clone_from(&doc.reply_to);
     if let Some((_, url)) = &doc.link {
         mail.links.push(url.clone());
     }
@@ -442,6 +481,9 @@ fn blank(
         thread,
         unsubscribe_url: None,
         links: Vec::new(),
+        reply_to: None,
+        in_reply_to: None,
+        auto_replied: false,
     }
 }
 
@@ -521,6 +563,9 @@ pub fn invitation(
             thread,
             unsubscribe_url: None,
             links: Vec::new(),
+            reply_to: None,
+            in_reply_to: None,
+            auto_replied: false,
         },
     };
     if let Some(user) = &account {
@@ -644,12 +689,52 @@ pub fn turn(
             .iter()
             .map(|line| line.plain(&names)),
     );
+    reply_block(ctx, &table, &state, p.seat, locale, &mut doc);
     let at = SeatAt {
         game: p.game_id,
         seat: p.seat,
         message_id: p.message_id,
     };
     seat_mail(conn, ctx, &user, at, &i18n::PLAY_CTA, subject, doc)
+}
+
+/// The most legal moves a mail lists; the game page has them all.
+const MOVES_LISTED: usize = 40;
+
+/// Moves by email: when `MAIL_DOMAIN` is set and the seat is pending, the reply address for a
+/// move on the game's current version, and how to reply with the legal moves in notation.
+fn reply_block(
+    ctx: &Context,
+    table: &Table,
+    state: &AnyState,
+    seat: i16,
+    locale: Locale,
+    doc: &mut Doc,
+) {
+    let Ok(engine_seat) = u8::try_from(seat).map(Seat) else {
+        return;
+    };
+    if ctx.mail_domain.is_none() || !state.pending().contains(engine_seat) {
+        return;
+    }
+    let grant = ReplyGrant {
+        game: GameId(table.game.id),
+        seat,
+        version: table.game.version,
+    };
+    doc.reply_to = ctx.reply_address(grant);
+    let moves: Vec<String> = state
+        .legal_actions(engine_seat)
+        .iter()
+        .filter_map(|a| a["notation"].as_str().map(str::to_owned))
+        .collect();
+    doc.moves_heading = Some(i18n::pick(locale, &i18n::REPLY_HOW).to_owned());
+    doc.moves = moves.iter().take(MOVES_LISTED).cloned().collect();
+    if moves.len() > MOVES_LISTED {
+        let more = (moves.len() - MOVES_LISTED).to_string();
+        doc.moves
+            .push(i18n::fill(locale, &i18n::MORE_MOVES, &[("n", &more)]));
+    }
 }
 
 pub fn game_over(
@@ -832,6 +917,10 @@ pub fn reminder(
         &i18n::REMINDER_BODY,
         &[("game", game), ("opponents", &opponents), ("when", &when)],
     ));
+    // A reminder is a turn mail too: it may be answered with the move.
+    if let Some(state) = table.state()? {
+        reply_block(ctx, &table, &state, p.seat, locale, &mut doc);
+    }
     let at = SeatAt {
         game: p.game_id,
         seat: p.seat,
@@ -997,6 +1086,9 @@ pub fn sign_up(
         thread: None,
         unsubscribe_url: None,
         links: Vec::new(),
+        reply_to: None,
+        in_reply_to: None,
+        auto_replied: false,
     };
     Ok(Some(finish(mail, &doc)))
 }
@@ -1114,4 +1206,211 @@ pub fn declined(
         message_id: &p.message_id,
     };
     seat_mail(conn, ctx, &user, at, &i18n::SEE_GAME, subject, doc)
+}
+
+/// The answer to a reply by mail (moves by email): in the reply's thread, marked automatic.
+/// A played move shows what it did and the position now; a refused one why, and the position
+/// now; both list the legal moves and carry a fresh reply address while the seat is pending. A
+/// mail that may not move gets a short polite answer that tells nothing about any game.
+pub fn answer(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &AnswerMail,
+) -> Result<Option<Mail>, JobError> {
+    let mut mail = match (&p.answer, p.game_id, p.seat) {
+        (Answer::NotAllowed { why }, game, _) => not_allowed(conn, p, *why, game)?,
+        (answer, Some(game), Some(seat)) => game_answer(conn, ctx, p, answer, game, seat)?,
+        _ => None,
+    };
+    if let Some(mail) = &mut mail {
+        mail.in_reply_to.clone_from(&p.in_reply_to);
+        mail.auto_replied = true;
+    }
+    Ok(mail)
+}
+
+/// The polite answer to a mail that may not move, in the language of the sender's account if
+/// they have one.
+fn not_allowed(
+    conn: &mut PgConnection,
+    p: &AnswerMail,
+    why: NotAllowed,
+    game: Option<Uuid>,
+) -> Result<Option<Mail>, JobError> {
+    let account: Option<crate::models::User> = users::table
+        .filter(users::email.eq(&p.to))
+        .select(crate::models::User::as_select())
+        .first(conn)
+        .optional()
+        .map_err(db)?;
+    let locale = account
+        .as_ref()
+        .map_or(Locale::En, |u| Locale::from_db(&u.locale));
+    let name = account
+        .as_ref()
+        .map_or_else(|| p.to.clone(), |u| u.display_name.clone());
+    let mut doc = Doc::new(locale, &name);
+    let reason = match why {
+        NotAllowed::UnknownAddress => &i18n::UNKNOWN_ADDRESS,
+        NotAllowed::Expired => &i18n::EXPIRED_ADDRESS,
+        NotAllowed::OtherSeat => &i18n::OTHER_SEAT,
+        NotAllowed::Forwarded => &i18n::FORWARDED,
+    };
+    doc.paragraphs.push(i18n::pick(locale, reason).to_owned());
+    doc.paragraphs
+        .push(i18n::pick(locale, &i18n::ONCE_A_DAY).to_owned());
+    let mail = Mail {
+        to_email: p.to.clone(),
+        to_name: name,
+        subject: i18n::pick(locale, &i18n::NOT_PLAYED_SUBJECT).to_owned(),
+        text: String::new(),
+        html: String::new(),
+        message_id: p.message_id.clone(),
+        // Only a forward from the seat's own address names its game.
+        thread: game.map(GameId),
+        unsubscribe_url: None,
+        links: Vec::new(),
+        reply_to: None,
+        in_reply_to: None,
+        auto_replied: true,
+    };
+    Ok(Some(finish(mail, &doc)))
+}
+
+/// The answer about a move of `seat` in `game`, to the seat's player (nothing when the seat has
+/// changed hands since).
+fn game_answer(
+    conn: &mut PgConnection,
+    ctx: &Context,
+    p: &AnswerMail,
+    answer: &Answer,
+    game: Uuid,
+    seat: i16,
+) -> Result<Option<Mail>, JobError> {
+    let Some(table) = Table::load(conn, game)? else {
+        return Ok(None);
+    };
+    let Some(user) = table.player(seat).and_then(|pl| pl.user.clone()) else {
+        return Ok(None);
+    };
+    if !user.email.eq_ignore_ascii_case(&p.to) {
+        return Ok(None);
+    }
+    let Some(state) = table.state()? else {
+        return Ok(None);
+    };
+    let engine_seat = Seat(u8::try_from(seat).unwrap_or(u8::MAX));
+    let viewer = Viewer::Seat(engine_seat);
+    let locale = Locale::from_db(&user.locale);
+    let game_name = table.game_name();
+    let opponents = table.opponents(seat, locale);
+    let names = table.names(locale);
+    let mut doc = Doc::new(locale, &user.display_name);
+    let words = [("game", game_name), ("opponents", opponents.as_str())];
+    let (subject, after) = match answer {
+        Answer::Played { line, after } => {
+            doc.paragraphs.push(i18n::fill(
+                locale,
+                &i18n::PLAYED_BODY,
+                &[("line", line.as_str())],
+            ));
+            let subject = i18n::fill(locale, &i18n::PLAYED_SUBJECT, &words);
+            (subject, *after)
+        }
+        Answer::Refused {
+            line,
+            code,
+            rule,
+            detail,
+        } => {
+            if let Some(line) = line {
+                doc.paragraphs.push(i18n::fill(
+                    locale,
+                    &i18n::REFUSED_BODY,
+                    &[("line", line.as_str())],
+                ));
+            }
+            doc.paragraphs
+                .push(refusal_reason(locale, code, rule.as_deref(), detail));
+            let subject = i18n::fill(locale, &i18n::REFUSED_SUBJECT, &words);
+            // The position since the seat's own last move, as the turn mail shows it.
+            let since: Option<i64> = game_actions::table
+                .filter(game_actions::game_id.eq(game))
+                .filter(game_actions::seat.eq(seat))
+                .select(diesel::dsl::max(game_actions::seq))
+                .first(conn)
+                .map_err(db)?;
+            (subject, since.unwrap_or(0))
+        }
+        Answer::NotAllowed { .. } => return Ok(None),
+    };
+    let events: Vec<(Value, Value)> = game_events::table
+        .filter(game_events::game_id.eq(game))
+        .filter(game_events::action_seq.gt(after))
+        .order(game_events::seq)
+        .select((game_events::audience, game_events::event))
+        .load(conn)
+        .map_err(db)?;
+    let lines: Vec<String> = events
+        .iter()
+        .filter(|(audience, _)| {
+            serde_json::from_value::<Audience>(audience.clone()).is_ok_and(|a| a.admits(viewer))
+        })
+        .filter_map(|(_, event)| event_line(locale, &table, event))
+        .collect();
+    if !lines.is_empty() {
+        doc.list_heading = Some(i18n::pick(locale, &i18n::WHAT_HAPPENED).to_owned());
+        doc.list = lines;
+    }
+    let view = state.view(viewer);
+    let me = usize::try_from(seat).unwrap_or(usize::MAX);
+    if table.game.status == "finished" {
+        doc.after
+            .push(i18n::pick(locale, &i18n::OVER_NOW).to_owned());
+        let outcome = table.game.outcome.clone().unwrap_or(Value::Null);
+        doc.after.extend(
+            table
+                .kind
+                .result(locale, &view, &outcome)
+                .iter()
+                .map(|line| line.plain(&names)),
+        );
+    } else {
+        doc.after.extend(
+            table
+                .kind
+                .reminder(locale, &view, me)
+                .iter()
+                .map(|line| line.plain(&names)),
+        );
+        if !state.pending().contains(engine_seat) {
+            doc.after
+                .push(i18n::pick(locale, &i18n::NOT_YOUR_TURN_ANY_MORE).to_owned());
+        }
+    }
+    reply_block(ctx, &table, &state, seat, locale, &mut doc);
+    let at = SeatAt {
+        game,
+        seat,
+        message_id: &p.message_id,
+    };
+    seat_mail(conn, ctx, &user, at, &i18n::SEE_GAME, subject, doc)
+}
+
+/// Why a move by mail was refused, in the reader's language (a broken rule in the rulebook's
+/// words, with its ID).
+fn refusal_reason(locale: Locale, code: &str, rule: Option<&str>, detail: &str) -> String {
+    match (code, rule) {
+        ("illegal_action", Some(rule)) => i18n::fill(
+            locale,
+            &i18n::RULE_BROKEN,
+            &[("rule", rule), ("detail", detail)],
+        ),
+        ("stale_version", _) => i18n::pick(locale, &i18n::STALE).to_owned(),
+        ("not_your_turn", _) => i18n::pick(locale, &i18n::NOT_YOUR_TURN_NOW).to_owned(),
+        ("game_over", _) => i18n::pick(locale, &i18n::OVER_NOW).to_owned(),
+        ("no_move", _) => i18n::pick(locale, &i18n::NO_MOVE).to_owned(),
+        ("validation_failed", _) => i18n::fill(locale, &i18n::UNREADABLE, &[("detail", detail)]),
+        _ => detail.to_owned(),
+    }
 }

@@ -229,3 +229,125 @@ pub const VACATION_BODY: T = [
     "{p} è in vacanza fino al {until}. Le sue scadenze in {game} con te sono sospese e si spostano del tempo di assenza al rientro.",
     "{p} est en vacances jusqu'au {until}. Ses délais dans {game} avec vous sont suspendus et repoussés du temps d'absence à son retour.",
 ];
+
+// Moves by email (design.md section 18).
+pub const REPLY_HOW: T = [
+    "To play by email, reply to this mail with your move on the first line, in notation (several actions separated by “;”). Your legal moves now:",
+    "Para jugar por correo, responde a este mensaje con tu jugada en la primera línea, en notación (varias acciones separadas por «;»). Tus jugadas legales ahora:",
+    "Per giocare via email, rispondi a questo messaggio con la tua mossa nella prima riga, in notazione (più azioni separate da «;»). Le tue mosse legali ora:",
+    "Pour jouer par e-mail, répondez à ce message avec votre coup sur la première ligne, en notation (plusieurs actions séparées par « ; »). Vos coups légaux maintenant :",
+];
+pub const MORE_MOVES: T = [
+    "… and {n} more on the game page",
+    "… y {n} más en la página de la partida",
+    "… e altre {n} nella pagina della partita",
+    "… et {n} autres sur la page de la partie",
+];
+pub const PLAYED_SUBJECT: T = [
+    "Move played in {game} with {opponents}",
+    "Jugada hecha en {game} con {opponents}",
+    "Mossa giocata in {game} con {opponents}",
+    "Coup joué dans {game} avec {opponents}",
+];
+pub const REFUSED_SUBJECT: T = [
+    "Move not played in {game} with {opponents}",
+    "Jugada no hecha en {game} con {opponents}",
+    "Mossa non giocata in {game} con {opponents}",
+    "Coup non joué dans {game} avec {opponents}",
+];
+pub const PLAYED_BODY: T = [
+    "Your move “{line}” was played.",
+    "Tu jugada «{line}» se ha hecho.",
+    "La tua mossa «{line}» è stata giocata.",
+    "Votre coup « {line} » a été joué.",
+];
+pub const REFUSED_BODY: T = [
+    "Your move “{line}” was not played.",
+    "Tu jugada «{line}» no se ha hecho.",
+    "La tua mossa «{line}» non è stata giocata.",
+    "Votre coup « {line} » n'a pas été joué.",
+];
+pub const WHAT_HAPPENED: T = [
+    "What happened:",
+    "Lo que ha pasado:",
+    "Cosa è successo:",
+    "Ce qui s'est passé :",
+];
+pub const NOT_YOUR_TURN_ANY_MORE: T = [
+    "It is not your turn any more: you will get a mail when it is.",
+    "Ya no es tu turno: recibirás un correo cuando lo sea.",
+    "Non è più il tuo turno: riceverai un'email quando lo sarà.",
+    "Ce n'est plus votre tour : vous recevrez un e-mail quand ce le sera.",
+];
+pub const STALE: T = [
+    "The game has moved on since the mail you answered; here is where it stands now.",
+    "La partida ha avanzado desde el correo que respondiste; así está ahora.",
+    "La partita è andata avanti dall'email a cui hai risposto; ecco com'è ora.",
+    "La partie a avancé depuis le message auquel vous avez répondu ; voici où elle en est.",
+];
+pub const NOT_YOUR_TURN_NOW: T = [
+    "It is not your turn.",
+    "No es tu turno.",
+    "Non è il tuo turno.",
+    "Ce n'est pas votre tour.",
+];
+pub const OVER_NOW: T = [
+    "The game is over.",
+    "La partida ha terminado.",
+    "La partita è finita.",
+    "La partie est terminée.",
+];
+pub const RULE_BROKEN: T = [
+    "Rule {rule}: {detail}",
+    "Regla {rule}: {detail}",
+    "Regola {rule}: {detail}",
+    "Règle {rule} : {detail}",
+];
+pub const UNREADABLE: T = [
+    "It could not be read as a move: {detail}",
+    "No se ha podido leer como jugada: {detail}",
+    "Non è stato possibile leggerla come mossa: {detail}",
+    "Il n'a pas pu être lu comme un coup : {detail}",
+];
+pub const NO_MOVE: T = [
+    "No move was found in your reply: write it on the first line, above the quoted mail.",
+    "No se ha encontrado ninguna jugada en tu respuesta: escríbela en la primera línea, encima del correo citado.",
+    "Nessuna mossa trovata nella tua risposta: scrivila nella prima riga, sopra l'email citata.",
+    "Aucun coup n'a été trouvé dans votre réponse : écrivez-le sur la première ligne, au-dessus du message cité.",
+];
+pub const NOT_PLAYED_SUBJECT: T = [
+    "Your mail to herald was not played",
+    "Tu correo a herald no se ha jugado",
+    "La tua email a herald non è stata giocata",
+    "Votre message à herald n'a pas été joué",
+];
+pub const UNKNOWN_ADDRESS: T = [
+    "This reply address is not valid: nothing was played. Answer the latest mail herald sent you, or open the game from its link.",
+    "Esta dirección de respuesta no es válida: no se ha jugado nada. Responde al último correo que te envió herald o abre la partida desde su enlace.",
+    "Questo indirizzo di risposta non è valido: non è stato giocato nulla. Rispondi all'ultima email che herald ti ha inviato, o apri la partita dal suo link.",
+    "Cette adresse de réponse n'est pas valide : rien n'a été joué. Répondez au dernier message que herald vous a envoyé, ou ouvrez la partie depuis son lien.",
+];
+pub const EXPIRED_ADDRESS: T = [
+    "This reply address has expired: nothing was played. Answer the latest mail herald sent you, or open the game from its link.",
+    "Esta dirección de respuesta ha caducado: no se ha jugado nada. Responde al último correo que te envió herald o abre la partida desde su enlace.",
+    "Questo indirizzo di risposta è scaduto: non è stato giocato nulla. Rispondi all'ultima email che herald ti ha inviato, o apri la partita dal suo link.",
+    "Cette adresse de réponse a expiré : rien n'a été joué. Répondez au dernier message que herald vous a envoyé, ou ouvrez la partie depuis son lien.",
+];
+pub const OTHER_SEAT: T = [
+    "Only the player of this seat can move by replying to its mails, from the address herald writes to: nothing was played.",
+    "Solo el jugador de este puesto puede jugar respondiendo a sus correos, desde la dirección a la que escribe herald: no se ha jugado nada.",
+    "Solo il giocatore di questo posto può muovere rispondendo alle sue email, dall'indirizzo a cui scrive herald: non è stato giocato nulla.",
+    "Seul le joueur de cette place peut jouer en répondant à ses messages, depuis l'adresse à laquelle herald écrit : rien n'a été joué.",
+];
+pub const FORWARDED: T = [
+    "A forwarded mail is never read as a move: nothing was played. Reply to the mail itself.",
+    "Un correo reenviado nunca se lee como jugada: no se ha jugado nada. Responde al propio correo.",
+    "Un'email inoltrata non viene mai letta come mossa: non è stato giocato nulla. Rispondi all'email stessa.",
+    "Un message transféré n'est jamais lu comme un coup : rien n'a été joué. Répondez au message lui-même.",
+];
+pub const ONCE_A_DAY: T = [
+    "herald answers mails like this one once a day at most.",
+    "herald responde a correos como este una vez al día como mucho.",
+    "herald risponde a email come questa al massimo una volta al giorno.",
+    "herald répond à ce genre de message une fois par jour au plus.",
+];

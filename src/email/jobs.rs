@@ -264,6 +264,65 @@ impl BackgroundJob for WebhookDisabledMail {
     }
 }
 
+/// The answer to a reply that came in by mail (moves by email, design.md section 18): to the
+/// reply's sender, in the reply's thread.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AnswerMail {
+    /// The reply's sender.
+    pub to: String,
+    /// The game and seat of the reply address, when the sender holds that seat.
+    #[serde(default)]
+    pub game_id: Option<Uuid>,
+    #[serde(default)]
+    pub seat: Option<i16>,
+    /// The reply's `Message-ID` (`<...>`).
+    #[serde(default)]
+    pub in_reply_to: Option<String>,
+    pub answer: Answer,
+    pub message_id: String,
+}
+
+/// What a reply by mail came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Answer {
+    /// Played: the move's actions are the game's actions after number `after`.
+    Played { line: String, after: i64 },
+    /// Refused by the submission path (`code`: `stale_version`, `not_your_turn`,
+    /// `illegal_action` with its `rule`, `validation_failed`, ...), or no move was found.
+    Refused {
+        line: Option<String>,
+        code: String,
+        rule: Option<String>,
+        detail: String,
+    },
+    /// The mail may not move at all; the answer says why and nothing about any game.
+    NotAllowed { why: NotAllowed },
+}
+
+/// Why a mail may not move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NotAllowed {
+    /// The reply address is not one of ours (tampered, or its game is gone).
+    UnknownAddress,
+    /// The reply address has expired.
+    Expired,
+    /// The sender does not hold the seat of the reply address.
+    OtherSeat,
+    /// A forwarded mail, even from the seat's own address.
+    Forwarded,
+}
+
+impl BackgroundJob for AnswerMail {
+    const KIND: &'static str = "email.answer";
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        deliver(env, conn, Self::KIND, |c, ctx| {
+            compose::answer(c, ctx, self)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

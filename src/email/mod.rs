@@ -11,7 +11,9 @@
 
 pub mod compose;
 mod i18n;
+pub mod inbound;
 pub mod jobs;
+pub mod listener;
 
 use crate::config::Settings;
 use crate::jobs::JobError;
@@ -178,9 +180,28 @@ impl Sender {
             .to(to)
             .subject(mail.subject.clone())
             .message_id(Some(format!("<{}@{}>", mail.message_id, self.ctx.domain)));
-        if let Some(game) = mail.thread {
-            let root = format!("<game-{}@{}>", game.0, self.ctx.domain);
-            builder = builder.in_reply_to(root.clone()).references(root);
+        let root = mail
+            .thread
+            .map(|game| format!("<game-{}@{}>", game.0, self.ctx.domain));
+        // An answer to a reply by mail goes in that reply's thread (and the game's).
+        match (root, &mail.in_reply_to) {
+            (Some(root), Some(reply)) => {
+                builder = builder
+                    .in_reply_to(reply.clone())
+                    .references(format!("{root} {reply}"));
+            }
+            (Some(root), None) => builder = builder.in_reply_to(root.clone()).references(root),
+            (None, Some(reply)) => {
+                builder = builder.in_reply_to(reply.clone()).references(reply.clone());
+            }
+            (None, None) => {}
+        }
+        if let Some(reply_to) = &mail.reply_to {
+            let mailbox: Mailbox = reply_to.parse().map_err(|e| bad(&e))?;
+            builder = builder.reply_to(mailbox);
+        }
+        if mail.auto_replied {
+            builder = builder.header(AutoSubmitted);
         }
         if let Some(url) = &mail.unsubscribe_url {
             builder = builder
@@ -245,6 +266,25 @@ impl Header for ListUnsubscribe {
 
     fn display(&self) -> HeaderValue {
         HeaderValue::new(Self::name(), self.0.clone())
+    }
+}
+
+/// `Auto-Submitted: auto-replied` (RFC 3834): on answers to replies by mail, so that mail
+/// programs do not answer them automatically (and a loop cannot start).
+#[derive(Clone)]
+struct AutoSubmitted;
+
+impl Header for AutoSubmitted {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("Auto-Submitted")
+    }
+
+    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(AutoSubmitted)
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), "auto-replied".to_owned())
     }
 }
 

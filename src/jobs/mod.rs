@@ -81,8 +81,8 @@ type Runner = fn(&Env, &mut PgConnection, &Job) -> Result<(), JobError>;
 /// Every kind of job and its runner: a new kind is one line here.
 pub const KINDS: &[(&str, Runner)] = {
     use crate::email::jobs::{
-        CompetitionInvitationMail, DeclinedMail, DigestMail, GameOverMail, InvitationMail,
-        PairingMail, ReminderMail, SignInMail, SignUpMail, TurnMail, VacationMail,
+        AnswerMail, CompetitionInvitationMail, DeclinedMail, DigestMail, GameOverMail,
+        InvitationMail, PairingMail, ReminderMail, SignInMail, SignUpMail, TurnMail, VacationMail,
         WebhookDisabledMail,
     };
     use crate::services::competitions::AdvanceJob;
@@ -105,6 +105,7 @@ pub const KINDS: &[(&str, Runner)] = {
         (AdvanceJob::KIND, run_typed::<AdvanceJob>),
         (DeliverWebhook::KIND, run_typed::<DeliverWebhook>),
         (WebhookDisabledMail::KIND, run_typed::<WebhookDisabledMail>),
+        (AnswerMail::KIND, run_typed::<AnswerMail>),
     ]
 };
 

@@ -22,6 +22,7 @@ use utoipa::{IntoResponses, Modify, OpenApi};
         (name = "auth", description = "Signing in."),
         (name = "games", description = "Games: create, join, play, audit."),
         (name = "ratings", description = "Ratings, leaderboards and public player profiles."),
+        (name = "mail", description = "Moves by email: replies to turn mails, forwarded by HTTP."),
     )
 )]
 pub struct ApiDoc;
@@ -38,6 +39,28 @@ impl Modify for BearerScheme {
                     .scheme(HttpAuthScheme::Bearer)
                     .description(Some(
                         "An access token from `POST /api/v1/auth/token` or a personal access token (`hpat_…`).",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "inbound_secret",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "The server's `INBOUND_SECRET`, for the mail service that forwards replies.",
+                    ))
+                    .build(),
+            ),
+        );
+        components.add_security_scheme(
+            "inbound_basic",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Basic)
+                    .description(Some(
+                        "Any user name, and the server's `INBOUND_SECRET` as the password.",
                     ))
                     .build(),
             ),

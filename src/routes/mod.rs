@@ -12,6 +12,7 @@ pub mod document;
 pub mod events;
 pub mod games;
 pub mod health;
+pub mod inbound;
 pub mod invitations;
 pub mod json;
 pub mod metrics;
@@ -89,7 +90,8 @@ where
                 .service(events::create_webhook)
                 .service(events::list_webhooks)
                 .service(events::get_webhook)
-                .service(events::delete_webhook),
+                .service(events::delete_webhook)
+                .service(inbound::receive_inbound_mail),
         )
 }
 

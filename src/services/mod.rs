@@ -10,6 +10,7 @@ pub mod competitions;
 pub mod events;
 pub mod games;
 pub mod idempotency;
+pub mod inbound;
 pub mod notifications;
 pub mod ratings;
 pub mod sign_up;

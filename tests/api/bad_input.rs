@@ -31,6 +31,8 @@ enum BodyKind {
     OptionalJson,
     /// An HTML form (`application/x-www-form-urlencoded`).
     Form,
+    /// A raw mail message (`message/rfc822`).
+    Raw,
 }
 
 #[derive(Debug)]
@@ -44,7 +46,7 @@ const fn row(method: &'static str, path: &'static str, body: BodyKind) -> Route 
     Route { method, path, body }
 }
 
-use BodyKind::{Form, Json as JsonBody, None as NoBody, OptionalJson};
+use BodyKind::{Form, Json as JsonBody, None as NoBody, OptionalJson, Raw};
 
 /// Every route the server mounts, in an order in which each valid request can follow the one
 /// before (the check before the move, signing out last).
@@ -114,6 +116,7 @@ const ROUTES: &[Route] = &[
     row("GET", "/api/v1/competitions/{id}/trf", NoBody),
     row("POST", "/api/v1/competitions/{id}/director", JsonBody),
     row("GET", "/api/v1/competitions/{id}/audit", NoBody),
+    row("POST", "/api/v1/inbound-mail", Raw),
     // The pages (src/web, and the unsubscribe page of src/routes/notifications.rs).
     row("GET", "/static/herald.css", NoBody),
     row("GET", "/static/herald.js", NoBody),
@@ -361,8 +364,16 @@ pub(crate) async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (
     (cookie, csrf)
 }
 
+/// The world's `INBOUND_SECRET` and `MAIL_DOMAIN`.
+const INBOUND_SECRET: &str = "the inbound secret";
+const MAIL_DOMAIN: &str = "herald.test";
+
 async fn world() -> World {
-    let app = spawn_app().await;
+    let app = crate::helpers::spawn_app_with(|s| {
+        s.inbound.secret = Some(INBOUND_SECRET.to_owned());
+        s.inbound.mail_domain = Some(MAIL_DOMAIN.to_owned());
+    })
+    .await;
     let table = app.table().await;
     let cyd = app.user("cyd@example.test", "Cyd").await;
     let (mover, g) = app.mover(&table).await;
@@ -708,6 +719,8 @@ struct Plan {
     reads: Vec<(&'static str, Vec<String>)>,
     json: Option<Value>,
     form: Vec<(String, String)>,
+    /// A raw message.
+    raw: Option<Vec<u8>>,
     /// Spoilt values of each body field.
     fields: Vec<(&'static str, Vec<Value>)>,
     extra: Vec<Case>,
@@ -722,6 +735,7 @@ impl Plan {
             reads: Vec::new(),
             json: None,
             form: Vec::new(),
+            raw: None,
             fields: Vec::new(),
             extra: Vec::new(),
         }
@@ -1434,6 +1448,27 @@ fn plan(w: &World, route: &Route) -> Plan {
             ];
             p
         }
+        ("POST", "/api/v1/inbound-mail") => {
+            // A reply to the mover's turn mail; whatever it comes to, it is read (200).
+            let mut p = Plan::new(Sender::Bearer(INBOUND_SECRET.to_owned()));
+            let token = w.app.links.reply_token(
+                herald::auth::links::ReplyGrant {
+                    game: GameId(w.game.parse().unwrap()),
+                    seat: w.mover as i16,
+                    version: w.version,
+                },
+                3600,
+            );
+            p.raw = Some(
+                format!(
+                    "From: {}\r\nTo: play+{token}@{MAIL_DOMAIN}\r\nSubject: Re: Your move\r\n\
+                     Message-ID: <sweep@example.test>\r\n\r\nE\r\n",
+                    w.email
+                )
+                .into_bytes(),
+            );
+            p
+        }
         ("GET", "/api/v1/players/{id}" | "/players/{id}") => {
             let mut p = Plan::new(Sender::Nobody);
             p.params = vec![w.mover_id.clone()];
@@ -1951,9 +1986,12 @@ fn valid_body(route: &Route, p: &Plan) -> (Option<&'static str>, Option<Vec<u8>>
             Some(serde_json::to_vec(p.json.as_ref().expect("a valid JSON body")).unwrap()),
         ),
         BodyKind::Form => (Some(FORM_TYPE), Some(encode_pairs(&p.form).into_bytes())),
+        BodyKind::Raw => (Some(MESSAGE_TYPE), p.raw.clone()),
         BodyKind::None => (None, None),
     }
 }
+
+const MESSAGE_TYPE: &str = "message/rfc822";
 
 /// The route's valid request, unspoilt.
 fn control(w: &World, route: &Route) -> Case {
@@ -2232,6 +2270,100 @@ fn cases(w: &World, route: &Route) -> Vec<Case> {
                     Expect::Refused,
                 ));
             }
+        }
+        BodyKind::Raw => {
+            let valid = p.raw.clone().unwrap();
+            let raw =
+                |label: &str, sender: Sender, ct: Option<&'static str>, bytes: Vec<u8>, expect| {
+                    Case {
+                        label: format!("body: {label}"),
+                        method: route.method,
+                        path: path.clone(),
+                        sender,
+                        content_type: ct,
+                        headers: Vec::new(),
+                        body: Some(bytes),
+                        expect,
+                    }
+                };
+            let unauthenticated = Expect::Problem(401, "unauthenticated");
+            let invalid = Expect::Problem(422, "validation_failed");
+            let json_instead = Expect::Problem(415, "unsupported_media_type");
+            out.extend([
+                raw(
+                    "no secret",
+                    Sender::Nobody,
+                    Some(MESSAGE_TYPE),
+                    valid.clone(),
+                    unauthenticated,
+                ),
+                raw(
+                    "a wrong secret",
+                    Sender::Bearer("not the secret".to_owned()),
+                    Some(MESSAGE_TYPE),
+                    valid.clone(),
+                    unauthenticated,
+                ),
+                raw(
+                    "an account's token",
+                    Sender::Bearer(w.token.clone()),
+                    Some(MESSAGE_TYPE),
+                    valid.clone(),
+                    unauthenticated,
+                ),
+                raw(
+                    "empty",
+                    p.sender.clone(),
+                    Some(MESSAGE_TYPE),
+                    Vec::new(),
+                    invalid,
+                ),
+                raw(
+                    "NUL bytes",
+                    p.sender.clone(),
+                    Some(MESSAGE_TYPE),
+                    vec![0; 64],
+                    invalid,
+                ),
+                raw(
+                    "JSON",
+                    p.sender.clone(),
+                    Some(JSON_TYPE),
+                    b"{\"raw\": \"message\"}".to_vec(),
+                    json_instead,
+                ),
+                raw(
+                    "a form",
+                    p.sender.clone(),
+                    Some(FORM_TYPE),
+                    valid.clone(),
+                    json_instead,
+                ),
+                raw(
+                    "not addressed to a reply address",
+                    p.sender.clone(),
+                    Some(MESSAGE_TYPE),
+                    String::from_utf8(valid.clone())
+                        .unwrap()
+                        .replace("play+", "someone+")
+                        .into_bytes(),
+                    invalid,
+                ),
+                raw(
+                    "2 MB of nothing",
+                    p.sender.clone(),
+                    Some(MESSAGE_TYPE),
+                    vec![b'x'; 2 * 1024 * 1024],
+                    invalid,
+                ),
+                raw(
+                    "11 MB",
+                    p.sender.clone(),
+                    Some(MESSAGE_TYPE),
+                    vec![b'x'; 11 * 1024 * 1024],
+                    Expect::Problem(413, "payload_too_large"),
+                ),
+            ]);
         }
         BodyKind::None => {}
     }

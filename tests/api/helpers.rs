@@ -63,6 +63,9 @@ pub struct TestApp {
     /// The server's link keys (same secret), to mint play and sign-in links as emails would.
     #[allow(dead_code, reason = "used by the web tests")]
     pub links: herald::auth::links::LinkKeys,
+    /// The port of the inbound mail listener (with `INBOUND_SMTP_ADDR` set).
+    #[allow(dead_code, reason = "used by the moves-by-email tests")]
+    pub inbound_port: Option<u16>,
     client: awc::Client,
 }
 
@@ -140,6 +143,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     )
     .unwrap();
     let base = format!("http://127.0.0.1:{}", app.port());
+    let inbound_port = app.inbound_port();
     actix_web::rt::spawn(app.run_until_stopped());
     let client = awc::Client::builder()
         .timeout(Duration::from_secs(60))
@@ -150,6 +154,7 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
         db_url,
         settings: kept,
         links,
+        inbound_port,
         client,
     }
 }

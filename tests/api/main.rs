@@ -19,6 +19,7 @@ mod invitations;
 mod lancaster;
 mod mail;
 mod merchants;
+mod moves_by_email;
 mod openapi;
 mod ops;
 mod play;

@@ -49,7 +49,7 @@ fn every_operation_has_an_id_a_summary_and_described_responses() {
 }
 
 #[test]
-fn public_operations_declare_no_security_and_the_others_declare_bearer() {
+fn public_operations_declare_no_security_and_the_others_declare_bearer_or_the_inbound_secret() {
     let spec: serde_json::Value = serde_json::from_str(&herald::routes::openapi_json()).unwrap();
     let public = [
         "get_healthz",
@@ -74,6 +74,17 @@ fn public_operations_declare_no_security_and_the_others_declare_bearer() {
             let security = &op["security"];
             if public.contains(&id) {
                 assert!(security.is_null(), "{id} should need no auth");
+            } else if id == "receive_inbound_mail" {
+                // The mail service's shared secret, not an account's token.
+                assert!(
+                    security
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|s| s.get("inbound_secret").is_some()
+                            || s.get("inbound_basic").is_some()),
+                    "{id} should declare the inbound secret only"
+                );
             } else {
                 assert!(
                     security

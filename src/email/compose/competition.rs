@@ -136,6 +136,9 @@ pub fn invitation(
         thread: None,
         unsubscribe_url: None,
         links: Vec::new(),
+        reply_to: None,
+        in_reply_to: None,
+        auto_replied: false,
     };
     Ok(Some(finish(mail, &doc)))
 }

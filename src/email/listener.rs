@@ -1,0 +1,340 @@
+//! The inbound listener (moves by email, design.md section 18): SMTP, or LMTP when the client
+//! greets with `LHLO`, on `INBOUND_SMTP_ADDR`, for a mail server (or anything that speaks SMTP)
+//! to deliver replies to. The protocol is `mailin`'s state machine; this module drives it over
+//! a tokio `TcpListener` and hands each complete message to [`inbound::receive`].
+//!
+//! Only reply addresses (`play+<token>@MAIL_DOMAIN`) are accepted at `RCPT TO`; a message is
+//! answered `250` once it has been read and its outcome committed, `451` when the database could
+//! not be reached (the sender's server tries again), `552` when it is too large. Nothing here
+//! logs a command, an address or a message: they carry tokens (and `mailin`'s own trace lines
+//! are turned off in [`crate::logging`]).
+
+use crate::db::PgPool;
+use crate::error::ApiError;
+use crate::services::inbound::{self, Envelope, Inbox, MAX_MESSAGE_BYTES};
+use mailin::{Action, Handler, Response, SessionBuilder};
+use std::cell::{Cell, RefCell};
+use std::net::{IpAddr, SocketAddr};
+use std::rc::Rc;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+
+/// The longest command or text line read (RFC 5321 allows 1000 octets; we are lenient).
+const MAX_LINE: u64 = 64 * 1024;
+/// How long a client may stay silent (RFC 5321 section 4.5.3.2: at least 5 minutes).
+const IDLE: Duration = Duration::from_secs(300);
+/// Connections served at once; more are turned away with `421`.
+const MAX_SESSIONS: usize = 64;
+/// Recipients per message.
+const MAX_RECIPIENTS: usize = 20;
+
+/// A bound listener, not yet serving.
+pub struct Listener {
+    listener: std::net::TcpListener,
+    inbox: Inbox,
+    pool: PgPool,
+}
+
+impl Listener {
+    /// Binds `addr` (port 0: a free port).
+    ///
+    /// # Errors
+    /// When the address cannot be bound.
+    pub fn bind(addr: SocketAddr, inbox: Inbox, pool: PgPool) -> std::io::Result<Listener> {
+        let listener = std::net::TcpListener::bind(addr)?;
+        listener.set_nonblocking(true)?;
+        Ok(Listener {
+            listener,
+            inbox,
+            pool,
+        })
+    }
+
+    /// The bound address.
+    ///
+    /// # Errors
+    /// When the socket cannot say.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Accepts connections until the task is dropped. Must run on a local task set (actix's
+    /// runtime is one): each session is a local task.
+    ///
+    /// # Errors
+    /// When the socket cannot be handed to tokio.
+    pub async fn serve(self) -> std::io::Result<()> {
+        let listener = tokio::net::TcpListener::from_std(self.listener)?;
+        let sessions = Rc::new(Cell::new(0usize));
+        loop {
+            let (stream, peer) = match listener.accept().await {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    tracing::warn!(error = %e, "inbound SMTP: accept failed");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            };
+            let (inbox, pool, count) = (self.inbox.clone(), self.pool.clone(), sessions.clone());
+            tokio::task::spawn_local(async move {
+                count.set(count.get() + 1);
+                let busy = count.get() > MAX_SESSIONS;
+                if let Err(e) = session(stream, peer.ip(), inbox, pool, busy).await {
+                    tracing::debug!(error = %e, "inbound SMTP session ended");
+                }
+                count.set(count.get() - 1);
+            });
+        }
+    }
+}
+
+/// A message received in full, with its envelope.
+struct Received {
+    envelope: Envelope,
+    data: Vec<u8>,
+    too_big: bool,
+}
+
+/// What the protocol callbacks collect for the session loop.
+#[derive(Default)]
+struct Collected {
+    mail_from: String,
+    recipients: Vec<String>,
+    data: Vec<u8>,
+    too_big: bool,
+    in_data: bool,
+    complete: Option<Received>,
+}
+
+/// `mailin`'s callbacks: they only collect; the session loop does the work.
+struct Collector {
+    inbox: Inbox,
+    shared: Rc<RefCell<Collected>>,
+}
+
+impl Handler for Collector {
+    fn mail(&mut self, _ip: IpAddr, _domain: &str, from: &str) -> Response {
+        let mut c = self.shared.borrow_mut();
+        c.mail_from = if from == NULL_SENDER {
+            String::new()
+        } else {
+            from.to_owned()
+        };
+        c.recipients.clear();
+        mailin::response::OK
+    }
+
+    fn rcpt(&mut self, to: &str) -> Response {
+        let mut c = self.shared.borrow_mut();
+        if c.recipients.len() >= MAX_RECIPIENTS {
+            return Response::custom(452, "Too many recipients".to_owned());
+        }
+        if inbound::accepts_recipient(&self.inbox, to) {
+            c.recipients.push(to.to_lowercase());
+            mailin::response::OK
+        } else {
+            mailin::response::NO_MAILBOX
+        }
+    }
+
+    fn data_start(
+        &mut self,
+        _domain: &str,
+        _from: &str,
+        _is8bit: bool,
+        _to: &[String],
+    ) -> Response {
+        let mut c = self.shared.borrow_mut();
+        c.in_data = true;
+        c.data.clear();
+        c.too_big = false;
+        mailin::response::OK
+    }
+
+    fn data(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        let mut c = self.shared.borrow_mut();
+        if c.data.len() + buf.len() > MAX_MESSAGE_BYTES {
+            c.too_big = true;
+        } else {
+            c.data.extend_from_slice(buf);
+        }
+        Ok(())
+    }
+
+    fn data_end(&mut self) -> Response {
+        let mut c = self.shared.borrow_mut();
+        c.in_data = false;
+        let received = Received {
+            envelope: Envelope {
+                mail_from: std::mem::take(&mut c.mail_from),
+                recipients: std::mem::take(&mut c.recipients),
+            },
+            data: std::mem::take(&mut c.data),
+            too_big: c.too_big,
+        };
+        c.complete = Some(received);
+        // Not sent: the session loop answers once the message has been read.
+        mailin::response::OK
+    }
+}
+
+async fn session(
+    stream: tokio::net::TcpStream,
+    peer: IpAddr,
+    inbox: Inbox,
+    pool: PgPool,
+    busy: bool,
+) -> std::io::Result<()> {
+    let (reader, mut writer) = stream.into_split();
+    if busy {
+        let bye = Response::custom(421, "Too many connections, try again later".to_owned());
+        writer.write_all(&bye.buffer()?).await?;
+        return Ok(());
+    }
+    let name = inbox.domain.clone().unwrap_or_else(|| "herald".to_owned());
+    let shared = Rc::new(RefCell::new(Collected::default()));
+    let collector = Collector {
+        inbox: inbox.clone(),
+        shared: shared.clone(),
+    };
+    let mut session = SessionBuilder::new(name).build(peer, collector);
+    writer.write_all(&session.greeting().buffer()?).await?;
+    let mut reader = BufReader::new(reader);
+    let mut lmtp = false;
+    let mut line = Vec::with_capacity(1024);
+    loop {
+        line.clear();
+        let read = tokio::time::timeout(
+            IDLE,
+            (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line),
+        )
+        .await;
+        let n = match read {
+            Ok(result) => result?,
+            Err(_) => {
+                let bye = Response::custom(421, "Idle too long, closing".to_owned());
+                writer.write_all(&bye.buffer()?).await?;
+                return Ok(());
+            }
+        };
+        if n == 0 {
+            return Ok(());
+        }
+        if !line.ends_with(b"\n") {
+            let bye = Response::custom(500, "Line too long".to_owned());
+            writer.write_all(&bye.buffer()?).await?;
+            return Ok(());
+        }
+        if !shared.borrow().in_data {
+            lmtp |= rewrite_command(&mut line);
+        }
+        let response = session.process(&line);
+        let complete = shared.borrow_mut().complete.take();
+        if let Some(received) = complete {
+            let answer = read_message(&inbox, &pool, received).await;
+            let times = if lmtp { answer.1.max(1) } else { 1 };
+            for _ in 0..times {
+                writer.write_all(&answer.0.buffer()?).await?;
+            }
+            continue;
+        }
+        if response.action == Action::NoReply {
+            continue;
+        }
+        writer.write_all(&response.buffer()?).await?;
+        if response.action == Action::Close {
+            return Ok(());
+        }
+    }
+}
+
+/// What `mailin`'s parser is given for the null reverse path `<>`, which it cannot read.
+const NULL_SENDER: &str = "null-sender@herald.invalid";
+
+/// Rewrites a command line into what `mailin` reads: `LHLO` (LMTP, RFC 2033: SMTP with one
+/// answer per recipient after DATA) as `EHLO`, returning `true`; the null sender `MAIL FROM:<>`
+/// of bounces as [`NULL_SENDER`]; a space after `FROM:` or `TO:` dropped.
+fn rewrite_command(line: &mut Vec<u8>) -> bool {
+    if line.len() >= 4 && line[..4].eq_ignore_ascii_case(b"LHLO") {
+        line[..4].copy_from_slice(b"EHLO");
+        return true;
+    }
+    for verb in [&b"MAIL FROM:"[..], &b"RCPT TO:"[..]] {
+        if line.len() > verb.len() && line[..verb.len()].eq_ignore_ascii_case(verb) {
+            let mut rest = line[verb.len()..].to_vec();
+            while rest.first().is_some_and(|b| *b == b' ' || *b == b'\t') {
+                rest.remove(0);
+            }
+            if verb.starts_with(b"MAIL") && rest.starts_with(b"<>") {
+                let mut path = format!("<{NULL_SENDER}>").into_bytes();
+                path.extend_from_slice(&rest[2..]);
+                rest = path;
+            }
+            line.truncate(verb.len());
+            line.extend_from_slice(&rest);
+        }
+    }
+    false
+}
+
+/// Reads a complete message; the answer for it, and for how many recipients (LMTP).
+async fn read_message(inbox: &Inbox, pool: &PgPool, received: Received) -> (Response, usize) {
+    let Received {
+        envelope,
+        data,
+        too_big,
+    } = received;
+    let recipients = envelope.recipients.len();
+    if too_big {
+        return (mailin::response::NO_STORAGE, recipients);
+    }
+    if recipients == 0 {
+        return (
+            Response::custom(554, "No valid recipients".to_owned()),
+            recipients,
+        );
+    }
+    let inbox = inbox.clone();
+    let done = crate::db::run(pool, move |conn| {
+        inbound::receive(conn, &inbox, &data, Some(&envelope))
+    })
+    .await
+    .map_err(ApiError::from);
+    let response = match done {
+        Ok(_) => mailin::response::OK,
+        Err(ApiError::Validation(_) | ApiError::PayloadTooLarge { .. }) => {
+            Response::custom(554, "Not a message".to_owned())
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "inbound SMTP: a message could not be read; the sender will retry");
+            mailin::response::INTERNAL_ERROR
+        }
+    };
+    (response, recipients)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(line: &str) -> (String, bool) {
+        let mut bytes = line.as_bytes().to_vec();
+        let lmtp = rewrite_command(&mut bytes);
+        (String::from_utf8(bytes).unwrap(), lmtp)
+    }
+
+    #[test]
+    fn lhlo_the_null_sender_and_loose_spaces_become_what_mailin_reads() {
+        assert_eq!(
+            rewritten("LHLO mx.example\r\n"),
+            ("EHLO mx.example\r\n".to_owned(), true)
+        );
+        assert_eq!(
+            rewritten("MAIL FROM:<> BODY=8BITMIME\r\n").0,
+            format!("MAIL FROM:<{NULL_SENDER}> BODY=8BITMIME\r\n")
+        );
+        assert_eq!(rewritten("mail from: <a@b>\r\n").0, "mail from:<a@b>\r\n");
+        assert_eq!(rewritten("RCPT TO: <a@b>\r\n").0, "RCPT TO:<a@b>\r\n");
+        assert_eq!(rewritten("DATA\r\n"), ("DATA\r\n".to_owned(), false));
+    }
+}

@@ -1,0 +1,337 @@
+//! Moves by email (design.md section 18): a reply to a turn mail, received by the SMTP/LMTP
+//! listener or `POST /api/v1/inbound-mail`, is read ([`crate::email::inbound`]), its reply
+//! address and sender checked, and its move submitted through the one submission path
+//! ([`games::submit`]: version check, rules, the same mails to the opponents). The sender gets an
+//! answer in the reply's thread (an [`AnswerMail`] job written in the same transaction).
+//!
+//! What never plays: a machine's mail (auto-replies, bounces, lists: never answered either, so
+//! no loop), a mail whose sender does not hold the seat of its reply address, an expired or
+//! unknown address, a forwarded mail. Those get at most one polite answer per address a day;
+//! every address gets at most [`ANSWERS_PER_HOUR`] answers an hour.
+//!
+//! Idempotent on the Message-ID: an `inbound_mails` row per sender and Message-ID is claimed in
+//! the transaction that plays, so a message delivered twice plays (and is answered) once.
+//!
+//! Never logs a token, an address's token or the message: ids and outcomes only.
+
+use super::games::{self, Mode, Submission};
+use crate::auth::links::{LinkError, LinkKeys};
+use crate::domain::{GameId, UserId};
+use crate::email::inbound::{self, Reply};
+use crate::email::jobs::{Answer, AnswerMail, NotAllowed};
+use crate::error::ApiError;
+use crate::jobs::{self, BackgroundJob};
+use crate::schema::{game_seats, games as games_table, users};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Nullable, SmallInt, Text};
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+/// Answers to mails that did not play one address gets at most in an hour (a played move is
+/// always answered: moves cannot loop, the game moves on).
+pub const REFUSALS_PER_HOUR: i64 = 20;
+
+/// The largest message read (replies are short; attachments are not read).
+pub const MAX_MESSAGE_BYTES: usize = 10 * 1024 * 1024;
+
+/// What reading replies needs: the link keys (reply tokens are signed with them) and our domain.
+#[derive(Clone)]
+pub struct Inbox {
+    pub links: LinkKeys,
+    /// `MAIL_DOMAIN`: only reply addresses at it are read (any domain when unset).
+    pub domain: Option<String>,
+}
+
+/// The SMTP envelope of a message that came in by SMTP or LMTP.
+#[derive(Debug, Clone, Default)]
+pub struct Envelope {
+    /// The reverse path; empty for the null sender `<>` (a bounce).
+    pub mail_from: String,
+    pub recipients: Vec<String>,
+}
+
+/// What became of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = InboundMailOutcome)]
+pub enum Outcome {
+    /// The move was played.
+    Played,
+    /// The move was refused (stale, not the seat's turn, illegal, unreadable, none found).
+    Refused,
+    /// The mail may not move (another address than the seat's, an expired or unknown reply
+    /// address, a forwarded mail).
+    NotAllowed,
+    /// Not for us, or sent by a machine (auto-reply, bounce, list): nothing done, no answer.
+    Ignored,
+    /// This message was read before: nothing done again.
+    Duplicate,
+}
+
+impl Outcome {
+    fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Played => "played",
+            Outcome::Refused => "refused",
+            Outcome::NotAllowed => "not_allowed",
+            Outcome::Ignored => "ignored",
+            Outcome::Duplicate => "duplicate",
+        }
+    }
+}
+
+/// Whether an address is a reply address we read (for the SMTP listener's `RCPT TO`).
+pub fn accepts_recipient(inbox: &Inbox, address: &str) -> bool {
+    inbound::reply_token(address, inbox.domain.as_deref()).is_some()
+}
+
+/// Reads one received message and does what it says (see the module documentation).
+///
+/// # Errors
+/// 422 `validation_failed` when `raw` is not a message, or (without an envelope) not addressed
+/// to a reply address; 413 beyond [`MAX_MESSAGE_BYTES`]; database failures (then nothing was
+/// done, and the message may be delivered again).
+pub fn receive(
+    conn: &mut PgConnection,
+    inbox: &Inbox,
+    raw: &[u8],
+    envelope: Option<&Envelope>,
+) -> Result<Outcome, ApiError> {
+    if raw.len() > MAX_MESSAGE_BYTES {
+        return Err(ApiError::PayloadTooLarge {
+            limit: MAX_MESSAGE_BYTES,
+        });
+    }
+    let reply = inbound::read(raw).ok_or_else(|| {
+        ApiError::Validation("the body is not an RFC 5322 message (no header)".to_owned())
+    })?;
+    let addresses = envelope.map_or(&reply.recipients, |e| &e.recipients);
+    let Some(token) = addresses
+        .iter()
+        .find_map(|a| inbound::reply_token(a, inbox.domain.as_deref()))
+    else {
+        // Over SMTP the envelope was checked at `RCPT TO`; over HTTP this is not our mail.
+        if envelope.is_some() {
+            return Ok(Outcome::Ignored);
+        }
+        return Err(ApiError::Validation(
+            "the message is not addressed to a reply address of this server (play+…@MAIL_DOMAIN)"
+                .to_owned(),
+        ));
+    };
+    let bounce = envelope.is_some_and(|e| e.mail_from.trim().trim_matches(['<', '>']).is_empty());
+    if let Some(why) = reply.automatic.or(bounce.then_some("null sender")) {
+        tracing::info!(
+            why,
+            "automatic mail to a reply address: not read, not answered"
+        );
+        return Ok(Outcome::Ignored);
+    }
+    let Some(sender) = reply.from.clone().filter(|f| f.contains('@')) else {
+        return Ok(Outcome::Ignored);
+    };
+    // Our own mail coming back (a misrouted answer) is never answered.
+    if inbox
+        .domain
+        .as_deref()
+        .is_some_and(|d| sender.ends_with(&format!("@{d}")))
+    {
+        return Ok(Outcome::Ignored);
+    }
+    let message_id = message_key(&reply, raw);
+    let grant = inbox.links.verify_reply_token(&token);
+    let outcome = conn.transaction(|conn| -> Result<Outcome, ApiError> {
+        if !claim(conn, &sender, &message_id)? {
+            return Ok(Outcome::Duplicate);
+        }
+        let read = Read {
+            sender: &sender,
+            reply: &reply,
+        };
+        let (outcome, game, answer) = match grant {
+            Err(LinkError::Expired) => read.not_allowed(NotAllowed::Expired),
+            Err(_) => read.not_allowed(NotAllowed::UnknownAddress),
+            Ok(grant) => read.play(conn, grant)?,
+        };
+        let answered = match answer {
+            Some(answer) if may_answer(conn, &sender, &answer)? => {
+                let (game_id, seat) = game.map_or((None, None), |(g, s)| (Some(g), Some(s)));
+                let job = AnswerMail {
+                    to: sender.clone(),
+                    game_id,
+                    seat,
+                    in_reply_to: reply.message_id.clone(),
+                    answer,
+                    message_id: crate::email::jobs::message_id(),
+                }
+                .job();
+                jobs::enqueue(conn, &[job])?;
+                true
+            }
+            _ => false,
+        };
+        diesel::sql_query(
+            "UPDATE inbound_mails SET outcome = $3, answered = $4, game_id = $5::uuid, seat = $6 \
+             WHERE sender = $1 AND message_id = $2",
+        )
+        .bind::<Text, _>(&sender)
+        .bind::<Text, _>(&message_id)
+        .bind::<Text, _>(outcome.as_str())
+        .bind::<diesel::sql_types::Bool, _>(answered)
+        .bind::<Nullable<Text>, _>(game.map(|(g, _)| g.to_string()))
+        .bind::<Nullable<SmallInt>, _>(game.map(|(_, s)| s))
+        .execute(conn)?;
+        tracing::info!(
+            game.id = game.map(|(g, _)| g.to_string()),
+            seat = game.map(|(_, s)| s),
+            outcome = outcome.as_str(),
+            answered,
+            "mail reply read"
+        );
+        Ok(outcome)
+    })?;
+    jobs::wake();
+    Ok(outcome)
+}
+
+/// The key a message is known by: its Message-ID, or the digest of its bytes without one (or
+/// with an absurdly long one).
+fn message_key(reply: &Reply, raw: &[u8]) -> String {
+    match &reply.message_id {
+        Some(id) if id.len() <= 250 => id.clone(),
+        Some(id) => format!("<sha256:{}>", hex::encode(Sha256::digest(id.as_bytes()))),
+        None => format!("<sha256:{}>", hex::encode(Sha256::digest(raw))),
+    }
+}
+
+/// Claims the message for this transaction; `false` when it was read before.
+fn claim(conn: &mut PgConnection, sender: &str, message_id: &str) -> QueryResult<bool> {
+    let inserted = diesel::sql_query(
+        "INSERT INTO inbound_mails (sender, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+    )
+    .bind::<Text, _>(sender)
+    .bind::<Text, _>(message_id)
+    .execute(conn)?;
+    Ok(inserted == 1)
+}
+
+#[derive(QueryableByName)]
+struct Answered {
+    #[diesel(sql_type = BigInt)]
+    hour: i64,
+    #[diesel(sql_type = BigInt)]
+    polite: i64,
+}
+
+/// Whether `sender` may get this answer: always for a played move; else at most
+/// [`REFUSALS_PER_HOUR`] answers an hour to mails that did not play, and at most one a day to a
+/// mail that may not move.
+fn may_answer(conn: &mut PgConnection, sender: &str, answer: &Answer) -> QueryResult<bool> {
+    if matches!(answer, Answer::Played { .. }) {
+        return Ok(true);
+    }
+    let counts: Answered = diesel::sql_query(
+        "SELECT count(*) FILTER (WHERE received_at > now() - interval '1 hour') AS hour, \
+                count(*) FILTER (WHERE outcome = 'not_allowed') AS polite \
+         FROM inbound_mails \
+         WHERE sender = $1 AND answered AND outcome <> 'played' \
+           AND received_at > now() - interval '1 day'",
+    )
+    .bind::<Text, _>(sender)
+    .get_result(conn)?;
+    let polite = matches!(answer, Answer::NotAllowed { .. });
+    Ok(counts.hour < REFUSALS_PER_HOUR && !(polite && counts.polite > 0))
+}
+
+/// A reply being read.
+struct Read<'a> {
+    sender: &'a str,
+    reply: &'a Reply,
+}
+
+/// What a reply came to: the outcome, the game and seat it concerns (when the sender holds
+/// the seat), and the answer to send.
+type Decision = (Outcome, Option<(Uuid, i16)>, Option<Answer>);
+
+impl Read<'_> {
+    fn not_allowed(&self, why: NotAllowed) -> Decision {
+        (Outcome::NotAllowed, None, Some(Answer::NotAllowed { why }))
+    }
+
+    /// Checks the sender against the seat of the reply address, then submits the move line.
+    fn play(
+        &self,
+        conn: &mut PgConnection,
+        grant: crate::auth::links::ReplyGrant,
+    ) -> Result<Decision, ApiError> {
+        let holder: Option<(Uuid, String)> = game_seats::table
+            .inner_join(users::table)
+            .filter(game_seats::game_id.eq(grant.game.0))
+            .filter(game_seats::seat.eq(grant.seat))
+            .select((users::id, users::email))
+            .first(conn)
+            .optional()?;
+        let Some((user, email)) = holder else {
+            return Ok(self.not_allowed(NotAllowed::UnknownAddress));
+        };
+        // The actions stored before this move: the answer reports those after.
+        let action_count: i64 = games_table::table
+            .find(grant.game.0)
+            .select(games_table::action_count)
+            .first(conn)?;
+        if !email.eq_ignore_ascii_case(self.sender) {
+            return Ok(self.not_allowed(NotAllowed::OtherSeat));
+        }
+        let game = Some((grant.game.0, grant.seat));
+        if self.reply.forwarded {
+            let why = NotAllowed::Forwarded;
+            return Ok((Outcome::NotAllowed, game, Some(Answer::NotAllowed { why })));
+        }
+        let line = self.reply.line.clone();
+        let actions = line.as_deref().map(inbound::actions).unwrap_or_default();
+        if actions.is_empty() {
+            let answer = Answer::Refused {
+                line,
+                code: "no_move".to_owned(),
+                rule: None,
+                detail: "no move was found in the reply".to_owned(),
+            };
+            return Ok((Outcome::Refused, game, Some(answer)));
+        }
+        let line = line.unwrap_or_default();
+        let submission = Submission {
+            expected_version: grant.version,
+            actions: actions.iter().map(|a| json!({"notation": a})).collect(),
+        };
+        let submitted = games::submit(
+            conn,
+            UserId(user),
+            GameId(grant.game.0),
+            &submission,
+            None,
+            Mode::Store,
+        );
+        match submitted {
+            Ok(_) => Ok((
+                Outcome::Played,
+                game,
+                Some(Answer::Played {
+                    line,
+                    after: action_count,
+                }),
+            )),
+            Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => Err(e),
+            Err(e) => {
+                let problem = e.problem();
+                let answer = Answer::Refused {
+                    line: Some(line),
+                    code: problem.code.as_str().to_owned(),
+                    rule: problem.rule,
+                    detail: problem.detail,
+                };
+                Ok((Outcome::Refused, game, Some(answer)))
+            }
+        }
+    }
+}
