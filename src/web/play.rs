@@ -258,6 +258,11 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
 fn chat_panel(p: &GamePage) -> maud::Markup {
     let l = p.locale;
     let player = p.game.you.is_some() && p.csrf.is_some();
+    // The page's forms end with the game (the API still takes a last word).
+    let open = !matches!(
+        p.game.status,
+        games::GameStatus::Finished | games::GameStatus::Aborted
+    );
     let problem = p
         .notes
         .problem
@@ -274,7 +279,7 @@ fn chat_panel(p: &GamePage) -> maud::Markup {
                         li data-seq=(m.seq) { strong { (m.display_name) } ": " (m.text) }
                     }
                 }
-                @if player {
+                @if player && open {
                     form method="post" action={ "/play/" (p.game.id) "/chat" } data-action="chat" {
                         input type="hidden" name="csrf" value=(p.csrf.as_deref().unwrap_or(""));
                         @if let Some(problem) = &problem { p.error role="alert" { (problem) } }
