@@ -136,6 +136,26 @@ pub enum ByeKind {
     Zero,
 }
 
+impl ByeKind {
+    /// The stored and shown name (as serde writes it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ByeKind::PairingAllocated => "pairing_allocated",
+            ByeKind::Full => "full",
+            ByeKind::Half => "half",
+            ByeKind::Zero => "zero",
+        }
+    }
+
+    /// The kind a stored name names (a pairing-allocated bye for anything else).
+    pub fn parse(name: &str) -> ByeKind {
+        [ByeKind::Full, ByeKind::Half, ByeKind::Zero]
+            .into_iter()
+            .find(|k| k.as_str() == name)
+            .unwrap_or(ByeKind::PairingAllocated)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,14 +8,13 @@ use crate::auth::{AuthUser, MaybeAuthUser, Scope};
 use crate::domain::{GameId, UserId};
 use crate::error::{ApiError, Problem};
 use crate::services::chat::{self, ChatMessage};
-use crate::services::events::{self, AccountEvent, Hub};
+use crate::services::events::{self, AccountEvent};
 use crate::services::webhooks::{self, CreatedWebhook, WebhookResource};
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use serde::Deserialize;
-use std::sync::Arc;
 use std::time::Duration;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -114,7 +113,6 @@ pub async fn get_my_events(
         last: start,
         wake,
         _slot: slot,
-        _hub: Arc::clone(&state.events),
     };
     Ok(HttpResponse::Ok()
         .content_type("text/event-stream")
@@ -129,8 +127,8 @@ struct Stream {
     user: UserId,
     last: i64,
     wake: tokio::sync::broadcast::Receiver<Uuid>,
+    /// Counts the stream among its account's until dropped.
     _slot: events::StreamSlot,
-    _hub: Arc<Hub>,
 }
 
 /// The stream's next bytes: the events after the last one sent, else (after a wake-up for this

@@ -175,6 +175,19 @@ impl Event {
         g.json["outcome"].clone()
     }
 
+    /// The standings as `Accept: text/csv` gives them.
+    async fn csv(&self, id: &str) -> crate::helpers::Reply {
+        self.app
+            .send(
+                awc::http::Method::GET,
+                &format!("/api/v1/competitions/{id}/standings"),
+                None,
+                &[("Accept", "text/csv")],
+                None,
+            )
+            .await
+    }
+
     async fn standings(&self, id: &str) -> Vec<Value> {
         let s = self
             .app
@@ -289,16 +302,7 @@ async fn a_six_entrant_magnate_swiss_runs_by_itself_through_play_resignation_and
     );
 
     // The CSV carries the same numbers.
-    let csv = ev
-        .app
-        .send(
-            awc::http::Method::GET,
-            &format!("/api/v1/competitions/{id}/standings"),
-            None,
-            &[("Accept", "text/csv")],
-            None,
-        )
-        .await;
+    let csv = ev.csv(&id).await;
     assert_eq!(csv.status, 200);
     assert!(csv.header("content-type").starts_with("text/csv"));
     let lines: Vec<&str> = csv.text.lines().collect();
@@ -425,16 +429,7 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
             .count();
         assert_eq!(mails, 2, "{name}");
     }
-    let csv = ev
-        .app
-        .send(
-            awc::http::Method::GET,
-            &format!("/api/v1/competitions/{id}/standings"),
-            None,
-            &[("Accept", "text/csv")],
-            None,
-        )
-        .await;
+    let csv = ev.csv(&id).await;
     assert_eq!(csv.text.lines().count(), 10, "{}", csv.text);
     assert!(csv.text.lines().next().unwrap().ends_with(",game_score"));
 

@@ -256,12 +256,7 @@ pub fn pairing(
     let scoring: crate::competitions::standings::Scoring =
         serde_json::from_value(scoring).unwrap_or_default();
     for (round, kind) in byes {
-        let kind = match kind.as_str() {
-            "full" => crate::competitions::ByeKind::Full,
-            "half" => crate::competitions::ByeKind::Half,
-            "zero" => crate::competitions::ByeKind::Zero,
-            _ => crate::competitions::ByeKind::PairingAllocated,
-        };
+        let kind = crate::competitions::ByeKind::parse(&kind);
         doc.list.push(crate::present::fill(
             locale,
             &BYE_LINE,

@@ -2,7 +2,7 @@
 //! pause and resume, replace, withdraw or disqualify an entrant, finalise. Each is written to the
 //! audit log with who, when and why, in the transaction that makes it.
 
-use super::records::{GameRow, StoredRow, live_standings};
+use super::records::{GameRow, live_standings};
 use super::{CompetitionRow, Status, entrants, load, rounds};
 use crate::competitions::GameResult;
 use crate::domain::{GameId, UserId};
@@ -184,12 +184,11 @@ fn apply(
         }
         DirectorAction::Finalise => {
             let table = live_standings(conn, row)?;
-            let frozen: Vec<StoredRow> = table.iter().map(StoredRow::of).collect();
             let now = Utc::now();
             diesel::update(competitions::table.find(row.id))
                 .set((
                     competitions::final_standings.eq(Some(
-                        serde_json::to_value(&frozen).map_err(ApiError::internal)?,
+                        serde_json::to_value(&table).map_err(ApiError::internal)?,
                     )),
                     competitions::finalised_at.eq(Some(now)),
                     competitions::status.eq(Status::Finished.as_str()),

@@ -10,7 +10,7 @@ use super::{CompetitionRow, EntrantRow, entrants, load};
 use crate::competitions::format::Format;
 use crate::competitions::standings::{self, Standing};
 use crate::competitions::trf::{TrfHeader, trf16};
-use crate::competitions::{ByeKind, ByeRecord, Entrant, GameRecord, GameResult, Points, knockout};
+use crate::competitions::{ByeKind, ByeRecord, Entrant, GameRecord, GameResult, knockout};
 use crate::error::ApiError;
 use crate::schema::{competition_byes, competition_games, users};
 use diesel::prelude::*;
@@ -55,21 +55,7 @@ pub(crate) struct ByeRow {
 
 impl ByeRow {
     pub(crate) fn kind(&self) -> ByeKind {
-        match self.kind.as_str() {
-            "full" => ByeKind::Full,
-            "half" => ByeKind::Half,
-            "zero" => ByeKind::Zero,
-            _ => ByeKind::PairingAllocated,
-        }
-    }
-}
-
-pub(crate) fn bye_kind_str(kind: ByeKind) -> &'static str {
-    match kind {
-        ByeKind::PairingAllocated => "pairing_allocated",
-        ByeKind::Full => "full",
-        ByeKind::Half => "half",
-        ByeKind::Zero => "zero",
+        ByeKind::parse(&self.kind)
     }
 }
 
@@ -284,9 +270,9 @@ pub(crate) fn rounds(
 pub fn standings(conn: &mut PgConnection, id: Uuid) -> Result<Vec<StandingRow>, ApiError> {
     let row = load(conn, id, false)?;
     if let Some(frozen) = &row.final_standings
-        && let Ok(rows) = serde_json::from_value::<Vec<StoredRow>>(frozen.clone())
+        && let Ok(rows) = serde_json::from_value::<Vec<StandingRow>>(frozen.clone())
     {
-        return Ok(rows.into_iter().map(StoredRow::into_row).collect());
+        return Ok(rows);
     }
     live_standings(conn, &row)
 }
@@ -393,75 +379,6 @@ fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> Standin
                 value: v.value,
             })
             .collect(),
-    }
-}
-
-/// A frozen standings row (as `finalise` stores it).
-#[derive(serde::Serialize, serde::Deserialize)]
-pub(crate) struct StoredRow {
-    rank: u32,
-    account: Uuid,
-    display_name: String,
-    points: Points,
-    played: u32,
-    wins: u32,
-    draws: u32,
-    losses: u32,
-    byes: u32,
-    forfeit_wins: u32,
-    forfeit_losses: u32,
-    status: String,
-    division: Option<i32>,
-    tie_breaks: Vec<(String, Points)>,
-}
-
-impl StoredRow {
-    pub(crate) fn of(r: &StandingRow) -> StoredRow {
-        StoredRow {
-            rank: r.rank,
-            account: r.entrant.id,
-            display_name: r.entrant.display_name.clone(),
-            points: r.points,
-            played: r.played,
-            wins: r.wins,
-            draws: r.draws,
-            losses: r.losses,
-            byes: r.byes,
-            forfeit_wins: r.forfeit_wins,
-            forfeit_losses: r.forfeit_losses,
-            status: r.status.clone(),
-            division: r.division,
-            tie_breaks: r
-                .tie_breaks
-                .iter()
-                .map(|t| (t.name.clone(), t.value))
-                .collect(),
-        }
-    }
-
-    fn into_row(self) -> StandingRow {
-        StandingRow {
-            rank: self.rank,
-            entrant: AccountRef {
-                id: self.account,
-                display_name: self.display_name,
-            },
-            points: self.points,
-            played: self.played,
-            wins: self.wins,
-            draws: self.draws,
-            losses: self.losses,
-            byes: self.byes,
-            forfeit_wins: self.forfeit_wins,
-            forfeit_losses: self.forfeit_losses,
-            status: self.status,
-            division: self.division,
-            tie_breaks: self
-                .tie_breaks
-                .into_iter()
-                .map(|(name, value)| TieBreakResource { name, value })
-                .collect(),
-        }
     }
 }
 

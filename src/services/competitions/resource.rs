@@ -4,13 +4,13 @@ use super::{CompetitionRow, EntrantRow, Entry, Status};
 use crate::competitions::Points;
 use crate::error::ApiError;
 use chrono::{DateTime, Utc};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// An account as competitions show it: never its address.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct AccountRef {
     pub id: Uuid,
     pub display_name: String,
@@ -230,7 +230,7 @@ pub struct RoundResource {
 }
 
 /// A tie-break's name and value.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct TieBreakResource {
     pub name: String,
     #[schema(value_type = f64)]
@@ -238,7 +238,7 @@ pub struct TieBreakResource {
 }
 
 /// One line of the standings.
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct StandingRow {
     /// Equal points and tie-breaks share a rank (1, 2, 2, 4); leagues rank within a division.
     pub rank: u32,

@@ -3,7 +3,7 @@
 //! the next one, or finishes the competition after the last. The job runs in the worker's
 //! transaction with the competition row locked, so two games ending at once advance it once.
 
-use super::records::{GameRow, Season, bye_kind_str, live_standings};
+use super::records::{GameRow, Season, live_standings};
 use super::{CompetitionRow, EntrantRow, Status, load};
 use crate::competitions::format::{Format, Pace};
 use crate::competitions::{
@@ -658,7 +658,7 @@ fn store_rounds(
                     competition_byes::season.eq(row.season),
                     competition_byes::round.eq(round.number),
                     competition_byes::entrant.eq(entrant),
-                    competition_byes::kind.eq(bye_kind_str(*kind)),
+                    competition_byes::kind.eq(kind.as_str()),
                     competition_byes::table_no.eq(table),
                 ))
                 .on_conflict_do_nothing()
