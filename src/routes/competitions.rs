@@ -16,18 +16,19 @@ use crate::services::competitions::{
     self as service, AuditEntry, CompetitionResource, CompetitionSummary, DirectorAction, Entry,
     NewCompetition, ResultGiven, RoundResource, StandingRow, Status,
 };
+use crate::services::idempotency;
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, web};
-use serde::Deserialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 const PROBLEM: &str = "application/problem+json";
 
 /// A new competition.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateCompetitionRequest {
     #[schema(min_length = 1, max_length = 120, example = "Winter Magnate Swiss")]
@@ -56,6 +57,10 @@ pub struct CreateCompetitionRequest {
     pub max_entrants: Option<u32>,
     /// Open entry only for accounts with at least this rating in the kind.
     pub min_rating: Option<i32>,
+    /// Open entry only for accounts whose mail address is known to work: they have used a
+    /// mailed sign-in, sign-up or play link, or moved by mail (default false).
+    #[serde(default)]
+    pub require_working_address: bool,
     /// Applied in this order after points.
     #[serde(default)]
     #[schema(value_type = Vec<TieBreakName>)]
@@ -169,14 +174,17 @@ pub enum FormatSchema {
 
 /// Create a competition
 ///
-/// Opens a competition for entries and mails the invited addresses. Needs the `organise` scope.
+/// Opens a competition for entries and mails the invited addresses. Accepts `Idempotency-Key`.
+/// Needs the `organise` scope.
 #[utoipa::path(
     operation_id = "create_competition",
     tag = "competitions",
     security(("bearer" = [])),
     request_body = CreateCompetitionRequest,
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of creating a second competition.")),
     responses(
         (status = 201, description = "The competition, registering.", body = CompetitionResource),
+        (status = 409, description = "The `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         BodyErrors,
         ServerErrors,
@@ -186,10 +194,15 @@ pub enum FormatSchema {
 pub async fn create_competition(
     state: web::Data<AppState>,
     auth: AuthUser,
+    req: HttpRequest,
     body: Json<CreateCompetitionRequest>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Organise)?;
     let b = body.0;
+    let key = super::idempotency_key(
+        &req,
+        json!({"op": "create_competition", "body": serde_json::to_value(&b).map_err(ApiError::internal)?}),
+    )?;
     let scoring = Scoring {
         bye_points: b.bye_points.unwrap_or(Points::ONE),
         place_points: b.place_points,
@@ -210,16 +223,19 @@ pub async fn create_competition(
         invite: b.invite,
         max_entrants: b.max_entrants,
         min_rating: b.min_rating,
+        require_working_address: b.require_working_address,
         tie_breaks: b.tie_breaks,
         scoring,
         vacation_allowed: b.vacation_allowed,
     };
     let user = auth.user_id;
-    let c = crate::db::run(&state.pool, move |conn| {
-        service::create(conn, user, request)
+    let answer = crate::db::run(&state.pool, move |conn| {
+        idempotency::once(conn, user, key.as_ref(), 201, |conn| {
+            service::create(conn, user, request)
+        })
     })
     .await?;
-    Ok(HttpResponse::Created().json(c))
+    Ok(super::answered(answer))
 }
 
 /// Filters of the competition list.

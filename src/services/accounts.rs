@@ -227,3 +227,32 @@ pub fn by_display_name(conn: &mut PgConnection, name: &str) -> Result<UserId, Ap
         ))),
     }
 }
+
+/// Notes that mail reaches `user`'s address (a mailed link was used, a mail answered), once:
+/// a competition may take only such accounts (design.md section 15).
+///
+/// # Errors
+/// Database failures.
+pub fn address_works(conn: &mut PgConnection, user: UserId) -> QueryResult<()> {
+    diesel::update(
+        users::table
+            .find(user.0)
+            .filter(users::address_works_since.is_null()),
+    )
+    .set(users::address_works_since.eq(Some(chrono::Utc::now())))
+    .execute(conn)?;
+    Ok(())
+}
+
+/// Whether mail has been seen to reach `user`'s address.
+///
+/// # Errors
+/// Database failures.
+pub fn address_is_known_to_work(conn: &mut PgConnection, user: UserId) -> QueryResult<bool> {
+    let since: Option<Option<chrono::DateTime<chrono::Utc>>> = users::table
+        .find(user.0)
+        .select(users::address_works_since)
+        .first(conn)
+        .optional()?;
+    Ok(since.flatten().is_some())
+}

@@ -313,14 +313,18 @@ impl Read<'_> {
             Mode::Store,
         );
         match submitted {
-            Ok(_) => Ok((
-                Outcome::Played,
-                game,
-                Some(Answer::Played {
-                    line,
-                    after: action_count,
-                }),
-            )),
+            Ok(_) => {
+                // A reply to our mail: mail reaches this account.
+                crate::services::accounts::address_works(conn, UserId(user))?;
+                Ok((
+                    Outcome::Played,
+                    game,
+                    Some(Answer::Played {
+                        line,
+                        after: action_count,
+                    }),
+                ))
+            }
             Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => Err(e),
             Err(e) => {
                 let problem = e.problem();

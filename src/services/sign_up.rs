@@ -101,5 +101,8 @@ pub fn complete(
     };
     let address = EmailAddress::parse(&email)
         .map_err(|e| ApiError::internal(anyhow::anyhow!("stored sign-up address: {}", e.0)))?;
-    accounts::register(conn, &address, name, locale, None).map(Some)
+    let account = accounts::register(conn, &address, name, locale, None)?;
+    // The account was made from a mailed link: its address works.
+    accounts::address_works(conn, account.id)?;
+    Ok(Some(account))
 }

@@ -287,7 +287,11 @@ fn view(
                 @for a in audit {
                     li {
                         (crate::services::clocks::local_time(&chrome.time_zone, a.at)) " · "
-                        (a.actor.display_name) " · " code { (a.action) } " · " (a.reason)
+                        @match &a.actor {
+                            Some(actor) => (actor.display_name),
+                            None => (t(l, "comp_server")),
+                        }
+                        " · " code { (a.action) } " · " (a.reason)
                     }
                 }
             }
@@ -556,6 +560,7 @@ fn new_page(
                 input id="c-tb" name="tie_breaks" value=(value("tie_breaks", "buchholz,sonneborn_berger,wins"));
             }
             p { label { input type="checkbox" name="rated" value="on" checked[entered.get("rated").is_some()]; " " (t(l, "rated_game")) } }
+            p { label { input type="checkbox" name="require_working_address" value="on" checked[entered.get("require_working_address").is_some()]; " " (t(l, "comp_working_address")) } }
             button type="submit" { (t(l, "new_competition")) }
         }
     };
@@ -648,6 +653,7 @@ fn new_request(form: &HashMap<String, String>, min_clock: i64) -> Result<NewComp
         invite,
         max_entrants: None,
         min_rating: None,
+        require_working_address: form.get("require_working_address").is_some(),
         tie_breaks,
         scoring: Scoring {
             bye_points: Points::ONE,

@@ -281,6 +281,9 @@ pub fn use_sign_in_link(conn: &mut PgConnection, user: UserId, link: Uuid) -> Qu
     )
     .set(email_links::used_at.eq(Some(now)))
     .execute(conn)?;
+    if n == 1 {
+        crate::services::accounts::address_works(conn, user)?;
+    }
     Ok(n == 1)
 }
 

@@ -136,9 +136,22 @@ impl Event {
 
     /// Plays random legal actions until the game ends.
     async fn play_out(&self, game: &str, names: &[String], dice: &mut Dice) {
+        self.play_out_without(game, names, None, dice).await;
+    }
+
+    /// Plays random legal actions for everyone but `idle` until the game ends; whenever only
+    /// `idle` is asked, its deadline is let pass and the worker times it out (the competition's
+    /// clock is one second a move).
+    async fn play_out_without(
+        &self,
+        game: &str,
+        names: &[String],
+        idle: Option<&str>,
+        dice: &mut Dice,
+    ) {
         for _ in 0..5000 {
             let mut moved = false;
-            for name in names {
+            for name in names.iter().filter(|n| Some(n.as_str()) != idle) {
                 let g = self
                     .app
                     .get(&format!("/api/v1/games/{game}"), Some(self.token(name)))
@@ -162,6 +175,12 @@ impl Event {
                 assert_eq!(r.status, 200, "{}", r.text);
                 moved = true;
                 break;
+            }
+            if !moved && idle.is_some() {
+                if self.worker.time_out_due().unwrap() == 0 {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                moved = true;
             }
             assert!(moved, "nobody could move in {game}");
         }
@@ -351,8 +370,10 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
             "name": "Lancaster Tables", "kind": "lancaster",
             "format": {"type": "tables", "table_sizes": [3], "rounds": 2},
             "entry": "open", "tie_breaks": ["game_score"],
+            "clock": {"type": "per_move", "seconds": 1},
         }))
         .await;
+    let mut dice = Dice::new(5);
     let mut expected: BTreeMap<String, f64> =
         names.iter().map(|n| ((*n).to_owned(), 0.0)).collect();
     for round in 1..=2 {
@@ -367,7 +388,13 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
             (9, 9),
             "everyone at exactly one table"
         );
-        for (t, p) in pairings.iter().enumerate() {
+        // Round 1: the last table resigns, the first plays to the end, the second plays to the
+        // end while its seat 2 never answers (timed out three times, then dropped). Round 2:
+        // two resignations and the director's adjudication. Resignations come first, so that
+        // the timeouts of the second table's idle seat touch no other game.
+        let order: [usize; 3] = if round == 1 { [2, 0, 1] } else { [0, 1, 2] };
+        for t in order {
+            let p = &pairings[t];
             let game = p["game_id"].as_str().unwrap();
             let seats = ev.seats(p);
             let g = ev
@@ -393,11 +420,35 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
                 *expected.get_mut(&seats[0]).unwrap() += 1.0;
                 continue;
             }
-            // A resignation ends a Lancaster game: the resigner last, the others by the score.
-            ev.resign(game, &seats[t % 3]).await;
-            let results = ev.app.results(game);
+            let results = match (round, t) {
+                (1, 0) => {
+                    ev.play_out(game, &seats, &mut dice).await;
+                    let results = ev.app.results(game);
+                    assert!(
+                        results.iter().all(|r| r["reason"] == "finished"),
+                        "{results:?}"
+                    );
+                    results
+                }
+                (1, 1) => {
+                    ev.play_out_without(game, &seats, Some(&seats[2]), &mut dice)
+                        .await;
+                    let g = ev.app.get(&format!("/api/v1/games/{game}"), None).await;
+                    assert_eq!(g.json["seats"][2]["dropped"], true, "{}", g.text);
+                    let results = ev.app.results(game);
+                    assert_eq!(results[2]["place"], 3, "the dropped seat ranks last");
+                    results
+                }
+                _ => {
+                    // A resignation ends a Lancaster game: the resigner last, the others by
+                    // the score.
+                    ev.resign(game, &seats[t % 3]).await;
+                    let results = ev.app.results(game);
+                    assert_eq!(results[t % 3]["place"], 3, "{results:?}");
+                    results
+                }
+            };
             let place = |seat: usize| results[seat]["place"].as_i64().unwrap();
-            assert_eq!(place(t % 3), 3, "{results:?}");
             for (seat, name) in seats.iter().enumerate() {
                 // One point per seat placed worse, half a point per seat placed equal.
                 let worse = (0..3).filter(|o| place(*o) > place(seat)).count() as f64;
@@ -479,7 +530,8 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
 }
 
 #[actix_web::test]
-async fn a_withdrawal_before_half_annuls_and_the_knockout_champion_ranks_first() {
+async fn a_withdrawal_before_half_annuls_the_knockout_champion_ranks_first_and_finalised_standings_stay()
+ {
     let names = ["Ann", "Ben", "Cid", "Dee"];
     let ev = Event::new(&names).await;
     // A round robin of 4 (3 rounds at once): Dee withdraws after one game, so it is annulled.
@@ -557,6 +609,54 @@ async fn a_withdrawal_before_half_annuls_and_the_knockout_champion_ranks_first()
         (table[2]["rank"].clone(), table[3]["rank"].clone()),
         (json!(3), json!(3))
     );
+
+    // Finalised while games are still being played: a game that ends afterwards is played out
+    // (its players see its result) but the frozen standings do not move.
+    let quick = ev
+        .create(json!({"name": "Quick", "kind": "magnate",
+                       "format": {"type": "round_robin", "cycles": 1, "rounds": "all_at_once"},
+                       "entry": "open"}))
+        .await;
+    let pairings: Vec<Value> = ev
+        .rounds(&quick)
+        .await
+        .iter()
+        .flat_map(|r| r["pairings"].as_array().unwrap().clone())
+        .collect();
+    assert_eq!(pairings.len(), 6, "4 entrants, 3 rounds of 2 games at once");
+    let first = ev.seats(&pairings[0]);
+    ev.resign(pairings[0]["game_id"].as_str().unwrap(), &first[1])
+        .await;
+    ev.deliver();
+    let fin = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{quick}/director"),
+            Some(&ev.organiser),
+            json!({"action": "finalise", "reason": "the season is cut short"}),
+        )
+        .await;
+    assert_eq!(fin.status, 200, "{}", fin.text);
+    let frozen = ev.standings(&quick).await;
+    assert_eq!(frozen.iter().map(points_of).sum::<f64>(), 1.0);
+    let second = ev.seats(&pairings[1]);
+    ev.resign(pairings[1]["game_id"].as_str().unwrap(), &second[1])
+        .await;
+    ev.deliver();
+    assert_eq!(
+        ev.standings(&quick).await,
+        frozen,
+        "finalised standings stay"
+    );
+    assert_eq!(ev.status(&quick).await, "finished");
+    let csv = ev.csv(&quick).await;
+    let csv_points: f64 = csv
+        .text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(3).unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(csv_points, 1.0, "the CSV is frozen too: {}", csv.text);
 }
 
 #[actix_web::test]
@@ -752,4 +852,127 @@ async fn a_league_season_promotes_and_relegates_into_the_next() {
     );
     let fresh = ev.standings(&id).await;
     assert!(fresh.iter().all(|r| r["played"] == 0), "{fresh:?}");
+}
+
+#[actix_web::test]
+async fn a_swiss_nobody_can_pair_ends_in_the_log_and_a_newcomer_is_mailed_their_games() {
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee"]).await;
+    let zed = ev.app.user("zed@example.test", "Zed").await;
+    let zed_id = ev.app.get("/api/v1/me", Some(&zed)).await.json["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let id = ev
+        .create(json!({"name": "Short Swiss", "kind": "magnate",
+                       "format": {"type": "swiss", "rounds": 3}, "entry": "open"}))
+        .await;
+    let pairings = ev.rounds(&id).await[0]["pairings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let (first, second) = (ev.seats(&pairings[0]), ev.seats(&pairings[1]));
+
+    // The director replaces a player of the first game by Zed, who hears of it by mail and
+    // event, and now holds the seat.
+    let leaving = first[0].clone();
+    let r = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/director"),
+            Some(&ev.organiser),
+            json!({"action": "replace", "account_id": ev.players[&leaving].1,
+                   "by_account_id": zed_id, "reason": "moved abroad"}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    ev.deliver();
+    let mails = ev.sink.to("zed@example.test");
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.subject().contains("Short Swiss") && m.text().contains("/play/")),
+        "{:?}",
+        mails.iter().map(|m| m.subject()).collect::<Vec<_>>()
+    );
+    let events = ev.app.get("/api/v1/me/events?after=0", Some(&zed)).await;
+    assert!(events.text.contains("\"pairing\""), "{}", events.text);
+    let game = pairings[0]["game_id"].as_str().unwrap();
+    let g = ev
+        .app
+        .get(&format!("/api/v1/games/{game}"), Some(&zed))
+        .await;
+    assert_eq!(g.json["you"]["seat"], 0, "{}", g.text);
+
+    // Both players of the second game withdraw before half of their games (annulled); the
+    // first game ends; Zed and the other player of the first game have met: no round 2 can be
+    // paired, so the event ends and the log says why, in the server's name.
+    for name in &second {
+        let w = ev
+            .app
+            .call(
+                awc::http::Method::DELETE,
+                &format!("/api/v1/competitions/{id}/entries/{}", ev.players[name].1),
+                Some(ev.token(name)),
+                None,
+            )
+            .await;
+        assert_eq!(w.status, 200, "{}", w.text);
+    }
+    let r = ev
+        .app
+        .post(
+            &format!("/api/v1/games/{game}/resign"),
+            Some(&zed),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    ev.deliver();
+    assert_eq!(ev.status(&id).await, "finished");
+    assert_eq!(ev.rounds(&id).await.len(), 1);
+    let audit = ev
+        .app
+        .get(&format!("/api/v1/competitions/{id}/audit"), None)
+        .await;
+    let last = audit.json.as_array().unwrap().last().unwrap().clone();
+    assert_eq!(last["action"], "ended_early", "{}", audit.text);
+    assert_eq!(last["actor"], Value::Null);
+    assert!(
+        last["reason"].as_str().unwrap().contains("round 2"),
+        "{last}"
+    );
+    let page = ev.app.get(&format!("/competitions/{id}"), None).await;
+    assert!(page.text.contains("ended_early"), "the page shows the log");
+}
+
+#[actix_web::test]
+async fn an_open_entry_may_ask_for_a_mail_address_known_to_work() {
+    let ev = Event::new(&["Ann"]).await;
+    let c = ev
+        .app
+        .post(
+            "/api/v1/competitions",
+            Some(&ev.organiser),
+            json!({"name": "Mail Cup", "kind": "magnate", "format": {"type": "swiss", "rounds": 3},
+                   "entry": "open", "require_working_address": true}),
+        )
+        .await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    assert_eq!(c.json["require_working_address"], true);
+    let id = c.json["id"].as_str().unwrap();
+    let entries = format!("/api/v1/competitions/{id}/entries");
+    // Ann signed up with a password and never used a mailed link: refused, and told how.
+    let refused = ev
+        .app
+        .post(&entries, Some(ev.token("Ann")), json!({}))
+        .await;
+    refused.assert_problem(403, "forbidden");
+    assert!(refused.text.contains("email-link"), "{}", refused.text);
+    // Once she signs in through a mailed link, she may enter.
+    crate::bad_input::account_cookie(&ev.app, ev.token("Ann"), "ann@example.test").await;
+    let entered = ev
+        .app
+        .post(&entries, Some(ev.token("Ann")), json!({}))
+        .await;
+    assert_eq!(entered.status, 201, "{}", entered.text);
 }

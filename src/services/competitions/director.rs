@@ -111,7 +111,7 @@ pub fn act(
         diesel::insert_into(competition_audit::table)
             .values((
                 competition_audit::competition_id.eq(id),
-                competition_audit::actor_id.eq(caller.0),
+                competition_audit::actor_id.eq(Some(caller.0)),
                 competition_audit::action.eq(action.name()),
                 competition_audit::detail.eq(action.detail()),
                 competition_audit::reason.eq(reason),
@@ -299,8 +299,13 @@ fn replace(
     if exists == 0 {
         return Err(ApiError::NotFound(format!("there is no account {by}")));
     }
+    // The newcomer brings their own rating (the `rating` tie-break, later seeding).
+    let rating = super::rating_of(conn, by, &row.kind)?;
     diesel::update(competition_entrants::table.find((row.id, e.number)))
-        .set(competition_entrants::user_id.eq(by))
+        .set((
+            competition_entrants::user_id.eq(by),
+            competition_entrants::rating.eq(rating),
+        ))
         .execute(conn)?;
     // The newcomer takes the seats of the games still being played.
     let pending: Vec<GameRow> = competition_games::table
@@ -310,7 +315,9 @@ fn replace(
         .into_iter()
         .filter(|g| g.seats.contains(&e.number) && matches!(g.result(), GameResult::Pending))
         .collect();
-    for g in pending {
+    let rounds = pending.iter().map(|g| g.round);
+    let (from, to) = (rounds.clone().min(), rounds.max());
+    for g in &pending {
         diesel::update(
             game_seats::table
                 .filter(game_seats::game_id.eq(g.game_id))
@@ -318,6 +325,10 @@ fn replace(
         )
         .set(game_seats::user_id.eq(by))
         .execute(conn)?;
+    }
+    // The newcomer hears of the games they now play, as every entrant did of theirs.
+    if let (Some(from), Some(to)) = (from, to) {
+        rounds::announce(conn, row, &[by], from, to)?;
     }
     Ok(())
 }

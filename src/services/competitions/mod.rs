@@ -101,6 +101,8 @@ pub struct NewCompetition {
     pub invite: Vec<EmailAddress>,
     pub max_entrants: Option<u32>,
     pub min_rating: Option<i32>,
+    /// Open entry only for accounts whose mail address is known to work.
+    pub require_working_address: bool,
     pub tie_breaks: Vec<TieBreak>,
     pub scoring: Scoring,
     pub vacation_allowed: bool,
@@ -131,6 +133,7 @@ pub(crate) struct CompetitionRow {
     pub created_at: DateTime<Utc>,
     pub started_at: Option<DateTime<Utc>>,
     pub finished_at: Option<DateTime<Utc>>,
+    pub require_working_address: bool,
 }
 
 impl CompetitionRow {
@@ -238,6 +241,7 @@ pub fn create(
         invite,
         max_entrants,
         min_rating,
+        require_working_address,
         tie_breaks,
         scoring,
         vacation_allowed,
@@ -293,6 +297,7 @@ pub fn create(
                 competitions::entry.eq(entry.as_str()),
                 competitions::max_entrants.eq(max_entrants.map(|m| m as i32)),
                 competitions::min_rating.eq(min_rating),
+                competitions::require_working_address.eq(require_working_address),
                 competitions::tie_breaks.eq(serde_json::to_value(&tie_breaks).map_err(ApiError::internal)?),
                 competitions::scoring.eq(serde_json::to_value(&scoring).map_err(ApiError::internal)?),
                 competitions::vacation_allowed.eq(vacation_allowed),
@@ -496,6 +501,15 @@ pub fn enter(
                     ));
                 }
             }
+            if row.require_working_address
+                && !crate::services::accounts::address_is_known_to_work(conn, UserId(who))?
+            {
+                return Err(ApiError::Forbidden(
+                    "this competition takes only accounts whose mail address is known to work: \
+                     sign in once with a link mailed to you (POST /api/v1/auth/email-link), then enter"
+                        .to_owned(),
+                ));
+            }
             if let Some(min) = row.min_rating {
                 let rating = rating_of(conn, who, &row.kind)?.unwrap_or(0);
                 if rating < min {
@@ -638,15 +652,23 @@ pub fn start(
 pub fn audit(conn: &mut PgConnection, id: Uuid) -> Result<Vec<AuditEntry>, ApiError> {
     use crate::schema::competition_audit as a;
     let _ = load(conn, id, false)?;
-    type Line = (i64, Uuid, String, String, Value, String, DateTime<Utc>);
+    type Line = (
+        i64,
+        Option<Uuid>,
+        Option<String>,
+        String,
+        Value,
+        String,
+        DateTime<Utc>,
+    );
     let rows: Vec<Line> = a::table
-        .inner_join(users::table)
+        .left_join(users::table)
         .filter(a::competition_id.eq(id))
         .order(a::id)
         .select((
             a::id,
             a::actor_id,
-            users::display_name,
+            users::display_name.nullable(),
             a::action,
             a::detail,
             a::reason,
@@ -658,10 +680,9 @@ pub fn audit(conn: &mut PgConnection, id: Uuid) -> Result<Vec<AuditEntry>, ApiEr
         .map(
             |(seq, actor, name, action, detail, reason, at)| AuditEntry {
                 seq,
-                actor: AccountRef {
-                    id: actor,
-                    display_name: name,
-                },
+                actor: actor
+                    .zip(name)
+                    .map(|(id, display_name)| AccountRef { id, display_name }),
                 action,
                 detail,
                 reason,

@@ -109,6 +109,9 @@ pub struct CompetitionResource {
     pub entry: Entry,
     pub max_entrants: Option<i32>,
     pub min_rating: Option<i32>,
+    /// Open entry only for accounts whose mail address is known to work (they have used a
+    /// mailed link or moved by mail).
+    pub require_working_address: bool,
     /// The tie-breaks in the organiser's order.
     pub tie_breaks: Vec<String>,
     /// Points of a pairing-allocated bye.
@@ -155,6 +158,7 @@ impl CompetitionResource {
             },
             max_entrants: row.max_entrants,
             min_rating: row.min_rating,
+            require_working_address: row.require_working_address,
             tie_breaks: row
                 .tie_breaks()
                 .iter()
@@ -261,12 +265,12 @@ pub struct StandingRow {
     pub tie_breaks: Vec<TieBreakResource>,
 }
 
-/// One director action.
+/// One director action (or the server's own `ended_early`).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AuditEntry {
     pub seq: i64,
-    /// Who acted.
-    pub actor: AccountRef,
+    /// Who acted; `null` for the server itself (`ended_early`: nobody left to pair or seat).
+    pub actor: Option<AccountRef>,
     pub action: String,
     /// The action's body without its reason (game, places, seconds, accounts...).
     #[schema(value_type = Object)]

@@ -13,11 +13,14 @@ use crate::domain::{GameId, UserId};
 use crate::error::ApiError;
 use crate::jobs::{BackgroundJob, Env, JobError};
 use crate::models::{Game, GameResult as SeatResult};
-use crate::schema::{competition_byes, competition_entrants, competition_games, competitions};
+use crate::schema::{
+    competition_audit, competition_byes, competition_entrants, competition_games, competitions,
+};
 use crate::services::games;
 use chrono::Utc;
 use diesel::prelude::*;
 use serde::{Deserialize, Serialize};
+use serde_json::json;
 use std::collections::BTreeMap;
 use uuid::Uuid;
 
@@ -255,13 +258,23 @@ fn advance_locked(conn: &mut PgConnection, id: Uuid) -> Result<(), ApiError> {
         match plan(conn, &row, &season)? {
             Plan::Wait => return Ok(()),
             Plan::Finish => {
-                diesel::update(competitions::table.find(id))
-                    .set((
-                        competitions::status.eq(Status::Finished.as_str()),
-                        competitions::finished_at.eq(Some(Utc::now())),
+                finish(conn, id)?;
+                tracing::info!(competition.id = %id, "competition finished");
+                return Ok(());
+            }
+            Plan::EndEarly(why) => {
+                // Rather than stall, the event ends; the log says so for everyone to read.
+                finish(conn, id)?;
+                diesel::insert_into(competition_audit::table)
+                    .values((
+                        competition_audit::competition_id.eq(id),
+                        competition_audit::actor_id.eq(None::<Uuid>),
+                        competition_audit::action.eq("ended_early"),
+                        competition_audit::detail.eq(json!({"round": row.current_round + 1})),
+                        competition_audit::reason.eq(&why),
                     ))
                     .execute(conn)?;
-                tracing::info!(competition.id = %id, "competition finished");
+                tracing::warn!(competition.id = %id, round = row.current_round + 1, reason = %why, "competition ended early");
                 return Ok(());
             }
             Plan::Rounds(rounds) => {
@@ -293,7 +306,19 @@ struct PlannedRound {
 enum Plan {
     Wait,
     Finish,
+    /// Nobody left to pair or seat for the next round: the event ends, for this reason.
+    EndEarly(String),
     Rounds(Vec<PlannedRound>),
+}
+
+fn finish(conn: &mut PgConnection, id: Uuid) -> Result<(), ApiError> {
+    diesel::update(competitions::table.find(id))
+        .set((
+            competitions::status.eq(Status::Finished.as_str()),
+            competitions::finished_at.eq(Some(Utc::now())),
+        ))
+        .execute(conn)?;
+    Ok(())
 }
 
 fn round_done(season: &Season, round: i32) -> bool {
@@ -365,8 +390,10 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
             let paired = match paired {
                 Ok(p) => p,
                 Err(e) => {
-                    tracing::warn!(competition.id = %row.id, round = current + 1, error = %e, "no Swiss pairing: the competition ends");
-                    return Ok(Plan::Finish);
+                    return Ok(Plan::EndEarly(format!(
+                        "round {}: no Swiss pairing is possible ({e})",
+                        current + 1
+                    )));
                 }
             };
             Plan::Rounds(vec![PlannedRound {
@@ -447,8 +474,10 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
             let seated = match tables::seat(&order, &table_sizes, current as u32 + 1) {
                 Ok(t) => t,
                 Err(e) => {
-                    tracing::warn!(competition.id = %row.id, round = current + 1, error = %e, "the entrants left cannot be seated: the competition ends");
-                    return Ok(Plan::Finish);
+                    return Ok(Plan::EndEarly(format!(
+                        "round {}: the entrants left cannot be seated ({e})",
+                        current + 1
+                    )));
                 }
             };
             Plan::Rounds(vec![PlannedRound {
@@ -671,33 +700,49 @@ fn store_rounds(
         .set(competitions::current_round.eq(last))
         .execute(conn)?;
     let first = rounds.iter().map(|r| r.number).min().unwrap_or(last);
-    let jobs: Vec<_> = mailed
-        .keys()
+    let users: Vec<Uuid> = mailed.keys().copied().collect();
+    announce(conn, row, &users, first, last)?;
+    tracing::info!(competition.id = %row.id, rounds = ?rounds.iter().map(|r| r.number).collect::<Vec<_>>(), "paired");
+    Ok(())
+}
+
+/// Mails `users` their pairings of rounds `from..=to` of the current season and records a
+/// `pairing` event for each.
+///
+/// # Errors
+/// Database failures.
+pub(super) fn announce(
+    conn: &mut PgConnection,
+    row: &CompetitionRow,
+    users: &[Uuid],
+    from: i32,
+    to: i32,
+) -> Result<(), ApiError> {
+    let jobs: Vec<_> = users
+        .iter()
         .map(|user| {
             crate::email::jobs::PairingMail {
                 competition_id: row.id,
                 user_id: *user,
                 season: row.season,
-                from_round: first,
-                to_round: last,
+                from_round: from,
+                to_round: to,
                 message_id: crate::email::jobs::message_id(),
             }
             .job()
         })
         .collect();
     crate::jobs::enqueue(conn, &jobs)?;
-    let events = mailed
-        .keys()
+    let events = users
+        .iter()
         .map(|user| crate::services::events::NewEvent {
             user: UserId(*user),
             kind: crate::services::events::EventKind::Pairing,
             game: None,
-            data: serde_json::json!({"competition_id": row.id, "name": row.name, "season": row.season, "from_round": first, "to_round": last}),
+            data: json!({"competition_id": row.id, "name": row.name, "season": row.season, "from_round": from, "to_round": to}),
         })
         .collect();
-    crate::services::events::record(conn, events)?;
-    tracing::info!(competition.id = %row.id, rounds = ?rounds.iter().map(|r| r.number).collect::<Vec<_>>(), "paired");
-    Ok(())
+    crate::services::events::record(conn, events)
 }
 
 /// An entrant leaves a running competition (`status` `withdrawn` or `disqualified`). A
