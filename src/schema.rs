@@ -31,7 +31,7 @@ diesel::table! {
         game_id -> Uuid,
         seq -> Int8,
         user_id -> Uuid,
-        seat -> Int2,
+        seat -> Nullable<Int2>,
         text -> Text,
         at -> Timestamptz,
     }
@@ -75,6 +75,7 @@ diesel::table! {
         created_at -> Timestamptz,
         started_at -> Nullable<Timestamptz>,
         finished_at -> Nullable<Timestamptz>,
+        require_working_address -> Bool,
     }
 }
 
@@ -130,7 +131,7 @@ diesel::table! {
     competition_audit (id) {
         id -> Int8,
         competition_id -> Uuid,
-        actor_id -> Uuid,
+        actor_id -> Nullable<Uuid>,
         action -> Text,
         detail -> Jsonb,
         reason -> Text,
@@ -237,6 +238,7 @@ diesel::table! {
         finished_at -> Nullable<Timestamptz>,
         clock -> Jsonb,
         rated -> Bool,
+        spectator_chat -> Bool,
     }
 }
 
@@ -313,6 +315,7 @@ diesel::table! {
         vacation_until -> Nullable<Timestamptz>,
         vacation_auto -> Bool,
         vacation_used_seconds -> Int8,
+        address_works_since -> Nullable<Timestamptz>,
     }
 }
 

@@ -11,8 +11,8 @@ use futures_util::future::LocalBoxFuture;
 /// How the caller proved who they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Credential {
-    /// A JWT from signing in: every scope.
-    AccessToken,
+    /// A JWT from signing in: every scope, until `expires` (seconds since the epoch).
+    AccessToken { expires: i64 },
     /// A personal access token with its own scopes.
     PersonalToken(TokenId),
 }
@@ -44,7 +44,7 @@ impl AuthUser {
     /// so a leaked token cannot mint more tokens.
     pub fn require_session(&self) -> Result<(), ApiError> {
         match self.credential {
-            Credential::AccessToken => Ok(()),
+            Credential::AccessToken { .. } => Ok(()),
             Credential::PersonalToken(_) => Err(ApiError::Forbidden(
                 "personal access tokens cannot manage tokens: use an access token from POST /api/v1/auth/token".to_owned(),
             )),
@@ -95,11 +95,11 @@ impl FromRequest for AuthUser {
                     credential: Credential::PersonalToken(id),
                 })
             } else {
-                let user_id = state.jwt.verify(&token).ok_or_else(refused)?;
+                let (user_id, expires) = state.jwt.verify_until(&token).ok_or_else(refused)?;
                 Ok(AuthUser {
                     user_id,
                     scopes: ScopeSet::ALL,
-                    credential: Credential::AccessToken,
+                    credential: Credential::AccessToken { expires },
                 })
             }
         })

@@ -58,10 +58,16 @@ impl JwtKeys {
 
     /// The user of a valid, unexpired access token.
     pub fn verify(&self, token: &str) -> Option<UserId> {
+        self.verify_until(token).map(|(user, _)| user)
+    }
+
+    /// [`Jwt::verify`], with the token's expiry (seconds since the epoch): a long-lived
+    /// connection (an event stream) ends when its token does.
+    pub fn verify_until(&self, token: &str) -> Option<(UserId, i64)> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 5;
         validation.set_required_spec_claims(&["exp", "sub"]);
         let data = jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation).ok()?;
-        (data.claims.typ == "access").then_some(UserId(data.claims.sub))
+        (data.claims.typ == "access").then_some((UserId(data.claims.sub), data.claims.exp))
     }
 }

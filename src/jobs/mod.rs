@@ -245,6 +245,30 @@ pub enum Ran {
     },
 }
 
+/// Which jobs a worker thread takes. A webhook delivery waits on someone else's server (up to
+/// its timeout, seconds), so deliveries run on threads of their own: a slow or dead receiver
+/// never holds up anyone's mail, and mail never holds up a delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// Every kind (tests and `drain`).
+    All,
+    /// Every kind but webhook deliveries.
+    Mail,
+    /// Webhook deliveries only.
+    Webhooks,
+}
+
+impl Lane {
+    fn filter(self) -> String {
+        use crate::services::webhooks::DeliverWebhook;
+        match self {
+            Lane::All => String::new(),
+            Lane::Mail => format!("AND kind <> '{}' ", DeliverWebhook::KIND),
+            Lane::Webhooks => format!("AND kind = '{}' ", DeliverWebhook::KIND),
+        }
+    }
+}
+
 /// Takes one due job (skipping those other workers hold), runs `handler` on it inside the same
 /// transaction (in a savepoint, so a failed database statement in the handler does not spoil
 /// the bookkeeping), and records the result before committing.
@@ -253,14 +277,16 @@ pub enum Ran {
 /// Database failures outside the handler.
 pub fn run_one(
     conn: &mut PgConnection,
+    lane: Lane,
     handler: &mut dyn FnMut(&mut PgConnection, &Job) -> Result<(), JobError>,
 ) -> QueryResult<Ran> {
     conn.transaction(|conn| {
-        let job: Option<Job> = diesel::sql_query(
+        let job: Option<Job> = diesel::sql_query(format!(
             "SELECT id, kind, payload, attempts, created_at FROM jobs \
-             WHERE status = 'queued' AND run_at <= now() \
+             WHERE status = 'queued' AND run_at <= now() {}\
              ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED",
-        )
+            lane.filter()
+        ))
         .get_result(conn)
         .optional()?;
         let Some(job) = job else {

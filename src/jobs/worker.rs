@@ -1,8 +1,9 @@
 //! The worker: a thread that runs due jobs one at a time, schedules daily digests, and sleeps on
-//! the in-process doorbell (or at most [`POLL`]) when there is nothing to do. `herald serve`
+//! the in-process doorbell (or at most [`POLL`]) when there is nothing to do; beside it,
+//! [`WEBHOOK_THREADS`] threads deliver webhooks (their own [`Lane`]). `herald serve`
 //! runs one; `herald worker` runs one on its own; several on one database share the work.
 
-use super::{Env, Job, JobError, Ran};
+use super::{Env, Job, JobError, Lane, Ran};
 use crate::config::Settings;
 use crate::db::PgPool;
 use crate::email::{Mailer, Sender};
@@ -20,6 +21,10 @@ const DIGEST_EVERY: Duration = Duration::from_secs(30);
 
 /// How often a worker looks for deadlines that have passed.
 const TIMEOUTS_EVERY: Duration = Duration::from_millis(500);
+
+/// Threads that only deliver webhooks: each waits at most the delivery timeout for a
+/// receiver, so two slow receivers at once still leave the mail thread free.
+pub const WEBHOOK_THREADS: usize = 2;
 
 /// How often a worker deletes old finished jobs.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
@@ -71,12 +76,20 @@ impl Worker {
     /// # Errors
     /// No database connection, or a failed bookkeeping statement.
     pub fn run_once(&self) -> anyhow::Result<Ran> {
+        self.run_once_in(Lane::All)
+    }
+
+    /// Runs at most one due job of `lane`.
+    ///
+    /// # Errors
+    /// As [`Worker::run_once`].
+    pub fn run_once_in(&self, lane: Lane) -> anyhow::Result<Ran> {
         let mut conn = self.pool.get()?;
         let env = &self.env;
         let mut handler = |conn: &mut diesel::PgConnection, job: &Job| -> Result<(), JobError> {
             super::dispatch(env, conn, job)
         };
-        Ok(super::run_one(&mut conn, &mut handler)?)
+        Ok(super::run_one(&mut conn, lane, &mut handler)?)
     }
 
     /// Runs due jobs until none is left; returns how many ran (done, retrying or failed).
@@ -158,42 +171,67 @@ impl Worker {
                     tracing::warn!(error = %e, "digest scheduling failed");
                 }
             }
-            let seen = super::rings();
-            match self.run_once() {
-                Ok(Ran::Idle) => super::wait(seen, TIMEOUTS_EVERY),
-                Ok(_) => {}
-                Err(e) => {
-                    tracing::warn!(error = %e, "job worker cannot reach the database");
-                    std::thread::sleep(POLL);
-                }
+            self.step(Lane::Mail);
+        }
+    }
+
+    /// Runs one due job of `lane`, or waits for the doorbell when there is none.
+    fn step(&self, lane: Lane) {
+        let seen = super::rings();
+        match self.run_once_in(lane) {
+            Ok(Ran::Idle) => super::wait(seen, TIMEOUTS_EVERY),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, "job worker cannot reach the database");
+                std::thread::sleep(POLL);
             }
         }
     }
 
-    /// Starts [`Worker::run`] on a thread of its own.
+    /// Delivers webhooks until `stop` is set.
+    fn deliver_webhooks(&self, stop: &AtomicBool) {
+        while !stop.load(Ordering::SeqCst) {
+            self.step(Lane::Webhooks);
+        }
+    }
+
+    /// Starts [`Worker::run`] on a thread of its own, and [`WEBHOOK_THREADS`] threads that
+    /// deliver webhooks.
     pub fn spawn(self) -> WorkerHandle {
         let stop = Arc::new(AtomicBool::new(false));
+        let mut threads = Vec::new();
+        for n in 0..WEBHOOK_THREADS {
+            let (worker, flag) = (self.clone(), stop.clone());
+            threads.extend(
+                std::thread::Builder::new()
+                    .name(format!("herald-webhooks-{n}"))
+                    .spawn(move || worker.deliver_webhooks(&flag))
+                    .ok(),
+            );
+        }
         let flag = stop.clone();
-        let thread = std::thread::Builder::new()
-            .name("herald-jobs".to_owned())
-            .spawn(move || self.run(&flag))
-            .ok();
-        WorkerHandle { stop, thread }
+        threads.extend(
+            std::thread::Builder::new()
+                .name("herald-jobs".to_owned())
+                .spawn(move || self.run(&flag))
+                .ok(),
+        );
+        WorkerHandle { stop, threads }
     }
 }
 
-/// A running worker thread.
+/// Running worker threads.
 pub struct WorkerHandle {
     stop: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    threads: Vec<JoinHandle<()>>,
 }
 
 impl WorkerHandle {
-    /// Asks the worker to stop after its current job and waits for it.
+    /// Asks the worker threads to stop after their current job and waits for them.
     pub fn stop(mut self) {
         self.stop.store(true, Ordering::SeqCst);
         super::wake();
-        if let Some(thread) = self.thread.take() {
+        for thread in self.threads.drain(..) {
             let _ = thread.join();
         }
     }

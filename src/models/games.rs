@@ -26,6 +26,8 @@ pub struct Game {
     pub clock: serde_json::Value,
     /// Counts for the players' ratings when it ends (design.md section 16).
     pub rated: bool,
+    /// Spectators may read and write the game's chat (design.md section 17).
+    pub spectator_chat: bool,
 }
 
 #[derive(Debug, Insertable)]
@@ -42,6 +44,7 @@ pub struct NewGame<'a> {
     pub created_by: Uuid,
     pub clock: &'a serde_json::Value,
     pub rated: bool,
+    pub spectator_chat: bool,
 }
 
 #[derive(Debug, Clone, Queryable, Selectable)]

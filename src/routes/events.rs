@@ -4,17 +4,19 @@
 
 use super::docs::{AuthErrors, BodyErrors, ServerErrors};
 use super::json::Json;
-use crate::auth::{AuthUser, MaybeAuthUser, Scope};
+use crate::auth::{AuthUser, Credential, MaybeAuthUser, Scope};
 use crate::domain::{GameId, UserId};
 use crate::error::{ApiError, Problem};
 use crate::services::chat::{self, ChatMessage};
 use crate::services::events::{self, AccountEvent};
+use crate::services::idempotency;
 use crate::services::webhooks::{self, CreatedWebhook, WebhookResource};
 use crate::state::AppState;
 use actix_web::http::header;
 use actix_web::web::Bytes;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use serde::Deserialize;
+use serde_json::json;
 use std::time::Duration;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -110,6 +112,7 @@ pub async fn get_my_events(
     let stream = Stream {
         pool: state.pool.clone(),
         user,
+        credential: auth.credential,
         last: start,
         wake,
         _slot: slot,
@@ -125,15 +128,48 @@ pub async fn get_my_events(
 struct Stream {
     pool: crate::db::PgPool,
     user: UserId,
+    /// What opened the stream: it ends when that token expires or is revoked.
+    credential: Credential,
     last: i64,
     wake: tokio::sync::broadcast::Receiver<Uuid>,
     /// Counts the stream among its account's until dropped.
     _slot: events::StreamSlot,
 }
 
+impl Stream {
+    /// How long the access token that opened the stream still holds (`None`: it has expired).
+    /// A personal token has no expiry; [`Stream::token_in_force`] sees it revoked.
+    fn time_left(&self) -> Option<Duration> {
+        match self.credential {
+            Credential::AccessToken { expires } => {
+                let left = expires - chrono::Utc::now().timestamp();
+                u64::try_from(left)
+                    .ok()
+                    .filter(|l| *l > 0)
+                    .map(Duration::from_secs)
+            }
+            Credential::PersonalToken(_) => Some(Duration::MAX),
+        }
+    }
+
+    /// Whether the personal token that opened the stream is still in force (checked at each
+    /// keep-alive, so a revoked token's stream ends within [`KEEP_ALIVE`]).
+    async fn token_in_force(&self) -> bool {
+        match self.credential {
+            Credential::AccessToken { .. } => true,
+            Credential::PersonalToken(id) => crate::db::run(&self.pool, move |conn| {
+                crate::services::tokens::in_force(conn, id)
+            })
+            .await
+            .unwrap_or(false),
+        }
+    }
+}
+
 /// The stream's next bytes: the events after the last one sent, else (after a wake-up for this
 /// account or the keep-alive interval) a comment.
 async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, Stream)> {
+    let left = s.time_left()?;
     let (user, last) = (s.user, s.last);
     let read = crate::db::run(&s.pool, move |conn| events::since(conn, user, last, BATCH)).await;
     let list = match read {
@@ -153,11 +189,19 @@ async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, S
         }
         return Some((Ok(Bytes::from(text)), s));
     }
-    let deadline = tokio::time::sleep(KEEP_ALIVE);
+    let expiring = left < KEEP_ALIVE;
+    let deadline = tokio::time::sleep(left.min(KEEP_ALIVE));
     tokio::pin!(deadline);
     loop {
         tokio::select! {
-            () = &mut deadline => return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), s)),
+            () = &mut deadline => {
+                // The token ran out or was revoked: the stream ends (the client reconnects
+                // with a fresh one).
+                if expiring || !s.token_in_force().await {
+                    return None;
+                }
+                return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), s));
+            }
             woke = s.wake.recv() => match woke {
                 Ok(u) if u == s.user.0 => return Some((Ok(Bytes::new()), s)),
                 Ok(_) => {}
@@ -179,17 +223,22 @@ pub struct ChatRequest {
 
 /// Post in a game's chat
 ///
-/// One line of at most 500 characters, for the game's players (at most 10 a minute); the other
-/// players get a `chat` event. Needs the `play` scope.
+/// One line of at most 500 characters, for the game's players — and for signed-in spectators
+/// when the game's creator allowed it (`spectator_chat`) — at most 10 a minute; the players
+/// (but the writer) get a `chat` event. Accepts `Idempotency-Key`. Needs the `play` scope.
 #[utoipa::path(
     operation_id = "post_chat",
     tag = "events",
     security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The game's id.")),
+    params(
+        ("id" = Uuid, Path, description = "The game's id."),
+        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of posting twice."),
+    ),
     request_body = ChatRequest,
     responses(
         (status = 201, description = "The message.", body = ChatMessage),
         (status = 403, description = "Not a player of this game (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "The `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
         (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
         (status = 429, description = "More than 10 messages in a minute (`rate_limited`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
@@ -202,13 +251,23 @@ pub async fn post_chat(
     state: web::Data<AppState>,
     auth: AuthUser,
     id: web::Path<Uuid>,
+    req: HttpRequest,
     body: Json<ChatRequest>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Play)?;
     let (user, id) = (auth.user_id, GameId(id.into_inner()));
+    let key = super::idempotency_key(
+        &req,
+        json!({"op": "post_chat", "game": id.0, "text": body.0.text}),
+    )?;
     let text = body.0.text;
-    let m = crate::db::run(&state.pool, move |conn| chat::post(conn, user, id, &text)).await?;
-    Ok(HttpResponse::Created().json(m))
+    let answer = crate::db::run(&state.pool, move |conn| {
+        idempotency::once(conn, user, key.as_ref(), 201, |conn| {
+            chat::post(conn, user, id, &text)
+        })
+    })
+    .await?;
+    Ok(super::answered(answer))
 }
 
 /// Read a game's chat
@@ -259,15 +318,17 @@ pub struct WebhookRequest {
 /// `data`) with `Herald-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>` and
 /// `Herald-Event-Id` (the same on every retry: deduplicate by it). Failed deliveries are tried
 /// again with back-off; after 3 days of failures the subscription is disabled and you are
-/// mailed. The secret is shown only in this answer. Needs the `read` scope.
+/// mailed. The secret is shown only in this answer (and in a retry's with the same
+/// `Idempotency-Key`). Needs the `read` scope.
 #[utoipa::path(
     operation_id = "create_webhook",
     tag = "events",
     security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of subscribing twice.")),
     request_body = WebhookRequest,
     responses(
         (status = 201, description = "The subscription and its secret (shown once).", body = CreatedWebhook),
-        (status = 409, description = "Already 10 webhooks (`conflict`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "Already 10 webhooks, or the `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         BodyErrors,
         ServerErrors,
@@ -277,17 +338,24 @@ pub struct WebhookRequest {
 pub async fn create_webhook(
     state: web::Data<AppState>,
     auth: AuthUser,
+    req: HttpRequest,
     body: Json<WebhookRequest>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Read)?;
     let user = auth.user_id;
+    let key = super::idempotency_key(
+        &req,
+        json!({"op": "create_webhook", "url": body.0.url, "events": body.0.events}),
+    )?;
     let WebhookRequest { url, events } = body.0;
     let allow = state.settings.webhooks.allow_private;
-    let created = crate::db::run(&state.pool, move |conn| {
-        webhooks::create(conn, user, &url, &events, allow)
+    let answer = crate::db::run(&state.pool, move |conn| {
+        idempotency::once(conn, user, key.as_ref(), 201, |conn| {
+            webhooks::create(conn, user, &url, &events, allow)
+        })
     })
     .await?;
-    Ok(HttpResponse::Created().json(created))
+    Ok(super::answered(answer))
 }
 
 /// List your webhooks
@@ -370,7 +438,8 @@ pub async fn delete_webhook(
 
 /// Mute a seat's chat
 ///
-/// Its messages are hidden from you in this game and raise no `chat` event for you. Needs the
+/// Its messages are hidden from you in this game and raise no `chat` event for you; the seat
+/// `spectators` mutes every spectator (in a game whose creator lets spectators chat). Needs the
 /// `play` scope.
 #[utoipa::path(
     operation_id = "mute_chat_seat",
@@ -378,7 +447,7 @@ pub async fn delete_webhook(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("seat" = i16, Path, description = "The seat to mute."),
+        ("seat" = String, Path, description = "The seat to mute: its number, or `spectators`.", example = "1"),
     ),
     responses(
         (status = 204, description = "Muted."),
@@ -393,7 +462,7 @@ pub async fn delete_webhook(
 pub async fn mute_chat_seat(
     state: web::Data<AppState>,
     auth: AuthUser,
-    path: web::Path<(Uuid, i16)>,
+    path: web::Path<(Uuid, String)>,
 ) -> Result<HttpResponse, ApiError> {
     set_mute(state, auth, path, true).await
 }
@@ -407,7 +476,7 @@ pub async fn mute_chat_seat(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("seat" = i16, Path, description = "The seat to hear again."),
+        ("seat" = String, Path, description = "The seat to hear again: its number, or `spectators`.", example = "1"),
     ),
     responses(
         (status = 204, description = "Unmuted."),
@@ -422,7 +491,7 @@ pub async fn mute_chat_seat(
 pub async fn unmute_chat_seat(
     state: web::Data<AppState>,
     auth: AuthUser,
-    path: web::Path<(Uuid, i16)>,
+    path: web::Path<(Uuid, String)>,
 ) -> Result<HttpResponse, ApiError> {
     set_mute(state, auth, path, false).await
 }
@@ -430,14 +499,14 @@ pub async fn unmute_chat_seat(
 async fn set_mute(
     state: web::Data<AppState>,
     auth: AuthUser,
-    path: web::Path<(Uuid, i16)>,
+    path: web::Path<(Uuid, String)>,
     muted: bool,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Play)?;
     let (id, seat) = path.into_inner();
-    let (user, id) = (auth.user_id, GameId(id));
+    let (user, id, whom) = (auth.user_id, GameId(id), chat::Muted::parse(&seat)?);
     crate::db::run(&state.pool, move |conn| {
-        chat::mute(conn, user, id, seat, muted)
+        chat::mute(conn, user, id, whom, muted)
     })
     .await?;
     Ok(HttpResponse::NoContent().finish())

@@ -1,6 +1,7 @@
 //! Games: the kinds on offer, create, join, list, read, play, check, history, resign, fairness.
 
 use super::docs::{AuthErrors, BodyErrors, ServerErrors};
+use super::idempotency_key;
 use super::json::{Json, OptionalJson};
 use crate::auth::{AuthUser, MaybeAuthUser, Scope};
 use crate::domain::{EmailAddress, GameId, UserId};
@@ -11,7 +12,6 @@ use crate::services::games::{
     self, Fairness, GameResource, GameStatus, GameSummary, HistoryEntry, ListFilter, Mode,
     NewGameRequest, Submission, Submitted,
 };
-use crate::services::idempotency::IdempotencyKey;
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, get, post, web};
 use serde::{Deserialize, Serialize};
@@ -82,6 +82,10 @@ pub struct CreateGameRequest {
     /// when every seat is a different account.
     #[serde(default)]
     pub rated: bool,
+    /// Whether spectators (signed-in accounts that do not play) may read and write the game's
+    /// chat while it is played (default false: the players only).
+    #[serde(default)]
+    pub spectator_chat: bool,
 }
 
 /// Joining a game.
@@ -124,18 +128,6 @@ pub struct ListGamesQuery {
     pub status: Option<GameStatus>,
     /// `true`: only games waiting for the caller.
     pub my_turn: Option<bool>,
-}
-
-fn idempotency_key(req: &HttpRequest, scope: Value) -> Result<Option<IdempotencyKey>, ApiError> {
-    req.headers()
-        .get("Idempotency-Key")
-        .map(|v| {
-            let key = v
-                .to_str()
-                .map_err(|_| ApiError::Validation("Idempotency-Key must be ASCII".to_owned()))?;
-            IdempotencyKey::new(key, &scope)
-        })
-        .transpose()
 }
 
 fn answer(submitted: Submitted, fresh_status: actix_web::http::StatusCode) -> HttpResponse {
@@ -202,8 +194,9 @@ pub async fn create_game(
         open_seats,
         clock,
         rated,
+        spectator_chat,
     } = body.0;
-    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "invite_players": invite_players, "open_seats": open_seats, "clock": clock, "rated": rated});
+    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "invite_players": invite_players, "open_seats": open_seats, "clock": clock, "rated": rated, "spectator_chat": spectator_chat});
     let key = idempotency_key(&req, scope)?;
     let request = NewGameRequest {
         kind,
@@ -213,6 +206,7 @@ pub async fn create_game(
         open_seats,
         clock: Clock::from_request(clock.as_ref(), state.settings.games.clock_min_seconds)?,
         rated,
+        spectator_chat,
     };
     let user = auth.user_id;
     let done = crate::db::run(&state.pool, move |conn| {

@@ -22,6 +22,7 @@ pub mod schemas;
 pub mod vacation;
 
 use crate::error::ApiError;
+use crate::services::idempotency::{Answer, IdempotencyKey};
 use actix_web::dev::{ResourceDef, ServiceFactory, ServiceRequest};
 use actix_web::{App, HttpRequest, HttpResponse, web};
 use std::sync::Arc;
@@ -183,4 +184,33 @@ pub async fn fallback(
         Some(allow) => ApiError::MethodNotAllowed { allow },
         None => ApiError::NotFound(format!("there is nothing at {}", req.path())),
     })
+}
+
+/// The request's `Idempotency-Key`, if any, bound to `scope` (the operation and its body): a
+/// retry with the same key and another body is refused.
+///
+/// # Errors
+/// 422 for a key that is not 1 to 255 visible ASCII characters.
+pub(crate) fn idempotency_key(
+    req: &HttpRequest,
+    scope: serde_json::Value,
+) -> Result<Option<IdempotencyKey>, ApiError> {
+    req.headers()
+        .get("Idempotency-Key")
+        .map(|v| {
+            let key = v
+                .to_str()
+                .map_err(|_| ApiError::Validation("Idempotency-Key must be ASCII".to_owned()))?;
+            IdempotencyKey::new(key, &scope)
+        })
+        .transpose()
+}
+
+/// A retry-safe request's answer as a response.
+pub(crate) fn answered(answer: Answer) -> HttpResponse {
+    HttpResponse::build(
+        actix_web::http::StatusCode::from_u16(answer.status)
+            .unwrap_or(actix_web::http::StatusCode::OK),
+    )
+    .json(answer.body)
 }

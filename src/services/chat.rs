@@ -1,6 +1,7 @@
-//! Chat per game (design.md section 17): the players of a game talk; each message is an event
-//! for the other players. Chat is its own table and never enters the game's state, history,
-//! views or seed: it cannot leak a hidden part because it never sees one.
+//! Chat per game (design.md section 17): the players of a game talk, and spectators too when the
+//! game's creator allowed it; each message is an event for the players (but its writer). Chat is
+//! its own table and never enters the game's state, history, views or seed: it cannot leak a
+//! hidden part because it never sees one.
 
 use super::events::{EventKind, NewEvent, record};
 use crate::domain::{GameId, UserId};
@@ -15,23 +16,70 @@ use uuid::Uuid;
 pub const MAX_CHARS: usize = 500;
 /// Messages one player may post in one game per minute.
 pub const PER_MINUTE: i64 = 10;
+/// The seat a mute of the spectators is stored under (no player has it).
+const SPECTATORS: i16 = -1;
+
+/// Whose messages a mute silences: one seat, or every spectator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Muted {
+    Seat(i16),
+    Spectators,
+}
+
+impl Muted {
+    /// A mute path's `{seat}`: a seat number or `spectators`.
+    ///
+    /// # Errors
+    /// 404 for anything else.
+    pub fn parse(text: &str) -> Result<Muted, ApiError> {
+        if text == "spectators" {
+            return Ok(Muted::Spectators);
+        }
+        text.parse::<i16>()
+            .ok()
+            .filter(|s| *s >= 0)
+            .map(Muted::Seat)
+            .ok_or_else(|| {
+                ApiError::NotFound(format!(
+                    "{text:?} is neither a seat number nor `spectators`"
+                ))
+            })
+    }
+
+    fn stored(self) -> i16 {
+        match self {
+            Muted::Seat(s) => s,
+            Muted::Spectators => SPECTATORS,
+        }
+    }
+}
 
 /// A chat message.
 #[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct ChatMessage {
     /// Its number in the game's chat (1 first).
     pub seq: i64,
-    pub seat: i16,
+    /// The writer's seat; `null` for a spectator.
+    pub seat: Option<i16>,
     pub display_name: String,
     pub text: String,
     pub at: DateTime<Utc>,
 }
 
+/// The game's status and whether spectators may chat in it.
+fn game_of(conn: &mut PgConnection, game: GameId, lock: bool) -> Result<(String, bool), ApiError> {
+    let query = games::table
+        .find(game.0)
+        .select((games::status, games::spectator_chat));
+    let found = if lock {
+        query.for_update().first(conn).optional()?
+    } else {
+        query.first(conn).optional()?
+    };
+    found.ok_or_else(|| ApiError::NotFound(format!("there is no game {game}")))
+}
+
 fn seats_of(conn: &mut PgConnection, game: GameId) -> Result<Vec<(i16, Uuid)>, ApiError> {
-    let exists: i64 = games::table.find(game.0).count().get_result(conn)?;
-    if exists == 0 {
-        return Err(ApiError::NotFound(format!("there is no game {game}")));
-    }
     Ok(game_seats::table
         .filter(game_seats::game_id.eq(game.0))
         .filter(game_seats::user_id.is_not_null())
@@ -42,8 +90,8 @@ fn seats_of(conn: &mut PgConnection, game: GameId) -> Result<Vec<(i16, Uuid)>, A
 /// Posts `text` as `user`'s message in `game`.
 ///
 /// # Errors
-/// 404 for no such game, 403 for someone who does not play it, 422 for an empty, too long or
-/// control-character text, 429 beyond [`PER_MINUTE`].
+/// 404 for no such game, 403 for someone who does not play it (unless spectators may chat), 422
+/// for an empty, too long or control-character text, 429 beyond [`PER_MINUTE`].
 pub fn post(
     conn: &mut PgConnection,
     user: UserId,
@@ -54,19 +102,14 @@ pub fn post(
         .map_err(|e| ApiError::Validation(e.to_string()))?;
     conn.transaction(|conn| {
         // The game row's lock numbers the messages one after the other.
-        let _: Uuid = games::table
-            .find(game.0)
-            .select(games::id)
-            .for_update()
-            .first(conn)
-            .optional()?
-            .ok_or_else(|| ApiError::NotFound(format!("there is no game {game}")))?;
+        let (_, spectators) = game_of(conn, game, true)?;
         let seats = seats_of(conn, game)?;
-        let Some(&(seat, _)) = seats.iter().find(|(_, u)| *u == user.0) else {
+        let seat = seats.iter().find(|(_, u)| *u == user.0).map(|(s, _)| *s);
+        if seat.is_none() && !spectators {
             return Err(ApiError::Forbidden(
                 "only the players of this game may chat in it".to_owned(),
             ));
-        };
+        }
         let recent: i64 = game_chat::table
             .filter(game_chat::game_id.eq(game.0))
             .filter(game_chat::user_id.eq(user.0))
@@ -106,7 +149,7 @@ pub fn post(
             "display_name": message.display_name, "text": message.text, "at": at});
         let muted_by: Vec<Uuid> = chat_mutes::table
             .filter(chat_mutes::game_id.eq(game.0))
-            .filter(chat_mutes::seat.eq(seat))
+            .filter(chat_mutes::seat.eq(seat.unwrap_or(SPECTATORS)))
             .select(chat_mutes::user_id)
             .load(conn)?;
         let events = seats
@@ -124,7 +167,14 @@ pub fn post(
     })
 }
 
-/// The game's chat, oldest first: for its players, and for anyone once the game is over.
+/// Whether `user` may read the chat of a game in `status`: its players; signed-in spectators
+/// when the game allows them; anyone once it is over.
+fn may_read(status: &str, spectators: bool, player: bool, user: Option<UserId>) -> bool {
+    player || matches!(status, "finished" | "aborted") || (spectators && user.is_some())
+}
+
+/// The game's chat, oldest first: for its players (and spectators when the game allows them),
+/// and for anyone once the game is over.
 ///
 /// # Errors
 /// 404 for no such game; 403 for someone else while it is played.
@@ -133,13 +183,10 @@ pub fn list(
     user: Option<UserId>,
     game: GameId,
 ) -> Result<Vec<ChatMessage>, ApiError> {
+    let (status, spectators) = game_of(conn, game, false)?;
     let seats = seats_of(conn, game)?;
-    let status: String = games::table
-        .find(game.0)
-        .select(games::status)
-        .first(conn)?;
-    let over = matches!(status.as_str(), "finished" | "aborted");
-    if !over && !user.is_some_and(|u| seats.iter().any(|(_, s)| *s == u.0)) {
+    let player = user.is_some_and(|u| seats.iter().any(|(_, s)| *s == u.0));
+    if !may_read(&status, spectators, player, user) {
         return Err(ApiError::Forbidden(
             "a game's chat is for its players while it is played".to_owned(),
         ));
@@ -152,10 +199,11 @@ pub fn list(
             .load(conn)?,
         None => Vec::new(),
     };
-    let rows: Vec<(i64, i16, String, String, DateTime<Utc>)> = game_chat::table
+    /// A stored message: number, seat (none for a spectator), name, text, time.
+    type Row = (i64, Option<i16>, String, String, DateTime<Utc>);
+    let rows: Vec<Row> = game_chat::table
         .inner_join(users::table)
         .filter(game_chat::game_id.eq(game.0))
-        .filter(game_chat::seat.ne_all(&muted))
         .order(game_chat::seq)
         .select((
             game_chat::seq,
@@ -167,6 +215,7 @@ pub fn list(
         .load(conn)?;
     Ok(rows
         .into_iter()
+        .filter(|(_, seat, ..)| !muted.contains(&seat.unwrap_or(SPECTATORS)))
         .map(|(seq, seat, display_name, text, at)| ChatMessage {
             seq,
             seat,
@@ -177,7 +226,7 @@ pub fn list(
         .collect())
 }
 
-/// Mutes (or unmutes) `seat`'s chat in `game` for `user`, a player of it.
+/// Mutes (or unmutes) `whom` in `game`'s chat for `user`, a player of it.
 ///
 /// # Errors
 /// 404 for no such game or seat, 403 for someone who does not play it, 422 for one's own seat.
@@ -185,25 +234,29 @@ pub fn mute(
     conn: &mut PgConnection,
     user: UserId,
     game: GameId,
-    seat: i16,
+    whom: Muted,
     muted: bool,
 ) -> Result<(), ApiError> {
+    game_of(conn, game, false)?;
     let seats = seats_of(conn, game)?;
     let Some(&(own, _)) = seats.iter().find(|(_, u)| *u == user.0) else {
         return Err(ApiError::Forbidden(
             "only the players of this game may mute its chat".to_owned(),
         ));
     };
-    if !seats.iter().any(|(s, _)| *s == seat) {
-        return Err(ApiError::NotFound(format!(
-            "this game has no player at seat {seat}"
-        )));
+    if let Muted::Seat(seat) = whom {
+        if !seats.iter().any(|(s, _)| *s == seat) {
+            return Err(ApiError::NotFound(format!(
+                "this game has no player at seat {seat}"
+            )));
+        }
+        if seat == own {
+            return Err(ApiError::Validation(
+                "seat: that is your own seat".to_owned(),
+            ));
+        }
     }
-    if seat == own {
-        return Err(ApiError::Validation(
-            "seat: that is your own seat".to_owned(),
-        ));
-    }
+    let seat = whom.stored();
     if muted {
         diesel::insert_into(chat_mutes::table)
             .values((

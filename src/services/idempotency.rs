@@ -101,3 +101,41 @@ pub fn store(
         .execute(conn)?;
     Ok(())
 }
+
+/// The answer of a retry-safe request: fresh, or the one stored under its key.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub body: Value,
+}
+
+/// Runs `make` in a transaction at most once per `key` of `user`: the first request stores its
+/// answer (`status` and the serialised value); a retry gets that answer back without running
+/// `make`. Without a key, `make` simply runs.
+///
+/// # Errors
+/// `make`'s errors (the claim is then rolled back, so the key can be retried); 409 when the key
+/// was used for another request.
+pub fn once<T: serde::Serialize>(
+    conn: &mut PgConnection,
+    user: UserId,
+    key: Option<&IdempotencyKey>,
+    status: u16,
+    make: impl FnOnce(&mut PgConnection) -> Result<T, ApiError>,
+) -> Result<Answer, ApiError> {
+    conn.transaction(|conn| {
+        if let Some(key) = key
+            && let Some(stored) = claim(conn, user, key)?
+        {
+            return Ok(Answer {
+                status: stored.status,
+                body: stored.body,
+            });
+        }
+        let body = serde_json::to_value(make(conn)?).map_err(ApiError::internal)?;
+        if let Some(key) = key {
+            store(conn, user, key, status, &body)?;
+        }
+        Ok(Answer { status, body })
+    })
+}

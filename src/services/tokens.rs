@@ -115,3 +115,18 @@ pub fn find_active(
         .optional()?;
     Ok(row.map(|(id, user, scopes)| (TokenId(id), UserId(user), scopes_of(&scopes))))
 }
+
+/// Whether personal token `id` is still in force (not revoked): a long-lived connection made
+/// with it (an event stream) ends when it is revoked.
+///
+/// # Errors
+/// Database failures.
+pub fn in_force(conn: &mut PgConnection, id: TokenId) -> Result<bool, ApiError> {
+    let found: Option<uuid::Uuid> = api_tokens::table
+        .find(id.0)
+        .filter(api_tokens::revoked_at.is_null())
+        .select(api_tokens::id)
+        .first(conn)
+        .optional()?;
+    Ok(found.is_some())
+}

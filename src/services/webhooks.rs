@@ -350,15 +350,63 @@ pub fn signature(secret: &str, body: &[u8]) -> String {
     format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
 }
 
+/// Resolves a receiver's host and keeps only public addresses (unless private ones are
+/// allowed). The check is made on the very addresses the delivery connects to, so a name that
+/// resolved to a public address when the hook was made and to a private one now (DNS rebinding)
+/// is refused at delivery.
+#[derive(Debug)]
+struct PublicOnly {
+    allow_private: bool,
+    inner: ureq::unversioned::resolver::DefaultResolver,
+}
+
+impl ureq::unversioned::resolver::Resolver for PublicOnly {
+    fn resolve(
+        &self,
+        uri: &ureq::http::Uri,
+        config: &ureq::config::Config,
+        timeout: ureq::unversioned::transport::NextTimeout,
+    ) -> Result<ureq::unversioned::resolver::ResolvedSocketAddrs, ureq::Error> {
+        let found = self.inner.resolve(uri, config, timeout)?;
+        if self.allow_private {
+            return Ok(found);
+        }
+        let mut public = self.empty();
+        for addr in found.iter().filter(|a| !private(a.ip())) {
+            public.push(*addr);
+        }
+        if public.is_empty() {
+            // Said plainly in the delivery log: the receiver is not on a public address.
+            return Err(ureq::Error::BadUri(
+                "the receiver's host resolves to loopback or private addresses only".to_owned(),
+            ));
+        }
+        Ok(public)
+    }
+}
+
 /// Posts `body` to `url`: the receiver's status, or why there is none.
-fn post(url: &str, body: &[u8], signature: &str, seq: i64) -> Result<u16, String> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+fn post(
+    url: &str,
+    body: &[u8],
+    signature: &str,
+    seq: i64,
+    allow_private: bool,
+) -> Result<u16, String> {
+    let config = ureq::Agent::config_builder()
         .timeout_global(Some(TIMEOUT))
         .http_status_as_error(false)
         .max_redirects(0)
         .user_agent("herald-webhooks/1")
-        .build()
-        .into();
+        .build();
+    let agent = ureq::Agent::with_parts(
+        config,
+        ureq::unversioned::transport::DefaultConnector::default(),
+        PublicOnly {
+            allow_private,
+            inner: ureq::unversioned::resolver::DefaultResolver::default(),
+        },
+    );
     agent
         .post(url)
         .header("Content-Type", "application/json")
@@ -382,20 +430,34 @@ impl BackgroundJob for DeliverWebhook {
         let Some(hook) = hook.filter(|h| h.disabled_at.is_none()) else {
             return Ok(());
         };
-        let delivery: Option<(String, i32)> = webhook_deliveries::table
+        let delivery: Option<(String, i32, DateTime<Utc>)> = webhook_deliveries::table
             .find((self.webhook_id, self.seq))
-            .select((webhook_deliveries::status, webhook_deliveries::attempts))
+            .select((
+                webhook_deliveries::status,
+                webhook_deliveries::attempts,
+                webhook_deliveries::created_at,
+            ))
             .first(conn)
             .optional()?;
-        let Some(("pending", attempts)) = delivery.as_ref().map(|(s, a)| (s.as_str(), *a)) else {
+        let Some(("pending", attempts, created)) =
+            delivery.as_ref().map(|(s, a, c)| (s.as_str(), *a, *c))
+        else {
             return Ok(());
         };
         let Some(event) = super::events::one(conn, hook.user_id, self.seq)? else {
             return Ok(());
         };
         let body = serde_json::to_vec(&event).map_err(|e| JobError::Permanent(e.to_string()))?;
-        let answer = check_url(&hook.url, env.webhooks_allow_private)
-            .and_then(|()| post(&hook.url, &body, &signature(&hook.secret, &body), self.seq));
+        // The addresses are checked by the resolver of the delivery itself (`PublicOnly`).
+        let answer = check_url(&hook.url, true).and_then(|()| {
+            post(
+                &hook.url,
+                &body,
+                &signature(&hook.secret, &body),
+                self.seq,
+                env.webhooks_allow_private,
+            )
+        });
         let now = Utc::now();
         let attempts = attempts + 1;
         if let Ok(status @ 200..=299) = answer {
@@ -453,6 +515,16 @@ impl BackgroundJob for DeliverWebhook {
                 .set(webhooks::failing_since.eq(Some(now)))
                 .execute(conn)?;
         }
+        if now - created >= DISABLE_AFTER {
+            // A receiver that takes the other events but never this one (it answers 400 to
+            // it, say) would keep the hook alive and this try going for ever: after as long as
+            // a failing hook is given, this one delivery stops, marked failed in the log.
+            diesel::update(webhook_deliveries::table.find((self.webhook_id, self.seq)))
+                .set(webhook_deliveries::status.eq("failed"))
+                .execute(conn)?;
+            tracing::warn!(webhook.id = %hook.id, event = self.seq, attempts, "webhook delivery given up after 3 days");
+            return Ok(());
+        }
         crate::jobs::enqueue_at(conn, &self.job(), now + backoff(attempts))?;
         tracing::info!(webhook.id = %hook.id, event = self.seq, attempts, error = %error, "webhook delivery failed; tried again later");
         Ok(())
@@ -484,6 +556,24 @@ mod tests {
         ] {
             assert!(check_url(url, true).is_err(), "{url}");
         }
+    }
+
+    #[test]
+    fn a_delivery_never_connects_to_a_private_address_unless_allowed() {
+        // Checked on the addresses the delivery resolves now, not those seen at subscription.
+        let refused = post("http://127.0.0.1:9/hook", b"{}", "sha256=0", 1, false);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("loopback or private")),
+            "{refused:?}"
+        );
+        // Allowed, it tries to connect (nothing listens on the discard port).
+        let tried = post("http://127.0.0.1:9/hook", b"{}", "sha256=0", 1, true);
+        assert!(
+            tried.as_ref().is_err_and(|e| !e.contains("private")),
+            "{tried:?}"
+        );
     }
 
     #[test]

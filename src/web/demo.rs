@@ -68,6 +68,7 @@ pub fn create(conn: &mut PgConnection, links: &LinkKeys) -> Result<Demo, ApiErro
             open_seats: 0,
             clock: crate::services::clocks::Clock::default(),
             rated: false,
+            spectator_chat: false,
         },
         None,
     )?;

@@ -1050,6 +1050,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "spectator_chat_game",
+        [
+            "Spectators may chat too",
+            "Los espectadores también pueden chatear",
+            "Anche gli spettatori possono chattare",
+            "Les spectateurs peuvent aussi discuter",
+        ],
+    ),
+    (
         "competitions",
         [
             "Competitions",
@@ -1153,6 +1162,19 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ["being played", "en juego", "in corso", "en cours"],
     ),
     ("comp_bye", ["bye", "descanso", "riposo", "exempt"]),
+    (
+        "comp_server",
+        ["the server", "el servidor", "il server", "le serveur"],
+    ),
+    (
+        "comp_working_address",
+        [
+            "Open entry only for players whose mail address is known to work",
+            "Inscripción abierta solo a jugadores cuyo correo se sabe que funciona",
+            "Iscrizione aperta solo ai giocatori con un indirizzo di posta che funziona",
+            "Inscription ouverte aux seuls joueurs dont l'adresse de courrier fonctionne",
+        ],
+    ),
     (
         "comp_audit",
         [

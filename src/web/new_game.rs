@@ -194,6 +194,12 @@ fn new_game_page(
                         " " (t(l, "rated_game"))
                     }
                 }
+                p {
+                    label {
+                        input type="checkbox" name="spectator_chat" value="on" checked[field("spectator_chat") == "on"];
+                        " " (t(l, "spectator_chat_game"))
+                    }
+                }
                 button type="submit" { (t(l, "create")) }
             }
         },
@@ -334,6 +340,7 @@ fn new_game_request(
         open_seats: open,
         clock: Clock::from_request(Some(&clock), min_clock).map_err(|e| e.to_string())?,
         rated: form.get("rated").map(String::as_str) == Some("on"),
+        spectator_chat: form.get("spectator_chat").map(String::as_str) == Some("on"),
     };
     Ok((request, names))
 }

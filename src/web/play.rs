@@ -108,7 +108,12 @@ async fn landing(state: &AppState, req: &HttpRequest, game: GameId, token: &str)
         Err(LinkError::Invalid) => return link_refused(l, game, t(l, "link_invalid")),
     };
     let holds = crate::db::run(&state.pool, move |conn| {
-        crate::services::games::invitations::grant_holds(conn, grant).map_err(ApiError::from)
+        let holds = crate::services::games::invitations::grant_holds(conn, grant)?;
+        if holds {
+            // A mailed link was opened: mail reaches this account.
+            crate::services::accounts::address_works(conn, grant.user)?;
+        }
+        Ok::<_, ApiError>(holds)
     })
     .await;
     match holds {
@@ -254,10 +259,11 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
     page(chrome, &title, body)
 }
 
-/// The game's chat and, for its players, the form to write in it (no script needed).
+/// The game's chat and, for its players (and signed-in spectators when the game lets them
+/// chat), the form to write in it (no script needed).
 fn chat_panel(p: &GamePage) -> maud::Markup {
     let l = p.locale;
-    let player = p.game.you.is_some() && p.csrf.is_some();
+    let player = p.csrf.is_some() && (p.game.you.is_some() || p.game.spectator_chat);
     // The page's forms end with the game (the API still takes a last word).
     let open = !matches!(
         p.game.status,
@@ -276,7 +282,11 @@ fn chat_panel(p: &GamePage) -> maud::Markup {
                 @if p.chat.is_empty() { p.muted { (t(l, "chat_empty")) } }
                 ol.chat {
                     @for m in &p.chat {
-                        li data-seq=(m.seq) { strong { (m.display_name) } ": " (m.text) }
+                        li data-seq=(m.seq) {
+                            strong { (m.display_name) }
+                            @if m.seat.is_none() { " (" (t(l, "spectator")) ")" }
+                            ": " (m.text)
+                        }
                     }
                 }
                 @if player && open {

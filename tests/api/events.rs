@@ -3,7 +3,7 @@
 //! same database wakes its streams too, webhooks are delivered once each with a valid signature
 //! across a receiver outage, and chat keeps its limits and shows nothing hidden.
 
-use crate::helpers::{Dice, Table, TestApp, spawn_app, without_notation};
+use crate::helpers::{Dice, Reply, Table, TestApp, spawn_app, without_notation};
 use futures_util::StreamExt;
 use herald::jobs::Worker;
 use herald::startup::{Application, ServerOptions};
@@ -538,4 +538,173 @@ async fn a_near_deadline_is_a_deadline_soon_event_for_the_pending_seat() {
         .get("/api/v1/me/events?after=0", Some(&t.tokens[1 - seat]))
         .await;
     assert!(!other.text.contains("deadline_soon"));
+}
+
+/// Posts `body` to `path` with an `Idempotency-Key`.
+async fn post_keyed(app: &TestApp, path: &str, token: &str, key: &str, body: &Value) -> Reply {
+    app.send(
+        awc::http::Method::POST,
+        path,
+        Some(token),
+        &[
+            ("Content-Type", "application/json"),
+            ("Idempotency-Key", key),
+        ],
+        Some(serde_json::to_vec(body).unwrap()),
+    )
+    .await
+}
+
+#[actix_web::test]
+async fn a_retried_chat_webhook_or_competition_with_its_key_is_answered_again_not_made_twice() {
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let chat = format!("/api/v1/games/{}/chat", t.id);
+    let hello = json!({"text": "hello"});
+    let first = post_keyed(&app, &chat, &t.tokens[0], "chat-1", &hello).await;
+    assert_eq!(first.status, 201, "{}", first.text);
+    let again = post_keyed(&app, &chat, &t.tokens[0], "chat-1", &hello).await;
+    assert_eq!((again.status, &again.json), (201, &first.json));
+    let listed = app.get(&chat, Some(&t.tokens[0])).await;
+    assert_eq!(listed.json.as_array().unwrap().len(), 1, "posted once");
+    post_keyed(
+        &app,
+        &chat,
+        &t.tokens[0],
+        "chat-1",
+        &json!({"text": "other"}),
+    )
+    .await
+    .assert_problem(409, "conflict");
+
+    let hook = json!({"url": "http://127.0.0.1:9/hook", "events": ["your_move"]});
+    let made = post_keyed(&app, "/api/v1/me/webhooks", &t.tokens[0], "hook-1", &hook).await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    let again = post_keyed(&app, "/api/v1/me/webhooks", &t.tokens[0], "hook-1", &hook).await;
+    assert_eq!(again.json, made.json, "the same subscription and secret");
+    let hooks = app.get("/api/v1/me/webhooks", Some(&t.tokens[0])).await;
+    assert_eq!(hooks.json.as_array().unwrap().len(), 1, "subscribed once");
+
+    let organiser = app.user("olga@example.test", "Olga").await;
+    let body = json!({"name": "Keyed", "kind": "magnate",
+                      "format": {"type": "swiss", "rounds": 3}, "entry": "open"});
+    let c = post_keyed(&app, "/api/v1/competitions", &organiser, "comp-1", &body).await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    let again = post_keyed(&app, "/api/v1/competitions", &organiser, "comp-1", &body).await;
+    assert_eq!((again.status, &again.json["id"]), (201, &c.json["id"]));
+    let listed = app.get("/api/v1/competitions", None).await;
+    let keyed = listed
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["name"] == "Keyed")
+        .count();
+    assert_eq!(keyed, 1, "created once: {}", listed.text);
+}
+
+#[actix_web::test]
+async fn a_stream_ends_when_the_access_token_that_opened_it_expires() {
+    let app = crate::helpers::spawn_app_with(|s| s.auth.access_token_ttl_s = 3).await;
+    let token = app.user("ada@example.test", "Ada").await;
+    let mut stream = open(&app.base, &token, None).await;
+    // Within the keep-alive interval the server closes the stream (a client reconnects with a
+    // fresh token); without the expiry it would stay open with keep-alive comments forever.
+    let ended = tokio::time::timeout(Duration::from_secs(12), async {
+        while let Some(Ok(_)) = stream.body.next().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the stream outlived its token");
+}
+
+#[actix_web::test]
+async fn spectators_chat_only_where_the_creator_allows_it_and_players_may_mute_them() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let sam = app.user("sam@example.test", "Sam").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "invite": ["bruno@example.test"], "spectator_chat": true}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    assert_eq!(g.json["spectator_chat"], true);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let joined = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+    assert_eq!(joined.status, 200, "{}", joined.text);
+    let chat = format!("/api/v1/games/{id}/chat");
+    let said = app
+        .post(&chat, Some(&sam), json!({"text": "nice opening"}))
+        .await;
+    assert_eq!(said.status, 201, "{}", said.text);
+    assert_eq!(said.json["seat"], Value::Null, "a spectator has no seat");
+    // Sam reads the chat while the game is played; an anonymous visitor does not.
+    let read = app.get(&chat, Some(&sam)).await;
+    assert_eq!(read.json.as_array().unwrap().len(), 1, "{}", read.text);
+    app.get(&chat, None).await.assert_problem(403, "forbidden");
+    // Both players hear of it as an event.
+    for token in [&ada, &bruno] {
+        let events = app.get("/api/v1/me/events?after=0", Some(token)).await;
+        let chats = events
+            .json
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "chat" && e["data"]["text"] == "nice opening")
+            .count();
+        assert_eq!(chats, 1, "{}", events.text);
+    }
+    // Bruno mutes the spectators: Sam's next message is hidden from him and raises no event.
+    let mute = app
+        .call(
+            awc::http::Method::PUT,
+            &format!("/api/v1/games/{id}/chat/mutes/spectators"),
+            Some(&bruno),
+            None,
+        )
+        .await;
+    assert_eq!(mute.status, 204, "{}", mute.text);
+    app.post(&chat, Some(&sam), json!({"text": "second thoughts"}))
+        .await;
+    let bruno_sees = app.get(&chat, Some(&bruno)).await;
+    assert_eq!(
+        bruno_sees.json.as_array().unwrap().len(),
+        0,
+        "{}",
+        bruno_sees.text
+    );
+    let ada_sees = app.get(&chat, Some(&ada)).await;
+    assert_eq!(ada_sees.json.as_array().unwrap().len(), 2);
+    let events = app.get("/api/v1/me/events?after=0", Some(&bruno)).await;
+    assert!(!events.text.contains("second thoughts"), "{}", events.text);
+    app.call(
+        awc::http::Method::PUT,
+        &format!("/api/v1/games/{id}/chat/mutes/nobody"),
+        Some(&bruno),
+        None,
+    )
+    .await
+    .assert_problem(404, "not_found");
+
+    // Without the creator's leave a spectator can neither read nor write.
+    let other = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    assert_eq!(other.json["spectator_chat"], false);
+    let closed = format!("/api/v1/games/{}/chat", other.json["id"].as_str().unwrap());
+    app.post(&closed, Some(&sam), json!({"text": "hi"}))
+        .await
+        .assert_problem(403, "forbidden");
+    app.get(&closed, Some(&sam))
+        .await
+        .assert_problem(403, "forbidden");
 }

@@ -51,6 +51,8 @@ pub struct NewGameRequest {
     pub clock: Clock,
     /// Counts for the players' ratings (when every seat is a distinct account).
     pub rated: bool,
+    /// Spectators may read and write the chat while the game is played.
+    pub spectator_chat: bool,
 }
 
 /// A list of actions for one game.
@@ -304,6 +306,7 @@ pub fn create(
                 created_by: creator.0,
                 clock: &request.clock.to_json(),
                 rated: request.rated,
+                spectator_chat: request.spectator_chat,
             })
             .execute(conn)?;
         let now = Utc::now();
@@ -388,6 +391,7 @@ pub fn create_seated(
             created_by: organiser.0,
             clock,
             rated,
+            spectator_chat: false,
         })
         .execute(conn)?;
     let now = Utc::now();

@@ -171,6 +171,8 @@ pub struct GameResource {
     /// Counts for the players' ratings when it ends (asked for at creation; only when every seat
     /// is a different account).
     pub rated: bool,
+    /// Spectators may read and write the chat while the game is played (set at creation).
+    pub spectator_chat: bool,
     /// Increments with every stored change; send it back as `expected_version`.
     pub version: i64,
     /// The resolved rules: every option with its value.
@@ -228,6 +230,7 @@ pub fn render(
         kind: game.kind.clone(),
         status,
         rated: game.rated,
+        spectator_chat: game.spectator_chat,
         version: game.version,
         options: game.options.clone(),
         clock: Clock::stored(&game.clock),

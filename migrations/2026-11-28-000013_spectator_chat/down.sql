@@ -1,0 +1,3 @@
+DELETE FROM game_chat WHERE seat IS NULL;
+ALTER TABLE game_chat ALTER COLUMN seat SET NOT NULL;
+ALTER TABLE games DROP COLUMN spectator_chat;
