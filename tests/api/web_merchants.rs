@@ -13,13 +13,13 @@ const PLAYERS: [(&str, &str); 3] = [
 ];
 
 /// A started three-seat game: its id, and per seat its API token and page cookie.
-struct Crew {
-    id: String,
-    tokens: Vec<String>,
-    cookies: Vec<String>,
+pub struct Crew {
+    pub id: String,
+    pub tokens: Vec<String>,
+    pub cookies: Vec<String>,
 }
 
-async fn three_captains(app: &TestApp) -> Crew {
+pub async fn three_captains(app: &TestApp) -> Crew {
     let mut by_user = Vec::new();
     for (email, name) in PLAYERS {
         by_user.push((app.user(email, name).await, email));

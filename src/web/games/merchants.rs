@@ -1358,7 +1358,9 @@ fn map(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
                             @for pl in &here {
                                 li.mine[p.game.you.as_ref().map(|y| u64::from(y.seat)) == pl["seat"].as_u64()] {
                                     strong { (num(&pl["seat"]).map_or_else(|| "?".to_owned(), |s| n.seat(s))) }
-                                    " — " (n.ship_v(&pl["ship"])) " · "
+                                    " — "
+                                    @if pl["ship"].is_null() { (w(l, "ship_sealed")) } @else { (n.ship_v(&pl["ship"])) }
+                                    " · "
                                     (if pl["in_port"] == true { w(l, "in_port") } else { w(l, "at_sea") })
                                 }
                             }
@@ -1583,12 +1585,11 @@ pub fn body(p: &GamePage) -> Markup {
         }
         (combat(l, view, &n))
         (decisions(p, view, &n))
+        // The viewer's hold before the sea: on a phone it would come after 17 zones.
+        (own_panel(p, view, &n))
         div.grid {
             div { (map(p, view, &n)) }
-            div {
-                (own_panel(p, view, &n))
-                (captains(p, view, &n))
-            }
+            div { (captains(p, view, &n)) }
         }
         (crate::web::history::history(p, &|_| None))
     }
