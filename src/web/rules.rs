@@ -59,6 +59,17 @@ const GAMES: &[Game] = &[
             include_str!("rules/lancaster.fr.md"),
         ],
     },
+    Game {
+        kind: "merchants_and_marauders",
+        name: "Merchants & Marauders",
+        prefixes: &["MM"],
+        texts: [
+            include_str!("rules/merchants.en.md"),
+            include_str!("rules/merchants.es.md"),
+            include_str!("rules/merchants.it.md"),
+            include_str!("rules/merchants.fr.md"),
+        ],
+    },
 ];
 
 fn index(l: Locale) -> usize {
@@ -646,11 +657,20 @@ pub const LANCASTER_FAMILIES: &[&str] = &[
     "DAT-RULESET",
 ];
 
+/// Every rule family of Part I of `shared/rules/merchants-and-marauders.md` (sections 1–23).
+pub const MERCHANTS_FAMILIES: &[&str] = &[
+    "MM-COMP", "MM-DICE", "MM-SETUP", "MM-ROUND", "MM-EVT", "MM-ACT", "MM-MOVE", "MM-SCOUT",
+    "MM-PORT", "MM-SELL", "MM-BUY", "MM-YARD", "MM-RECR", "MM-RUM", "MM-MIS", "MM-STASH",
+    "MM-RAID", "MM-NAV", "MM-DMG", "MM-CREW", "MM-WPN", "MM-PLUN", "MM-NPC", "MM-BNTY", "MM-WAR",
+    "MM-GLORY", "MM-GCARD", "MM-DEATH", "MM-END", "MM-SOLO", "MM-COUNT",
+];
+
 /// The rule families each game's page has an anchor for (tests hold every page to them).
 pub fn families(kind: &str) -> &'static [&'static str] {
     match kind {
         "magnate" => MAGNATE_FAMILIES,
         "lancaster" => LANCASTER_FAMILIES,
+        "merchants_and_marauders" => MERCHANTS_FAMILIES,
         _ => &[],
     }
 }
@@ -661,7 +681,7 @@ mod tests {
 
     #[test]
     fn every_rule_family_of_both_specs_links_to_its_anchor() {
-        for kind in ["magnate", "lancaster"] {
+        for kind in ["magnate", "lancaster", "merchants_and_marauders"] {
             for family in families(kind) {
                 let expected = format!("/rules/{kind}#{family}");
                 assert_eq!(
@@ -689,6 +709,7 @@ mod tests {
     fn a_rule_of_another_game_or_an_unknown_family_has_no_link() {
         assert_eq!(rule_link("magnate", "LAN-PAR-3"), None);
         assert_eq!(rule_link("lancaster", "MAG-PLACE-2"), None);
+        assert_eq!(rule_link("merchants_and_marauders", "LAN-PAR-3"), None);
         assert_eq!(rule_link("magnate", "MAG-NOPE-1"), None);
         assert_eq!(rule_link("nim", "NIM-TAKE-1"), None);
         assert_eq!(rule_link("magnate", ""), None);
@@ -765,6 +786,10 @@ mod tests {
     fn the_rules_address_of_a_kind() {
         assert_eq!(rules_href("magnate"), "/rules/magnate");
         assert_eq!(rules_href("lancaster"), "/rules/lancaster");
+        assert_eq!(
+            rules_href("merchants_and_marauders"),
+            "/rules/merchants_and_marauders"
+        );
         assert_eq!(rules_href("nim"), "/rules");
     }
 }

@@ -222,6 +222,17 @@ impl Browser<'_> {
     }
 
     async fn screenshot(&self, width: u32, name: &str) {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+        self.screenshot_in(width, &dir, name).await;
+    }
+
+    /// A screenshot of the whole page at `width` pixels, written to `dir/name`; its path.
+    async fn screenshot_in(
+        &self,
+        width: u32,
+        dir: &std::path::Path,
+        name: &str,
+    ) -> std::path::PathBuf {
         let height: u64 = self
             .call(
                 "POST",
@@ -241,9 +252,10 @@ impl Browser<'_> {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(png.as_str().unwrap())
             .unwrap();
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join(name), bytes).unwrap();
+        std::fs::create_dir_all(dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
     }
 
     /// A screenshot of one screenful around the element `css`.
@@ -372,4 +384,180 @@ async fn a_player_signs_in_from_a_link_plays_a_turn_and_the_opponent_sees_the_re
     }
     assert!(o.text(".status").await.contains("Your move"));
     o.close().await;
+}
+
+/// The newest play link in the mails to `email` among `mails`.
+fn play_link_in(mails: &[crate::smtp::Received], email: &str, game: &str) -> Option<String> {
+    mails
+        .iter()
+        .rev()
+        .filter(|m| m.is_to(email))
+        .flat_map(|m| m.links())
+        .find(|l| l.contains(&format!("/play/{game}?t=")))
+}
+
+#[actix_web::test]
+#[ignore = "needs Chromium (see README)"]
+async fn three_lancaster_players_follow_their_mail_links_and_play_a_round_with_a_vote() {
+    let room = crate::mail::mailroom().await;
+    let app = &room.app;
+    let emails = [
+        "ada@example.test",
+        "bruno@example.test",
+        "chiara@example.test",
+    ];
+    let mut tokens = Vec::new();
+    for (email, name) in emails.iter().zip(["Ada", "Bruno", "Chiara"]) {
+        tokens.push(app.user(email, name).await);
+    }
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&tokens[0]),
+            json!({"kind": "lancaster", "invite": [emails[1], emails[2]]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    for t in &tokens[1..] {
+        let r = app
+            .post(&format!("/api/v1/games/{id}/join"), Some(t), json!({}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    // Seats by account: the API says which seat each token holds.
+    let mut seat_of = Vec::new();
+    for t in &tokens {
+        let r = app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
+        seat_of.push(r.json["you"]["seat"].as_u64().unwrap() as usize);
+    }
+    let by_seat: Vec<usize> = (0..3)
+        .map(|s| seat_of.iter().position(|&x| x == s).unwrap())
+        .collect();
+
+    let driver = Driver::start().await;
+    let mut browsers = Vec::new();
+    for width in [360, 1280, 1280] {
+        browsers.push(driver.session(width).await);
+    }
+    let shots = std::env::temp_dir().join(format!("herald-lancaster-{}", rand_suffix()));
+    let mut followed = [false; 3];
+    let mut voted = [false; 3];
+    let mut shot_vote = false;
+    let mut mails = Vec::new();
+    let mut dice = crate::helpers::Dice::new(5);
+    let page_url = format!("{}/play/{id}", app.base);
+    for step in 0.. {
+        assert!(step < 200, "the round does not end");
+        mails.extend(room.deliver());
+        let mut games = Vec::new();
+        for &account in &by_seat {
+            let r = app
+                .get(&format!("/api/v1/games/{id}"), Some(&tokens[account]))
+                .await;
+            games.push(r.json);
+        }
+        if games[0]["view"]["round"].as_u64() != Some(1) || games[0]["status"] != "active" {
+            break;
+        }
+        let Some(seat) =
+            (0..3).find(|&s| !games[s]["legal_actions"].as_array().unwrap().is_empty())
+        else {
+            panic!("nobody is pending: {}", games[0]["view"]);
+        };
+        let b = &browsers[seat];
+        let email = emails[by_seat[seat]];
+        // A player's first page comes from their mail's link; then the page they are on.
+        if followed[seat] {
+            b.go(&page_url).await;
+        } else {
+            let link = play_link_in(&mails, email, &id)
+                .unwrap_or_else(|| panic!("no your-move mail with a link to {email}"));
+            b.go(&link).await;
+            assert_eq!(b.url().await, page_url, "the link lands on the clean page");
+            followed[seat] = true;
+        }
+        assert!(b.text(".status").await.contains("Your move"));
+        let legal = games[seat]["legal_actions"].as_array().unwrap();
+        let votes: Vec<&Value> = legal.iter().filter(|a| a["type"] == "vote").collect();
+        let action = if votes.is_empty() {
+            legal[dice.below(legal.len())].clone()
+        } else {
+            if !shot_vote {
+                let width = if seat == 0 { 360 } else { 1280 };
+                let path = b
+                    .screenshot_in(width, &shots, &format!("lancaster-vote-{width}.png"))
+                    .await;
+                println!("screenshot: {}", path.display());
+                shot_vote = true;
+            }
+            voted[seat] = true;
+            votes[dice.below(votes.len())].clone()
+        };
+        let kind = action["type"].as_str().unwrap();
+        let notation = action["notation"].as_str().unwrap();
+        b.choose(&format!("#{kind}-notation"), notation).await;
+        b.submit(&format!("form[data-action={kind}] button[type=submit]"))
+            .await;
+        assert_eq!(b.url().await, page_url);
+        let source = b.source().await;
+        assert!(
+            !source.contains(&format!("id=\"problem-{kind}\"")),
+            "{notation} refused: {}",
+            b.text(&format!("#problem-{kind}")).await
+        );
+    }
+    assert_eq!(followed, [true; 3], "every player came from a mail");
+    assert_eq!(voted, [true; 3], "every player voted in parliament");
+    // The second round's page, at both widths, for a player and their neighbour.
+    for (seat, width) in [(0, 360), (1, 1280), (2, 360), (2, 1280)] {
+        let b = &browsers[seat];
+        b.go(&page_url).await;
+        let path = b
+            .screenshot_in(width, &shots, &format!("lancaster-seat{seat}-{width}.png"))
+            .await;
+        println!("screenshot: {}", path.display());
+    }
+    for b in browsers {
+        b.close().await;
+    }
+}
+
+#[actix_web::test]
+#[ignore = "needs Chromium (see README)"]
+async fn the_merchants_page_reads_at_360_and_1280_pixels() {
+    let app = spawn_app().await;
+    let crew = crate::web_merchants::three_captains(&app).await;
+    let emails = [
+        "ada@example.test",
+        "bruno@example.test",
+        "chiara@example.test",
+    ];
+    let driver = Driver::start().await;
+    let shots = std::env::temp_dir().join(format!("herald-merchants-{}", rand_suffix()));
+    let b = driver.session(360).await;
+    // Ada's seat, signed in from an emailed link.
+    let r = app
+        .get(&format!("/api/v1/games/{}", crew.id), Some(&crew.tokens[0]))
+        .await;
+    let seat = r.json["you"]["seat"].as_u64().unwrap() as usize;
+    let link = sign_in_link(&app, &crew.tokens[seat], emails[0], &crew.id).await;
+    b.go(&link).await;
+    b.submit("form[data-action=sign-in] button[type=submit]")
+        .await;
+    assert!(b.text(".status").await.contains("Your move"));
+    b.click("#ship-1").await;
+    b.submit("form[data-action=ship] button[type=submit]").await;
+    assert!(
+        b.text("section[aria-labelledby=own-h]")
+            .await
+            .contains("Your sealed ship")
+    );
+    for width in [360, 1280] {
+        let path = b
+            .screenshot_in(width, &shots, &format!("merchants-{width}.png"))
+            .await;
+        println!("screenshot: {}", path.display());
+    }
+    b.close().await;
 }

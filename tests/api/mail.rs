@@ -14,14 +14,14 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-struct Mailroom {
-    app: TestApp,
-    sink: SmtpSink,
+pub struct Mailroom {
+    pub app: TestApp,
+    pub sink: SmtpSink,
     worker: Worker,
     settings: herald::config::Settings,
 }
 
-async fn mailroom() -> Mailroom {
+pub async fn mailroom() -> Mailroom {
     let app = spawn_app().await;
     let sink = SmtpSink::start();
     let mut settings = app.settings.clone();
@@ -38,7 +38,7 @@ async fn mailroom() -> Mailroom {
 
 impl Mailroom {
     /// Runs every due job; returns the messages that arrived meanwhile.
-    fn deliver(&self) -> Vec<Received> {
+    pub fn deliver(&self) -> Vec<Received> {
         let before = self.sink.messages().len();
         self.worker.drain().unwrap();
         self.sink.messages()[before..].to_vec()

@@ -27,3 +27,4 @@ mod ratings;
 mod rules;
 mod smtp;
 mod web;
+mod web_merchants;

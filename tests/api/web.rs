@@ -384,7 +384,7 @@ async fn sign_in_link(app: &TestApp, token: &str, email: &str) -> String {
     herald::web::session::new_sign_in_link(&mut conn, &app.links, user, email, 600).unwrap()
 }
 
-async fn signed_in(app: &TestApp, token: &str, email: &str) -> String {
+pub async fn signed_in(app: &TestApp, token: &str, email: &str) -> String {
     let link = sign_in_link(app, token, email).await;
     // Opening the link (as a mail scanner would, twice) spends nothing: a page with one button.
     for _ in 0..2 {
@@ -1180,7 +1180,7 @@ async fn the_lancaster_page_shows_the_board_and_only_the_seats_own_decisions_and
     );
 }
 
-fn urlencode(s: &str) -> String {
+pub fn urlencode(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),

@@ -584,8 +584,18 @@ fn conflicts(l: Locale, view: &Value, who: &Who) -> Markup {
 }
 
 fn parliament(l: Locale, view: &Value, who: &Who) -> Markup {
+    // A law by its code and its name in the reader's language (the rules page's names).
     let laws = |v: &Value| -> String {
-        let ids: Vec<String> = list(v).iter().map(|x| word(x)).collect();
+        let ids: Vec<String> = list(v)
+            .iter()
+            .map(|x| {
+                let id = word(x);
+                match crate::web::rules::law_name(l, &id) {
+                    Some(name) => format!("{id} {name}"),
+                    None => id,
+                }
+            })
+            .collect();
         if ids.is_empty() {
             "—".to_owned()
         } else {

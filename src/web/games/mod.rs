@@ -8,6 +8,7 @@
 
 pub mod lancaster;
 pub mod magnate;
+pub mod merchants;
 
 use super::i18n::t;
 use super::play::GamePage;
@@ -31,6 +32,7 @@ pub trait Page: Sync {
 const PAGES: &[(&str, &dyn Page)] = &[
     ("magnate", &magnate::MagnatePage),
     ("lancaster", &lancaster::LancasterPage),
+    ("merchants_and_marauders", &merchants::MerchantsPage),
 ];
 
 fn page(kind: &str) -> Option<&'static dyn Page> {
