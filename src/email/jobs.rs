@@ -2,7 +2,8 @@
 //! causes it is stored (`services::notifications`) and run by the worker, which composes the
 //! mail from what the recipient may see now and sends it.
 
-use super::compose::{self, GameMail, Mail};
+use super::compose;
+use super::gather::{self, Context, GameMail};
 use crate::jobs::{BackgroundJob, Env, JobError};
 use chrono::{DateTime, Utc};
 use diesel::PgConnection;
@@ -91,14 +92,16 @@ pub struct VacationMail {
     pub message_id: String,
 }
 
-/// Composes a job's mail from what its recipient may see now, and sends it.
-fn deliver(
+/// Gathers what a job's mail says from what its recipient may see now, writes the mail and
+/// sends it.
+fn deliver<V>(
     env: &Env,
     conn: &mut PgConnection,
     kind: &str,
-    compose: impl FnOnce(&mut PgConnection, &compose::Context) -> Result<Option<Mail>, JobError>,
+    gather: impl FnOnce(&mut PgConnection, &Context) -> Result<Option<V>, JobError>,
+    write: impl FnOnce(&V) -> compose::Mail,
 ) -> Result<(), JobError> {
-    let mail = compose(conn, env.sender.context())?;
+    let mail = gather(conn, env.sender.context())?.map(|v| write(&v));
     env.sender.send(mail, kind)
 }
 
@@ -116,9 +119,13 @@ impl BackgroundJob for InvitationMail {
     const KIND: &'static str = "email.invitation";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
         let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::invitation(c, ctx, &p)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::invitation(c, ctx, &p),
+            compose::invitation::invitation,
+        )
     }
 }
 
@@ -126,7 +133,13 @@ impl BackgroundJob for TurnMail {
     const KIND: &'static str = "email.turn";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
         let p = game_mail(self.game_id, self.seat, self.upto, &self.message_id);
-        deliver(env, conn, Self::KIND, |c, ctx| compose::turn(c, ctx, &p))
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::turn(c, ctx, &p),
+            compose::turn::turn,
+        )
     }
 }
 
@@ -134,36 +147,52 @@ impl BackgroundJob for GameOverMail {
     const KIND: &'static str = "email.game_over";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
         let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::game_over(c, ctx, &p)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::game_over(c, ctx, &p),
+            compose::game_over::game_over,
+        )
     }
 }
 
 impl BackgroundJob for SignInMail {
     const KIND: &'static str = "email.sign_in";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::sign_in(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::sign_in(c, ctx, self),
+            compose::account::sign_in,
+        )
     }
 }
 
 impl BackgroundJob for SignUpMail {
     const KIND: &'static str = "email.sign_up";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::sign_up(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::sign_up(c, ctx, self),
+            compose::account::sign_up,
+        )
     }
 }
 
 impl BackgroundJob for DigestMail {
     const KIND: &'static str = "email.digest";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::digest(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::digest(c, ctx, self),
+            compose::digest::digest,
+        )
     }
 }
 
@@ -178,18 +207,26 @@ impl BackgroundJob for ReminderMail {
             self.pending_since,
         )
         .map_err(|e| JobError::Retry(e.to_string()))?;
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::reminder(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::reminder(c, ctx, self),
+            compose::reminders::reminder,
+        )
     }
 }
 
 impl BackgroundJob for VacationMail {
     const KIND: &'static str = "email.vacation";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::vacation(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::vacation(c, ctx, self),
+            compose::reminders::vacation,
+        )
     }
 }
 
@@ -205,9 +242,13 @@ pub struct DeclinedMail {
 impl BackgroundJob for DeclinedMail {
     const KIND: &'static str = "email.declined";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::declined(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::declined(c, ctx, self),
+            compose::declined::declined,
+        )
     }
 }
 
@@ -222,9 +263,13 @@ pub struct CompetitionInvitationMail {
 impl BackgroundJob for CompetitionInvitationMail {
     const KIND: &'static str = "email.competition_invitation";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::competition::invitation(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::competition_invitation(c, ctx, self),
+            compose::competition::invitation,
+        )
     }
 }
 
@@ -242,9 +287,13 @@ pub struct PairingMail {
 impl BackgroundJob for PairingMail {
     const KIND: &'static str = "email.pairing";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::competition::pairing(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::pairing(c, ctx, self),
+            compose::competition::pairing,
+        )
     }
 }
 
@@ -258,9 +307,13 @@ pub struct WebhookDisabledMail {
 impl BackgroundJob for WebhookDisabledMail {
     const KIND: &'static str = "email.webhook_disabled";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::webhook::disabled(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::webhook_disabled(c, ctx, self),
+            compose::webhook::disabled,
+        )
     }
 }
 
@@ -317,9 +370,13 @@ pub enum NotAllowed {
 impl BackgroundJob for AnswerMail {
     const KIND: &'static str = "email.answer";
     fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(env, conn, Self::KIND, |c, ctx| {
-            compose::answer(c, ctx, self)
-        })
+        deliver(
+            env,
+            conn,
+            Self::KIND,
+            |c, ctx| gather::answer(c, ctx, self),
+            |answer| compose::answer::answer(answer, self.in_reply_to.as_deref()),
+        )
     }
 }
 

@@ -2,14 +2,15 @@
 //! without it) and the [`Sender`] that turns email jobs into messages.
 //!
 //! Every message is plain text plus HTML, in the recipient's locale, built only from what the
-//! recipient's seat may see ([`compose`]). Headers: a `Message-ID` fixed when the job was
-//! created, one thread per game (`In-Reply-To`/`References` to the game's stable root id), and
-//! `List-Unsubscribe` with one-click `List-Unsubscribe-Post` (RFC 8058) on every mail that the
-//! unsubscribe turns off.
+//! recipient's seat may see: a service step reads it ([`gather`]), a pure renderer writes it
+//! ([`compose`]). Headers: a `Message-ID` fixed when the job was created, one thread per game
+//! (`In-Reply-To`/`References` to the game's stable root id), and `List-Unsubscribe` with
+//! one-click `List-Unsubscribe-Post` (RFC 8058) on every mail that the unsubscribe turns off.
 //!
 //! Must not depend on actix or routes.
 
 pub mod compose;
+pub mod gather;
 mod i18n;
 pub mod inbound;
 pub mod jobs;
@@ -118,7 +119,7 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// Runs email jobs: reads what the recipient may see, composes, sends.
 pub struct Sender {
     mailer: Mailer,
-    ctx: compose::Context,
+    ctx: gather::Context,
     /// Where sent and failed mails are counted (`herald_mails_*_total`), if anywhere.
     metrics: Option<Arc<Metrics>>,
 }
@@ -127,7 +128,7 @@ impl Sender {
     pub fn new(settings: &Settings, mailer: Mailer) -> Sender {
         Sender {
             mailer,
-            ctx: compose::Context::new(settings),
+            ctx: gather::Context::new(settings),
             metrics: None,
         }
     }
@@ -140,7 +141,7 @@ impl Sender {
     }
 
     /// What mails are composed with (keys, addresses).
-    pub fn context(&self) -> &compose::Context {
+    pub fn context(&self) -> &gather::Context {
         &self.ctx
     }
 

@@ -52,6 +52,19 @@ pub async fn receive_inbound_mail(
     mut payload: web::Payload,
 ) -> Result<HttpResponse, ApiError> {
     check_secret(&req, state.settings.inbound.secret.as_deref())?;
+    check_raw_message(&req)?;
+    let raw = read_bounded(&mut payload).await?;
+    let inbox = state.inbox.clone();
+    let outcome = crate::db::run(&state.pool, move |conn| {
+        inbound::receive(conn, &inbox, &raw, None)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(InboundMailResponse { outcome }))
+}
+
+/// The body must be a raw message: `message/rfc822`, or a plain or unnamed type a relay may
+/// send it as (no type at all is taken as one too).
+fn check_raw_message(req: &HttpRequest) -> Result<(), ApiError> {
     let content_type = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -70,6 +83,11 @@ pub async fn receive_inbound_mail(
             "the body must be a raw message (message/rfc822)".to_owned(),
         ));
     }
+    Ok(())
+}
+
+/// The whole body, refused as soon as it grows past [`MAX_MESSAGE_BYTES`].
+async fn read_bounded(payload: &mut web::Payload) -> Result<web::BytesMut, ApiError> {
     let mut raw = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
         let chunk = chunk.map_err(|e| ApiError::MalformedRequest(format!("the body: {e}")))?;
@@ -80,12 +98,7 @@ pub async fn receive_inbound_mail(
         }
         raw.extend_from_slice(&chunk);
     }
-    let inbox = state.inbox.clone();
-    let outcome = crate::db::run(&state.pool, move |conn| {
-        inbound::receive(conn, &inbox, &raw, None)
-    })
-    .await?;
-    Ok(HttpResponse::Ok().json(InboundMailResponse { outcome }))
+    Ok(raw)
 }
 
 /// The request presents `secret` as a bearer token or as a Basic password (compared as

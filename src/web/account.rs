@@ -655,8 +655,27 @@ pub async fn join_as_new_player(
     if let Err(e) = state.links.verify_invite(&token, game, address.as_str()) {
         return refuse(StatusCode::FORBIDDEN, &e.to_string());
     }
-    // No password: the account signs in by mailed links (a password can be set later by API).
-    let joined = crate::db::run(&state.pool, move |conn| {
+    match register_and_join(&state, address, display, l, game).await {
+        Ok((user, sid)) => {
+            let mut res = see_other(&format!("/play/{game}"));
+            let _ = res.add_cookie(&session::user_cookie(&state, user, sid));
+            res
+        }
+        Err(ApiError::Conflict(_)) => refuse(StatusCode::CONFLICT, t(l, "address_taken")),
+        Err(e) => error_page(&Chrome::anonymous(l), &e),
+    }
+}
+
+/// A new account for `address`, seated in `game` and with a session, in one transaction. No
+/// password: the account signs in by mailed links (a password can be set later by API).
+async fn register_and_join(
+    state: &AppState,
+    address: EmailAddress,
+    display: DisplayName,
+    l: Locale,
+    game: GameId,
+) -> Result<(UserId, Uuid), ApiError> {
+    crate::db::run(&state.pool, move |conn| {
         use diesel::Connection;
         conn.transaction(|conn| {
             let account = crate::services::accounts::register(conn, &address, &display, l, None)?;
@@ -666,16 +685,7 @@ pub async fn join_as_new_player(
         })
     })
     .await
-    .map_err(ApiError::from);
-    match joined {
-        Ok((user, sid)) => {
-            let mut res = see_other(&format!("/play/{game}"));
-            let _ = res.add_cookie(&session::user_cookie(&state, user, sid));
-            res
-        }
-        Err(ApiError::Conflict(_)) => refuse(StatusCode::CONFLICT, t(l, "address_taken")),
-        Err(e) => error_page(&Chrome::anonymous(l), &e),
-    }
+    .map_err(ApiError::from)
 }
 
 /// A signed-in form post with the page's CSRF token that changes a game: runs `work`, then sees

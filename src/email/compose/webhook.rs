@@ -1,12 +1,7 @@
 //! The mail to a webhook's owner when it was disabled after 3 days of failed deliveries.
 
-use super::{Context, Doc, Mail, blank, db, finish};
-use crate::domain::Locale;
-use crate::email::jobs::WebhookDisabledMail;
-use crate::jobs::JobError;
-use crate::present::T;
-use crate::schema::{users, webhooks};
-use diesel::prelude::*;
+use super::{Doc, Mail, Recipient, blank, finish};
+use crate::present::{T, fill, pick};
 
 const SUBJECT: T = [
     "Your webhook was disabled",
@@ -27,36 +22,21 @@ const SETTINGS: T = [
     "Votre compte :",
 ];
 
-/// The disabled-webhook mail.
-///
-/// # Errors
-/// Database failures (retried).
-pub fn disabled(
-    conn: &mut PgConnection,
-    ctx: &Context,
-    p: &WebhookDisabledMail,
-) -> Result<Option<Mail>, JobError> {
-    let found: Option<(String, crate::models::User)> = webhooks::table
-        .inner_join(users::table)
-        .filter(webhooks::id.eq(p.webhook_id))
-        .select((webhooks::url, crate::models::User::as_select()))
-        .first(conn)
-        .optional()
-        .map_err(db)?;
-    let Some((url, user)) = found else {
-        return Ok(None);
-    };
-    let locale = Locale::from_db(&user.locale);
-    let mut doc = Doc::new(locale, &user.display_name);
-    doc.paragraphs
-        .push(crate::present::fill(locale, &BODY, &[("url", &url)]));
-    doc.link = Some((
-        crate::present::pick(locale, &SETTINGS).to_owned(),
-        format!("{}/settings", ctx.public_url),
-    ));
-    let subject = crate::present::pick(locale, &SUBJECT).to_owned();
-    Ok(Some(finish(
-        blank(&user, subject, p.message_id.clone(), None),
-        &doc,
-    )))
+/// The disabled webhook and its owner.
+#[derive(Debug, Clone)]
+pub struct WebhookDisabled {
+    pub to: Recipient,
+    /// The receiver's address.
+    pub url: String,
+    pub settings_url: String,
+    pub message_id: String,
+}
+
+pub fn disabled(v: &WebhookDisabled) -> Mail {
+    let locale = v.to.locale;
+    let mut doc = Doc::new(locale, &v.to.name);
+    doc.paragraphs.push(fill(locale, &BODY, &[("url", &v.url)]));
+    doc.link = Some((pick(locale, &SETTINGS).to_owned(), v.settings_url.clone()));
+    let subject = pick(locale, &SUBJECT).to_owned();
+    finish(blank(&v.to, subject, &v.message_id, None), &doc)
 }
