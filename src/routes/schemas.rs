@@ -393,6 +393,15 @@ pub enum MerchantsAction {
         to: MerchantsZone,
         notation: Option<String>,
     },
+    /// III.3.3: standing orders, filed at any time (also out of turn) and seen by the sender
+    /// only; `[]` clears them. Each is `{"when": {"kind": "declare"} | {"kind": "window",
+    /// "tw": 5}, "if": [conditions], "then": answer}` (see `src/games/merchants/orders.rs`);
+    /// notation `orders declare if attacked and hull<=1: flee; window: pass`.
+    Orders {
+        #[schema(value_type = Vec<Object>)]
+        orders: Vec<serde_json::Value>,
+        notation: Option<String>,
+    },
 }
 
 /// The Merchants & Marauders view for one seat (III.4: other seats' cargo, glory hand, stash,

@@ -1,14 +1,49 @@
 //! Self-play hooks for Merchants & Marauders: the invariant checks of the game's own `check`,
 //! what each seat must not see (the others' unrevealed captains and rumor cards, by their
 //! quoted ids; a plundering winner sees the loser's), and the structural check of each view: another seat's cargo, glory hand,
-//! stash, rumor, sealed ship, placed tokens and redraw choice are absent.
+//! stash, rumor, sealed ship, placed tokens, redraw choice and standing orders are absent.
+//! Random seats sometimes file random standing orders (III.3.3).
 
 use super::SelfPlay;
-use crate::engine::{Game, Seat, Viewer};
+use crate::engine::{Game, GameRng, Seat, Viewer};
 use crate::games::merchants::state::Frame;
 use crate::games::merchants::{Action, Merchants, State, check, data};
 
+/// Standing orders a random seat may file (III.3.3): every situation, condition and answer
+/// kind, some of them never legal (the engine then asks as usual).
+const ORDERS: &[&str] = &[
+    "declare if attacked and hull<=1: flee",
+    "declare if crew_margin>=2 and round>=2: board",
+    "declare if vs npc and round>=2: flee",
+    "declare if attacking: ask",
+    "declare: shoot 1",
+    "declare: shoot",
+    "window TW3: fire",
+    "window TW2 if attacked: play GLY-08",
+    "window TW5 if lacks GLY-14: play GLY-11",
+    "window TW6 if vs player: play GLY-09",
+    "window if holds GLY-14: ask",
+    "window: pass",
+];
+
 impl SelfPlay for Merchants {
+    /// A random legal action; now and then (one time in 20) the pending seat files random
+    /// standing orders instead, which the engine may apply at once.
+    fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+        if rng.index(20) == 0 {
+            let n = rng.index(5);
+            let text: Vec<&str> = (0..n)
+                .filter_map(|_| ORDERS.get(rng.index(ORDERS.len())).copied())
+                .collect();
+            if let Ok(a) = format!("orders {}", text.join("; ")).parse() {
+                return Some(a);
+            }
+        }
+        let actions = Self::legal_actions(state, seat);
+        let i = rng.index(actions.len());
+        actions.into_iter().nth(i)
+    }
+
     fn check_state(state: &State) -> Result<(), String> {
         check::check(state)
     }
@@ -62,7 +97,8 @@ impl SelfPlay for Merchants {
                 || pv.rumor.is_some()
                 || pv.sealed.is_some()
                 || pv.known_mods.is_some()
-                || pv.may_redraw.is_some();
+                || pv.may_redraw.is_some()
+                || pv.orders.is_some();
             if shows {
                 return Err(format!(
                     "seat {seat}'s view shows a hidden part of seat {i}"

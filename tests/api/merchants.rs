@@ -159,3 +159,160 @@ async fn three_captains_finish_a_game_with_a_defender_answering_during_anothers_
     let fair = app.get(&format!("/api/v1/games/{id}/fairness"), None).await;
     assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
 }
+
+/// III.3.3 over HTTP: both captains file standing orders for when they are attacked (one as
+/// typed JSON, one by notation, both out of turn where they are not pending); no defender is
+/// ever asked for a declaration or a window, the orders are decided by them, and neither the
+/// other's game resource nor its history shows them.
+#[actix_web::test]
+async fn standing_orders_answer_a_defender_in_anothers_turn_and_stay_hidden() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "merchants_and_marauders", "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let r = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut by_seat: Vec<String> = vec![String::new(); 2];
+    for t in [&ada, &bruno] {
+        let r = app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
+        by_seat[r.json["you"]["seat"].as_u64().unwrap() as usize] = t.clone();
+    }
+    let game = |s: usize| {
+        let app = &app;
+        let id = id.clone();
+        let t = by_seat[s].clone();
+        async move {
+            let r = app.get(&format!("/api/v1/games/{id}"), Some(&t)).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            r.json
+        }
+    };
+    let post = |s: usize, version: &Value, action: Value| {
+        let app = &app;
+        let id = id.clone();
+        let t = by_seat[s].clone();
+        let body = json!({"expected_version": version, "actions": [action]});
+        async move {
+            app.post(&format!("/api/v1/games/{id}/actions"), Some(&t), body)
+                .await
+        }
+    };
+    for s in 0..2 {
+        let g = game(s).await;
+        let r = post(s, &g["version"], json!({"type": "ship", "ship": "sloop"})).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    // A badly formed order is a 4xx naming the rule, and changes nothing.
+    let g = game(1).await;
+    let r = post(
+        1,
+        &g["version"],
+        json!({"notation": "orders declare if attacked: pass"}),
+    )
+    .await;
+    assert!(
+        r.status == 422 || r.status == 400,
+        "{} {}",
+        r.status,
+        r.text
+    );
+    assert!(r.text.contains("MM-NAV-4"), "{}", r.text);
+    assert_eq!(game(1).await["version"], g["version"]);
+    // Seat 0 by typed JSON, seat 1 by notation, whoever's turn it is.
+    let g = game(0).await;
+    let typed = json!({"type": "orders", "orders": [
+        {"when": {"kind": "declare"}, "if": [{"kind": "attacked"}], "then": {"kind": "declare", "decl": "shoot"}},
+        {"when": {"kind": "window"}, "if": [{"kind": "attacked"}], "then": {"kind": "pass"}}
+    ]});
+    let r = post(0, &g["version"], typed).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let g = game(1).await;
+    let r = post(
+        1,
+        &g["version"],
+        json!({"notation": "orders declare if attacked: shoot; window if attacked: pass"}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    for s in 0..2 {
+        let g = game(s).await;
+        assert_eq!(
+            g["view"]["players"][s]["orders"].as_array().unwrap().len(),
+            2
+        );
+        assert!(
+            g["view"]["players"][1 - s]["orders"].is_null(),
+            "{}",
+            g["view"]
+        );
+        assert!(!g["legal_actions"].to_string().contains("\"orders\""));
+    }
+
+    let mut dice = Dice::new(11);
+    let mut turn_seat: Option<usize> = None;
+    let mut decided = false;
+    for step in 0..3000 {
+        let games = [game(0).await, game(1).await];
+        if games[0]["status"] != "active" {
+            break;
+        }
+        let decision = &games[0]["view"]["decision"];
+        if decision["kind"] == "turn" {
+            turn_seat = decision["seat"].as_u64().map(|s| s as usize);
+        }
+        let mover = (0..2)
+            .find(|&s| !games[s]["legal_actions"].as_array().unwrap().is_empty())
+            .expect("someone is pending");
+        if matches!(decision["kind"].as_str(), Some("combat" | "window")) {
+            assert_eq!(Some(mover), turn_seat, "a defender was asked: {decision}");
+        }
+        let legal = games[mover]["legal_actions"].as_array().unwrap();
+        let scout = legal
+            .iter()
+            .find(|a| a["type"] == "scout" && a["target"]["kind"] == "player");
+        let choice = without_notation(scout.unwrap_or(&legal[dice.below(legal.len())]));
+        let r = post(mover, &games[mover]["version"], choice.clone()).await;
+        assert_eq!(r.status, 200, "{choice} -> {}", r.text);
+        if step % 5 != 0 && !decided {
+            continue;
+        }
+        for (s, token) in by_seat.iter().enumerate() {
+            let h = app
+                .get(&format!("/api/v1/games/{id}/history"), Some(token))
+                .await;
+            let entries = h.json.as_array().unwrap();
+            for e in entries {
+                let text = e.to_string();
+                if e["seat"] == json!(1 - s) {
+                    assert!(
+                        !text.contains("\"orders\"") && !text.contains("attacked"),
+                        "seat {s} sees the other's orders: {text}"
+                    );
+                }
+                for ev in e["events"].as_array().unwrap() {
+                    if ev["type"] == "order_applied" {
+                        assert_eq!(ev["seat"], json!(s), "{ev}");
+                        if ev["action"] == "shoot" {
+                            decided = true;
+                        }
+                    }
+                    assert!(ev["type"] != "orders_filed" || ev["seat"] == json!(s));
+                }
+            }
+        }
+        if decided {
+            break;
+        }
+    }
+    assert!(decided, "no declaration was decided by standing orders");
+}

@@ -144,6 +144,11 @@ pub enum Action {
     Place {
         to: ZoneId,
     },
+    /// `orders declare if attacked: shoot; window: pass` / `orders clear`: file standing
+    /// orders (III.3.3), at any time, seen by the sender only ([`super::orders`]).
+    Orders {
+        orders: Vec<super::orders::Order>,
+    },
 }
 
 /// What the winner of a crew combat takes from the loser (MM-PLUN-1).
@@ -260,6 +265,7 @@ impl fmt::Display for Action {
             Action::Capture => f.write_str("capture"),
             Action::Pick { option } => write!(f, "pick {option}"),
             Action::Place { to } => write!(f, "place {}", zone_code(*to)),
+            Action::Orders { orders } => super::orders::write_orders(f, orders),
         }
     }
 }
@@ -289,6 +295,14 @@ impl FromStr for Action {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Action, String> {
+        // Standing orders have a grammar of their own (conditions, `;` between orders).
+        if let Some(rest) = s.trim_start().strip_prefix("orders")
+            && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+        {
+            return Ok(Action::Orders {
+                orders: super::orders::parse_orders(rest)?,
+            });
+        }
         let words: Vec<&str> = s.split_whitespace().collect();
         let Some((&head, rest)) = words.split_first() else {
             return Err("an empty action".into());

@@ -137,6 +137,11 @@ fn stats(d: &Data, st: &State, side: Side) -> Option<Stats> {
     }
 }
 
+/// A side's current Hull, Masts, Cannons, Crew, Cargo (public, III.4), for standing orders.
+pub fn current_hits(d: &Data, st: &State, side: Side) -> Option<[u8; 5]> {
+    stats(d, st, side).map(|s| s.hits)
+}
+
 fn roll(d: &Data, rng: &mut GameRng, dice: u8, side: Side, purpose: &str, ev: &mut Ev) -> Vec<u8> {
     let faces: Vec<u8> = (0..dice).map(|_| rng.die(6)).collect();
     let successes = faces.iter().filter(|f| is_success(d, **f)).count();
@@ -502,7 +507,8 @@ fn side_index(st: &State, seat: Seat) -> Option<usize> {
     }
 }
 
-fn sides(st: &State) -> Option<(Side, Side, u8)> {
+/// The combat under way: aggressor, defender and round (for standing orders too).
+pub fn sides(st: &State) -> Option<(Side, Side, u8)> {
     match combat_frame(st) {
         Some(Frame::Combat {
             aggressor,

@@ -290,6 +290,18 @@ pub enum Event {
         from: Seat,
         what: String,
     },
+    /// III.3.3, to the filer only: standing orders filed (none: cleared).
+    OrdersFiled {
+        seat: Seat,
+        count: u8,
+    },
+    /// III.3.3, to the seat only: its standing order number `order` answered a decision with
+    /// `action` (the others see only the answer's public effects, III.3.5).
+    OrderApplied {
+        seat: Seat,
+        order: u8,
+        action: String,
+    },
     /// MM-PLUN-4: the defeated ship claimed.
     ShipCaptured {
         seat: Seat,

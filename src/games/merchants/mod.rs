@@ -34,9 +34,17 @@
 //! MM-NAV-1..14 (the opening volley), MM-DMG-1..6, MM-CREW-1..5, MM-WPN-1..4, MM-PLUN-1..6
 //! (plunder choices, claiming ships), MM-DEATH-1..5 (the redraw of MM-DEATH-4a), MM-GLORY-1/2,
 //! MM-GCARD-1..6, MM-BNTY-1..6, MM-WAR-1..3, MM-END-1..4, D-WINDOW TW1..TW9, D-ZONE effects and
-//! D-CAPT abilities. Not built: standing orders and turn scripts (III.3.3/4), the hand-limit
-//! choice of MM-GCARD-2 (III.2's default, the newest card, is applied), MM-STASH-2 (paying from
-//! the stash).
+//! D-CAPT abilities, and standing orders (III.3.3, [`orders`]). Not built: turn scripts
+//! (III.3.4), the hand-limit choice of MM-GCARD-2 (III.2's default, the newest card, is
+//! applied), MM-STASH-2 (paying from the stash).
+//!
+//! Standing orders: a seat files (`orders ...`, at any time, also out of turn, never listed by
+//! `legal_actions`, seen in the history by its sender only) typed rules for its combat
+//! declarations and its windows TW2–TW7. After every accepted action the engine answers each
+//! decision at the top of the stack that the deciding seat's orders cover, as that seat's own
+//! action, so the seat is never pending for it; the seat alone is told (`order_applied`). A
+//! window auto-passed looks to the others exactly like a window nobody had a play for (no event
+//! at all), and the filing is answered at once if it covers the seat's pending decision.
 //!
 //! Readings of the spec where it is silent or loose ([I] unless said): a window is asked of
 //! each seat with a legal play once per opening, in D-WINDOW's order, and one play or `pass`
@@ -71,6 +79,7 @@ pub mod data;
 pub mod events;
 pub mod ids;
 pub mod legal;
+pub mod orders;
 mod present;
 pub mod rules;
 pub mod state;
@@ -221,10 +230,17 @@ impl Game for Merchants {
         legal::legal_actions(state, seat)
     }
 
-    /// The sealed ship choice is the sender's alone until the reveal.
+    /// III.3.3: standing orders may be filed at any time.
+    fn allowed_out_of_turn(_state: &State, _seat: Seat, action: &Action) -> bool {
+        matches!(action, Action::Orders { .. })
+    }
+
+    /// The sealed ship choice is the sender's alone until the reveal; standing orders are
+    /// the sender's alone (III.4).
     fn action_audience(action: &Action, seat: Seat) -> Audience {
         match action {
-            Action::Ship { .. }
+            Action::Orders { .. }
+            | Action::Ship { .. }
             | Action::Take { .. }
             | Action::Stash { .. }
             | Action::Leave { .. }
@@ -243,7 +259,7 @@ impl Game for Merchants {
         rng: &mut GameRng,
         events: &mut Vec<Logged<Event>>,
     ) -> Result<(), Illegal> {
-        if !Merchants::pending(state).contains(seat) {
+        if !Merchants::pending(state).contains(seat) && !matches!(action, Action::Orders { .. }) {
             return Err(Illegal::new(
                 "MM-ACT-1",
                 format!("Seat {} has no decision to take now.", seat.0),

@@ -278,6 +278,11 @@ impl Present for Merchants {
                 ],
             ),
             "ship_captured" => say(&SHIP_CAPTURED, vec![("p", seat()), ("s", text("ship"))]),
+            "orders_filed" => say(&ORDERS_FILED, vec![("p", seat()), ("n", count("count"))]),
+            "order_applied" => say(
+                &ORDER_APPLIED,
+                vec![("p", seat()), ("n", count("order")), ("a", text("action"))],
+            ),
             "game_ends" => say(&GAME_ENDS, vec![("why", text("reason"))]),
             _ => None,
         }
@@ -835,6 +840,18 @@ const GLORY_PLAYED: T = [
     "{p} juega {c}.",
     "{p} gioca {c}.",
     "{p} joue {c}.",
+];
+const ORDERS_FILED: T = [
+    "{p} filed {n} standing orders.",
+    "{p} registró {n} órdenes permanentes.",
+    "{p} ha registrato {n} ordini permanenti.",
+    "{p} a déposé {n} ordres permanents.",
+];
+const ORDER_APPLIED: T = [
+    "Standing order {n} of {p} answered: {a}.",
+    "La orden permanente {n} de {p} respondió: {a}.",
+    "L'ordine permanente {n} di {p} ha risposto: {a}.",
+    "L'ordre permanent {n} de {p} a répondu : {a}.",
 ];
 const EMPLOYED: T = [
     "{p} employs {c} for {g} gold.",

@@ -131,6 +131,7 @@ pub fn setup(
         stack: Vec::new(),
         ending: false,
         outcome: None,
+        orders: vec![Vec::new(); usize::from(seats)],
     };
     // MM-SETUP-5: two open missions.
     for _ in 0..d.start.open_missions {
@@ -1219,18 +1220,37 @@ pub fn apply(st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, events: 
     }
     let mut next = st.clone();
     let mut ev = Vec::new();
-    step(d, &mut next, seat, a, rng, &mut ev)?;
+    match a {
+        Action::Orders { orders } => super::orders::file(d, &mut next, seat, orders, &mut ev)?,
+        _ => act(d, &mut next, seat, a, rng, &mut ev)?,
+    }
+    // III.3.3: decisions the seats' standing orders answer are never asked.
+    super::orders::settle(d, &mut next, rng, &mut ev);
+    *st = next;
+    events.extend(ev);
+    Ok(())
+}
+
+/// One decision by `seat` and what follows from it until the next decision is needed (a
+/// refusal may leave `st` part-changed: callers work on a copy).
+pub(super) fn act(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    a: &Action,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) -> R<()> {
+    step(d, st, seat, a, rng, ev)?;
     // MM-MIS-4: objectives met in port are checked when the holder's turn or Port action is
     // waiting again.
     if matches!(
-        next.stack.last(),
+        st.stack.last(),
         Some(Frame::Turn { seat: s, .. } | Frame::Port { seat: s, .. }) if *s == seat
     ) {
-        mission_trigger(d, &mut next, seat, Trigger::InPort, rng, &mut ev);
+        mission_trigger(d, st, seat, Trigger::InPort, rng, ev);
     }
-    advance(d, &mut next, rng, &mut ev);
-    *st = next;
-    events.extend(ev);
+    advance(d, st, rng, ev);
     Ok(())
 }
 

@@ -333,6 +333,10 @@ pub struct State {
     /// MM-END-1: someone reached the target; the game ends with this round.
     pub ending: bool,
     pub outcome: Option<super::MmOutcome>,
+    /// III.3.3: each seat's standing orders, by seat (hidden from the others, III.4); empty
+    /// until a seat files some.
+    #[serde(default)]
+    pub orders: Vec<Vec<super::orders::Order>>,
 }
 
 impl State {

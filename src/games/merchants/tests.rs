@@ -1576,3 +1576,293 @@ fn a_free_modification_from_a_rumor_offers_face_down_tokens_blind_and_reveals_th
     }
     invariants(&st);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Standing orders (III.3.3, III.3.5, III.4)
+// ---------------------------------------------------------------------------------------------
+
+fn file(st: &mut State, seat: Seat, text: &str) -> Vec<Logged<super::Event>> {
+    act(st, seat, &text.parse().unwrap(), 3).unwrap()
+}
+
+#[test]
+fn standing_orders_round_trip_through_their_notation_and_json() {
+    let text = "orders window TW3: fire; declare if attacked and hull<=1: flee; \
+                declare if crew_margin>=2 and round>1: board; declare if vs npc: shoot 1; \
+                declare: shoot; window TW2 if attacked and lacks GLY-11: play GLY-08; \
+                window if holds GLY-14 and vs player: ask; window: pass";
+    let a: Action = text.parse().unwrap();
+    let Action::Orders { orders } = &a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(orders.len(), 8);
+    assert_eq!(a.to_string().parse::<Action>().unwrap(), a);
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["type"], "orders");
+    assert_eq!(json["orders"][1]["if"][1]["cmp"], "<=");
+    assert_eq!(serde_json::from_value::<Action>(json).unwrap(), a);
+    for clear in ["orders", "orders clear"] {
+        assert_eq!(
+            clear.parse::<Action>().unwrap(),
+            Action::Orders { orders: Vec::new() }
+        );
+    }
+    assert_eq!(
+        Action::Orders { orders: Vec::new() }.to_string(),
+        "orders clear"
+    );
+    for bad in [
+        "orders declare shoot",
+        "orders attack: shoot",
+        "orders declare if tall: shoot",
+        "orders declare if hull<=x: shoot",
+        "orders window TW: pass",
+        "orders declare: dance",
+    ] {
+        assert!(bad.parse::<Action>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn badly_formed_standing_orders_are_refused_citing_their_rule_and_change_nothing() {
+    let st = started(2, 3);
+    let other = Seat(1 - turn_seat(&st).0);
+    for (text, rule) in [
+        ("orders window TW8: pass", "III.3.5"),
+        ("orders declare: pass", "MM-NAV-4"),
+        ("orders window: shoot", "MM-GCARD-5"),
+        ("orders window: play GLY-01", "MM-GCARD-4"),
+        ("orders window: play GLY-99", "MM-GCARD-3"),
+        ("orders window: play GLY-13", "MM-GCARD-5"),
+        ("orders window TW2: play GLY-09", "MM-GCARD-5"),
+        ("orders window TW5: fire", "MM-WPN-2"),
+        ("orders declare: shoot 0", "MM-WPN-2"),
+        ("orders declare: shoot 9", "MM-WPN-3"),
+        ("orders declare if holds GLY-77: shoot", "MM-GCARD-3"),
+    ] {
+        refused(&st, other, text, rule);
+    }
+    let many = ["declare: shoot"; 33].join("; ");
+    refused(&st, other, &format!("orders {many}"), "III.3.3");
+    let conds = ["hull>0"; 9].join(" and ");
+    refused(
+        &st,
+        other,
+        &format!("orders declare if {conds}: shoot"),
+        "III.3.3",
+    );
+}
+
+#[test]
+fn standing_orders_are_filed_out_of_turn_seen_by_their_owner_only_and_replaced() {
+    let mut st = started(3, 4);
+    let active = turn_seat(&st);
+    let me = Seat((active.0 + 1) % 3);
+    assert!(!Merchants::pending(&st).contains(me));
+    let a: Action = "orders declare if hull<=1: flee; window: pass"
+        .parse()
+        .unwrap();
+    assert!(Merchants::allowed_out_of_turn(&st, me, &a));
+    assert_eq!(
+        Merchants::action_audience(&a, me),
+        crate::engine::Audience::Only(crate::engine::SeatSet::only(me))
+    );
+    let before = st.clone();
+    let ev = act(&mut st, me, &a, 5).unwrap();
+    // Nothing else moved: the active turn is as it was.
+    assert_eq!(st.stack, before.stack);
+    assert_eq!(st.players, before.players);
+    assert!(
+        ev.iter()
+            .all(|e| e.audience == crate::engine::Audience::Only(crate::engine::SeatSet::only(me)))
+    );
+    for v in [
+        Viewer::Seat(active),
+        Viewer::Seat(Seat((me.0 + 1) % 3)),
+        Viewer::Spectator,
+    ] {
+        let view = Merchants::view(&st, v);
+        assert!(
+            view.players
+                .iter()
+                .all(|p| p.orders.is_none() || Some(p.seat) == view.you)
+        );
+        assert!(view.players[me.index()].orders.is_none());
+        let text = serde_json::to_string(&view).unwrap();
+        assert!(
+            !text.contains("flee") && !text.contains("hull<=1"),
+            "{text}"
+        );
+        assert!(ev.iter().all(|e| !e.audience.admits(v)));
+    }
+    let mine = Merchants::view(&st, Viewer::Seat(me));
+    assert_eq!(
+        mine.players[me.index()].orders,
+        Some(vec![
+            "declare if hull<=1: flee".to_string(),
+            "window: pass".to_string()
+        ])
+    );
+    // A new filing replaces the old; an empty one clears.
+    file(&mut st, me, "orders declare: board");
+    assert_eq!(st.orders[me.index()].len(), 1);
+    file(&mut st, me, "orders clear");
+    assert!(st.orders[me.index()].is_empty());
+    // Filing is never listed (as Magnate's `prefer`).
+    assert!(
+        Merchants::legal_actions(&st, active)
+            .iter()
+            .all(|a| !matches!(a, Action::Orders { .. }))
+    );
+}
+
+#[test]
+fn a_defender_with_standing_orders_is_never_asked_to_declare_and_only_it_hears_why() {
+    let mut decided = 0;
+    for n in 1..80u64 {
+        let (mut st, a, b) = face_off(n);
+        // Round 1 is Shoot only (MM-NAV-4): the first order is skipped then, not an error.
+        file(
+            &mut st,
+            b,
+            "orders declare if round>=2: flee; declare: shoot",
+        );
+        act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), n).unwrap();
+        if !matches!(st.stack.last(), Some(Frame::Combat { .. })) {
+            continue;
+        }
+        let mut k = 300;
+        while let Some(Frame::Combat { .. } | Frame::Window { .. }) = st.stack.last() {
+            // b's declarations are all decided: only a is ever pending in this combat.
+            assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![a]);
+            let legal = Merchants::legal_actions(&st, a);
+            let pick = legal
+                .iter()
+                .find(|x| **x == "shoot".parse().unwrap())
+                .cloned()
+                .unwrap_or_else(|| legal[0].clone());
+            k += 1;
+            let ev = act(&mut st, a, &pick, k).unwrap();
+            for e in &ev {
+                if let super::Event::OrderApplied {
+                    seat,
+                    order,
+                    action,
+                } = &e.event
+                {
+                    assert_eq!(*seat, b);
+                    assert_eq!(
+                        e.audience,
+                        crate::engine::Audience::Only(crate::engine::SeatSet::only(b))
+                    );
+                    assert!(matches!(
+                        (order, action.as_str()),
+                        (1, "flee") | (2, "shoot")
+                    ));
+                    decided += 1;
+                }
+            }
+            // The answer itself is public, as if b had sent it.
+            if ev
+                .iter()
+                .any(|e| matches!(e.event, super::Event::OrderApplied { .. }))
+            {
+                assert!(ev.iter().any(|e| matches!(
+                    e.event,
+                    super::Event::Declared { side: super::combat::Side::Player(s), .. } if s == b
+                ) && e.audience == crate::engine::Audience::Everyone));
+            }
+            invariants(&st);
+        }
+        if decided >= 3 {
+            return;
+        }
+    }
+    panic!("too few combats decided by standing orders: {decided}");
+}
+
+#[test]
+fn an_auto_passed_window_looks_the_same_to_the_others_as_holding_nothing() {
+    let mut compared = 0;
+    for n in 1..60u64 {
+        let (mut base, a, b) = face_off(n);
+        // Both cards come from the deck, so that the deck counts agree.
+        for card in [glory("GLY-08"), glory("GLY-13")] {
+            if base.glory_discard.contains(&card) {
+                base.glory_discard.retain(|c| *c != card);
+                base.glory_deck.insert(0, card);
+            }
+        }
+        // b holds Hidden Cove (TW2) and auto-passes every window...
+        let mut cove = base.clone();
+        give_glory(&mut cove, b, glory("GLY-08"));
+        file(&mut cove, b, "orders window: pass");
+        // ... or holds a card of its own turn only (Windfall, TW1) and has no orders.
+        let mut windfall = base.clone();
+        give_glory(&mut windfall, b, glory("GLY-13"));
+        let scout: Action = format!("scout p{}", b.0).parse().unwrap();
+        let ev1 = act(&mut cove, a, &scout, n).unwrap();
+        let ev2 = act(&mut windfall, a, &scout, n).unwrap();
+        for v in [Viewer::Seat(a), Viewer::Spectator] {
+            let seen = |ev: &[Logged<super::Event>]| -> Vec<String> {
+                ev.iter()
+                    .filter(|e| e.audience.admits(v))
+                    .map(|e| serde_json::to_string(&e.event).unwrap())
+                    .collect()
+            };
+            assert_eq!(seen(&ev1), seen(&ev2), "seed {n}");
+            assert_eq!(
+                serde_json::to_value(Merchants::view(&cove, v)).unwrap(),
+                serde_json::to_value(Merchants::view(&windfall, v)).unwrap()
+            );
+        }
+        assert_eq!(Merchants::pending(&cove), Merchants::pending(&windfall));
+        if ev1
+            .iter()
+            .any(|e| matches!(e.event, super::Event::OrderApplied { .. }))
+        {
+            compared += 1;
+        }
+    }
+    assert!(compared > 0, "no scout found b");
+}
+
+#[test]
+fn an_order_may_play_a_tactic_and_ask_stops_the_search() {
+    // b is asked in TW2; filing an order that decides the request answers it at once: Hidden
+    // Cove cancels the scout and a's turn goes on.
+    let (mut st, a, b) = found(|st, _, b| give_glory(st, b, glory("GLY-08")));
+    assert!(matches!(st.stack.last(), Some(Frame::Window { tw: 2, seat, .. }) if *seat == b));
+    let ev = file(&mut st, b, "orders window TW2 if attacked: play GLY-08");
+    assert!(matches!(
+        st.stack.last(),
+        Some(Frame::Turn { seat, actions_left: 2, .. }) if *seat == a
+    ));
+    assert!(st.glory_discard.contains(&glory("GLY-08")));
+    assert!(ev.iter().any(|e| matches!(
+        e.event,
+        super::Event::GloryPlayed { seat, .. } if seat == b
+    ) && e.audience == crate::engine::Audience::Everyone));
+    invariants(&st);
+    // `ask` before `pass`: b holding the card is asked as without orders.
+    let (mut st, _, b) = found(|st, _, b| give_glory(st, b, glory("GLY-08")));
+    let asked = st.clone();
+    file(
+        &mut st,
+        b,
+        "orders window if holds GLY-08: ask; window: pass",
+    );
+    assert_eq!(st.stack, asked.stack);
+    assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![b]);
+    let ev = file(
+        &mut st,
+        b,
+        "orders window if lacks GLY-08: ask; window: pass",
+    );
+    assert!(!matches!(st.stack.last(), Some(Frame::Window { .. })));
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e.event, super::Event::OrderApplied { order: 2, .. }))
+    );
+    invariants(&st);
+}

@@ -67,6 +67,8 @@ pub struct PlayerView {
     pub known_mods: Option<Vec<(ZoneId, u8)>>,
     /// The owner's own MM-DEATH-4a choice.
     pub may_redraw: Option<bool>,
+    /// The owner's own standing orders (III.3.3, III.4), in their one-line notation.
+    pub orders: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -236,6 +238,12 @@ pub fn view(st: &State, viewer: Viewer) -> View {
                         .collect()
                 }),
                 may_redraw: own.then_some(p.may_redraw),
+                orders: own.then(|| {
+                    st.orders
+                        .get(i)
+                        .map(|os| os.iter().map(ToString::to_string).collect())
+                        .unwrap_or_default()
+                }),
             }
         })
         .collect();

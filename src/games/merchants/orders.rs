@@ -1,0 +1,704 @@
+//! Standing orders (Part III.3.3 and III.3.5): a seat's private rules for the decisions that
+//! may come up in someone else's turn, its combat declarations and its timing windows. The
+//! engine applies the first order that fits instead of asking, so the frame never becomes
+//! pending for that seat; it logs that it did to that seat alone (III.3.5: skipping a window
+//! must look the same to the others whether the seat holds nothing or auto-passed).
+//!
+//! An order is `when [if cond and cond ...]: answer`; a filing is a list of them, tried in
+//! order (the first whose situation and conditions hold and whose answer is legal now
+//! decides; `ask` stops the search and asks). In the one-line notation orders are separated
+//! by `;`:
+//!
+//! ```text
+//! orders window TW3: fire; declare if attacked and hull<=1: flee;
+//!        declare if crew_margin>=2: board; declare: shoot;
+//!        window if holds GLY-08: ask; window: pass
+//! ```
+//!
+//! | part | notation | JSON |
+//! |---|---|---|
+//! | situation | `declare`, `window`, `window TW5` | `{"kind":"declare"}`, `{"kind":"window","tw":5}` |
+//! | role | `attacked` / `attacking` | `{"kind":"attacked"}` |
+//! | opponent | `vs npc` / `vs player` | `{"kind":"vs_npc"}` |
+//! | own ship | `hull<=1` (hull, masts, cannons, crew, cargo) | `{"kind":"mine","loc":"hull","cmp":"<=","n":1}` |
+//! | crew lead | `crew_margin>=2` (mine minus theirs) | `{"kind":"crew_margin","cmp":">=","n":2}` |
+//! | combat round | `round>=2` | `{"kind":"round","cmp":">=","n":2}` |
+//! | glory hand | `holds GLY-08` / `lacks GLY-08` | `{"kind":"holds","card":"GLY-08"}` |
+//! | answer | `shoot`, `shoot 1`, `board`, `flee` (declare); `fire`, `pass`, `play GLY-09` (window); `ask` | `{"kind":"declare","decl":"shoot"}`, `{"kind":"play","card":"GLY-09"}` |
+//!
+//! Comparisons are `<=`, `<`, `>=`, `>`, `=`. Filing is allowed at any time, also out of
+//! turn, and is never listed by `legal_actions` (as Magnate's `prefer`); a new filing replaces
+//! the old one and an empty one (`orders clear`) removes it.
+
+use super::combat::{Decl, Side};
+use super::data::Data;
+use super::events::Event;
+use super::ids::Loc;
+use super::rules::{cur, no};
+use super::state::{Frame, State, Target, WindowCtx};
+use super::{Action, legal};
+use crate::engine::{GameRng, Illegal, Logged, Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+type Ev = Vec<Logged<Event>>;
+
+/// At most this many orders in one filing, and this many conditions in one order (III.3.3:
+/// a short rule list, checked at every decision).
+pub const MAX_ORDERS: usize = 32;
+pub const MAX_CONDS: usize = 8;
+
+/// One standing order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    pub when: When,
+    #[serde(default, rename = "if", skip_serializing_if = "Vec::is_empty")]
+    pub conds: Vec<Cond>,
+    pub then: Answer,
+}
+
+/// The decision an order answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum When {
+    /// A combat declaration (MM-NAV-4), as aggressor or defender.
+    Declare,
+    /// A timing window (D-WINDOW TW2–TW7), or only window `tw`.
+    Window {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tw: Option<u8>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Cmp {
+    #[serde(rename = "<=")]
+    Le,
+    #[serde(rename = "<")]
+    Lt,
+    #[serde(rename = ">=")]
+    Ge,
+    #[serde(rename = ">")]
+    Gt,
+    #[serde(rename = "=")]
+    Eq,
+}
+
+impl Cmp {
+    const ALL: [(Cmp, &'static str); 5] = [
+        (Cmp::Le, "<="),
+        (Cmp::Ge, ">="),
+        (Cmp::Lt, "<"),
+        (Cmp::Gt, ">"),
+        (Cmp::Eq, "="),
+    ];
+
+    fn holds(self, a: i32, b: i32) -> bool {
+        match self {
+            Cmp::Le => a <= b,
+            Cmp::Lt => a < b,
+            Cmp::Ge => a >= b,
+            Cmp::Gt => a > b,
+            Cmp::Eq => a == b,
+        }
+    }
+
+    fn word(self) -> &'static str {
+        Cmp::ALL
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("=", |(_, w)| w)
+    }
+}
+
+/// A condition on what the seat may see: its own ship and hand, the public combat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Cond {
+    /// This seat is the defender (or the scout's target).
+    Attacked,
+    /// This seat is the aggressor (or the scouting player).
+    Attacking,
+    VsNpc,
+    VsPlayer,
+    /// One of this seat's current Hull, Masts, Cannons, Crew, Cargo.
+    Mine {
+        loc: Loc,
+        cmp: Cmp,
+        n: u8,
+    },
+    /// This seat's Crew minus the opponent's.
+    CrewMargin {
+        cmp: Cmp,
+        n: i8,
+    },
+    /// The combat round (MM-NAV-4).
+    Round {
+        cmp: Cmp,
+        n: u8,
+    },
+    /// A glory card of this design (D-GLORY id) is in the seat's hand.
+    Holds {
+        card: String,
+    },
+    Lacks {
+        card: String,
+    },
+}
+
+/// What an order answers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Answer {
+    Declare {
+        decl: Decl,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<u8>,
+    },
+    /// Long Guns in the opening volley (TW3).
+    Fire,
+    Pass,
+    /// A tactic of this design (D-GLORY id).
+    Play {
+        card: String,
+    },
+    /// Stop here and ask the seat.
+    Ask,
+}
+
+fn loc_word(l: Loc) -> &'static str {
+    match l {
+        Loc::Hull => "hull",
+        Loc::Masts => "masts",
+        Loc::Cannons => "cannons",
+        Loc::Crew => "crew",
+        Loc::Cargo => "cargo",
+        Loc::Maneuver => "maneuver",
+    }
+}
+
+impl fmt::Display for Cond {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Cond::Attacked => f.write_str("attacked"),
+            Cond::Attacking => f.write_str("attacking"),
+            Cond::VsNpc => f.write_str("vs npc"),
+            Cond::VsPlayer => f.write_str("vs player"),
+            Cond::Mine { loc, cmp, n } => write!(f, "{}{}{n}", loc_word(*loc), cmp.word()),
+            Cond::CrewMargin { cmp, n } => write!(f, "crew_margin{}{n}", cmp.word()),
+            Cond::Round { cmp, n } => write!(f, "round{}{n}", cmp.word()),
+            Cond::Holds { card } => write!(f, "holds {card}"),
+            Cond::Lacks { card } => write!(f, "lacks {card}"),
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Answer::Declare { decl, weapon: None } => f.write_str(decl.word()),
+            Answer::Declare {
+                decl,
+                weapon: Some(w),
+            } => write!(f, "{} {w}", decl.word()),
+            Answer::Fire => f.write_str("fire"),
+            Answer::Pass => f.write_str("pass"),
+            Answer::Play { card } => write!(f, "play {card}"),
+            Answer::Ask => f.write_str("ask"),
+        }
+    }
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.when {
+            When::Declare => f.write_str("declare")?,
+            When::Window { tw: None } => f.write_str("window")?,
+            When::Window { tw: Some(t) } => write!(f, "window TW{t}")?,
+        }
+        for (i, c) in self.conds.iter().enumerate() {
+            f.write_str(if i == 0 { " if " } else { " and " })?;
+            write!(f, "{c}")?;
+        }
+        write!(f, ": {}", self.then)
+    }
+}
+
+/// Writes a filing as the text after `orders`.
+pub fn write_orders(f: &mut fmt::Formatter<'_>, orders: &[Order]) -> fmt::Result {
+    if orders.is_empty() {
+        return f.write_str("orders clear");
+    }
+    f.write_str("orders ")?;
+    for (i, o) in orders.iter().enumerate() {
+        if i > 0 {
+            f.write_str("; ")?;
+        }
+        write!(f, "{o}")?;
+    }
+    Ok(())
+}
+
+fn parse_cond(text: &str) -> Result<Cond, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    match words.as_slice() {
+        ["attacked"] => return Ok(Cond::Attacked),
+        ["attacking"] => return Ok(Cond::Attacking),
+        ["vs", "npc"] => return Ok(Cond::VsNpc),
+        ["vs", "player"] => return Ok(Cond::VsPlayer),
+        ["holds", c] => return Ok(Cond::Holds { card: (*c).into() }),
+        ["lacks", c] => return Ok(Cond::Lacks { card: (*c).into() }),
+        _ => {}
+    }
+    let compact: String = words.concat();
+    let (name, cmp, n) = Cmp::ALL
+        .iter()
+        .find_map(|(c, w)| {
+            compact
+                .split_once(w)
+                .map(|(name, n)| (name.to_string(), *c, n.to_string()))
+        })
+        .ok_or_else(|| {
+            format!("{text:?} is not a condition (attacked, vs npc, hull<=1, holds GLY-08, ...)")
+        })?;
+    let num = |what: &str| format!("{n:?} is not {what}");
+    match name.as_str() {
+        "crew_margin" => Ok(Cond::CrewMargin {
+            cmp,
+            n: n.parse().map_err(|_| num("a number from -128 to 127"))?,
+        }),
+        "round" => Ok(Cond::Round {
+            cmp,
+            n: n.parse().map_err(|_| num("a round number"))?,
+        }),
+        _ => {
+            let loc = Loc::HITS
+                .into_iter()
+                .find(|l| loc_word(*l) == name)
+                .ok_or_else(|| {
+                    format!(
+                        "{name:?} is not hull, masts, cannons, crew, cargo, crew_margin or round"
+                    )
+                })?;
+            Ok(Cond::Mine {
+                loc,
+                cmp,
+                n: n.parse().map_err(|_| num("a number from 0 to 255"))?,
+            })
+        }
+    }
+}
+
+fn parse_answer(text: &str) -> Result<Answer, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let decl = |w: &str| match w {
+        "shoot" => Some(Decl::Shoot),
+        "board" => Some(Decl::Board),
+        "flee" => Some(Decl::Flee),
+        _ => None,
+    };
+    match words.as_slice() {
+        ["fire"] => Ok(Answer::Fire),
+        ["pass"] => Ok(Answer::Pass),
+        ["ask"] => Ok(Answer::Ask),
+        ["play", c] => Ok(Answer::Play { card: (*c).into() }),
+        [w] if decl(w).is_some() => Ok(Answer::Declare {
+            decl: decl(w).unwrap_or(Decl::Shoot),
+            weapon: None,
+        }),
+        [w, k] if decl(w).is_some() => Ok(Answer::Declare {
+            decl: decl(w).unwrap_or(Decl::Shoot),
+            weapon: Some(
+                k.parse()
+                    .map_err(|_| format!("{k:?} is not a weapon number"))?,
+            ),
+        }),
+        _ => Err(format!(
+            "{text:?} is not an answer (shoot, board, flee, fire, pass, play GLY-09, ask)"
+        )),
+    }
+}
+
+impl FromStr for Order {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Order, String> {
+        let (head, answer) = s
+            .split_once(':')
+            .ok_or_else(|| format!("{:?}: an order is `when [if ...]: answer`", s.trim()))?;
+        let (when_text, conds_text) = match head.split_once(" if ") {
+            Some((w, c)) => (w, Some(c)),
+            None => (head, None),
+        };
+        let when = match when_text.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["declare"] => When::Declare,
+            ["window"] => When::Window { tw: None },
+            ["window", t] => When::Window {
+                tw: Some(
+                    t.strip_prefix("TW")
+                        .and_then(|n| n.parse().ok())
+                        .ok_or_else(|| format!("{t:?} is not a timing window (TW2..TW7)"))?,
+                ),
+            },
+            _ => {
+                return Err(format!(
+                    "{:?} is not a situation (declare, window, window TW5)",
+                    when_text.trim()
+                ));
+            }
+        };
+        let conds = match conds_text {
+            Some(c) => c.split(" and ").map(parse_cond).collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
+        Ok(Order {
+            when,
+            conds,
+            then: parse_answer(answer)?,
+        })
+    }
+}
+
+/// Reads the text after `orders`: `clear`, or orders separated by `;`.
+pub fn parse_orders(rest: &str) -> Result<Vec<Order>, String> {
+    let rest = rest.trim();
+    if rest.is_empty() || rest == "clear" {
+        return Ok(Vec::new());
+    }
+    rest.split(';').map(str::parse).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Filing (validation) and applying
+// ---------------------------------------------------------------------------------------------
+
+fn known_design(d: &Data, card: &str) -> Result<(), Illegal> {
+    if d.glory.iter().any(|g| g.id == card) {
+        Ok(())
+    } else {
+        Err(no(
+            "MM-GCARD-3",
+            format!("{card:?} is not a glory card design (D-GLORY: GLY-01 to GLY-14)."),
+        ))
+    }
+}
+
+fn check_order(d: &Data, i: usize, o: &Order) -> Result<(), Illegal> {
+    let at = |s: String| format!("Order {}: {s}", i + 1);
+    if o.conds.len() > MAX_CONDS {
+        return Err(no(
+            "III.3.3",
+            at(format!("at most {MAX_CONDS} conditions in one order.")),
+        ));
+    }
+    if let When::Window { tw: Some(t) } = o.when
+        && !(2..=7).contains(&t)
+    {
+        return Err(no(
+            "III.3.5",
+            at(format!(
+                "TW{t} is not a window standing orders answer (TW2 to TW7; TW1, TW8 and TW9 come in your own turn)."
+            )),
+        ));
+    }
+    for c in &o.conds {
+        match c {
+            Cond::Holds { card } | Cond::Lacks { card } => known_design(d, card)?,
+            Cond::Mine { loc, .. } if !Loc::HITS.contains(loc) => {
+                return Err(no(
+                    "MM-DMG-1",
+                    at("a condition names hull, masts, cannons, crew or cargo.".into()),
+                ));
+            }
+            _ => {}
+        }
+    }
+    match (&o.when, &o.then) {
+        (_, Answer::Ask) => Ok(()),
+        (When::Declare, Answer::Declare { weapon, .. }) => match weapon {
+            Some(w) if usize::from(*w) >= d.weapons.len() => Err(no(
+                "MM-WPN-3",
+                at(format!(
+                    "{w} is not a special weapon (D-WPN rows 0 to {}).",
+                    d.weapons.len().saturating_sub(1)
+                )),
+            )),
+            Some(w) if super::combat::long_guns(d) == Some(*w) => Err(no(
+                "MM-WPN-2",
+                at(
+                    "Long Guns fire in the volley (`window TW3: fire`), not with a declaration."
+                        .into(),
+                ),
+            )),
+            _ => Ok(()),
+        },
+        (When::Declare, _) => Err(no(
+            "MM-NAV-4",
+            at(format!(
+                "a declaration is answered with shoot, board, flee or ask, not `{}`.",
+                o.then
+            )),
+        )),
+        (When::Window { .. }, Answer::Declare { .. }) => Err(no(
+            "MM-GCARD-5",
+            at(format!(
+                "a window is answered with fire, pass, play or ask, not `{}`.",
+                o.then
+            )),
+        )),
+        (When::Window { tw }, Answer::Fire) => match tw {
+            Some(t) if *t != 3 => Err(no(
+                "MM-WPN-2",
+                at(format!(
+                    "Long Guns fire only in the volley (TW3), not TW{t}."
+                )),
+            )),
+            _ => Ok(()),
+        },
+        (When::Window { .. }, Answer::Pass) => Ok(()),
+        (When::Window { tw }, Answer::Play { card }) => {
+            known_design(d, card)?;
+            let Some(g) = d.glory.iter().find(|g| g.id == *card) else {
+                return Ok(());
+            };
+            if g.hire.is_some() {
+                return Err(no(
+                    "MM-GCARD-4",
+                    at(format!(
+                        "{card} is a specialist: it is employed, not played."
+                    )),
+                ));
+            }
+            match tw {
+                Some(t) if !g.in_window(*t) => Err(no(
+                    "MM-GCARD-5",
+                    at(format!("{card} is played in {}, not TW{t}.", g.window)),
+                )),
+                _ if !(2..=7).any(|t| g.in_window(t)) => Err(no(
+                    "MM-GCARD-5",
+                    at(format!(
+                        "{card} is played in {} only, in your own turn.",
+                        g.window
+                    )),
+                )),
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+/// Files `orders` for `seat`, replacing its previous ones (none: cleared). Refused whole,
+/// with the first problem, if any order is not well formed.
+pub fn file(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    orders: &[Order],
+    ev: &mut Ev,
+) -> Result<(), Illegal> {
+    if seat.0 >= st.seats {
+        return Err(no("III.3.3", "No such seat."));
+    }
+    if orders.len() > MAX_ORDERS {
+        return Err(no(
+            "III.3.3",
+            format!(
+                "At most {MAX_ORDERS} standing orders, not {}.",
+                orders.len()
+            ),
+        ));
+    }
+    for (i, o) in orders.iter().enumerate() {
+        check_order(d, i, o)?;
+    }
+    if st.orders.len() < usize::from(st.seats) {
+        st.orders.resize(usize::from(st.seats), Vec::new());
+    }
+    if let Some(slot) = st.orders.get_mut(seat.index()) {
+        *slot = orders.to_vec();
+    }
+    ev.push(Logged::only(
+        SeatSet::only(seat),
+        Event::OrdersFiled {
+            seat,
+            count: u8::try_from(orders.len()).unwrap_or(u8::MAX),
+        },
+    ));
+    Ok(())
+}
+
+/// The decision at the top of the stack, when it is one standing orders may answer: the
+/// seat, its situation, its role (true: attacked), and the opponent.
+struct Situation {
+    seat: Seat,
+    tw: Option<u8>,
+    attacked: bool,
+    me: Side,
+    them: Option<Side>,
+    round: u8,
+}
+
+fn situation(st: &State) -> Option<Situation> {
+    match st.top()? {
+        Frame::Combat {
+            aggressor,
+            defender,
+            declared,
+            round,
+            ..
+        } => {
+            let attacked = declared.is_some();
+            let (me, them) = if attacked {
+                (*defender, *aggressor)
+            } else {
+                (*aggressor, *defender)
+            };
+            Some(Situation {
+                seat: me.seat()?,
+                tw: None,
+                attacked,
+                me,
+                them: Some(them),
+                round: *round,
+            })
+        }
+        Frame::Window { tw, seat, ctx, .. } => {
+            let me = Side::Player(*seat);
+            match ctx {
+                WindowCtx::Combat => {
+                    let (a, b, round) = super::combat::sides(st)?;
+                    let attacked = b == me;
+                    Some(Situation {
+                        seat: *seat,
+                        tw: Some(*tw),
+                        attacked,
+                        me,
+                        them: Some(if attacked { a } else { b }),
+                        round,
+                    })
+                }
+                WindowCtx::Scout {
+                    scouter, target, ..
+                } => {
+                    let attacked = *target == Target::Player(*seat);
+                    let them = if attacked {
+                        Some(*scouter)
+                    } else {
+                        match target {
+                            Target::Player(s) => Some(Side::Player(*s)),
+                            Target::Npc(n) => Some(Side::Npc(*n)),
+                            _ => None,
+                        }
+                    };
+                    Some(Situation {
+                        seat: *seat,
+                        tw: Some(*tw),
+                        attacked,
+                        me,
+                        them,
+                        round: 0,
+                    })
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+fn holds(d: &Data, st: &State, seat: Seat, card: &str) -> bool {
+    st.player(seat).is_some_and(|p| {
+        p.glory_hand
+            .iter()
+            .any(|c| d.glory_card(*c).is_some_and(|g| g.id == card))
+    })
+}
+
+fn cond_holds(d: &Data, st: &State, s: &Situation, c: &Cond) -> bool {
+    let crew = |side: Side| super::combat::current_hits(d, st, side).map(|h| i32::from(h[3]));
+    match c {
+        Cond::Attacked => s.attacked,
+        Cond::Attacking => !s.attacked,
+        Cond::VsNpc => matches!(s.them, Some(Side::Npc(_))),
+        Cond::VsPlayer => matches!(s.them, Some(Side::Player(_))),
+        Cond::Mine { loc, cmp, n } => st
+            .player(s.seat)
+            .is_some_and(|p| cmp.holds(i32::from(cur(p, *loc)), i32::from(*n))),
+        Cond::CrewMargin { cmp, n } => match (crew(s.me), s.them.and_then(crew)) {
+            (Some(a), Some(b)) => cmp.holds(a - b, i32::from(*n)),
+            _ => false,
+        },
+        Cond::Round { cmp, n } => s.round > 0 && cmp.holds(i32::from(s.round), i32::from(*n)),
+        Cond::Holds { card } => holds(d, st, s.seat, card),
+        Cond::Lacks { card } => !holds(d, st, s.seat, card),
+    }
+}
+
+/// The answer `seat`'s orders give to the decision at the top of the stack, with the order's
+/// number (from 1), when one fits and its answer is legal now.
+pub fn decide(d: &Data, st: &State) -> Option<(Seat, u8, Action)> {
+    let s = situation(st)?;
+    let orders = st.orders.get(s.seat.index())?;
+    if orders.is_empty() {
+        return None;
+    }
+    let listed = legal::legal_actions(st, s.seat);
+    for (i, o) in orders.iter().enumerate() {
+        let fits = match o.when {
+            When::Declare => s.tw.is_none(),
+            When::Window { tw: None } => s.tw.is_some(),
+            When::Window { tw: Some(t) } => s.tw == Some(t),
+        };
+        if !fits || !o.conds.iter().all(|c| cond_holds(d, st, &s, c)) {
+            continue;
+        }
+        let action = match &o.then {
+            Answer::Ask => return None,
+            Answer::Declare { decl, weapon } => Some(Action::Declare {
+                decl: *decl,
+                weapon: *weapon,
+            }),
+            Answer::Fire => Some(Action::Fire),
+            Answer::Pass => Some(Action::Pass),
+            Answer::Play { card } => listed.iter().find_map(|a| match a {
+                Action::Play { card: c, .. } if d.glory_card(*c).is_some_and(|g| g.id == *card) => {
+                    Some(a.clone())
+                }
+                _ => None,
+            }),
+        };
+        if let Some(a) = action.filter(|a| listed.contains(a)) {
+            return Some((s.seat, u8::try_from(i + 1).unwrap_or(u8::MAX), a));
+        }
+    }
+    None
+}
+
+/// Answers, by standing order, every decision at the top of the stack that an order decides,
+/// until one needs asking (III.3.3). Each is applied exactly as the seat's own action would be.
+pub fn settle(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
+    // Every answer moves a combat or window on; the bound only guards against a loop.
+    for _ in 0..10_000 {
+        if st.outcome.is_some() {
+            return;
+        }
+        let Some((seat, order, action)) = decide(d, st) else {
+            return;
+        };
+        let mut next = st.clone();
+        let mut more = vec![Logged::only(
+            SeatSet::only(seat),
+            Event::OrderApplied {
+                seat,
+                order,
+                action: action.to_string(),
+            },
+        )];
+        if super::rules::act(d, &mut next, seat, &action, rng, &mut more).is_err() {
+            return;
+        }
+        *st = next;
+        ev.extend(more);
+    }
+}
