@@ -76,25 +76,11 @@ pub async fn get_my_events(
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Read)?;
     let user = auth.user_id;
-    let wants_stream = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.contains("text/event-stream"));
-    let resume = match req.headers().get("Last-Event-ID") {
-        None => None,
-        Some(v) => Some(
-            v.to_str()
-                .ok()
-                .and_then(|s| s.trim().parse::<i64>().ok())
-                .filter(|n| *n >= 0)
-                .ok_or_else(|| ApiError::Validation("Last-Event-ID: an event number".to_owned()))?,
-        ),
-    };
+    let resume = last_event_id(&req)?;
     if query.after.is_some_and(|a| a < 0) {
         return Err(ApiError::Validation("after: 0 or more".to_owned()));
     }
-    if let (Some(after), false) = (query.after, wants_stream) {
+    if let (Some(after), false) = (query.after, wants_stream(&req)) {
         let list = crate::db::run(&state.pool, move |conn| {
             events::since(conn, user, after, BATCH)
         })
@@ -117,11 +103,29 @@ pub async fn get_my_events(
         wake,
         _slot: slot,
     };
-    Ok(HttpResponse::Ok()
-        .content_type("text/event-stream")
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header(("X-Accel-Buffering", "no"))
-        .streaming(futures_util::stream::unfold(stream, next_chunk)))
+    Ok(stream.response())
+}
+
+/// Whether the client asked for `text/event-stream`.
+fn wants_stream(req: &HttpRequest) -> bool {
+    req.headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"))
+}
+
+/// The `Last-Event-ID` a reconnecting client sends, if any.
+fn last_event_id(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
+    req.headers()
+        .get("Last-Event-ID")
+        .map(|v| {
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<i64>().ok())
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| ApiError::Validation("Last-Event-ID: an event number".to_owned()))
+        })
+        .transpose()
 }
 
 /// One open stream: where it is in the account's log, and what wakes it.
@@ -137,6 +141,15 @@ struct Stream {
 }
 
 impl Stream {
+    /// The streaming answer (unbuffered by proxies that honour `X-Accel-Buffering`).
+    fn response(self) -> HttpResponse {
+        HttpResponse::Ok()
+            .content_type("text/event-stream")
+            .insert_header((header::CACHE_CONTROL, "no-cache"))
+            .insert_header(("X-Accel-Buffering", "no"))
+            .streaming(futures_util::stream::unfold(self, next_chunk))
+    }
+
     /// How long the access token that opened the stream still holds (`None`: it has expired).
     /// A personal token has no expiry; [`Stream::token_in_force`] sees it revoked.
     fn time_left(&self) -> Option<Duration> {

@@ -396,46 +396,42 @@ pub async fn act(
         form.get("csrf"),
         t(me.chrome.locale, "competitions"),
     )?;
-    let user = me.user;
-    let done = match what.as_str() {
-        "enter" => {
-            db(&state, &me.chrome, move |conn| {
-                service::enter(conn, user, id, None)
-            })
-            .await
-        }
-        "withdraw" => {
-            db(&state, &me.chrome, move |conn| {
-                service::leave(conn, user, id, user.0)
-            })
-            .await
-        }
-        "start" => {
-            db(&state, &me.chrome, move |conn| {
-                service::start(conn, user, id)
-            })
-            .await
-        }
+    let work = step(&me.chrome, &what, me.user, id, &form)?;
+    db(&state, &me.chrome, work).await?;
+    crate::jobs::wake();
+    Ok(see_other(&format!("/competitions/{id}")))
+}
+
+/// One service step of a competition's forms.
+type Step =
+    Box<dyn FnOnce(&mut diesel::PgConnection) -> Result<CompetitionResource, ApiError> + Send>;
+
+/// The service step the form `what` asks of `user` for competition `id`, or the page saying why
+/// there is none.
+fn step(
+    chrome: &Chrome,
+    what: &str,
+    user: crate::domain::UserId,
+    id: Uuid,
+    form: &HashMap<String, String>,
+) -> Result<Step, PageError> {
+    Ok(match what {
+        "enter" => Box::new(move |conn| service::enter(conn, user, id, None)),
+        "withdraw" => Box::new(move |conn| service::leave(conn, user, id, user.0)),
+        "start" => Box::new(move |conn| service::start(conn, user, id)),
         "director" => {
-            let (action, reason) =
-                director_action(&form).map_err(|text| refused(&me.chrome, &text))?;
-            db(&state, &me.chrome, move |conn| {
-                service::act(conn, user, id, action, &reason)
-            })
-            .await
+            let (action, reason) = director_action(form).map_err(|text| refused(chrome, &text))?;
+            Box::new(move |conn| service::act(conn, user, id, action, &reason))
         }
         _ => {
             return Err(PageError::from_response(message(
-                &me.chrome,
+                chrome,
                 StatusCode::NOT_FOUND,
-                t(me.chrome.locale, "competitions"),
+                t(chrome.locale, "competitions"),
                 &format!("there is no competition action {what:?}"),
             )));
         }
-    };
-    done?;
-    crate::jobs::wake();
-    Ok(see_other(&format!("/competitions/{id}")))
+    })
 }
 
 fn refused(chrome: &Chrome, text: &str) -> PageError {
@@ -523,7 +519,7 @@ fn new_page(
             p {
                 label for="c-kind" { (t(l, "game")) } " "
                 select id="c-kind" name="kind" {
-                    @for k in GameKind::ALL { option value=(k.as_str()) selected[value("kind", "magnate") == k.as_str()] { (k.info().name) } }
+                    @for k in GameKind::ALL { option value=(k.as_str()) selected[value("kind", GameKind::ALL[0].as_str()) == k.as_str()] { (k.info().name) } }
                 }
             }
             p {
@@ -582,7 +578,7 @@ fn number<T: std::str::FromStr>(
 
 /// The form as a competition request.
 fn new_request(form: &HashMap<String, String>, min_clock: i64) -> Result<NewCompetition, String> {
-    let kind_name = field(form, "kind").unwrap_or("magnate");
+    let kind_name = field(form, "kind").unwrap_or(GameKind::ALL[0].as_str());
     let kind = GameKind::parse(kind_name)
         .ok_or_else(|| format!("kind: there is no game “{kind_name}”"))?;
     let rounds: u32 = number(form, "rounds", 5)?;
