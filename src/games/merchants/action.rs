@@ -180,7 +180,8 @@ fn zone_code(z: ZoneId) -> String {
         .map_or_else(|| format!("zone{z}"), |r| r.id.clone())
 }
 
-fn loc_word(l: Loc) -> &'static str {
+/// A hit location's word in the notation (actions and standing orders).
+pub(super) fn loc_word(l: Loc) -> &'static str {
     match l {
         Loc::Hull => "hull",
         Loc::Masts => "masts",

@@ -30,6 +30,7 @@
 //! turn, and is never listed by `legal_actions` (as Magnate's `prefer`); a new filing replaces
 //! the old one and an empty one (`orders clear`) removes it.
 
+use super::action::loc_word;
 use super::combat::{Decl, Side};
 use super::data::Data;
 use super::events::Event;
@@ -166,17 +167,6 @@ pub enum Answer {
     },
     /// Stop here and ask the seat.
     Ask,
-}
-
-fn loc_word(l: Loc) -> &'static str {
-    match l {
-        Loc::Hull => "hull",
-        Loc::Masts => "masts",
-        Loc::Cannons => "cannons",
-        Loc::Crew => "crew",
-        Loc::Cargo => "cargo",
-        Loc::Maneuver => "maneuver",
-    }
 }
 
 impl fmt::Display for Cond {
