@@ -159,6 +159,8 @@ pub struct WebhookSettings {
 }
 
 const DEFAULT_CLOCK_MIN_SECONDS: i64 = 3600;
+/// Sign-in and link requests per e-mail address and per client address each minute.
+const DEFAULT_SIGN_IN_PER_MINUTE: u32 = 10;
 const DEFAULT_REGISTRATIONS_PER_HOUR: u32 = 30;
 
 const DEFAULT_MAIL_FROM: &str = "herald <herald@localhost>";
@@ -273,6 +275,18 @@ impl Settings {
             })
             .collect::<anyhow::Result<Vec<String>>>()?;
         let inbound = inbound_settings(&var)?;
+        // A load driver or an organiser's bot signing many clients in from one address raises it.
+        let sign_in_per_minute = match var("SIGN_IN_PER_MINUTE") {
+            None => DEFAULT_SIGN_IN_PER_MINUTE,
+            Some(v) => v
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|n| *n >= 1)
+                .with_context(|| {
+                    format!("SIGN_IN_PER_MINUTE {v:?} is not a whole number, at least 1")
+                })?,
+        };
         let jwt_secret = match var("JWT_SECRET") {
             Some(secret) => secret.into_bytes(),
             None => stored_secret(&data_dir.join("jwt_secret"))?,
@@ -292,7 +306,7 @@ impl Settings {
             auth: AuthSettings {
                 jwt_secret,
                 access_token_ttl_s: 24 * 3600,
-                sign_in_per_minute: 10,
+                sign_in_per_minute,
                 registrations_per_hour: var("REGISTRATIONS_PER_HOUR")
                     .and_then(|v| v.trim().parse().ok())
                     .unwrap_or(DEFAULT_REGISTRATIONS_PER_HOUR),

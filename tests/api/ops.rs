@@ -725,3 +725,36 @@ async fn with_log_format_json_every_line_is_a_json_object_and_sigterm_says_it_sh
         "{tail:#?}"
     );
 }
+
+#[actix_web::test]
+async fn the_sign_in_limit_comes_from_the_environment_and_a_bad_value_stops_the_server() {
+    let db = spawn_app().await;
+    // A load driver signs 32 clients in from one address: refused after 10 by default, taken
+    // with SIGN_IN_PER_MINUTE=40.
+    let srv = Served::start(&db.db_url, &[("SIGN_IN_PER_MINUTE", "40")]).await;
+    srv.account("ada@example.test", "Ada").await;
+    for n in 0..32 {
+        let (st, b) = srv
+            .call(
+                "POST",
+                "/api/v1/auth/token",
+                None,
+                Some(json!({"email": "ada@example.test", "password": "correct horse 42"})),
+            )
+            .await;
+        assert_eq!(st, 200, "sign-in {n}: {b}");
+    }
+    let dir = std::env::temp_dir().join(format!("herald-limit-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        .arg("serve")
+        .env("DATABASE_URL", &db.db_url)
+        .env("BIND_ADDR", "127.0.0.1:0")
+        .env("DATA_DIR", &dir)
+        .env("SIGN_IN_PER_MINUTE", "0")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("SIGN_IN_PER_MINUTE"), "{said}");
+}
