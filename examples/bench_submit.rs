@@ -3,9 +3,16 @@
 //! fsync and synchronous_commit on, compared with what `pgbench` (tpcb-like, 32 clients) commits
 //! on the same cluster. It prints numbers; it asserts nothing.
 //!
-//! Run: `cargo run --release --example bench_submit [seconds]` (default 10 s per phase).
+//! With `--instances 1,2,3` the same load runs again against 1, 2 and 3 stateless servers on
+//! the one database (each client stays with one server), printing the throughput of each.
+//!
+//! Run: `cargo run --release --example bench_submit [seconds] [--instances 1,2,3]` (default
+//! 10 s per phase, one instance).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
+mod common;
+
+use common::Client;
 use diesel::{Connection, PgConnection};
 use herald::config::Settings;
 use herald::devdb::EmbeddedPostgres;
@@ -52,85 +59,6 @@ fn pgbench_tps(pg: &EmbeddedPostgres, seconds: u64) -> Option<f64> {
         .find(|l| l.starts_with("tps = "))
         .and_then(|l| l.split_whitespace().nth(2))
         .and_then(|v| v.parse().ok())
-}
-
-struct Client {
-    http: awc::Client,
-    base: String,
-}
-
-impl Client {
-    async fn call(
-        &self,
-        method: &str,
-        path: &str,
-        token: Option<&str>,
-        body: Option<Value>,
-    ) -> (u16, Value) {
-        let mut req = match method {
-            "GET" => self.http.get(format!("{}{path}", self.base)),
-            _ => self.http.post(format!("{}{path}", self.base)),
-        };
-        if let Some(t) = token {
-            req = req.insert_header(("Authorization", format!("Bearer {t}")));
-        }
-        let mut resp = match body {
-            Some(b) => req.send_json(&b).await.unwrap(),
-            None => req.send().await.unwrap(),
-        };
-        let bytes = resp.body().limit(16 << 20).await.unwrap();
-        (
-            resp.status().as_u16(),
-            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        )
-    }
-
-    async fn user(&self, i: usize) -> String {
-        let email = format!("p{i}@bench.test");
-        let (st, _) = self.call("POST", "/api/v1/accounts", None, Some(json!({"email": email, "display_name": format!("P{i}"), "password": "bench password 1234"}))).await;
-        assert_eq!(st, 201);
-        let (_, t) = self
-            .call(
-                "POST",
-                "/api/v1/auth/token",
-                None,
-                Some(json!({"email": email, "password": "bench password 1234"})),
-            )
-            .await;
-        t["access_token"].as_str().unwrap().to_owned()
-    }
-
-    /// A new game between the pair; the tokens by seat.
-    async fn game(&self, a: &str, b: &str, b_email: &str) -> (String, [String; 2]) {
-        let (st, g) = self
-            .call(
-                "POST",
-                "/api/v1/games",
-                Some(a),
-                Some(json!({"kind": "magnate", "invite": [b_email]})),
-            )
-            .await;
-        assert_eq!(st, 201, "{g}");
-        let id = g["id"].as_str().unwrap().to_owned();
-        let (st, g) = self
-            .call(
-                "POST",
-                &format!("/api/v1/games/{id}/join"),
-                Some(b),
-                Some(json!({})),
-            )
-            .await;
-        assert_eq!(st, 200, "{g}");
-        let (_, ga) = self
-            .call("GET", &format!("/api/v1/games/{id}"), Some(a), None)
-            .await;
-        let tokens = if ga["you"]["seat"] == 0 {
-            [a.to_owned(), b.to_owned()]
-        } else {
-            [b.to_owned(), a.to_owned()]
-        };
-        (id, tokens)
-    }
 }
 
 /// One pair of clients playing games back to back until `until`; returns submission latencies.
@@ -207,83 +135,106 @@ async fn play(
 }
 
 fn main() {
-    let seconds: u64 = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(10);
+    let mut args = std::env::args().skip(1);
+    let seconds: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
+    // `--instances 1,2,3`: the same load spread over that many servers on the one database.
+    let instances: Vec<usize> = match (args.next().as_deref(), args.next()) {
+        (Some("--instances"), Some(list)) => list
+            .split(',')
+            .filter_map(|n| n.trim().parse().ok())
+            .filter(|n| *n >= 1)
+            .collect(),
+        _ => vec![1],
+    };
     let dir = std::env::temp_dir().join(format!("herald-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // Durable settings: fsync and synchronous_commit stay on (the defaults).
-    let mut pg = EmbeddedPostgres::start(&dir.join("pg"), &[("max_connections", "200")]).unwrap();
+    let mut pg = EmbeddedPostgres::start(&dir.join("pg"), &[("max_connections", "300")]).unwrap();
     pg.remove_after_exit(&dir).unwrap();
     let tps = pgbench_tps(&pg, seconds);
     pg.create_database("herald_bench", None).unwrap();
     let url = pg.url("herald_bench");
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
+    // One JWT secret for every instance, as README says for several instances on one database.
     let mut settings = Settings::for_tests(url, dir.join("data"));
     settings.database.pool_size = 32;
     settings.auth.sign_in_per_minute = 10_000;
+    match tps {
+        Some(t) => println!("pgbench_tpcb_tps={t:.0} target_60pct={:.0}", t * 0.6),
+        None => println!("pgbench_tpcb_tps=unavailable"),
+    }
 
     actix_web::rt::System::new().block_on(async move {
-        let app = Application::build(
-            settings,
-            ServerOptions {
-                workers: 2,
-                handle_signals: false,
-            },
-        )
-        .unwrap();
-        let base = format!("http://127.0.0.1:{}", app.port());
-        actix_web::rt::spawn(app.run_until_stopped());
-        let client = || Client {
-            http: awc::Client::builder()
-                .timeout(Duration::from_secs(60))
-                .finish(),
-            base: base.clone(),
-        };
-        let setup = client();
         let mut tokens = Vec::new();
-        for i in 0..2 * GAMES {
-            tokens.push(setup.user(i).await);
+        for n in instances {
+            // Stateless instances: each its own pool and workers, the database shared.
+            let mut bases = Vec::new();
+            let mut handles = Vec::new();
+            for _ in 0..n {
+                let mut each = settings.clone();
+                each.database.pool_size = (32 / n as u32).max(8);
+                let app = Application::build(
+                    each,
+                    ServerOptions {
+                        workers: 2,
+                        handle_signals: false,
+                    },
+                )
+                .unwrap();
+                bases.push(format!("http://127.0.0.1:{}", app.port()));
+                handles.push(app.handle());
+                actix_web::rt::spawn(app.run_until_stopped());
+            }
+            let client = |i: usize| Client {
+                http: awc::Client::builder()
+                    .timeout(Duration::from_secs(60))
+                    .finish(),
+                base: bases[i % bases.len()].clone(),
+            };
+            if tokens.is_empty() {
+                let setup = client(0);
+                for i in 0..2 * GAMES {
+                    tokens.push(setup.user(i).await);
+                }
+            }
+            let until = Instant::now() + Duration::from_secs(seconds);
+            let start = Instant::now();
+            let tasks: Vec<_> = (0..GAMES)
+                .map(|g| {
+                    actix_web::rt::spawn(play(
+                        client(g),
+                        tokens[2 * g].clone(),
+                        tokens[2 * g + 1].clone(),
+                        format!("p{}@bench.test", 2 * g + 1),
+                        until,
+                        g as u64 + 1,
+                    ))
+                })
+                .collect();
+            let mut all = Vec::new();
+            let mut reads = 0;
+            for t in tasks {
+                let (l, r) = t.await.unwrap();
+                all.extend(l);
+                reads += r;
+            }
+            let elapsed = start.elapsed().as_secs_f64();
+            all.sort_unstable();
+            let pct = |p: f64| {
+                all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
+                    .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+            };
+            let per_s = all.len() as f64 / elapsed;
+            println!(
+                "instances={n} clients=32 games={GAMES} seconds={elapsed:.1} reads={reads} \
+                 submissions={} submissions_per_s={per_s:.0} p50_ms={:.1} p99_ms={:.1}",
+                all.len(),
+                pct(0.5),
+                pct(0.99)
+            );
+            for h in handles {
+                h.stop(true).await;
+            }
         }
-        let until = Instant::now() + Duration::from_secs(seconds);
-        let start = Instant::now();
-        let tasks: Vec<_> = (0..GAMES)
-            .map(|g| {
-                actix_web::rt::spawn(play(
-                    client(),
-                    tokens[2 * g].clone(),
-                    tokens[2 * g + 1].clone(),
-                    format!("p{}@bench.test", 2 * g + 1),
-                    until,
-                    g as u64 + 1,
-                ))
-            })
-            .collect();
-        let mut all = Vec::new();
-        let mut reads = 0;
-        for t in tasks {
-            let (l, r) = t.await.unwrap();
-            all.extend(l);
-            reads += r;
-        }
-        let elapsed = start.elapsed().as_secs_f64();
-        all.sort_unstable();
-        let pct = |p: f64| {
-            all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-                .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-        };
-        let per_s = all.len() as f64 / elapsed;
-        println!("clients=32 games={GAMES} seconds={elapsed:.1} reads={reads}");
-        match tps {
-            Some(t) => println!("pgbench_tpcb_tps={t:.0} target_60pct={:.0}", t * 0.6),
-            None => println!("pgbench_tpcb_tps=unavailable"),
-        }
-        println!(
-            "submissions={} submissions_per_s={per_s:.0} p50_ms={:.1} p99_ms={:.1}",
-            all.len(),
-            pct(0.5),
-            pct(0.99)
-        );
     });
 }

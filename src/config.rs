@@ -92,17 +92,21 @@ pub struct DatabaseSettings {
     pub pool_size: u32,
 }
 
-/// Secrets and limits of authentication.
+/// Secrets of authentication, and the rate limits (each set by its variable, today's values as
+/// defaults; a bad value stops the server naming it).
 #[derive(Clone)]
 pub struct AuthSettings {
     /// The HS256 key for access tokens.
     pub jwt_secret: Vec<u8>,
     /// Lifetime of an access token, in seconds.
     pub access_token_ttl_s: i64,
-    /// Sign-in and link requests allowed per e-mail address and per client address each minute.
+    /// `SIGN_IN_PER_MINUTE` (default 10): sign-in and link requests allowed per e-mail address
+    /// and per client address each minute (anonymous calls).
     pub sign_in_per_minute: u32,
     /// `REGISTRATIONS_PER_HOUR` (default 30): new accounts per client address each hour.
     pub registrations_per_hour: u32,
+    /// `CHAT_PER_MINUTE` (default 10): chat messages per account and game each minute.
+    pub chat_per_minute: u32,
 }
 
 /// How mail leaves the server (used by the email worker).
@@ -147,6 +151,9 @@ impl fmt::Debug for InboundSettings {
 pub struct GameSettings {
     /// `CLOCK_MIN_SECONDS` (default 3600): the shortest allowance a clock may give.
     pub clock_min_seconds: i64,
+    /// `SEEN_CACHE_ENTRIES` (default 2048, 0 keeps none): how many (game, version, viewer) views
+    /// a server keeps so that reading a game again runs no engine.
+    pub seen_cache_entries: usize,
 }
 
 /// Outgoing webhook deliveries.
@@ -162,6 +169,8 @@ const DEFAULT_CLOCK_MIN_SECONDS: i64 = 3600;
 /// Sign-in and link requests per e-mail address and per client address each minute.
 const DEFAULT_SIGN_IN_PER_MINUTE: u32 = 10;
 const DEFAULT_REGISTRATIONS_PER_HOUR: u32 = 30;
+const DEFAULT_CHAT_PER_MINUTE: u32 = 10;
+const DEFAULT_SEEN_CACHE_ENTRIES: usize = 2048;
 
 const DEFAULT_MAIL_FROM: &str = "herald <herald@localhost>";
 const DEFAULT_PLAY_LINK_TTL_S: i64 = 14 * 24 * 3600;
@@ -225,11 +234,30 @@ impl fmt::Debug for AuthSettings {
         f.debug_struct("AuthSettings")
             .field("access_token_ttl_s", &self.access_token_ttl_s)
             .field("sign_in_per_minute", &self.sign_in_per_minute)
+            .field("registrations_per_hour", &self.registrations_per_hour)
+            .field("chat_per_minute", &self.chat_per_minute)
             .finish_non_exhaustive()
     }
 }
 
 const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
+
+/// A rate limit from the variable `name`: a whole number of at least 1, else `default` when unset.
+fn at_least_one(
+    var: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    default: u32,
+) -> anyhow::Result<u32> {
+    match var(name) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n >= 1)
+            .with_context(|| format!("{name} {v:?} is not a whole number, at least 1")),
+    }
+}
 
 impl Settings {
     /// Reads the environment: `BIND_ADDR`, `DATABASE_URL`, `DATA_DIR`, `PUBLIC_URL`,
@@ -276,17 +304,14 @@ impl Settings {
             .collect::<anyhow::Result<Vec<String>>>()?;
         let inbound = inbound_settings(&var)?;
         // A load driver or an organiser's bot signing many clients in from one address raises it.
-        let sign_in_per_minute = match var("SIGN_IN_PER_MINUTE") {
-            None => DEFAULT_SIGN_IN_PER_MINUTE,
-            Some(v) => v
-                .trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|n| *n >= 1)
-                .with_context(|| {
-                    format!("SIGN_IN_PER_MINUTE {v:?} is not a whole number, at least 1")
-                })?,
-        };
+        let sign_in_per_minute =
+            at_least_one(&var, "SIGN_IN_PER_MINUTE", DEFAULT_SIGN_IN_PER_MINUTE)?;
+        let registrations_per_hour = at_least_one(
+            &var,
+            "REGISTRATIONS_PER_HOUR",
+            DEFAULT_REGISTRATIONS_PER_HOUR,
+        )?;
+        let chat_per_minute = at_least_one(&var, "CHAT_PER_MINUTE", DEFAULT_CHAT_PER_MINUTE)?;
         let jwt_secret = match var("JWT_SECRET") {
             Some(secret) => secret.into_bytes(),
             None => stored_secret(&data_dir.join("jwt_secret"))?,
@@ -307,9 +332,8 @@ impl Settings {
                 jwt_secret,
                 access_token_ttl_s: 24 * 3600,
                 sign_in_per_minute,
-                registrations_per_hour: var("REGISTRATIONS_PER_HOUR")
-                    .and_then(|v| v.trim().parse().ok())
-                    .unwrap_or(DEFAULT_REGISTRATIONS_PER_HOUR),
+                registrations_per_hour,
+                chat_per_minute,
             },
             email: EmailSettings {
                 smtp_url: var("SMTP_URL"),
@@ -331,6 +355,12 @@ impl Settings {
                         .with_context(|| {
                             format!("CLOCK_MIN_SECONDS {v:?} is not a whole number of seconds, at least 1")
                         })?,
+                },
+                seen_cache_entries: match var("SEEN_CACHE_ENTRIES") {
+                    None => DEFAULT_SEEN_CACHE_ENTRIES,
+                    Some(v) => v.trim().parse::<usize>().ok().with_context(|| {
+                        format!("SEEN_CACHE_ENTRIES {v:?} is not a whole number (0 keeps none)")
+                    })?,
                 },
             },
             webhooks: WebhookSettings {
@@ -361,8 +391,9 @@ impl Settings {
             auth: AuthSettings {
                 jwt_secret: crate::auth::random_bytes::<32>().to_vec(),
                 access_token_ttl_s: 3600,
-                sign_in_per_minute: 10,
+                sign_in_per_minute: DEFAULT_SIGN_IN_PER_MINUTE,
                 registrations_per_hour: DEFAULT_REGISTRATIONS_PER_HOUR,
+                chat_per_minute: DEFAULT_CHAT_PER_MINUTE,
             },
             email: EmailSettings {
                 smtp_url: None,
@@ -373,6 +404,7 @@ impl Settings {
             // Clocks of a few seconds, so that tests can wait for a timeout.
             games: GameSettings {
                 clock_min_seconds: 1,
+                seen_cache_entries: DEFAULT_SEEN_CACHE_ENTRIES,
             },
             // Test receivers listen on 127.0.0.1.
             webhooks: WebhookSettings {
@@ -495,6 +527,30 @@ mod email_settings_tests {
             &[("INBOUND_SMTP_ADDR", "2525")][..],
         ] {
             assert!(inbound_settings(&env(bad)).is_err(), "{bad:?}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_limit_is_its_default_when_unset_its_value_when_set_and_refused_when_bad() {
+        let env = |value: Option<&'static str>| move |_: &str| value.map(str::to_owned);
+        assert_eq!(at_least_one(&env(None), "CHAT_PER_MINUTE", 10).unwrap(), 10);
+        assert_eq!(
+            at_least_one(&env(Some(" 600 ")), "CHAT_PER_MINUTE", 10).unwrap(),
+            600
+        );
+        for bad in ["0", "-3", "ten", "1.5"] {
+            let said = at_least_one(&env(Some(bad)), "CHAT_PER_MINUTE", 10)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                said.contains("CHAT_PER_MINUTE") && said.contains(bad),
+                "{said}"
+            );
         }
     }
 }

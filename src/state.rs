@@ -27,6 +27,8 @@ pub struct AppState {
     pub events: Arc<crate::services::events::Hub>,
     /// What reading replies by mail needs (moves by email).
     pub inbox: Inbox,
+    /// What game states showed their viewers, by version (reads that run no engine).
+    pub seen: Arc<crate::services::games::seen::SeenCache>,
 }
 
 impl AppState {
@@ -44,6 +46,9 @@ impl AppState {
             registrations: Arc::new(RateLimiter::per(
                 settings.auth.registrations_per_hour,
                 std::time::Duration::from_secs(3600),
+            )),
+            seen: Arc::new(crate::services::games::seen::SeenCache::new(
+                settings.games.seen_cache_entries,
             )),
             settings: Arc::new(settings),
             metrics,

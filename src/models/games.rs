@@ -30,6 +30,81 @@ pub struct Game {
     pub spectator_chat: bool,
 }
 
+/// A game's row without its state: for reads that can do without the engine (the state is the
+/// largest column, and reading it means parsing it).
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = games, check_for_backend(diesel::pg::Pg))]
+pub struct GameHead {
+    pub id: Uuid,
+    pub kind: String,
+    pub rules_version: i32,
+    pub options: serde_json::Value,
+    pub seed: Vec<u8>,
+    pub seed_commitment: String,
+    pub version: i64,
+    pub action_count: i64,
+    pub event_count: i64,
+    pub status: String,
+    pub outcome: Option<serde_json::Value>,
+    pub seat_count: i16,
+    pub created_by: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+    pub clock: serde_json::Value,
+    pub rated: bool,
+    pub spectator_chat: bool,
+}
+
+impl GameHead {
+    /// The row with `state` put back.
+    pub fn with_state(self, state: Option<serde_json::Value>) -> Game {
+        let GameHead {
+            id,
+            kind,
+            rules_version,
+            options,
+            seed,
+            seed_commitment,
+            version,
+            action_count,
+            event_count,
+            status,
+            outcome,
+            seat_count,
+            created_by,
+            created_at,
+            updated_at,
+            finished_at,
+            clock,
+            rated,
+            spectator_chat,
+        } = self;
+        Game {
+            id,
+            kind,
+            rules_version,
+            options,
+            seed,
+            seed_commitment,
+            state,
+            version,
+            action_count,
+            event_count,
+            status,
+            outcome,
+            seat_count,
+            created_by,
+            created_at,
+            updated_at,
+            finished_at,
+            clock,
+            rated,
+            spectator_chat,
+        }
+    }
+}
+
 #[derive(Debug, Insertable)]
 #[diesel(table_name = games)]
 pub struct NewGame<'a> {

@@ -5,5 +5,7 @@ mod games;
 mod ratings;
 
 pub use accounts::{ApiToken, NewApiToken, NewUser, User};
-pub use games::{Game, GameAction, GameEvent, GameResult, GameSeat, NewGame, NewGameSeat};
+pub use games::{
+    Game, GameAction, GameEvent, GameHead, GameResult, GameSeat, NewGame, NewGameSeat,
+};
 pub use ratings::{NewRatingChange, RatingChange, RatingRow};

@@ -273,10 +273,10 @@ pub async fn post_chat(
         &req,
         json!({"op": "post_chat", "game": id.0, "text": body.0.text}),
     )?;
-    let text = body.0.text;
+    let (text, limit) = (body.0.text, state.settings.auth.chat_per_minute);
     let answer = crate::db::run(&state.pool, move |conn| {
         idempotency::once(conn, user, key.as_ref(), 201, |conn| {
-            chat::post(conn, user, id, &text)
+            chat::post(conn, user, id, &text, limit)
         })
     })
     .await?;

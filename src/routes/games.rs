@@ -347,7 +347,11 @@ pub async fn get_game(
 ) -> Result<HttpResponse, ApiError> {
     let caller = auth.user_with(Scope::Read)?;
     let id = GameId(id.into_inner());
-    let game = crate::db::run(&state.pool, move |conn| games::get(conn, caller, id)).await?;
+    let kept = state.seen.clone();
+    let game = crate::db::run(&state.pool, move |conn| {
+        games::read(conn, &kept, caller, id)
+    })
+    .await?;
     Ok(conditional(&req, &game))
 }
 

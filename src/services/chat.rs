@@ -14,8 +14,6 @@ use uuid::Uuid;
 
 /// The longest message, in characters.
 pub const MAX_CHARS: usize = 500;
-/// Messages one player may post in one game per minute.
-pub const PER_MINUTE: i64 = 10;
 /// The seat a mute of the spectators is stored under (no player has it).
 const SPECTATORS: i16 = -1;
 
@@ -91,12 +89,14 @@ fn seats_of(conn: &mut PgConnection, game: GameId) -> Result<Vec<(i16, Uuid)>, A
 ///
 /// # Errors
 /// 404 for no such game, 403 for someone who does not play it (unless spectators may chat), 422
-/// for an empty, too long or control-character text, 429 beyond [`PER_MINUTE`].
+/// for an empty, too long or control-character text, 429 beyond `per_minute` messages of `user` in this game in the last minute
+/// (`CHAT_PER_MINUTE`).
 pub fn post(
     conn: &mut PgConnection,
     user: UserId,
     game: GameId,
     text: &str,
+    per_minute: u32,
 ) -> Result<ChatMessage, ApiError> {
     let text = crate::domain::one_line_text("text", text, MAX_CHARS)
         .map_err(|e| ApiError::Validation(e.to_string()))?;
@@ -116,7 +116,7 @@ pub fn post(
             .filter(game_chat::at.gt(Utc::now() - chrono::Duration::seconds(60)))
             .count()
             .get_result(conn)?;
-        if recent >= PER_MINUTE {
+        if recent >= i64::from(per_minute) {
             return Err(ApiError::RateLimited { retry_after_s: 60 });
         }
         let last: Option<i64> = game_chat::table

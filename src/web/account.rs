@@ -250,8 +250,24 @@ pub async fn sign_in_landing(
             button type="submit" { (t(l, "sign_in_now")) }
         }
     };
-    respond(
+    let mut res = respond(
         StatusCode::OK,
+        page(&Chrome::anonymous(l), t(l, "sign_in"), body),
+    );
+    let _ = res.add_cookie(&session::link_cookie(&state, &path));
+    res
+}
+
+/// 403 for a link's button pressed from a browser that did not open the link: the page says to
+/// open the link again (its GET sets what the button needs).
+fn not_opened_here(l: Locale, here: &str) -> HttpResponse {
+    let body = html! {
+        h1 { (t(l, "sign_in")) }
+        p.problem { (t(l, "link_open_first")) }
+        p { a href=(here) { (t(l, "link_open_again")) } }
+    };
+    respond(
+        StatusCode::FORBIDDEN,
         page(&Chrome::anonymous(l), t(l, "sign_in"), body),
     )
 }
@@ -272,6 +288,9 @@ pub async fn sign_in_by_link(
         Err(crate::auth::links::LinkError::Expired) => return link_refused(l, &path, true),
         Err(_) => return link_refused(l, &path, false),
     };
+    if !session::link_opened_here(&state, &req, &path) {
+        return not_opened_here(l, &req.uri().to_string());
+    }
     let used = crate::db::run(&state.pool, move |conn| {
         use diesel::Connection;
         conn.transaction(|conn| {

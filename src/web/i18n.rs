@@ -608,6 +608,24 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "link_open_first",
+        [
+            "This button works in the browser that opened the link. Open the link here, then press its button.",
+            "Este botón funciona en el navegador que abrió el enlace. Abre el enlace aquí y pulsa su botón.",
+            "Questo pulsante funziona nel browser che ha aperto il link. Apri il link qui, poi premi il suo pulsante.",
+            "Ce bouton fonctionne dans le navigateur qui a ouvert le lien. Ouvrez le lien ici, puis appuyez sur son bouton.",
+        ],
+    ),
+    (
+        "link_open_again",
+        [
+            "Open the link",
+            "Abrir el enlace",
+            "Apri il link",
+            "Ouvrir le lien",
+        ],
+    ),
+    (
         "fresh_link",
         [
             "Mail me a fresh link",

@@ -221,8 +221,8 @@ fn load(
             .as_ref()
             .map(|s| session::csrf_token(state, s));
     }
-    let found =
-        games::get(conn, user, game).and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
+    let found = games::read(conn, &state.seen, user, game)
+        .and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
     Ok((chrome, found))
 }
 
@@ -322,8 +322,9 @@ pub async fn chat(
         }
     };
     let text = fields.get("text").to_owned();
+    let limit = state.settings.auth.chat_per_minute;
     let said = crate::db::run(&state.pool, move |conn| {
-        crate::services::chat::post(conn, user, game, &text)
+        crate::services::chat::post(conn, user, game, &text, limit)
     })
     .await
     .map_err(ApiError::from);

@@ -141,6 +141,49 @@ pub fn user_cookie_removal(state: &AppState) -> Cookie<'static> {
     c
 }
 
+/// The cookie that ties a sign-in link's button to the browser that opened the link.
+pub const LINK_COOKIE: &str = "herald_link";
+/// How long an opened link's button stays pressable in that browser.
+const LINK_COOKIE_TTL_S: i64 = 3600;
+
+/// A keyed hash of a sign-in link's token: what its opening browser holds.
+fn link_mark(state: &AppState, token: &str) -> String {
+    let mut h = Sha256::new();
+    h.update(&state.settings.auth.jwt_secret);
+    h.update(b"\0herald-link-opened\0");
+    h.update(token.as_bytes());
+    hex::encode(&h.finalize()[..16])
+}
+
+/// Set when a sign-in link's page is opened (GET), asked for when its button is pressed (POST).
+/// Login CSRF: another site could post a link of its own account from the reader's browser and
+/// sign them in as that account; its cross-site POST carries no such cookie (SameSite=Lax), and it
+/// cannot press the button of our page for them (frames are refused). The cookie signs nobody in.
+pub fn link_cookie(state: &AppState, token: &str) -> Cookie<'static> {
+    Cookie::build(LINK_COOKIE, link_mark(state, token))
+        .path("/sign-in/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure(state))
+        .max_age(actix_web::cookie::time::Duration::seconds(
+            LINK_COOKIE_TTL_S,
+        ))
+        .finish()
+}
+
+/// Whether the request comes from a browser that opened the sign-in link of `token`.
+pub fn link_opened_here(state: &AppState, req: &HttpRequest, token: &str) -> bool {
+    let expected = link_mark(state, token);
+    req.cookie(LINK_COOKIE).is_some_and(|c| {
+        c.value().len() == expected.len()
+            && c.value()
+                .bytes()
+                .zip(expected.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    })
+}
+
 /// The CSRF token of a session: a keyed hash, so it changes with the session and cannot be
 /// guessed from outside.
 pub fn csrf_token(state: &AppState, session: &str) -> String {

@@ -277,8 +277,10 @@ struct World {
     csrf: String,
     cyd_cookie: String,
     cyd_csrf: String,
-    /// An unspent sign-in link of the mover.
+    /// An unspent sign-in link of the mover, and the cookie its page sets in the browser that
+    /// opens it (which its button needs).
     link: String,
+    link_mark: String,
     unsubscribe: String,
     play_link: String,
     invite_cyd: String,
@@ -347,7 +349,7 @@ pub(crate) async fn account_cookie(app: &TestApp, token: &str, email: &str) -> (
         let mut conn = PgConnection::establish(&app.db_url).unwrap();
         herald::web::session::new_sign_in_link(&mut conn, &app.links, user, email, 3600).unwrap()
     };
-    let r = crate::web::post_form(app, &format!("/sign-in/{link}"), "", "").await;
+    let r = crate::web::press_sign_in(app, &format!("/sign-in/{link}")).await;
     assert_eq!(r.status, 303, "{}", r.text);
     let cookie = r.header("set-cookie").split(';').next().unwrap().to_owned();
     let settings = page(app, "/settings", &cookie).await;
@@ -433,6 +435,13 @@ async fn world() -> World {
             herald::services::notifications::unsubscribe_token(&mut conn, user).unwrap(),
         )
     };
+    let link_mark = crate::web::page(&app, &format!("/sign-in/{link}"), "")
+        .await
+        .header("set-cookie")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
     let sign_up = {
         use diesel::prelude::*;
         use herald::schema::email_links;
@@ -500,6 +509,7 @@ async fn world() -> World {
         csrf,
         cyd_cookie,
         cyd_csrf,
+        link_mark,
         link,
         unsubscribe,
         play_link,
@@ -1692,8 +1702,9 @@ fn plan(w: &World, route: &Route) -> Plan {
             p
         }
         ("GET" | "POST", "/sign-in/{token}") => {
-            // The mover's real, unspent link: a spoilt one must not spend it.
-            let mut p = Plan::new(Sender::Nobody);
+            // The mover's real, unspent link, opened in this browser: a spoilt one must not
+            // spend it.
+            let mut p = Plan::new(Sender::Cookie(w.link_mark.clone()));
             p.params = vec![w.link.clone()];
             p.query = pairs(&[("next", "/games")]);
             p.reads = vec![(

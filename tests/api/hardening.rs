@@ -3,7 +3,7 @@
 //! same-origin redirects, and names without invisible characters.
 
 use crate::helpers::{spawn_app, spawn_app_with};
-use crate::web::{page, post_form, user_id};
+use crate::web::{page, post_form, press_sign_in, user_id};
 use awc::http::Method;
 use serde_json::json;
 
@@ -152,7 +152,7 @@ async fn sign_in_links_send_the_browser_nowhere_but_this_site() {
         ("/%5Cevil.example", "/"),
         ("https://evil.example", "/"),
     ] {
-        let r = post_form(&app, &format!("/sign-in/{}?next={next}", link()), "", "").await;
+        let r = press_sign_in(&app, &format!("/sign-in/{}?next={next}", link())).await;
         assert_eq!(r.status, 303, "{next}: {}", r.text);
         assert_eq!(r.header("location"), to, "{next}");
     }
@@ -164,7 +164,7 @@ async fn sign_in_links_send_the_browser_nowhere_but_this_site() {
         let posted = post_form(&app, &format!("/sign-in/{spare}?next={next}"), "", "").await;
         assert_eq!(posted.status, 400, "{next}");
     }
-    let fine = post_form(&app, &format!("/sign-in/{spare}"), "", "").await;
+    let fine = press_sign_in(&app, &format!("/sign-in/{spare}")).await;
     assert_eq!(fine.status, 303);
     for path in ["/unsubscribe/%00", "/unsubscribe/..%2f..%2fetc"] {
         let r = page(&app, path, "").await;

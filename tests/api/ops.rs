@@ -381,29 +381,30 @@ struct Served {
 
 impl Served {
     async fn start(database_url: &str, env: &[(&str, &str)]) -> Served {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let dir = std::env::temp_dir().join(format!("herald-ops-{}-{port}", std::process::id()));
+        // The server picks its own port and says it in its log: a port probed here and handed
+        // over could be taken by another test's server in between, which would then answer.
+        let dir = std::env::temp_dir().join(format!(
+            "herald-ops-{}-{}",
+            std::process::id(),
+            hex::encode(herald::auth::random_bytes::<4>())
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let log = dir.join("server.log");
         let out = std::fs::File::create(&log).unwrap();
-        let base = format!("http://127.0.0.1:{port}");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_herald"));
         cmd.arg("serve")
             .current_dir(&dir)
             .env("DATABASE_URL", database_url)
-            .env("BIND_ADDR", format!("127.0.0.1:{port}"))
+            .env("BIND_ADDR", "127.0.0.1:0")
             .env("DATA_DIR", dir.join("data"))
-            .env("PUBLIC_URL", &base)
             // The server's own default filter, as an operator starts it.
             .env_remove("RUST_LOG")
             .env_remove("LOG_FORMAT")
             .env_remove("METRICS_TOKEN")
             .env_remove("SMTP_URL")
             .env_remove("NO_COLOR")
+            // Links in its mails name this address; `call` sends their paths to the real port.
+            .env("PUBLIC_URL", PUBLIC)
             .stdin(Stdio::null())
             .stdout(out.try_clone().unwrap())
             .stderr(out);
@@ -411,10 +412,26 @@ impl Served {
             cmd.env(k, v);
         }
         let mut child = cmd.spawn().unwrap();
+        let started = Instant::now();
+        let port = loop {
+            let said = std::fs::read_to_string(&log).unwrap_or_default();
+            if let Some(port) = serving_port(&said) {
+                break port;
+            }
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "herald serve exited: {said}"
+            );
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "herald serve did not say its port: {said}"
+            );
+            actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+        };
+        let base = format!("http://127.0.0.1:{port}");
         let client = awc::Client::builder()
             .timeout(Duration::from_secs(5))
             .finish();
-        let started = Instant::now();
         loop {
             if let Ok(res) = client.get(format!("{base}/healthz")).send().await
                 && res.status().as_u16() == 200
@@ -517,6 +534,22 @@ impl Served {
     }
 }
 
+/// The address a `Served` server writes in its mails' links.
+const PUBLIC: &str = "http://herald-ops.test";
+
+/// The port in the server's "serving" line, as text (`serving bind=127.0.0.1:0 port=41234`) or
+/// JSON (`"port":41234`).
+fn serving_port(log: &str) -> Option<u16> {
+    let line = log.lines().find(|l| l.contains("serving"))?;
+    let (_, rest) = line.split_once("port")?;
+    let digits: String = rest
+        .trim_start_matches(['=', '"', ':'])
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
 impl Drop for Served {
     /// A test that ends (or fails) before `terminate` leaves no server running behind it.
     fn drop(&mut self) {
@@ -616,14 +649,14 @@ async fn herald_serve_logs_one_access_line_per_request_without_queries_tokens_or
     };
     let mut links = Vec::new();
     for f in &files {
-        links.extend(links_in(&std::fs::read_to_string(f).unwrap(), &srv.base));
+        links.extend(links_in(&std::fs::read_to_string(f).unwrap(), PUBLIC));
     }
     links.sort();
     links.dedup();
     let mut secrets = vec![ada.clone(), bruno.clone()];
     for link in &links {
         secrets_of(link, &mut secrets);
-        let path = &link[srv.base.len()..];
+        let path = &link[PUBLIC.len()..];
         let (st, _) = srv.call("GET", path, None, None).await;
         assert!(st < 500, "{path}: {st}");
     }
@@ -738,20 +771,38 @@ async fn with_log_format_json_every_line_is_a_json_object_and_sigterm_says_it_sh
 
 #[actix_web::test]
 async fn the_sign_in_limit_is_a_setting_and_a_bad_value_stops_the_server() {
-    // A load driver signs 32 clients in from one address: refused after 10 by default, taken
-    // with the limit at 40 (what SIGN_IN_PER_MINUTE=40 sets).
+    let wrong = json!({"email": "ada@example.test", "password": "not the password"});
+    let right = json!({"email": "ada@example.test", "password": "correct horse 42"});
+    // Today's limit stays the default: after ten wrong passwords from one address in a minute,
+    // even the right one is refused.
+    let default = spawn_app().await;
+    default.user("ada@example.test", "Ada").await;
+    let mut statuses = Vec::new();
+    for _ in 0..10 {
+        statuses.push(
+            default
+                .post("/api/v1/auth/token", None, wrong.clone())
+                .await
+                .status,
+        );
+    }
+    statuses.push(
+        default
+            .post("/api/v1/auth/token", None, right.clone())
+            .await
+            .status,
+    );
+    assert_eq!(statuses[..10], [401; 10], "{statuses:?}");
+    assert_eq!(statuses[10], 429, "{statuses:?}");
+    // With the limit at 40 (what SIGN_IN_PER_MINUTE=40 sets), a bot's 32 misses leave it working.
     let db = spawn_app_with(|s| s.auth.sign_in_per_minute = 40).await;
     db.user("ada@example.test", "Ada").await;
     for n in 0..32 {
-        let r = db
-            .post(
-                "/api/v1/auth/token",
-                None,
-                json!({"email": "ada@example.test", "password": "correct horse 42"}),
-            )
-            .await;
-        assert_eq!(r.status, 200, "sign-in {n}: {}", r.text);
+        let r = db.post("/api/v1/auth/token", None, wrong.clone()).await;
+        assert_eq!(r.status, 401, "try {n}: {}", r.text);
     }
+    let r = db.post("/api/v1/auth/token", None, right).await;
+    assert_eq!(r.status, 200, "{}", r.text);
     // The variable itself is read when the server starts: a bad value stops it, named.
     let dir = std::env::temp_dir().join(format!("herald-limit-{}", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_herald"))

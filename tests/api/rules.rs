@@ -1,7 +1,7 @@
 //! The rules pages: `/rules/{game}` in the reader's language, every rule family an anchor.
 
 use crate::helpers::{Reply, TestApp, spawn_app};
-use crate::web::{page, post_form, user_id};
+use crate::web::{page, user_id};
 use awc::http::Method;
 use herald::web::rules::{families, rule_link, rules_href};
 
@@ -104,7 +104,7 @@ async fn a_signed_in_reader_gets_their_account_language_unless_the_address_asks_
         )
         .unwrap()
     };
-    let r = post_form(&app, &format!("/sign-in/{link}"), "", "").await;
+    let r = crate::web::press_sign_in(&app, &format!("/sign-in/{link}")).await;
     assert_eq!(r.status, 303, "{}", r.text);
     let cookie = r.header("set-cookie").split(';').next().unwrap().to_owned();
     let own = get(&app, "/rules/lancaster", "fr", &cookie).await;

@@ -55,6 +55,19 @@ pub async fn open_link(app: &TestApp, table: &Table, seat: usize) -> String {
     set.split(';').next().unwrap().to_owned()
 }
 
+/// Opens a sign-in link's page (GET) and presses its button (POST) as a browser does: with the
+/// cookie the page set.
+pub async fn press_sign_in(app: &TestApp, path: &str) -> Reply {
+    let opened = page(app, path, "").await;
+    let mark = opened
+        .header("set-cookie")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .to_owned();
+    post_form(app, path, &mark, "").await
+}
+
 pub async fn page(app: &TestApp, path: &str, cookie: &str) -> Reply {
     let headers: Vec<(&str, &str)> = if cookie.is_empty() {
         vec![("Accept", "text/html")]
@@ -386,15 +399,40 @@ async fn sign_in_link(app: &TestApp, token: &str, email: &str) -> String {
 
 pub async fn signed_in(app: &TestApp, token: &str, email: &str) -> String {
     let link = sign_in_link(app, token, email).await;
-    // Opening the link (as a mail scanner would, twice) spends nothing: a page with one button.
+    // Opening the link (as a mail scanner would, twice) spends nothing: a page with one button,
+    // and a cookie that marks this browser as the one that opened it (it signs nobody in).
+    let mut mark = String::new();
     for _ in 0..2 {
         let opened = page(app, &format!("/sign-in/{link}"), "").await;
         assert_eq!(opened.status, 200, "{}", opened.text);
-        assert!(opened.header("set-cookie").is_empty());
+        let set = opened.header("set-cookie");
+        assert!(set.starts_with("herald_link="), "{set}");
+        assert!(
+            set.contains("HttpOnly")
+                && set.contains("SameSite=Lax")
+                && set.contains("Path=/sign-in/"),
+            "{set}"
+        );
+        assert!(!set.contains("herald_user"), "{set}");
+        assert!(
+            !set.contains(&link),
+            "the cookie is not the link's token: {set}"
+        );
         let action = form_action(&opened.text, "sign-in").unwrap();
         assert_eq!(action, format!("/sign-in/{link}"));
+        mark = set.split(';').next().unwrap().to_owned();
     }
-    let r = post_form(app, &format!("/sign-in/{link}"), "", "").await;
+    // The button pressed from elsewhere (another site posting the link, login CSRF): refused,
+    // saying to open the link, and the link is not spent.
+    let elsewhere = post_form(app, &format!("/sign-in/{link}"), "", "").await;
+    assert_eq!(elsewhere.status, 403, "{}", elsewhere.text);
+    assert!(elsewhere.header("set-cookie").is_empty());
+    assert!(
+        elsewhere.text.contains("Open the link"),
+        "{}",
+        elsewhere.text
+    );
+    let r = post_form(app, &format!("/sign-in/{link}"), &mark, "").await;
     assert_eq!(r.status, 303, "{}", r.text);
     assert_eq!(r.header("location"), "/games");
     let set = r.header("set-cookie");
@@ -403,7 +441,7 @@ pub async fn signed_in(app: &TestApp, token: &str, email: &str) -> String {
     let again = page(app, &format!("/sign-in/{link}"), "").await;
     assert_eq!(again.status, 410, "a sign-in link is single use");
     assert!(form_action(&again.text, "fresh-link").is_some());
-    let reused = post_form(app, &format!("/sign-in/{link}"), "", "").await;
+    let reused = post_form(app, &format!("/sign-in/{link}"), &mark, "").await;
     assert_eq!(reused.status, 410);
     set.split(';').next().unwrap().to_owned()
 }
@@ -609,7 +647,7 @@ async fn the_demo_makes_a_game_and_a_sign_in_link_per_seat_that_opens_it() {
             200,
             "a page with one button"
         );
-        let r = post_form(&app, link, "", "").await;
+        let r = press_sign_in(&app, link).await;
         assert_eq!(r.status, 303, "{}", r.text);
         assert_eq!(r.header("location"), format!("/play/{}", demo.game));
         let cookie = r.header("set-cookie").split(';').next().unwrap().to_owned();

@@ -10,6 +10,7 @@ mod history;
 pub mod invitations;
 pub mod lobby;
 pub mod resource;
+pub mod seen;
 mod timeout;
 mod write;
 
@@ -28,7 +29,7 @@ use crate::engine::driver::Refusal;
 use crate::engine::registry::{AnyState, GameKind, LoggedJson};
 use crate::engine::{SeatSet, Seed};
 use crate::error::ApiError;
-use crate::models::{Game, GameSeat, NewGame, NewGameSeat};
+use crate::models::{Game, GameHead, GameSeat, NewGame, NewGameSeat};
 use crate::schema::{game_seats, games, ratings, users};
 use chrono::Utc;
 use diesel::prelude::*;
@@ -598,7 +599,11 @@ pub fn join(
 
 /// Who may read a game: anyone once it is finished, signed-in callers before.
 fn check_readable(game: &Game, caller: Option<UserId>) -> Result<(), ApiError> {
-    let status = GameStatus::from_db(&game.status);
+    readable(&game.status, caller)
+}
+
+fn readable(status: &str, caller: Option<UserId>) -> Result<(), ApiError> {
+    let status = GameStatus::from_db(status);
     if caller.is_none() && !matches!(status, GameStatus::Finished | GameStatus::Aborted) {
         return Err(ApiError::Unauthenticated(
             "a game in progress is visible to signed-in callers only: send an `Authorization: Bearer <token>` header".to_owned(),
@@ -621,6 +626,57 @@ pub fn get(
     let seats = load_seats(conn, id)?;
     let state = load_state(&game)?;
     Ok(resource::render(&game, &seats, state.as_ref(), caller))
+}
+
+/// [`get`] for a read outside any transaction, which keeps what the engine showed this viewer
+/// in `kept` and serves it again while the game's version stays.
+///
+/// # Errors
+/// As [`get`].
+pub fn read(
+    conn: &mut PgConnection,
+    kept: &seen::SeenCache,
+    caller: Option<UserId>,
+    id: GameId,
+) -> Result<GameResource, ApiError> {
+    let head: GameHead = games::table
+        .find(id.0)
+        .select(GameHead::as_select())
+        .first(conn)
+        .optional()?
+        .ok_or_else(|| not_found(id))?;
+    readable(&head.status, caller)?;
+    let seats = load_seats(conn, id)?;
+    let you = resource::seat_of(&seats, caller);
+    let key = seen::SeenKey::new(id.0, head.version, you, GameStatus::from_db(&head.status));
+    if let Some(seen) = kept.get(&key) {
+        let game = head.with_state(None);
+        return Ok(resource::assemble(&game, &seats, you, (*seen).clone()));
+    }
+    let (state, version): (Option<serde_json::Value>, i64) = games::table
+        .find(id.0)
+        .select((games::state, games::version))
+        .first(conn)?;
+    if version != head.version {
+        // A move landed between the two reads: render the newer row whole, keeping nothing.
+        let game = load_game(conn, id, false)?;
+        check_readable(&game, caller)?;
+        let seats = load_seats(conn, id)?;
+        return Ok(resource::render(
+            &game,
+            &seats,
+            load_state(&game)?.as_ref(),
+            caller,
+        ));
+    }
+    let game = head.with_state(state);
+    let seen = resource::Seen::of(
+        load_state(&game)?.as_ref(),
+        you,
+        GameStatus::from_db(&game.status),
+    );
+    kept.put(key, std::sync::Arc::new(seen.clone()));
+    Ok(resource::assemble(&game, &seats, you, seen))
 }
 
 /// The caller's games (seated or invited), newest change first.

@@ -210,6 +210,33 @@ pub fn seat_of(seats: &[SeatRow], user: Option<UserId>) -> Option<Seat> {
         .map(SeatRow::seat)
 }
 
+/// What a game's state shows one viewer at one version: the part of the resource that runs the
+/// engine (its view, the seat's legal actions, who is pending). A stored state never changes under
+/// its version, so this is kept and served again while the version stays (see `seen`).
+#[derive(Debug, Clone, Default)]
+pub struct Seen {
+    pub pending: crate::engine::SeatSet,
+    pub view: Option<Value>,
+    pub legal_actions: Vec<Value>,
+}
+
+impl Seen {
+    /// Runs the engine for `you` (a spectator when `None`).
+    pub fn of(state: Option<&AnyState>, you: Option<Seat>, status: GameStatus) -> Seen {
+        let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
+        Seen {
+            pending: state.map(AnyState::pending).unwrap_or_default(),
+            view: state.map(|s| s.view(viewer)),
+            legal_actions: match (state, you) {
+                (Some(state), Some(seat)) if status == GameStatus::Active => {
+                    state.legal_actions(seat)
+                }
+                _ => Vec::new(),
+            },
+        }
+    }
+}
+
 /// Renders the resource for `caller` (a spectator when unseated or anonymous).
 pub fn render(
     game: &Game,
@@ -218,17 +245,16 @@ pub fn render(
     caller: Option<UserId>,
 ) -> GameResource {
     let you = seat_of(seats, caller);
-    let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
-    let pending = state.map(AnyState::pending).unwrap_or_default();
-    let status = GameStatus::from_db(&game.status);
-    let legal_actions = match (state, you) {
-        (Some(state), Some(seat)) if status == GameStatus::Active => state.legal_actions(seat),
-        _ => Vec::new(),
-    };
+    let seen = Seen::of(state, you, GameStatus::from_db(&game.status));
+    assemble(game, seats, you, seen)
+}
+
+/// The resource from the rows and what the state shows `you`.
+pub fn assemble(game: &Game, seats: &[SeatRow], you: Option<Seat>, seen: Seen) -> GameResource {
     GameResource {
         id: game.id,
         kind: game.kind.clone(),
-        status,
+        status: GameStatus::from_db(&game.status),
         rated: game.rated,
         spectator_chat: game.spectator_chat,
         version: game.version,
@@ -236,11 +262,11 @@ pub fn render(
         clock: Clock::stored(&game.clock),
         seats: seats
             .iter()
-            .map(|s| s.resource(pending.contains(s.seat())))
+            .map(|s| s.resource(seen.pending.contains(s.seat())))
             .collect(),
         you: you.map(|s| You { seat: s.0 }),
-        view: state.map(|s| s.view(viewer)),
-        legal_actions,
+        view: seen.view,
+        legal_actions: seen.legal_actions,
         outcome: game.outcome.clone(),
         seed_commitment: game.seed_commitment.clone(),
         created_at: game.created_at,
