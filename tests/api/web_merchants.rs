@@ -55,9 +55,37 @@ pub async fn three_captains(app: &TestApp) -> Crew {
     }
 }
 
+/// The names of the glory cards anyone may know were shown: played, discarded or employed, as
+/// the spectator's history tells (another copy of such a card may still be secret in a hand).
+async fn shown_glory_names(app: &TestApp, id: &str, spectator_token: &str) -> Vec<String> {
+    let data: Value =
+        serde_json::from_str(include_str!("../../src/games/merchants/data.json")).unwrap();
+    let copies = data["glory_copies"].as_u64().unwrap();
+    let r = app
+        .get(
+            &format!("/api/v1/games/{id}/history"),
+            Some(spectator_token),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.json
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|entry| entry["events"].as_array().cloned().unwrap_or_default())
+        .filter_map(|e| e["card"].as_u64())
+        .map(|c| {
+            data["glory"][(c / copies) as usize]["name"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
 /// The glory-card names of `seat`'s hand that no other seat holds or shows (so they may appear
 /// on no other page).
-fn secret_glory_names(games: &[Value], seat: usize) -> Vec<String> {
+fn secret_glory_names(games: &[Value], seat: usize, shown: &[String]) -> Vec<String> {
     let data: Value =
         serde_json::from_str(include_str!("../../src/games/merchants/data.json")).unwrap();
     let copies = data["glory_copies"].as_u64().unwrap();
@@ -86,7 +114,7 @@ fn secret_glory_names(games: &[Value], seat: usize) -> Vec<String> {
         .unwrap()
         .iter()
         .map(name)
-        .filter(|n| !others.contains(n))
+        .filter(|n| !others.contains(n) && !shown.contains(n))
         .collect()
 }
 
@@ -104,8 +132,14 @@ async fn games_of(app: &TestApp, crew: &Crew) -> Vec<Value> {
 
 /// Every page of the game (each seat's, a spectator's) shows its reader's own hold and nobody
 /// else's: no other seat's cargo, glory cards, stash or rumor.
-async fn no_page_shows_another_hold(app: &TestApp, crew: &Crew, spectator: &str) {
+async fn no_page_shows_another_hold(
+    app: &TestApp,
+    crew: &Crew,
+    spectator: &str,
+    spectator_token: &str,
+) {
     let games = games_of(app, crew).await;
+    let shown = shown_glory_names(app, &crew.id, spectator_token).await;
     let mut pages = Vec::new();
     for c in &crew.cookies {
         let r = page(app, &format!("/play/{}", crew.id), c).await;
@@ -124,7 +158,7 @@ async fn no_page_shows_another_hold(app: &TestApp, crew: &Crew, spectator: &str)
             "id=\"own-stash\">{}<",
             me["stash"].as_u64().unwrap()
         )));
-        let secrets = secret_glory_names(&games, seat);
+        let secrets = secret_glory_names(&games, seat, &shown);
         for name in &secrets {
             assert!(pages[seat].contains(name.as_str()), "seat {seat}: {name}");
             for other in (0..3).filter(|&o| o != seat) {
@@ -181,7 +215,7 @@ async fn the_merchants_page_shows_the_sea_the_seats_hold_and_forms_and_refusals_
     assert!(r.text.contains("<legend>Choose your ship</legend>"));
     assert!(r.text.contains("value=\"ship sloop\""));
     assert!(r.text.contains("<label for=\"ship-0\">Sloop</label>"));
-    no_page_shows_another_hold(&app, &crew, &spectator).await;
+    no_page_shows_another_hold(&app, &crew, &spectator, &eve).await;
 
     // A refusal stands next to its form, with the entry kept.
     let bad = post_form(&app, &url, &crew.cookies[0], "notation=ship+barge").await;
@@ -254,7 +288,7 @@ async fn a_defender_answers_the_combat_from_a_form_on_their_page_during_the_atta
                     .is_empty()
             })
         {
-            no_page_shows_another_hold(&app, &crew, &spectator).await;
+            no_page_shows_another_hold(&app, &crew, &spectator, &eve).await;
             checked_holds = true;
         }
         let legal = games[mover]["legal_actions"].as_array().unwrap();
@@ -273,7 +307,7 @@ async fn a_defender_answers_the_combat_from_a_form_on_their_page_during_the_atta
     };
 
     // Mid-game, with a combat open, still nobody's hold on another's page.
-    no_page_shows_another_hold(&app, &crew, &spectator).await;
+    no_page_shows_another_hold(&app, &crew, &spectator, &eve).await;
 
     // The defender's page: who attacks whom, the alert, and the answer as a form.
     let r = page(&app, &format!("/play/{id}"), &crew.cookies[defender]).await;
