@@ -79,6 +79,7 @@ pub struct NewEvent {
 /// # Errors
 /// Database failures.
 pub fn record(conn: &mut PgConnection, events: Vec<NewEvent>) -> Result<(), ApiError> {
+    use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text};
     if events.is_empty() {
         return Ok(());
     }
@@ -86,44 +87,53 @@ pub fn record(conn: &mut PgConnection, events: Vec<NewEvent>) -> Result<(), ApiE
     for e in events {
         by_user.entry(e.user.0).or_default().push(e);
     }
-    for (user, list) in by_user {
-        let count = list.len() as i64;
-        let last: i64 = diesel::insert_into(account_event_counters::table)
-            .values((
-                account_event_counters::user_id.eq(user),
-                account_event_counters::last.eq(count),
-            ))
-            .on_conflict(account_event_counters::user_id)
-            .do_update()
-            .set(account_event_counters::last.eq(account_event_counters::last + count))
-            .returning(account_event_counters::last)
-            .get_result(conn)?;
-        let first = last - count + 1;
-        let written: Vec<(i64, &'static str)> = (first..)
-            .zip(list.iter().map(|e| e.kind.as_str()))
-            .collect();
-        let rows: Vec<_> = list
-            .into_iter()
-            .zip(first..)
-            .map(|(e, seq)| {
-                (
-                    account_events::user_id.eq(user),
-                    account_events::seq.eq(seq),
-                    account_events::kind.eq(e.kind.as_str()),
-                    account_events::game_id.eq(e.game.map(|g| g.0)),
-                    account_events::data.eq(e.data),
-                )
-            })
-            .collect();
-        diesel::insert_into(account_events::table)
-            .values(&rows)
-            .execute(conn)?;
-        super::webhooks::enqueue_for(conn, user, &written)?;
-        diesel::sql_query("SELECT pg_notify($1, $2)")
-            .bind::<diesel::sql_types::Text, _>(CHANNEL)
-            .bind::<diesel::sql_types::Text, _>(user.to_string())
-            .execute(conn)?;
-    }
+    let users: Vec<Uuid> = by_user.keys().copied().collect();
+    let counts: Vec<i64> = by_user.values().map(|l| l.len() as i64).collect();
+    let list: Vec<NewEvent> = by_user.into_values().flatten().collect();
+    // One statement for every account and all it implies (a submission is on the hot path of
+    // design.md section 5): the counters moved in account order, the events numbered from them,
+    // a delivery and its job for each webhook that takes the kind, and one notification per
+    // account, which PostgreSQL delivers at commit.
+    diesel::sql_query(
+        "WITH c AS ( \
+           INSERT INTO account_event_counters AS k (user_id, last) \
+           SELECT u, n FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS t(u, n, o) \
+           ORDER BY o \
+           ON CONFLICT (user_id) DO UPDATE SET last = k.last + EXCLUDED.last \
+           RETURNING k.user_id, k.last), \
+         ev AS ( \
+           SELECT e.u AS user_id, e.kind, e.game_id, e.data, \
+             c.last - count(*) OVER (PARTITION BY e.u) \
+               + row_number() OVER (PARTITION BY e.u ORDER BY e.o) AS seq \
+           FROM unnest($3::uuid[], $4::text[], $5::uuid[], $6::jsonb[]) \
+             WITH ORDINALITY AS e(u, kind, game_id, data, o) \
+           JOIN c ON c.user_id = e.u), \
+         written AS ( \
+           INSERT INTO account_events (user_id, seq, kind, game_id, data) \
+           SELECT user_id, seq, kind, game_id, data FROM ev), \
+         hooks AS ( \
+           INSERT INTO webhook_deliveries (webhook_id, seq) \
+           SELECT w.id, ev.seq FROM ev JOIN webhooks w ON w.user_id = ev.user_id \
+           WHERE w.disabled_at IS NULL AND ev.kind = ANY (w.events) \
+           ON CONFLICT DO NOTHING \
+           RETURNING webhook_id, seq), \
+         queued AS ( \
+           INSERT INTO jobs (kind, payload) \
+           SELECT $7, jsonb_build_object('webhook_id', webhook_id, 'seq', seq) \
+           FROM hooks ORDER BY seq) \
+         SELECT pg_notify($8, user_id::text) FROM c",
+    )
+    .bind::<Array<diesel::sql_types::Uuid>, _>(&users)
+    .bind::<Array<BigInt>, _>(&counts)
+    .bind::<Array<diesel::sql_types::Uuid>, _>(list.iter().map(|e| e.user.0).collect::<Vec<_>>())
+    .bind::<Array<Text>, _>(list.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>())
+    .bind::<Array<Nullable<diesel::sql_types::Uuid>>, _>(
+        list.iter().map(|e| e.game.map(|g| g.0)).collect::<Vec<_>>(),
+    )
+    .bind::<Array<Jsonb>, _>(list.into_iter().map(|e| e.data).collect::<Vec<_>>())
+    .bind::<Text, _>(<super::webhooks::DeliverWebhook as crate::jobs::BackgroundJob>::KIND)
+    .bind::<Text, _>(CHANNEL)
+    .execute(conn)?;
     Ok(())
 }
 

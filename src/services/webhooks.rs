@@ -287,43 +287,6 @@ pub fn delete(conn: &mut PgConnection, user: UserId, id: Uuid) -> Result<(), Api
     Ok(())
 }
 
-/// The deliveries of newly written events of `user` (`(number, kind)`), in the transaction that
-/// wrote them.
-pub(crate) fn enqueue_for(
-    conn: &mut PgConnection,
-    user: uuid::Uuid,
-    written: &[(i64, &'static str)],
-) -> Result<(), ApiError> {
-    let subs: Vec<(Uuid, Vec<String>)> = webhooks::table
-        .filter(webhooks::user_id.eq(user))
-        .filter(webhooks::disabled_at.is_null())
-        .select((webhooks::id, webhooks::events))
-        .load(conn)?;
-    let mut jobs = Vec::new();
-    for (id, kinds) in subs {
-        for (seq, kind) in written {
-            if kinds.iter().any(|k| k == kind) {
-                diesel::insert_into(webhook_deliveries::table)
-                    .values((
-                        webhook_deliveries::webhook_id.eq(id),
-                        webhook_deliveries::seq.eq(seq),
-                    ))
-                    .on_conflict_do_nothing()
-                    .execute(conn)?;
-                jobs.push(
-                    DeliverWebhook {
-                        webhook_id: id,
-                        seq: *seq,
-                    }
-                    .job(),
-                );
-            }
-        }
-    }
-    crate::jobs::enqueue(conn, &jobs)?;
-    Ok(())
-}
-
 /// One try at delivering event `seq` to webhook `webhook_id`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DeliverWebhook {
