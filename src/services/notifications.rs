@@ -292,13 +292,10 @@ pub struct Change {
 }
 
 /// The mails a change causes: "your move" to each newly pending seat, or "game over" to every
-/// seat at the end; never to the seat that acted.
-///
-/// # Errors
-/// Database failures.
-pub fn enqueue_for_change(conn: &mut PgConnection, change: &Change) -> Result<(), ApiError> {
+/// seat at the end; never to the seat that acted. The write path stores them with the change.
+pub fn jobs_for_change(change: &Change) -> Vec<NewJob> {
     let not_actor = |seat: i16| Some(seat) != change.actor;
-    let new: Vec<NewJob> = if change.finished {
+    if change.finished {
         (0..change.seat_count)
             .filter(|s| not_actor(*s))
             .map(|seat| {
@@ -329,8 +326,7 @@ pub fn enqueue_for_change(conn: &mut PgConnection, change: &Change) -> Result<()
                 .job()
             })
             .collect()
-    };
-    Ok(jobs::enqueue(conn, &new)?)
+    }
 }
 
 /// A sign-in link for `email` when an account has that address: an `email_links` row (single

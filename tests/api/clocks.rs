@@ -142,7 +142,7 @@ async fn a_silent_player_loses_a_magnate_game_on_time_and_the_record_replays() {
     let late = pending_seat(&g);
     let worker = worker(&app);
     assert_eq!(worker.time_out_due().unwrap(), 0, "nothing is due yet");
-    std::thread::sleep(Duration::from_millis(1200));
+    actix_web::rt::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(worker.time_out_due().unwrap(), 1);
     assert_eq!(
         worker.time_out_due().unwrap(),
@@ -183,7 +183,7 @@ async fn a_move_just_before_the_deadline_is_stored_and_the_deadline_moves_on() {
     let id = g["id"].as_str().unwrap().to_owned();
     let seat = pending_seat(&g);
     let first = deadline(&g["seats"][seat]).unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
     let now = app
         .get(&format!("/api/v1/games/{id}"), Some(&tokens[seat]))
         .await;
@@ -199,9 +199,10 @@ async fn a_move_just_before_the_deadline_is_stored_and_the_deadline_moves_on() {
     let next = pending_seat(&r.json);
     let moved = deadline(&r.json["seats"][next]).unwrap();
     assert!(moved > first, "the deadline moved on: {first} -> {moved}");
-    std::thread::sleep(Duration::from_millis(
+    actix_web::rt::time::sleep(Duration::from_millis(
         u64::try_from((first - Utc::now()).num_milliseconds().max(0)).unwrap() + 100,
-    ));
+    ))
+    .await;
     worker(&app).time_out_due().unwrap();
     let still = app
         .get(&format!("/api/v1/games/{id}"), Some(&tokens[0]))
@@ -287,7 +288,7 @@ async fn a_deadline_that_passed_while_no_worker_ran_is_applied_once_by_the_next_
     let tokens = players(&app).await;
     let g = clocked_game(&app, &tokens, json!({"type": "per_move", "seconds": 1})).await;
     let id = g["id"].as_str().unwrap().to_owned();
-    std::thread::sleep(Duration::from_millis(1500));
+    actix_web::rt::time::sleep(Duration::from_millis(1500)).await;
     // Two fresh workers (a restarted server and a `herald worker` beside it) sweep at once.
     let sweeps: Vec<_> = (0..2)
         .map(|_| {
@@ -387,7 +388,7 @@ async fn vacation_holds_off_the_timeout_and_moves_the_deadline_by_the_time_away(
         "the opponent is told"
     );
 
-    std::thread::sleep(Duration::from_millis(2000));
+    actix_web::rt::time::sleep(Duration::from_millis(2000)).await;
     let worker = worker(&app);
     assert_eq!(worker.time_out_due().unwrap(), 0, "no timeout while away");
     let before = deadline(&g["seats"][seat]).unwrap();
@@ -414,7 +415,7 @@ async fn vacation_holds_off_the_timeout_and_moves_the_deadline_by_the_time_away(
         0,
         "the moved deadline is not due yet"
     );
-    std::thread::sleep(Duration::from_millis(1100));
+    actix_web::rt::time::sleep(Duration::from_millis(1100)).await;
     assert_eq!(
         worker.time_out_due().unwrap(),
         1,
@@ -437,7 +438,7 @@ async fn an_opted_in_player_goes_on_vacation_instead_of_timing_out() {
         )
         .await;
     assert_eq!(r.json["auto"], true, "{}", r.text);
-    std::thread::sleep(Duration::from_millis(1200));
+    actix_web::rt::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(worker(&app).time_out_due().unwrap(), 0);
     let v = app.get("/api/v1/me/vacation", Some(&tokens[seat])).await;
     assert!(v.json["on_vacation_since"].is_string(), "{}", v.text);
@@ -450,7 +451,7 @@ async fn an_opted_in_player_goes_on_vacation_instead_of_timing_out() {
     )
     .await;
     assert_eq!(strict["clock"]["vacation_allowed"], false);
-    std::thread::sleep(Duration::from_millis(1200));
+    actix_web::rt::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(
         pending_seat(&strict),
         seat,
@@ -515,7 +516,7 @@ async fn a_reminder_comes_once_per_offset_and_never_after_the_seat_has_moved() {
     }
     let due = deadline(&silent["seats"][pending_seat(&silent)]).unwrap();
     let wait = (due - Utc::now()).num_milliseconds() - 1500;
-    std::thread::sleep(Duration::from_millis(u64::try_from(wait.max(0)).unwrap()));
+    actix_web::rt::time::sleep(Duration::from_millis(u64::try_from(wait.max(0)).unwrap())).await;
     assert_eq!(
         worker.schedule_reminders().unwrap(),
         1,

@@ -276,7 +276,7 @@ async fn a_six_entrant_magnate_swiss_runs_by_itself_through_play_resignation_and
             round,
             "no new round while a game is played"
         );
-        std::thread::sleep(Duration::from_millis(1200));
+        actix_web::rt::time::sleep(Duration::from_millis(1200)).await;
         assert_eq!(ev.worker.time_out_due().unwrap(), 1, "game 3 times out");
         for (g, s) in games.iter().zip(&seats) {
             let outcome = ev.outcome(g).await;

@@ -1071,7 +1071,7 @@ async fn clocks_speak_by_mail_deadline_in_the_readers_zone_reminder_vacation_and
     );
 
     // Two seconds before the deadline: one reminder, once.
-    std::thread::sleep(Duration::from_millis(2300));
+    actix_web::rt::time::sleep(Duration::from_millis(2300)).await;
     room.worker.schedule_reminders().unwrap();
     room.worker.schedule_reminders().unwrap();
     let reminders = room.deliver();
@@ -1083,7 +1083,7 @@ async fn clocks_speak_by_mail_deadline_in_the_readers_zone_reminder_vacation_and
     );
 
     // The deadline passes: both players hear that Ada lost on time, each in their language.
-    std::thread::sleep(Duration::from_millis(2000));
+    actix_web::rt::time::sleep(Duration::from_millis(2000)).await;
     assert_eq!(room.worker.time_out_due().unwrap(), 1);
     let over = room.deliver();
     let ada = over.iter().find(|m| m.is_to(EMAILS[0])).expect("Ada hears");

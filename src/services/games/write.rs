@@ -9,8 +9,9 @@ use crate::domain::GameId;
 use crate::engine::registry::{AnyState, LoggedJson};
 use crate::engine::{Seat, SeatSet, Standing};
 use crate::error::ApiError;
-use crate::models::{Game, GameAction, GameEvent, GameResult, GameSeat};
-use crate::schema::{game_actions, game_events, game_results, games};
+use crate::jobs::NewJob;
+use crate::models::{Game, GameResult, GameSeat};
+use crate::schema::game_results;
 use crate::services::clocks::Clock;
 use crate::services::notifications::{self, Change};
 use chrono::{DateTime, Duration, Utc};
@@ -89,18 +90,6 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
     let action_count = game.action_count + count(&actions);
     let event_count = game.event_count + count(&events);
     let finished_at = (status == GameStatus::Finished).then_some(now);
-    diesel::update(games::table.find(game.id))
-        .set((
-            games::state.eq(state.map(AnyState::to_json)),
-            games::version.eq(version),
-            games::action_count.eq(action_count),
-            games::event_count.eq(event_count),
-            games::status.eq(status.as_str()),
-            games::outcome.eq(&outcome),
-            games::updated_at.eq(now),
-            games::finished_at.eq(finished_at),
-        ))
-        .execute(conn)?;
     let before: SeatSet = seats
         .iter()
         .filter(|s| s.row.is_pending)
@@ -125,11 +114,32 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         timing.apply(&mut seat.row, clock, game.seat_count, now);
         changed.push(seat.row.clone());
     }
-    update_seats(conn, game.id, &changed)?;
-    if let Some(seat) = actor {
-        insert_actions(conn, game, seat, &actions)?;
-    }
-    insert_events(conn, game, &events)?;
+    let change = Change {
+        game: id,
+        version,
+        action_count,
+        // A timeout is nobody's move: every seat hears of it, the late one too.
+        actor: actor.filter(|_| !timed_out).map(|s| i16::from(s.0)),
+        pending_before: before,
+        pending_after: after,
+        finished: status == GameStatus::Finished,
+        seat_count: game.seat_count,
+    };
+    let mails = match state {
+        Some(_) => notifications::jobs_for_change(&change),
+        None => Vec::new(),
+    };
+    let row = GameRow {
+        state: state.map(AnyState::to_json),
+        version,
+        action_count,
+        event_count,
+        status: status.as_str(),
+        outcome: outcome.as_ref(),
+        now,
+        finished_at,
+    };
+    write_rows(conn, game, &row, &changed, actor, &actions, &events, &mails)?;
     if let (Some(state), Some(at)) = (state, finished_at) {
         let results = insert_results(conn, game, &seats, state, ending, at)?;
         // Here and only here: the results are written once per game, so the ratings are too.
@@ -138,18 +148,6 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         crate::services::competitions::game_ended(conn, game, &results)?;
     }
     if state.is_some() {
-        let change = Change {
-            game: id,
-            version,
-            action_count,
-            // A timeout is nobody's move: every seat hears of it, the late one too.
-            actor: actor.filter(|_| !timed_out).map(|s| i16::from(s.0)),
-            pending_before: before,
-            pending_after: after,
-            finished: status == GameStatus::Finished,
-            seat_count: game.seat_count,
-        };
-        notifications::enqueue_for_change(conn, &change)?;
         let seated: Vec<(i16, Option<uuid::Uuid>)> =
             seats.iter().map(|s| (s.row.seat, s.row.user_id)).collect();
         crate::services::events::for_change(
@@ -229,100 +227,103 @@ impl Timing {
 /// Writes the seats' clocks in one statement; each next reminder is computed from the new
 /// deadline and the player's offsets (the first offset point after the decision began; none for
 /// a dropped seat or with mail turned off).
-fn update_seats(
+/// The game row's new values.
+struct GameRow<'a> {
+    state: Option<Value>,
+    version: i64,
+    action_count: i64,
+    event_count: i64,
+    status: &'a str,
+    outcome: Option<&'a Value>,
+    now: DateTime<Utc>,
+    finished_at: Option<DateTime<Utc>>,
+}
+
+/// Writes the step in one statement (one round trip on the submission path, design.md section
+/// 5): the game row, the seats that change (a reminder is due before each deadline, by the
+/// seat's settings), the actions numbered from the game's count, the events with their
+/// audiences, and the mails.
+#[allow(clippy::too_many_arguments)]
+fn write_rows(
     conn: &mut PgConnection,
-    game: uuid::Uuid,
-    rows: &[GameSeat],
+    game: &Game,
+    row: &GameRow<'_>,
+    seats: &[GameSeat],
+    actor: Option<Seat>,
+    actions: &[Value],
+    events: &[(i64, LoggedJson)],
+    mails: &[NewJob],
 ) -> Result<(), ApiError> {
-    use diesel::sql_types::{Array, BigInt, Bool, Integer, Nullable, SmallInt, Timestamptz};
-    if rows.is_empty() {
-        return Ok(());
-    }
-    let column = |f: fn(&GameSeat) -> Option<DateTime<Utc>>| rows.iter().map(f).collect::<Vec<_>>();
+    use diesel::sql_types::{
+        Array, BigInt, Bool, Integer, Jsonb, Nullable, SmallInt, Text, Timestamptz,
+    };
+    let column =
+        |f: fn(&GameSeat) -> Option<DateTime<Utc>>| seats.iter().map(f).collect::<Vec<_>>();
+    let audience = |l: &LoggedJson| serde_json::to_value(l.audience).unwrap_or(Value::Null);
     diesel::sql_query(
-        "UPDATE game_seats s SET is_pending = v.is_pending, deadline = v.deadline, \
-           pending_since = v.pending_since, bank_seconds = v.bank_seconds, \
-           timeouts = v.timeouts, dropped = v.dropped, \
-           next_reminder_at = CASE WHEN v.deadline IS NULL OR v.dropped THEN NULL ELSE ( \
-             SELECT min(v.deadline - make_interval(secs => o)) \
-             FROM unnest(( \
-               SELECT CASE WHEN n.mode = 'off' THEN ARRAY[]::integer[] \
-                           ELSE coalesce(n.reminders_seconds, ARRAY[86400, 7200]) END \
-               FROM (SELECT s.user_id) me \
-               LEFT JOIN notification_settings n ON n.user_id = me.user_id)) AS o \
-             WHERE v.deadline - make_interval(secs => o) > v.pending_since) END \
-         FROM unnest($2, $3, $4, $5, $6, $7, $8) \
-           AS v(seat, is_pending, deadline, pending_since, bank_seconds, timeouts, dropped) \
-         WHERE s.game_id = $1 AND s.seat = v.seat",
+        "WITH g AS ( \
+           UPDATE games SET state = $2, version = $3, action_count = $4, event_count = $5, \
+             status = $6, outcome = $7, updated_at = $8, finished_at = $9 \
+           WHERE id = $1), \
+         s AS ( \
+           UPDATE game_seats s SET is_pending = v.is_pending, deadline = v.deadline, \
+             pending_since = v.pending_since, bank_seconds = v.bank_seconds, \
+             timeouts = v.timeouts, dropped = v.dropped, \
+             next_reminder_at = CASE WHEN v.deadline IS NULL OR v.dropped THEN NULL ELSE ( \
+               SELECT min(v.deadline - make_interval(secs => o)) \
+               FROM unnest(( \
+                 SELECT CASE WHEN n.mode = 'off' THEN ARRAY[]::integer[] \
+                             ELSE coalesce(n.reminders_seconds, ARRAY[86400, 7200]) END \
+                 FROM (SELECT s.user_id) me \
+                 LEFT JOIN notification_settings n ON n.user_id = me.user_id)) AS o \
+               WHERE v.deadline - make_interval(secs => o) > v.pending_since) END \
+           FROM unnest($10, $11, $12, $13, $14, $15, $16) \
+             AS v(seat, is_pending, deadline, pending_since, bank_seconds, timeouts, dropped) \
+           WHERE s.game_id = $1 AND s.seat = v.seat), \
+         a AS ( \
+           INSERT INTO game_actions (game_id, seq, seat, action, created_at) \
+           SELECT $1, $4 - cardinality($18::jsonb[]) + o, $17, x, $8 \
+           FROM unnest($18::jsonb[]) WITH ORDINALITY AS t(x, o)), \
+         e AS ( \
+           INSERT INTO game_events (game_id, seq, action_seq, audience, event, created_at) \
+           SELECT $1, $5 - cardinality($19::bigint[]) + o, q, au, ev, $8 \
+           FROM unnest($19::bigint[], $20::jsonb[], $21::jsonb[]) WITH ORDINALITY AS t(q, au, ev, o)), \
+         j AS ( \
+           INSERT INTO jobs (kind, payload) \
+           SELECT k, p FROM unnest($22::text[], $23::jsonb[]) WITH ORDINALITY AS t(k, p, o) \
+           ORDER BY o) \
+         SELECT 1",
     )
-    .bind::<diesel::sql_types::Uuid, _>(game)
-    .bind::<Array<SmallInt>, _>(rows.iter().map(|r| r.seat).collect::<Vec<_>>())
-    .bind::<Array<Bool>, _>(rows.iter().map(|r| r.is_pending).collect::<Vec<_>>())
+    .bind::<diesel::sql_types::Uuid, _>(game.id)
+    .bind::<Nullable<Jsonb>, _>(&row.state)
+    .bind::<BigInt, _>(row.version)
+    .bind::<BigInt, _>(row.action_count)
+    .bind::<BigInt, _>(row.event_count)
+    .bind::<Text, _>(row.status)
+    .bind::<Nullable<Jsonb>, _>(row.outcome)
+    .bind::<Timestamptz, _>(row.now)
+    .bind::<Nullable<Timestamptz>, _>(row.finished_at)
+    .bind::<Array<SmallInt>, _>(seats.iter().map(|r| r.seat).collect::<Vec<_>>())
+    .bind::<Array<Bool>, _>(seats.iter().map(|r| r.is_pending).collect::<Vec<_>>())
     .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.deadline))
     .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.pending_since))
-    .bind::<Array<Nullable<BigInt>>, _>(rows.iter().map(|r| r.bank_seconds).collect::<Vec<_>>())
-    .bind::<Array<Integer>, _>(rows.iter().map(|r| r.timeouts).collect::<Vec<_>>())
-    .bind::<Array<Bool>, _>(rows.iter().map(|r| r.dropped).collect::<Vec<_>>())
+    .bind::<Array<Nullable<BigInt>>, _>(seats.iter().map(|r| r.bank_seconds).collect::<Vec<_>>())
+    .bind::<Array<Integer>, _>(seats.iter().map(|r| r.timeouts).collect::<Vec<_>>())
+    .bind::<Array<Bool>, _>(seats.iter().map(|r| r.dropped).collect::<Vec<_>>())
+    // Without an actor there are no actions.
+    .bind::<SmallInt, _>(actor.map_or(-1, |s| i16::from(s.0)))
+    .bind::<Array<Jsonb>, _>(if actor.is_some() { actions } else { &[] })
+    .bind::<Array<BigInt>, _>(events.iter().map(|(q, _)| *q).collect::<Vec<_>>())
+    .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| audience(l)).collect::<Vec<_>>())
+    .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| &l.event).collect::<Vec<_>>())
+    .bind::<Array<Text>, _>(mails.iter().map(|j| j.kind).collect::<Vec<_>>())
+    .bind::<Array<Jsonb>, _>(mails.iter().map(|j| &j.payload).collect::<Vec<_>>())
     .execute(conn)?;
     Ok(())
 }
 
 fn count<T>(items: &[T]) -> i64 {
     i64::try_from(items.len()).unwrap_or(i64::MAX)
-}
-
-fn insert_actions(
-    conn: &mut PgConnection,
-    game: &Game,
-    seat: Seat,
-    actions: &[Value],
-) -> Result<(), ApiError> {
-    if actions.is_empty() {
-        return Ok(());
-    }
-    let now = Utc::now();
-    let rows: Vec<GameAction> = actions
-        .iter()
-        .zip(game.action_count + 1..)
-        .map(|(action, seq)| GameAction {
-            game_id: game.id,
-            seq,
-            seat: i16::from(seat.0),
-            action: action.clone(),
-            created_at: now,
-        })
-        .collect();
-    diesel::insert_into(game_actions::table)
-        .values(&rows)
-        .execute(conn)?;
-    Ok(())
-}
-
-fn insert_events(
-    conn: &mut PgConnection,
-    game: &Game,
-    events: &[(i64, LoggedJson)],
-) -> Result<(), ApiError> {
-    if events.is_empty() {
-        return Ok(());
-    }
-    let now = Utc::now();
-    let rows: Vec<GameEvent> = events
-        .iter()
-        .zip(game.event_count + 1..)
-        .map(|((action_seq, logged), seq)| GameEvent {
-            game_id: game.id,
-            seq,
-            action_seq: *action_seq,
-            audience: serde_json::to_value(logged.audience).unwrap_or(Value::Null),
-            event: logged.event.clone(),
-            created_at: now,
-        })
-        .collect();
-    diesel::insert_into(game_events::table)
-        .values(&rows)
-        .execute(conn)?;
-    Ok(())
 }
 
 /// A row per seated player from the game's standings; returns them.
