@@ -129,6 +129,7 @@ fn main() {
             let mut settings = Settings::for_tests(url.clone(), dir.join("data"));
             settings.database.pool_size = 32;
             settings.auth.sign_in_per_minute = 10_000;
+            settings.auth.registrations_per_hour = 10_000;
             settings.games.seen_cache_entries = entries;
             let app = Application::build(
                 settings,

@@ -61,6 +61,27 @@ fn pgbench_tps(pg: &EmbeddedPostgres, seconds: u64) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
+/// The statements of a phase by total time: calls, total and mean milliseconds, rows.
+const TOP_STATEMENTS: &str = "SELECT calls, round(total_exec_time) AS total_ms, \
+    round(mean_exec_time::numeric, 3) AS mean_ms, rows, \
+    left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS statement \
+    FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) \
+    ORDER BY total_exec_time DESC LIMIT 15";
+
+/// Runs `sql` with `psql` (the extension is created on first use); its output, or nothing.
+fn psql(url: &str, sql: &str) -> String {
+    let run = |q: &str| {
+        Command::new("/usr/lib/postgresql/15/bin/psql")
+            .args(["-X", "-q", "-c", q, url])
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    };
+    run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    run(sql)
+}
+
 /// One pair of clients playing games back to back until `until`; returns submission latencies.
 async fn play(
     client: Client,
@@ -149,16 +170,24 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("herald-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // Durable settings: fsync and synchronous_commit stay on (the defaults).
-    let mut pg = EmbeddedPostgres::start(&dir.join("pg"), &[("max_connections", "300")]).unwrap();
+    let mut pg = EmbeddedPostgres::start(
+        &dir.join("pg"),
+        &[
+            ("max_connections", "300"),
+            ("shared_preload_libraries", "pg_stat_statements"),
+        ],
+    )
+    .unwrap();
     pg.remove_after_exit(&dir).unwrap();
     let tps = pgbench_tps(&pg, seconds);
     pg.create_database("herald_bench", None).unwrap();
     let url = pg.url("herald_bench");
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
     // One JWT secret for every instance, as README says for several instances on one database.
-    let mut settings = Settings::for_tests(url, dir.join("data"));
+    let mut settings = Settings::for_tests(url.clone(), dir.join("data"));
     settings.database.pool_size = 32;
     settings.auth.sign_in_per_minute = 10_000;
+    settings.auth.registrations_per_hour = 10_000;
     match tps {
         Some(t) => println!("pgbench_tpcb_tps={t:.0} target_60pct={:.0}", t * 0.6),
         None => println!("pgbench_tpcb_tps=unavailable"),
@@ -197,6 +226,7 @@ fn main() {
                     tokens.push(setup.user(i).await);
                 }
             }
+            psql(&url, "SELECT pg_stat_statements_reset()");
             let until = Instant::now() + Duration::from_secs(seconds);
             let start = Instant::now();
             let tasks: Vec<_> = (0..GAMES)
@@ -232,6 +262,8 @@ fn main() {
                 pct(0.5),
                 pct(0.99)
             );
+            // Where the database's time went in this phase, by statement.
+            print!("{}", psql(&url, TOP_STATEMENTS));
             for h in handles {
                 h.stop(true).await;
             }
