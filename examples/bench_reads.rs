@@ -118,6 +118,11 @@ fn main() {
     let url = pg.url("herald_bench");
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
 
+    // One JWT secret for every phase's server: the tokens of the first serve them all.
+    let mut base_settings = Settings::for_tests(url.clone(), dir.join("data"));
+    base_settings.database.pool_size = 32;
+    base_settings.auth.sign_in_per_minute = 10_000;
+    base_settings.auth.registrations_per_hour = 10_000;
     actix_web::rt::System::new().block_on(async move {
         let mut games: Vec<(String, [String; 2])> = Vec::new();
         for (phase, entries, conditional) in [
@@ -126,10 +131,7 @@ fn main() {
             ("conditional", 2048, true),
         ] {
             // One server per phase on the same database: only the cache setting differs.
-            let mut settings = Settings::for_tests(url.clone(), dir.join("data"));
-            settings.database.pool_size = 32;
-            settings.auth.sign_in_per_minute = 10_000;
-            settings.auth.registrations_per_hour = 10_000;
+            let mut settings = base_settings.clone();
             settings.games.seen_cache_entries = entries;
             let app = Application::build(
                 settings,
