@@ -689,23 +689,35 @@ pub fn list(
     filter: ListFilter,
 ) -> Result<Vec<GameSummary>, ApiError> {
     let email = email_of(conn, user)?;
-    let mine = game_seats::table
-        .filter(
-            game_seats::user_id.eq(user.0).or(game_seats::user_id
-                .is_null()
-                .and(game_seats::invited_email.eq(&email))),
-        )
-        .select(game_seats::game_id);
+    // Whose turn it is lives on the seat: asked for, only the caller's pending seats are read
+    // (an index walk), never their whole history of games; and no state is read at all.
     let mut query = games::table
-        .filter(games::id.eq_any(mine))
         .order((games::updated_at.desc(), games::id))
-        .select(Game::as_select())
+        .select(GameHead::as_select())
         .limit(500)
         .into_boxed();
+    if filter.my_turn {
+        let pending = game_seats::table
+            .filter(game_seats::user_id.eq(user.0))
+            .filter(game_seats::is_pending)
+            .select(game_seats::game_id);
+        query = query
+            .filter(games::id.eq_any(pending))
+            .filter(games::status.eq(GameStatus::Active.as_str()));
+    } else {
+        let mine = game_seats::table
+            .filter(
+                game_seats::user_id.eq(user.0).or(game_seats::user_id
+                    .is_null()
+                    .and(game_seats::invited_email.eq(email))),
+            )
+            .select(game_seats::game_id);
+        query = query.filter(games::id.eq_any(mine));
+    }
     if let Some(status) = filter.status {
         query = query.filter(games::status.eq(status.as_str()));
     }
-    let found: Vec<Game> = query.load(conn)?;
+    let found: Vec<GameHead> = query.load(conn)?;
     let ids: Vec<uuid::Uuid> = found.iter().map(|g| g.id).collect();
     let rows = seat_rows(conn, &ids)?;
     let mut summaries = Vec::new();
