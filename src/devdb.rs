@@ -93,6 +93,9 @@ pub struct EmbeddedPostgres {
     options: String,
     /// Set by [`EmbeddedPostgres::stop`]: the supervisor must not start it again.
     stopping: std::sync::atomic::AtomicBool,
+    /// What [`EmbeddedPostgres::remove_after_exit`] asked to delete: a clean stop ends the
+    /// watchdog that would have, so it deletes it itself.
+    remove_on_stop: std::sync::Mutex<Option<PathBuf>>,
 }
 
 impl EmbeddedPostgres {
@@ -165,6 +168,7 @@ impl EmbeddedPostgres {
             socket_dir_is_temporary,
             borrowed: false,
             watchdog: std::sync::Mutex::new(None),
+            remove_on_stop: std::sync::Mutex::new(None),
             _lock: Some(lock),
             log: dir.join("postgres.log"),
             options,
@@ -213,6 +217,7 @@ impl EmbeddedPostgres {
             socket_dir_is_temporary: false,
             borrowed: true,
             watchdog: std::sync::Mutex::new(None),
+            remove_on_stop: std::sync::Mutex::new(None),
             _lock: None,
             log: dir.join("postgres.log"),
             options: String::new(),
@@ -387,6 +392,12 @@ impl EmbeddedPostgres {
             let _ = watchdog.kill();
             let _ = watchdog.wait();
         }
+        if ok
+            && let Ok(mut slot) = self.remove_on_stop.lock()
+            && let Some(dir) = slot.take()
+        {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 
     /// Starts a second watchdog that stops the cluster and deletes `remove` once this process is
@@ -400,6 +411,9 @@ impl EmbeddedPostgres {
         };
         let lock = lock.try_clone()?;
         let new = self.spawn_watchdog(Some(remove), lock)?;
+        if let Ok(mut slot) = self.remove_on_stop.lock() {
+            *slot = Some(remove.to_path_buf());
+        }
         if let Ok(mut slot) = self.watchdog.lock()
             && let Some(mut old) = slot.replace(new)
         {
