@@ -126,12 +126,7 @@ fn main() {
     let pid = server.id();
 
     actix_web::rt::System::new().block_on(async move {
-        let client = Client {
-            http: awc::Client::builder()
-                .timeout(Duration::from_secs(60))
-                .finish(),
-            base,
-        };
+        let client = common::client(&base);
         let started = Instant::now();
         while client
             .http

@@ -31,11 +31,10 @@
 
 mod common;
 
-use common::Client;
+use common::{client, play_pairs};
 use diesel::pg::CopyFormat;
 use diesel::prelude::ExecuteCopyFromDsl;
 use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl};
-use herald::config::Settings;
 use herald::devdb::EmbeddedPostgres;
 use herald::engine::registry::{GameKind, action_json};
 use herald::engine::{Game, GameRng, Logged, Seat, Seed, driver};
@@ -43,7 +42,6 @@ use herald::games::magnate::Magnate;
 use herald::schema::{game_actions, game_events, game_results, game_seats, games, users};
 use herald::selfplay::SelfPlay;
 use herald::services::clocks::Clock;
-use herald::startup::{Application, ServerOptions};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::io::Write;
@@ -90,106 +88,10 @@ impl Measured {
     }
 }
 
-/// One pair of clients playing games back to back until `until` (the loop of `bench_submit`);
-/// returns the submission latencies.
-async fn play(
-    client: Client,
-    a: String,
-    b: String,
-    b_email: String,
-    until: Instant,
-    seed: u64,
-) -> Vec<Duration> {
-    let mut latencies = Vec::new();
-    let mut rng = seed | 1;
-    while Instant::now() < until {
-        let (id, tokens) = client.game(&a, &b, &b_email).await;
-        let mut current: Option<(usize, Value)> = None;
-        loop {
-            if Instant::now() >= until {
-                return latencies;
-            }
-            let (seat, g) = match current.take() {
-                Some(x) => x,
-                None => {
-                    let mut found = None;
-                    for (seat, token) in tokens.iter().enumerate() {
-                        let (_, g) = client
-                            .call("GET", &format!("/api/v1/games/{id}"), Some(token), None)
-                            .await;
-                        if g["status"] != "active" {
-                            break;
-                        }
-                        if g["legal_actions"].as_array().is_some_and(|l| !l.is_empty()) {
-                            found = Some((seat, g));
-                            break;
-                        }
-                    }
-                    match found {
-                        Some(x) => x,
-                        None => break,
-                    }
-                }
-            };
-            let legal = g["legal_actions"].as_array().unwrap();
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let action = legal
-                .iter()
-                .find(|a| a["type"] == "end")
-                .unwrap_or(&legal[(rng % legal.len() as u64) as usize])
-                .clone();
-            let start = Instant::now();
-            let (st, next) = client
-                .call(
-                    "POST",
-                    &format!("/api/v1/games/{id}/actions"),
-                    Some(&tokens[seat]),
-                    Some(json!({"expected_version": g["version"], "actions": [action]})),
-                )
-                .await;
-            latencies.push(start.elapsed());
-            assert_eq!(st, 200, "{next}");
-            if next["legal_actions"]
-                .as_array()
-                .is_some_and(|l| !l.is_empty())
-            {
-                current = Some((seat, next));
-            }
-        }
-    }
-    latencies
-}
-
-fn client(base: &str) -> Client {
-    Client {
-        http: awc::Client::builder()
-            .timeout(Duration::from_secs(60))
-            .finish(),
-        base: base.to_owned(),
-    }
-}
-
 async fn measure_submissions(base: &str, tokens: &[String], seconds: u64) -> Measured {
     let until = Instant::now() + Duration::from_secs(seconds);
     let start = Instant::now();
-    let tasks: Vec<_> = (0..GAMES)
-        .map(|g| {
-            actix_web::rt::spawn(play(
-                client(base),
-                tokens[2 * g].clone(),
-                tokens[2 * g + 1].clone(),
-                format!("p{}@bench.test", 2 * g + 1),
-                until,
-                g as u64 + 1,
-            ))
-        })
-        .collect();
-    let mut latencies = Vec::new();
-    for t in tasks {
-        latencies.extend(t.await.unwrap());
-    }
+    let (mut latencies, _) = play_pairs(|_| client(base), tokens, until).await;
     let seconds = start.elapsed().as_secs_f64();
     latencies.sort_unstable();
     Measured {
@@ -1013,23 +915,10 @@ fn main() {
     pg.create_database("herald_bench", None).unwrap();
     let url = pg.url("herald_bench");
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
-    let mut settings = Settings::for_tests(url.clone(), dir.join("data"));
-    settings.database.pool_size = 32;
-    settings.auth.sign_in_per_minute = 10_000;
-    settings.auth.registrations_per_hour = 10_000;
+    let settings = common::settings(&url, &dir.join("data"));
 
     actix_web::rt::System::new().block_on(async move {
-        let app = Application::build(
-            settings,
-            ServerOptions {
-                workers: 2,
-                handle_signals: false,
-            },
-        )
-        .unwrap();
-        let base = format!("http://127.0.0.1:{}", app.port());
-        let handle = app.handle();
-        actix_web::rt::spawn(app.run_until_stopped());
+        let (base, handle) = common::serve(settings);
         let setup = client(&base);
         let mut tokens = Vec::new();
         for i in 0..PLAYERS {

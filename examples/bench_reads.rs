@@ -14,9 +14,7 @@ mod common;
 
 use common::Client;
 use diesel::{Connection, PgConnection};
-use herald::config::Settings;
 use herald::devdb::EmbeddedPostgres;
-use herald::startup::{Application, ServerOptions};
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -119,10 +117,7 @@ fn main() {
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
 
     // One JWT secret for every phase's server: the tokens of the first serve them all.
-    let mut base_settings = Settings::for_tests(url.clone(), dir.join("data"));
-    base_settings.database.pool_size = 32;
-    base_settings.auth.sign_in_per_minute = 10_000;
-    base_settings.auth.registrations_per_hour = 10_000;
+    let base_settings = common::settings(&url, &dir.join("data"));
     actix_web::rt::System::new().block_on(async move {
         let mut games: Vec<(String, [String; 2])> = Vec::new();
         for (phase, entries, conditional) in [
@@ -133,23 +128,8 @@ fn main() {
             // One server per phase on the same database: only the cache setting differs.
             let mut settings = base_settings.clone();
             settings.games.seen_cache_entries = entries;
-            let app = Application::build(
-                settings,
-                ServerOptions {
-                    workers: 2,
-                    handle_signals: false,
-                },
-            )
-            .unwrap();
-            let base = format!("http://127.0.0.1:{}", app.port());
-            let handle = app.handle();
-            actix_web::rt::spawn(app.run_until_stopped());
-            let client = || Client {
-                http: awc::Client::builder()
-                    .timeout(Duration::from_secs(60))
-                    .finish(),
-                base: base.clone(),
-            };
+            let (base, handle) = common::serve(settings);
+            let client = || common::client(&base);
             if games.is_empty() {
                 let setup = client();
                 let mut tokens = Vec::new();

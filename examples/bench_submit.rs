@@ -12,12 +12,11 @@
 
 mod common;
 
-use common::Client;
+use common::play_pairs;
 use diesel::{Connection, PgConnection};
 use herald::config::Settings;
 use herald::devdb::EmbeddedPostgres;
 use herald::startup::{Application, ServerOptions};
-use serde_json::{Value, json};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -82,79 +81,6 @@ fn psql(url: &str, sql: &str) -> String {
     run(sql)
 }
 
-/// One pair of clients playing games back to back until `until`; returns submission latencies.
-async fn play(
-    client: Client,
-    a: String,
-    b: String,
-    b_email: String,
-    until: Instant,
-    seed: u64,
-) -> (Vec<Duration>, u64) {
-    let mut latencies = Vec::new();
-    let mut reads = 0u64;
-    let mut rng = seed | 1;
-    while Instant::now() < until {
-        let (id, tokens) = client.game(&a, &b, &b_email).await;
-        let mut current: Option<(usize, Value)> = None;
-        loop {
-            if Instant::now() >= until {
-                return (latencies, reads);
-            }
-            let (seat, g) = match current.take() {
-                Some(x) => x,
-                None => {
-                    let mut found = None;
-                    for (seat, token) in tokens.iter().enumerate() {
-                        let (_, g) = client
-                            .call("GET", &format!("/api/v1/games/{id}"), Some(token), None)
-                            .await;
-                        reads += 1;
-                        if g["status"] != "active" {
-                            break;
-                        }
-                        if g["legal_actions"].as_array().is_some_and(|l| !l.is_empty()) {
-                            found = Some((seat, g));
-                            break;
-                        }
-                    }
-                    match found {
-                        Some(x) => x,
-                        None => break,
-                    }
-                }
-            };
-            let legal = g["legal_actions"].as_array().unwrap();
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let action = legal
-                .iter()
-                .find(|a| a["type"] == "end")
-                .unwrap_or(&legal[(rng % legal.len() as u64) as usize])
-                .clone();
-            let start = Instant::now();
-            let (st, next) = client
-                .call(
-                    "POST",
-                    &format!("/api/v1/games/{id}/actions"),
-                    Some(&tokens[seat]),
-                    Some(json!({"expected_version": g["version"], "actions": [action]})),
-                )
-                .await;
-            latencies.push(start.elapsed());
-            assert_eq!(st, 200, "{next}");
-            if next["legal_actions"]
-                .as_array()
-                .is_some_and(|l| !l.is_empty())
-            {
-                current = Some((seat, next));
-            }
-        }
-    }
-    (latencies, reads)
-}
-
 fn main() {
     let mut args = std::env::args().skip(1);
     let seconds: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(10);
@@ -214,12 +140,7 @@ fn main() {
                 handles.push(app.handle());
                 actix_web::rt::spawn(app.run_until_stopped());
             }
-            let client = |i: usize| Client {
-                http: awc::Client::builder()
-                    .timeout(Duration::from_secs(60))
-                    .finish(),
-                base: bases[i % bases.len()].clone(),
-            };
+            let client = |i: usize| common::client(&bases[i % bases.len()]);
             if tokens.is_empty() {
                 let setup = client(0);
                 for i in 0..2 * GAMES {
@@ -229,25 +150,7 @@ fn main() {
             psql(&url, "SELECT pg_stat_statements_reset()");
             let until = Instant::now() + Duration::from_secs(seconds);
             let start = Instant::now();
-            let tasks: Vec<_> = (0..GAMES)
-                .map(|g| {
-                    actix_web::rt::spawn(play(
-                        client(g),
-                        tokens[2 * g].clone(),
-                        tokens[2 * g + 1].clone(),
-                        format!("p{}@bench.test", 2 * g + 1),
-                        until,
-                        g as u64 + 1,
-                    ))
-                })
-                .collect();
-            let mut all = Vec::new();
-            let mut reads = 0;
-            for t in tasks {
-                let (l, r) = t.await.unwrap();
-                all.extend(l);
-                reads += r;
-            }
+            let (mut all, reads) = play_pairs(client, &tokens, until).await;
             let elapsed = start.elapsed().as_secs_f64();
             all.sort_unstable();
             let pct = |p: f64| {

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::{Value, json};
+use std::time::{Duration, Instant};
 
 pub struct Client {
     pub http: awc::Client,
@@ -81,4 +82,142 @@ impl Client {
         };
         (id, tokens)
     }
+}
+
+/// One pair of clients playing games back to back until `until`; returns submission latencies.
+pub async fn play(
+    client: Client,
+    a: String,
+    b: String,
+    b_email: String,
+    until: Instant,
+    seed: u64,
+) -> (Vec<Duration>, u64) {
+    let mut latencies = Vec::new();
+    let mut reads = 0u64;
+    let mut rng = seed | 1;
+    while Instant::now() < until {
+        let (id, tokens) = client.game(&a, &b, &b_email).await;
+        let mut current: Option<(usize, Value)> = None;
+        loop {
+            if Instant::now() >= until {
+                return (latencies, reads);
+            }
+            let (seat, g) = match current.take() {
+                Some(x) => x,
+                None => {
+                    let mut found = None;
+                    for (seat, token) in tokens.iter().enumerate() {
+                        let (_, g) = client
+                            .call("GET", &format!("/api/v1/games/{id}"), Some(token), None)
+                            .await;
+                        reads += 1;
+                        if g["status"] != "active" {
+                            break;
+                        }
+                        if g["legal_actions"].as_array().is_some_and(|l| !l.is_empty()) {
+                            found = Some((seat, g));
+                            break;
+                        }
+                    }
+                    match found {
+                        Some(x) => x,
+                        None => break,
+                    }
+                }
+            };
+            let legal = g["legal_actions"].as_array().unwrap();
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let action = legal
+                .iter()
+                .find(|a| a["type"] == "end")
+                .unwrap_or(&legal[(rng % legal.len() as u64) as usize])
+                .clone();
+            let start = Instant::now();
+            let (st, next) = client
+                .call(
+                    "POST",
+                    &format!("/api/v1/games/{id}/actions"),
+                    Some(&tokens[seat]),
+                    Some(json!({"expected_version": g["version"], "actions": [action]})),
+                )
+                .await;
+            latencies.push(start.elapsed());
+            assert_eq!(st, 200, "{next}");
+            if next["legal_actions"]
+                .as_array()
+                .is_some_and(|l| !l.is_empty())
+            {
+                current = Some((seat, next));
+            }
+        }
+    }
+    (latencies, reads)
+}
+
+/// The benchmarks' settings: a pool of 32, and rate limits that 32 clients from one address
+/// never meet (one JWT secret: clone these for every server that must accept the same tokens).
+pub fn settings(url: &str, data: &std::path::Path) -> herald::config::Settings {
+    let mut s = herald::config::Settings::for_tests(url.to_owned(), data.to_path_buf());
+    s.database.pool_size = 32;
+    s.auth.sign_in_per_minute = 10_000;
+    s.auth.registrations_per_hour = 10_000;
+    s
+}
+
+/// Starts a server with `settings` in this process (two workers); its address and handle.
+pub fn serve(settings: herald::config::Settings) -> (String, actix_web::dev::ServerHandle) {
+    let app = herald::startup::Application::build(
+        settings,
+        herald::startup::ServerOptions {
+            workers: 2,
+            handle_signals: false,
+        },
+    )
+    .unwrap();
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let handle = app.handle();
+    actix_web::rt::spawn(app.run_until_stopped());
+    (base, handle)
+}
+
+/// A client of the server at `base`.
+pub fn client(base: &str) -> Client {
+    Client {
+        http: awc::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .finish(),
+        base: base.to_owned(),
+    }
+}
+
+/// Every pair of `tokens` (players 2g and 2g+1, signed up by [`Client::user`]) plays games back
+/// to back until `until`, pair g through `client(g)`: the submission latencies and the reads.
+pub async fn play_pairs(
+    client: impl Fn(usize) -> Client,
+    tokens: &[String],
+    until: Instant,
+) -> (Vec<Duration>, u64) {
+    let tasks: Vec<_> = (0..tokens.len() / 2)
+        .map(|g| {
+            actix_web::rt::spawn(play(
+                client(g),
+                tokens[2 * g].clone(),
+                tokens[2 * g + 1].clone(),
+                format!("p{}@bench.test", 2 * g + 1),
+                until,
+                g as u64 + 1,
+            ))
+        })
+        .collect();
+    let mut all = Vec::new();
+    let mut reads = 0;
+    for t in tasks {
+        let (l, r) = t.await.unwrap();
+        all.extend(l);
+        reads += r;
+    }
+    (all, reads)
 }
