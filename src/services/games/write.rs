@@ -224,9 +224,6 @@ impl Timing {
     }
 }
 
-/// Writes the seats' clocks in one statement; each next reminder is computed from the new
-/// deadline and the player's offsets (the first offset point after the decision began; none for
-/// a dropped seat or with mail turned off).
 /// The game row's new values.
 struct GameRow<'a> {
     state: Option<Value>,
@@ -240,9 +237,10 @@ struct GameRow<'a> {
 }
 
 /// Writes the step in one statement (one round trip on the submission path, design.md section
-/// 5): the game row, the seats that change (a reminder is due before each deadline, by the
-/// seat's settings), the actions numbered from the game's count, the events with their
-/// audiences, and the mails.
+/// 5): the game row; the seats that change, each next reminder computed from the new deadline
+/// and the player's offsets (the first offset point after the decision began; none for a
+/// dropped seat or with mail turned off); the actions numbered from the game's count; the
+/// events with their audiences; and the mails.
 #[allow(clippy::too_many_arguments)]
 fn write_rows(
     conn: &mut PgConnection,
