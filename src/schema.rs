@@ -165,6 +165,14 @@ diesel::table! {
 }
 
 diesel::table! {
+    game_archives (game_id) {
+        game_id -> Uuid,
+        actions -> Jsonb,
+        events -> Jsonb,
+    }
+}
+
+diesel::table! {
     game_events (game_id, seq) {
         game_id -> Uuid,
         seq -> Int8,
@@ -372,6 +380,7 @@ diesel::joinable!(competition_invitations -> competitions (competition_id));
 diesel::joinable!(competitions -> users (organiser_id));
 diesel::joinable!(email_links -> users (user_id));
 diesel::joinable!(game_actions -> games (game_id));
+diesel::joinable!(game_archives -> games (game_id));
 diesel::joinable!(game_events -> games (game_id));
 diesel::joinable!(game_results -> games (game_id));
 diesel::joinable!(game_results -> users (user_id));
@@ -389,6 +398,7 @@ diesel::joinable!(webhooks -> users (user_id));
 diesel::allow_tables_to_appear_in_same_query!(
     account_event_counters,
     account_events,
+    game_archives,
     chat_mutes,
     game_chat,
     competition_audit,

@@ -855,3 +855,95 @@ async fn the_lobby_lists_open_seats_until_the_game_is_full() {
         "a full game is gone"
     );
 }
+
+/// Rows of `table` for `game` (a test's look at where the record is kept).
+fn rows_of(app: &crate::helpers::TestApp, table: &str, game: &str) -> i64 {
+    use diesel::{Connection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query(format!(
+        "SELECT count(*) AS n FROM {table} WHERE game_id = $1::uuid"
+    ))
+    .bind::<diesel::sql_types::Text, _>(game)
+    .get_result::<Count>(&mut conn)
+    .unwrap()
+    .n
+}
+
+#[actix_web::test]
+async fn a_finished_games_record_is_archived_in_one_row_and_reads_and_replays_the_same() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    for _ in 0..12 {
+        let (seat, g) = app.mover(&table).await;
+        let legal = g["legal_actions"].as_array().unwrap();
+        let pick = legal
+            .iter()
+            .find(|a| a["type"] == "end")
+            .unwrap_or(&legal[0]);
+        let r = app
+            .submit(
+                &table,
+                seat,
+                g["version"].as_i64().unwrap(),
+                json!([without_notation(pick)]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let path = format!("/api/v1/games/{}/history", table.id);
+    let before = app.get(&path, Some(&table.tokens[0])).await.json;
+    let played = rows_of(&app, "game_actions", &table.id);
+    assert!(played >= 12, "one row per action while the game is played");
+    assert!(rows_of(&app, "game_events", &table.id) > played);
+    assert_eq!(rows_of(&app, "game_archives", &table.id), 0);
+
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/resign", table.id),
+            Some(&table.tokens[0]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(rows_of(&app, "game_actions", &table.id), 0);
+    assert_eq!(rows_of(&app, "game_events", &table.id), 0);
+    assert_eq!(rows_of(&app, "game_archives", &table.id), 1);
+
+    // Everything seat 0 saw is still there, in order, now with what it could not see.
+    let after = app.get(&path, None).await;
+    assert_eq!(after.status, 200, "{}", after.text);
+    let after = after.json.as_array().unwrap().clone();
+    let before = before.as_array().unwrap();
+    assert!(after.len() >= before.len());
+    for entry in before {
+        let same = after
+            .iter()
+            .find(|e| e["seq"] == entry["seq"])
+            .unwrap_or_else(|| panic!("entry {} lost", entry["seq"]));
+        assert_eq!(same["seat"], entry["seat"]);
+        assert_eq!(same["created_at"], entry["created_at"]);
+        if !entry["action"].is_null() {
+            assert_eq!(same["action"], entry["action"]);
+        }
+        for event in entry["events"].as_array().unwrap() {
+            assert!(
+                same["events"].as_array().unwrap().contains(event),
+                "event {event} of action {} lost",
+                entry["seq"]
+            );
+        }
+    }
+    // Every action kept, and the resignation after them.
+    let actions = after.iter().filter(|e| !e["action"].is_null()).count();
+    assert_eq!(i64::try_from(actions).unwrap(), played + 1);
+    // The archived actions replay to the stored state.
+    let fair = app
+        .get(&format!("/api/v1/games/{}/fairness", table.id), None)
+        .await;
+    assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
+}

@@ -6,7 +6,6 @@ use crate::email::compose::answer::{Answer, OnMove, Outcome, Polite};
 use crate::email::jobs::{self, AnswerMail};
 use crate::engine::Seat;
 use crate::jobs::JobError;
-use crate::schema::game_actions;
 use diesel::prelude::*;
 use uuid::Uuid;
 
@@ -63,11 +62,7 @@ fn on_move(
             detail,
         } => {
             // The position since the seat's own last move, as the turn mail shows it.
-            let since: Option<i64> = game_actions::table
-                .filter(game_actions::game_id.eq(game_id))
-                .filter(game_actions::seat.eq(seat))
-                .select(diesel::dsl::max(game_actions::seq))
-                .first(conn)
+            let since = crate::services::games::record::last_action_of(conn, game_id, seat, None)
                 .map_err(db)?;
             let outcome = Outcome::Refused {
                 line: line.clone(),

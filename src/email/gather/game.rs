@@ -11,7 +11,7 @@ use crate::email::compose::reminders::{Reminder, Vacation};
 use crate::email::compose::turn::Turn;
 use crate::email::jobs::{DeclinedMail, ReminderMail, VacationMail};
 use crate::jobs::JobError;
-use crate::schema::{game_actions, game_seats, users};
+use crate::schema::{game_seats, users};
 use crate::services::notifications::Mode;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -84,12 +84,7 @@ pub fn turn(
         return Ok(None);
     };
     // Already acted since: the mail would be stale.
-    let acted: i64 = game_actions::table
-        .filter(game_actions::game_id.eq(p.game_id))
-        .filter(game_actions::seat.eq(p.seat))
-        .filter(game_actions::seq.gt(p.upto))
-        .count()
-        .get_result(conn)
+    let acted = crate::services::games::record::actions_since(conn, p.game_id, p.seat, p.upto)
         .map_err(db)?;
     if acted > 0 {
         return Ok(None);
@@ -99,13 +94,9 @@ pub fn turn(
     };
     let view = state.view(viewer(p.seat));
     // What happened since the seat's own last move.
-    let since: Option<i64> = game_actions::table
-        .filter(game_actions::game_id.eq(p.game_id))
-        .filter(game_actions::seat.eq(p.seat))
-        .filter(game_actions::seq.le(p.upto))
-        .select(diesel::dsl::max(game_actions::seq))
-        .first(conn)
-        .map_err(db)?;
+    let since =
+        crate::services::games::record::last_action_of(conn, p.game_id, p.seat, Some(p.upto))
+            .map_err(db)?;
     let events = game.events_seen(conn, p.seat, since.map_or(0, |s| s + 1), p.upto)?;
     let me = usize::try_from(p.seat).unwrap_or(usize::MAX);
     let deciding = game

@@ -27,7 +27,7 @@ use crate::engine::registry::{AnyState, GameKind};
 use crate::engine::{Audience, Seat, Viewer};
 use crate::jobs::JobError;
 use crate::models::{Game, User};
-use crate::schema::{game_events, game_seats, games, users};
+use crate::schema::{game_seats, games, users};
 use crate::services::notifications::{self, Mode};
 use diesel::prelude::*;
 use lettre::message::Mailbox;
@@ -354,20 +354,15 @@ impl Loaded {
         to: i64,
     ) -> Result<Vec<Value>, JobError> {
         let viewer = viewer(seat);
-        let events: Vec<(Value, Value)> = game_events::table
-            .filter(game_events::game_id.eq(self.table.game.0))
-            .filter(game_events::action_seq.ge(from))
-            .filter(game_events::action_seq.le(to))
-            .order(game_events::seq)
-            .select((game_events::audience, game_events::event))
-            .load(conn)
+        let events = crate::services::games::record::events(conn, self.table.game.0, from, to)
             .map_err(db)?;
         Ok(events
             .into_iter()
-            .filter(|(audience, _)| {
-                serde_json::from_value::<Audience>(audience.clone()).is_ok_and(|a| a.admits(viewer))
+            .filter(|e| {
+                serde_json::from_value::<Audience>(e.audience.clone())
+                    .is_ok_and(|a| a.admits(viewer))
             })
-            .map(|(_, event)| event)
+            .map(|e| e.event)
             .collect())
     }
 }

@@ -10,7 +10,6 @@ use crate::domain::{GameId, UserId};
 use crate::engine::registry;
 use crate::engine::{Seat, Seed};
 use crate::error::ApiError;
-use crate::schema::game_actions;
 use diesel::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
@@ -83,14 +82,9 @@ pub fn verify(conn: &mut PgConnection, id: GameId) -> Result<Verification, ApiEr
             problem: Some("the game has not started".to_owned()),
         });
     };
-    let rows: Vec<(i16, Value)> = game_actions::table
-        .filter(game_actions::game_id.eq(id.0))
-        .order(game_actions::seq)
-        .select((game_actions::seat, game_actions::action))
-        .load(conn)?;
-    let actions: Vec<(Seat, Value)> = rows
+    let actions: Vec<(Seat, Value)> = super::record::actions(conn, id.0)?
         .into_iter()
-        .map(|(seat, action)| (Seat(u8::try_from(seat).unwrap_or(u8::MAX)), action))
+        .map(|a| (Seat(u8::try_from(a.seat).unwrap_or(u8::MAX)), a.action))
         .collect();
     let seed = seed_of(&game, &seats)?;
     let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);

@@ -11,7 +11,6 @@ use crate::domain::{GameId, UserId};
 use crate::engine::registry::GameKind;
 use crate::engine::{Audience, Seat, Viewer};
 use crate::error::ApiError;
-use crate::schema::{game_actions, game_events};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -53,26 +52,15 @@ pub fn history(
     let me = seat_of(&seats, caller);
     let viewer = me.map_or(Viewer::Spectator, Viewer::Seat);
     let kind = GameKind::parse(&game.kind);
-    let actions: Vec<(i64, i16, Value, DateTime<Utc>)> = game_actions::table
-        .filter(game_actions::game_id.eq(id.0))
-        .order(game_actions::seq)
-        .select((
-            game_actions::seq,
-            game_actions::seat,
-            game_actions::action,
-            game_actions::created_at,
-        ))
-        .load(conn)?;
-    let events: Vec<(i64, Value, Value, DateTime<Utc>)> = game_events::table
-        .filter(game_events::game_id.eq(id.0))
-        .order(game_events::seq)
-        .select((
-            game_events::action_seq,
-            game_events::audience,
-            game_events::event,
-            game_events::created_at,
-        ))
-        .load(conn)?;
+    let actions: Vec<(i64, i16, Value, DateTime<Utc>)> = super::record::actions(conn, id.0)?
+        .into_iter()
+        .map(|a| (a.seq, a.seat, a.action, a.created_at))
+        .collect();
+    let events: Vec<(i64, Value, Value, DateTime<Utc>)> =
+        super::record::events(conn, id.0, 0, i64::MAX)?
+            .into_iter()
+            .map(|e| (e.action_seq, e.audience, e.event, e.created_at))
+            .collect();
     let visible = |audience: &Value| {
         over || serde_json::from_value::<Audience>(audience.clone()).is_ok_and(|a| a.admits(viewer))
     };

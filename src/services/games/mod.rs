@@ -9,6 +9,7 @@ mod fairness;
 mod history;
 pub mod invitations;
 pub mod lobby;
+pub mod record;
 pub mod resource;
 pub mod seen;
 mod timeout;

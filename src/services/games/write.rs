@@ -146,6 +146,8 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         crate::services::ratings::record_game(conn, game, &results)?;
         // A competition's game: its result counts there, and the round may be complete.
         crate::services::competitions::game_ended(conn, game, &results)?;
+        // The record is complete: it moves into one compressed row (see `record`).
+        super::record::archive(conn, game.id)?;
     }
     if state.is_some() {
         let seated: Vec<(i16, Option<uuid::Uuid>)> =
