@@ -1,7 +1,8 @@
 //! The footprint figures of issue 20: the resident memory of an idle `herald serve` (the real
 //! binary, on a private PostgreSQL), and the bytes stored per finished Magnate game: the growth of
 //! `pg_total_relation_size` (tables with their indexes and TOAST) of every table while G games are
-//! played to their end through the API, divided by G. It prints numbers; it asserts nothing.
+//! played to their end through the API, divided by G; then the same after `VACUUM FULL` (live
+//! rows only: what the games keep for good). It prints numbers; it asserts nothing.
 //!
 //! Run: `cargo build --release && cargo run --release --example bench_footprint [games]`
 //! (default 200 games).
@@ -147,6 +148,8 @@ fn main() {
 
         let a = client.user(0).await;
         let b = client.user(1).await;
+        // Compacted first, so that "after, compacted" compares like with like.
+        sql_query("VACUUM FULL").execute(&mut conn).unwrap();
         let before = sizes(&mut conn);
         let mut moves = 0;
         for g in 0..games {
@@ -175,7 +178,40 @@ fn main() {
             }
             total += grew;
         }
-        println!("stored_bytes_per_finished_game={}", total / games as i64);
+        println!(
+            "stored_bytes_per_finished_game={} (as the tables grew, dead row versions included)",
+            total / games as i64
+        );
+        // What the games keep for good: the tables rewritten with their live rows only. Done
+        // mail jobs are deleted after a week (`jobs::prune`), so they are counted apart.
+        sql_query("VACUUM FULL").execute(&mut conn).unwrap();
+        let compacted = sizes(&mut conn);
+        let mut kept = 0i64;
+        let mut jobs = 0i64;
+        for s in &compacted {
+            let was = before
+                .iter()
+                .find(|b| b.name == s.name)
+                .map_or(0, |b| b.bytes);
+            let grew = s.bytes - was;
+            if grew != 0 {
+                println!(
+                    "table={} compacted_bytes={grew} per_game_bytes={}",
+                    s.name,
+                    grew / games as i64
+                );
+            }
+            if s.name == "jobs" {
+                jobs += grew;
+            } else {
+                kept += grew;
+            }
+        }
+        println!(
+            "compacted_bytes_per_finished_game={} (and {} of mail jobs until they are pruned)",
+            kept / games as i64,
+            jobs / games as i64
+        );
         actix_web::rt::time::sleep(Duration::from_secs(3)).await;
         println!("rss_kb_after_games={} (idle again)", rss_kb(pid));
     });

@@ -145,7 +145,11 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     let base = format!("http://127.0.0.1:{}", app.port());
     let inbound_port = app.inbound_port();
     actix_web::rt::spawn(app.run_until_stopped());
+    // The server closes a connection idle for 5 s (actix's default keep-alive); the client must
+    // let go of it before that, or a request sent as the server closes it fails with
+    // `Disconnected` (seen when a test waited on Chromium or a slow machine between requests).
     let client = awc::Client::builder()
+        .connector(awc::Connector::new().conn_keep_alive(Duration::from_secs(2)))
         .timeout(Duration::from_secs(60))
         .disable_redirects()
         .finish();
