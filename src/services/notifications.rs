@@ -335,47 +335,33 @@ pub fn jobs_for_change(change: &Change) -> Vec<NewJob> {
 /// # Errors
 /// Database failures.
 pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), ApiError> {
-    use crate::schema::{email_links, users};
+    use diesel::sql_types::{BigInt, Bytea, Text};
     let email = email.trim().to_lowercase();
-    conn.transaction::<_, ApiError, _>(|conn| {
-        let user: Option<Uuid> = users::table
-            .filter(users::email.eq(&email))
-            .select(users::id)
-            .first(conn)
-            .optional()?;
-        let link = Uuid::new_v4();
-        // The token is signed when the mail is sent (so it is never stored in a job); until then
-        // the row holds the hash of random bytes that no token has. An address without an account
-        // gets the same row without an account (a record of the request that no token can ever
-        // use) so that both answers cost the same write and commit: the time must not tell
-        // whether an account exists (design.md section 20).
-        let placeholder = crate::auth::token_hash(&new_token());
-        diesel::insert_into(email_links::table)
-            .values((
-                email_links::id.eq(link),
-                email_links::token_hash.eq(placeholder.to_vec()),
-                email_links::user_id.eq(user),
-                email_links::email.eq(&email),
-                email_links::purpose.eq("sign_in"),
-                email_links::expires_at
-                    .eq(chrono::Utc::now() + chrono::TimeDelta::seconds(SIGN_IN_LINK_TTL_S)),
-            ))
-            .execute(conn)?;
-        let Some(user) = user else {
-            return Ok(());
-        };
-        jobs::enqueue(
-            conn,
-            &[SignInMail {
-                link_id: link,
-                user_id: user,
-                message_id: message_id(),
-            }
-            .job()],
-        )?;
-        tracing::info!(user.id = %user, "sign-in link queued");
-        Ok(())
-    })?;
+    // The token is signed when the mail is sent (so it is never stored in a job); until then the
+    // row holds the hash of random bytes that no token has. An address without an account gets
+    // the same row without an account (a record of the request that no token can ever use), and
+    // both answers are this one statement: the time must not tell whether an account exists
+    // (design.md section 20). The mail's job is written only with an account.
+    let placeholder = crate::auth::token_hash(&new_token());
+    let queued = diesel::sql_query(
+        "WITH u AS (SELECT id FROM users WHERE email = $1), \
+              l AS (INSERT INTO email_links (id, token_hash, user_id, email, purpose, expires_at) \
+                    VALUES (gen_random_uuid(), $2, (SELECT id FROM u), $1, 'sign_in', \
+                            now() + make_interval(secs => $3)) \
+                    RETURNING id, user_id) \
+         INSERT INTO jobs (kind, payload) \
+         SELECT $4, jsonb_build_object('link_id', l.id, 'user_id', l.user_id, 'message_id', $5) \
+         FROM l WHERE l.user_id IS NOT NULL",
+    )
+    .bind::<Text, _>(&email)
+    .bind::<Bytea, _>(placeholder.to_vec())
+    .bind::<BigInt, _>(SIGN_IN_LINK_TTL_S)
+    .bind::<Text, _>(<SignInMail as crate::jobs::BackgroundJob>::KIND)
+    .bind::<Text, _>(message_id())
+    .execute(conn)?;
+    if queued > 0 {
+        tracing::info!("sign-in link queued");
+    }
     jobs::wake();
     Ok(())
 }
