@@ -17,6 +17,27 @@ use serde_json::json;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How much each table grew from `before` to `after` (printed per table, as `label`).
+fn grown(before: &[Size], after: &[Size], label: &str, games: usize) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    for s in after {
+        let was = before
+            .iter()
+            .find(|b| b.name == s.name)
+            .map_or(0, |b| b.bytes);
+        let grew = s.bytes - was;
+        if grew != 0 {
+            println!(
+                "table={} {label}={grew} per_game_bytes={}",
+                s.name,
+                grew / games as i64
+            );
+        }
+        out.push((s.name.clone(), grew));
+    }
+    out
+}
+
 #[derive(QueryableByName)]
 struct Size {
     #[diesel(sql_type = diesel::sql_types::Text)]
@@ -162,22 +183,10 @@ fn main() {
         sql_query("VACUUM ANALYZE").execute(&mut conn).unwrap();
         let after = sizes(&mut conn);
         println!("games={games} moves={moves}");
-        let mut total = 0i64;
-        for s in &after {
-            let was = before
-                .iter()
-                .find(|b| b.name == s.name)
-                .map_or(0, |b| b.bytes);
-            let grew = s.bytes - was;
-            if grew != 0 {
-                println!(
-                    "table={} grew_bytes={grew} per_game_bytes={}",
-                    s.name,
-                    grew / games as i64
-                );
-            }
-            total += grew;
-        }
+        let total: i64 = grown(&before, &after, "grew_bytes", games)
+            .iter()
+            .map(|(_, g)| g)
+            .sum();
         println!(
             "stored_bytes_per_finished_game={} (as the tables grew, dead row versions included)",
             total / games as i64
@@ -186,27 +195,11 @@ fn main() {
         // mail jobs are deleted after a week (`jobs::prune`), so they are counted apart.
         sql_query("VACUUM FULL").execute(&mut conn).unwrap();
         let compacted = sizes(&mut conn);
-        let mut kept = 0i64;
-        let mut jobs = 0i64;
-        for s in &compacted {
-            let was = before
-                .iter()
-                .find(|b| b.name == s.name)
-                .map_or(0, |b| b.bytes);
-            let grew = s.bytes - was;
-            if grew != 0 {
-                println!(
-                    "table={} compacted_bytes={grew} per_game_bytes={}",
-                    s.name,
-                    grew / games as i64
-                );
-            }
-            if s.name == "jobs" {
-                jobs += grew;
-            } else {
-                kept += grew;
-            }
-        }
+        let (jobs, kept): (Vec<_>, Vec<_>) = grown(&before, &compacted, "compacted_bytes", games)
+            .into_iter()
+            .partition(|(name, _)| name == "jobs");
+        let sum = |l: &[(String, i64)]| l.iter().map(|(_, g)| g).sum::<i64>();
+        let (kept, jobs) = (sum(&kept), sum(&jobs));
         println!(
             "compacted_bytes_per_finished_game={} (and {} of mail jobs until they are pruned)",
             kept / games as i64,
