@@ -285,6 +285,16 @@ impl Locale {
         }
     }
 
+    /// The locale's place in the `[en, es, it, fr]` arrays of translated texts.
+    pub fn index(self) -> usize {
+        match self {
+            Locale::En => 0,
+            Locale::Es => 1,
+            Locale::It => 2,
+            Locale::Fr => 3,
+        }
+    }
+
     /// The locale stored in a row; unknown values fall back to English.
     pub fn from_db(text: &str) -> Locale {
         match text {

@@ -349,7 +349,7 @@ pub async fn get_game(
     let id = GameId(id.into_inner());
     let kept = state.seen.clone();
     let game = crate::db::run(&state.pool, move |conn| {
-        games::read(conn, &kept, caller, id)
+        games::read(conn, &kept, caller, id, games::Watch::SignedIn)
     })
     .await?;
     Ok(conditional(&req, &game))
@@ -546,7 +546,10 @@ pub async fn get_game_history(
 ) -> Result<HttpResponse, ApiError> {
     let caller = auth.user_with(Scope::Read)?;
     let id = GameId(id.into_inner());
-    let entries = crate::db::run(&state.pool, move |conn| games::history(conn, caller, id)).await?;
+    let entries = crate::db::run(&state.pool, move |conn| {
+        games::history(conn, caller, id, games::Watch::SignedIn)
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(entries))
 }
 

@@ -266,13 +266,7 @@ pub const SECONDS: [(&str, &str); 4] = [
 
 /// A time left in words: its two largest units ("2 days 3 hours", "45 minutes", "3 seconds").
 pub fn time_left(locale: crate::domain::Locale, seconds: i64) -> String {
-    use crate::domain::Locale;
-    let i = match locale {
-        Locale::En => 0,
-        Locale::Es => 1,
-        Locale::It => 2,
-        Locale::Fr => 3,
-    };
+    let i = locale.index();
     let s = seconds.max(0);
     let parts = [
         (s / 86_400, DAYS[i]),

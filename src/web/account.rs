@@ -83,8 +83,10 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
 }
 
 /// `GET /sign-in`.
-pub async fn sign_in_form(req: HttpRequest) -> HttpResponse {
-    sign_in_page(&req, StatusCode::OK, "/games")
+pub async fn sign_in_form(req: HttpRequest, query: web::Query<NextQuery>) -> HttpResponse {
+    // A page that asks for signing in links here with where to come back (`?next=/play/...`);
+    // only an address on this site is kept.
+    sign_in_page(&req, StatusCode::OK, &safe_next(query.next.as_deref()))
 }
 
 #[derive(Debug, Deserialize)]

@@ -456,10 +456,10 @@ const STRINGS: &[(&str, [&str; 4])] = &[
     (
         "need_sign_in",
         [
-            "Sign in to see this game.",
-            "Entra para ver esta partida.",
-            "Accedi per vedere questa partita.",
-            "Connectez-vous pour voir cette partie.",
+            "You are watching this game without signing in. Sign in to play or to chat.",
+            "Estás mirando esta partida sin haber entrado. Entra para jugar o para chatear.",
+            "Stai guardando questa partita senza aver fatto l'accesso. Accedi per giocare o per chattare.",
+            "Vous regardez cette partie sans être connecté. Connectez-vous pour jouer ou discuter.",
         ],
     ),
     (
@@ -1321,12 +1321,7 @@ const STRINGS: &[(&str, [&str; 4])] = &[
 
 /// The text of `key` in `locale`; the key itself when unknown (a bug, visible but harmless).
 pub fn t(locale: Locale, key: &str) -> &'static str {
-    let i = match locale {
-        Locale::En => 0,
-        Locale::Es => 1,
-        Locale::It => 2,
-        Locale::Fr => 3,
-    };
+    let i = locale.index();
     STRINGS
         .iter()
         .find(|(k, _)| *k == key)
@@ -1371,12 +1366,7 @@ pub fn suit_name(locale: Locale, suit: &str) -> &'static str {
         "K" => ["Knots", "Nudos", "Nodi", "Nœuds"],
         _ => ["?", "?", "?", "?"],
     };
-    let i = match locale {
-        Locale::En => 0,
-        Locale::Es => 1,
-        Locale::It => 2,
-        Locale::Fr => 3,
-    };
+    let i = locale.index();
     names[i]
 }
 

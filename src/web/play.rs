@@ -8,7 +8,7 @@ use super::session::{self, Viewer};
 use crate::auth::links::LinkError;
 use crate::domain::{GameId, Locale, UserId};
 use crate::error::ApiError;
-use crate::services::games::{self, GameResource, HistoryEntry, Mode, Submission};
+use crate::services::games::{self, GameResource, HistoryEntry, Mode, Submission, Watch};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
@@ -175,7 +175,6 @@ async fn render(
     };
     let (game_res, history) = match found {
         Ok(x) => x,
-        Err(ApiError::Unauthenticated(_)) => return need_sign_in(&chrome, game),
         Err(e) => return error_page(&chrome, &e),
     };
     let view = GamePage {
@@ -221,23 +220,31 @@ fn load(
             .as_ref()
             .map(|s| session::csrf_token(state, s));
     }
-    let found = games::read(conn, &state.seen, user, game)
-        .and_then(|g| games::history(conn, user, game).map(|h| (g, h)));
+    let found = games::read(conn, &state.seen, user, game, Watch::Anyone)
+        .and_then(|g| games::history(conn, user, game, Watch::Anyone).map(|h| (g, h)));
     Ok((chrome, found))
 }
 
-/// 401: an ongoing game is for signed-in readers.
-fn need_sign_in(chrome: &Chrome, game: GameId) -> HttpResponse {
+/// For a reader who is not signed in, under a game still being played: anyone may watch
+/// (public information only), and signing in is how to play or chat.
+fn watcher_sign_in(chrome: &Chrome, view: &GamePage) -> maud::Markup {
     let l = chrome.locale;
-    let body = html! {
-        h1 { (t(l, "sign_in")) }
-        p { (t(l, "need_sign_in")) }
-        (super::account::sign_in_box(l, &format!("/play/{game}"), t(l, "send_link")))
-    };
-    respond(
-        StatusCode::UNAUTHORIZED,
-        page(chrome, t(l, "sign_in"), body),
-    )
+    let open = !matches!(
+        view.game.status,
+        games::GameStatus::Finished | games::GameStatus::Aborted
+    );
+    html! {
+        @if open && view.csrf.is_none() {
+            section.sign-in aria-labelledby="watch-sign-in" {
+                h2 id="watch-sign-in" { (t(l, "sign_in")) }
+                // A link, not the form itself: the page's forms are the game's actions.
+                p {
+                    (t(l, "need_sign_in")) " "
+                    a href={ "/sign-in?next=/play/" (view.game.id) } { (t(l, "sign_in")) }
+                }
+            }
+        }
+    }
 }
 
 /// The game's page: its own body, the cancel form, the clock, the rules link.
@@ -254,6 +261,7 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
         (cancel_form(view))
         (super::clock::panel(chrome, &view.game))
         (chat_panel(view))
+        (watcher_sign_in(chrome, view))
         p.rules { a href=(rules) { (t(chrome.locale, "rules")) } }
     };
     page(chrome, &title, body)

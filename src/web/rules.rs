@@ -72,15 +72,6 @@ const GAMES: &[Game] = &[
     },
 ];
 
-fn index(l: Locale) -> usize {
-    match l {
-        Locale::En => 0,
-        Locale::Es => 1,
-        Locale::It => 2,
-        Locale::Fr => 3,
-    }
-}
-
 fn game(kind: &str) -> Option<&'static Game> {
     GAMES.iter().find(|g| g.kind == kind)
 }
@@ -195,7 +186,7 @@ const CARD_NAMES: &[(&str, [&str; 3])] = &[
 /// The name of a Magnate card by its code (`8VL`), in `l`.
 pub fn card_name(l: Locale, code: &str) -> Option<&'static str> {
     let card = CARDS.iter().find(|c| c.code.eq_ignore_ascii_case(code))?;
-    match index(l) {
+    match l.index() {
         0 => Some(card.name),
         i => CARD_NAMES
             .iter()
@@ -212,175 +203,7 @@ const SUIT_NAMES: [[&str; 6]; 4] = [
     ["Lunes", "Soleils", "Vagues", "Feuilles", "Guivres", "Nœuds"],
 ];
 
-/// Lancaster's counties by letter: the spec's names where it has them (D, H, I), its placeholders
-/// (the game's current settings) otherwise.
-const COUNTY_NAMES: &[(&str, [&str; 4])] = &[
-    ("A", ["County A", "Condado A", "Contea A", "Comté A"]),
-    ("B", ["County B", "Condado B", "Contea B", "Comté B"]),
-    ("C", ["County C", "Condado C", "Contea C", "Comté C"]),
-    (
-        "D",
-        ["Gloucester", "Gloucester", "Gloucester", "Gloucester"],
-    ),
-    ("E", ["County E", "Condado E", "Contea E", "Comté E"]),
-    ("F", ["County F", "Condado F", "Contea F", "Comté F"]),
-    ("G", ["County G", "Condado G", "Contea G", "Comté G"]),
-    ("H", ["Stafford", "Stafford", "Stafford", "Stafford"]),
-    ("I", ["Surrey", "Surrey", "Surrey", "Surrey"]),
-];
-
-/// The name of a Lancaster county by its letter (`D`), in `l`.
-pub fn county_name(l: Locale, letter: &str) -> Option<&'static str> {
-    COUNTY_NAMES
-        .iter()
-        .find(|(c, _)| c.eq_ignore_ascii_case(letter))
-        .map(|(_, names)| names[index(l)])
-}
-
-/// Lancaster's 18 base laws: a short name each (the cards carry only their text).
-const LAW_NAMES: &[(&str, [&str; 4])] = &[
-    (
-        "L01",
-        [
-            "Gold majority: upgrade",
-            "Mayoría de oro: fortalecer",
-            "Maggioranza d'oro: potenziare",
-            "Majorité d'or : renforcer",
-        ],
-    ),
-    (
-        "L02",
-        [
-            "Squire majority: recruit",
-            "Mayoría de escuderos: reclutar",
-            "Maggioranza di scudieri: reclutare",
-            "Majorité d'écuyers : recruter",
-        ],
-    ),
-    (
-        "L03",
-        [
-            "Counties held",
-            "Condados ocupados",
-            "Contee occupate",
-            "Comtés tenus",
-        ],
-    ),
-    (
-        "L04",
-        [
-            "Buying votes",
-            "Compra de votos",
-            "Compravendita di voti",
-            "Achat de voix",
-        ],
-    ),
-    ("L05", ["Levy", "Tributo", "Tributo", "Tribut"]),
-    (
-        "L06",
-        [
-            "Spoils of war",
-            "Botín de guerra",
-            "Bottino di guerra",
-            "Butin de guerre",
-        ],
-    ),
-    (
-        "L07",
-        [
-            "Squires for the strong",
-            "Escuderos para los fuertes",
-            "Scudieri per i forti",
-            "Écuyers pour les forts",
-        ],
-    ),
-    (
-        "L08",
-        [
-            "War supplies",
-            "Suministros de guerra",
-            "Rifornimenti di guerra",
-            "Approvisionnement de guerre",
-        ],
-    ),
-    (
-        "L09",
-        ["Training", "Entrenamiento", "Addestramento", "Entraînement"],
-    ),
-    ("L10", ["Champion", "Campeón", "Campione", "Champion"]),
-    (
-        "L11",
-        [
-            "Fortification",
-            "Fortificación",
-            "Fortificazione",
-            "Fortification",
-        ],
-    ),
-    (
-        "L12",
-        [
-            "Glory in France",
-            "Gloria en Francia",
-            "Gloria in Francia",
-            "Gloire en France",
-        ],
-    ),
-    ("L13", ["Dominion", "Dominio", "Dominio", "Domination"]),
-    (
-        "L14",
-        [
-            "Young knights",
-            "Caballeros noveles",
-            "Giovani cavalieri",
-            "Jeunes chevaliers",
-        ],
-    ),
-    (
-        "L15",
-        [
-            "Noble retinue",
-            "Séquito noble",
-            "Seguito nobile",
-            "Suite noble",
-        ],
-    ),
-    (
-        "L16",
-        [
-            "Purchased honours",
-            "Honores comprados",
-            "Onori comprati",
-            "Honneurs achetés",
-        ],
-    ),
-    (
-        "L17",
-        [
-            "Squires' service",
-            "Servicio de escuderos",
-            "Servizio degli scudieri",
-            "Service des écuyers",
-        ],
-    ),
-    (
-        "L18",
-        [
-            "Full household",
-            "Casa completa",
-            "Casata completa",
-            "Maison complète",
-        ],
-    ),
-];
-
-/// The name of a Lancaster law by its id (`L01`), in `l`.
-pub fn law_name(l: Locale, id: &str) -> Option<&'static str> {
-    LAW_NAMES
-        .iter()
-        .find(|(c, _)| c.eq_ignore_ascii_case(id))
-        .map(|(_, names)| names[index(l)])
-}
+pub use crate::games::lancaster::names::{county_name, law_name};
 
 // ---------------------------------------------------------------------------------------------
 // The words of the pages themselves.
@@ -426,7 +249,7 @@ fn say(l: Locale, key: &str) -> &'static str {
         "none" => ["none", "ninguno", "nessuno", "aucune"],
         _ => ["?", "?", "?", "?"],
     };
-    texts[index(l)]
+    texts[l.index()]
 }
 
 const LANGUAGE_NAMES: [&str; 4] = ["English", "Español", "Italiano", "Français"];
@@ -452,7 +275,7 @@ fn card_table(l: Locale) -> String {
         let suits: Vec<&str> = c
             .suits
             .iter()
-            .map(|s| SUIT_NAMES[index(l)][s.index()])
+            .map(|s| SUIT_NAMES[l.index()][s.index()])
             .collect();
         let suits = if suits.is_empty() {
             say(l, "none").to_owned()
@@ -497,7 +320,7 @@ fn expand(text: &str, l: Locale) -> String {
 /// A game's rules in `l`, as HTML.
 fn render(g: &Game, l: Locale) -> String {
     use pulldown_cmark::{Options, Parser, html::push_html};
-    let text = expand(g.texts[index(l)], l);
+    let text = expand(g.texts[l.index()], l);
     let options = Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES;
     let mut out = String::with_capacity(text.len() * 2);
     push_html(&mut out, Parser::new_ext(&text, options));
@@ -535,10 +358,10 @@ fn language_links(l: Locale, path: &str) -> Markup {
                 @for (i, other) in LOCALES.into_iter().enumerate() {
                     @if i > 0 { " · " }
                     @if other == l {
-                        strong aria-current="page" lang=(other.as_str()) { (LANGUAGE_NAMES[index(other)]) }
+                        strong aria-current="page" lang=(other.as_str()) { (LANGUAGE_NAMES[other.index()]) }
                     } @else {
                         a href={ (path) "?lang=" (other.as_str()) } hreflang=(other.as_str()) lang=(other.as_str()) {
-                            (LANGUAGE_NAMES[index(other)])
+                            (LANGUAGE_NAMES[other.index()])
                         }
                     }
                 }

@@ -65,6 +65,7 @@ pub mod check;
 pub mod data;
 pub mod events;
 pub mod ids;
+pub mod names;
 pub mod options;
 pub mod present;
 #[cfg(test)]

@@ -13,6 +13,8 @@ impl Present for Lancaster {
     fn event(locale: Locale, e: &Value) -> Option<Sentence> {
         let say = |t: &T, args: Vec<(&str, Part)>| Some(Sentence::say(locale, t, args));
         let text = |key: &str| Part::Text(word(&e[key]));
+        let county_at = |key: &str| Part::Text(county(locale, &e[key]));
+        let law_at = |key: &str| Part::Text(law(locale, &e[key]));
         let seat = || Part::Seat(e["seat"].as_i64().unwrap_or(-1));
         let faction = || Part::Faction(e["faction"].as_i64().unwrap_or(-1));
         match e["type"].as_str()? {
@@ -22,7 +24,7 @@ impl Present for Lancaster {
                     ("n", text("round")),
                     ("p", Part::Seat(e["start_player"].as_i64().unwrap_or(-1))),
                     ("conflicts", Part::Text(words(&e["conflicts"]))),
-                    ("laws", Part::Text(words(&e["proposed"]))),
+                    ("laws", Part::Text(laws(locale, &e["proposed"]))),
                 ],
             ),
             "start_extension_chosen" => say(&START_CHOSEN, vec![("p", seat())]),
@@ -64,7 +66,7 @@ impl Present for Lancaster {
                 vec![
                     ("f", faction()),
                     ("k", text("piece")),
-                    ("c", text("county")),
+                    ("c", county_at("county")),
                     ("n", text("squires_lost")),
                 ],
             ),
@@ -95,10 +97,13 @@ impl Present for Lancaster {
                 &EXTENSION_DRAWN,
                 vec![("f", faction()), ("s", text("space"))],
             ),
-            "noble_taken" => say(&NOBLE_TAKEN, vec![("f", faction()), ("c", text("county"))]),
+            "noble_taken" => say(
+                &NOBLE_TAKEN,
+                vec![("f", faction()), ("c", county_at("county"))],
+            ),
             "noble_removed" => say(
                 &NOBLE_REMOVED,
-                vec![("f", faction()), ("c", text("county"))],
+                vec![("f", faction()), ("c", county_at("county"))],
             ),
             "voted" => say(&VOTED, vec![("p", seat())]),
             "ballot_sealed" => say(
@@ -118,19 +123,23 @@ impl Present for Lancaster {
                 } else {
                     &VOTE_REJECTED
                 },
-                vec![("l", text("law")), ("yes", text("yes")), ("no", text("no"))],
+                vec![
+                    ("l", law_at("law")),
+                    ("yes", text("yes")),
+                    ("no", text("no")),
+                ],
             ),
-            "law_in_force" => match e["replaced"].as_str() {
-                Some(old) => say(
+            "law_in_force" => match e["replaced"] {
+                Value::Null => say(&LAW_IN_FORCE, vec![("l", law_at("law"))]),
+                _ => say(
                     &LAW_REPLACES,
-                    vec![("l", text("law")), ("old", Part::Text(old.to_owned()))],
+                    vec![("l", law_at("law")), ("old", law_at("replaced"))],
                 ),
-                None => say(&LAW_IN_FORCE, vec![("l", text("law"))]),
             },
-            "law_applied" => say(&LAW_APPLIED, vec![("l", text("law"))]),
+            "law_applied" => say(&LAW_APPLIED, vec![("l", law_at("law"))]),
             "exchanged" => say(
                 &EXCHANGED,
-                vec![("f", faction()), ("l", text("law")), ("n", text("times"))],
+                vec![("f", faction()), ("l", law_at("law")), ("n", text("times"))],
             ),
             "county_resolved" => {
                 let t = match e["take"].as_str() {
@@ -138,7 +147,7 @@ impl Present for Lancaster {
                     Some("both") => &TOOK_BOTH,
                     _ => &TOOK_REWARD,
                 };
-                say(t, vec![("f", faction()), ("c", text("county"))])
+                say(t, vec![("f", faction()), ("c", county_at("county"))])
             }
             "passage" => say(
                 &PASSAGE,
@@ -149,7 +158,7 @@ impl Present for Lancaster {
                 &REWARD_CHOSEN,
                 vec![
                     ("f", faction()),
-                    ("c", text("county")),
+                    ("c", county_at("county")),
                     ("n", text("option")),
                 ],
             ),
@@ -265,6 +274,41 @@ fn word(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Null => "—".to_owned(),
         other => other.to_string(),
+    }
+}
+
+/// A county by its letter, with its name where the rules give one: `D (Gloucester)`, `A`.
+fn county(locale: Locale, v: &Value) -> String {
+    let letter = word(v);
+    match super::names::county_name(locale, &letter) {
+        Some(name) if name.len() > 1 && !name.ends_with(&format!(" {letter}")) => {
+            format!("{letter} ({name})")
+        }
+        _ => letter,
+    }
+}
+
+/// A law by its code with its name in `locale`: `L13 (Dominion)`.
+fn law(locale: Locale, v: &Value) -> String {
+    let code = word(v);
+    match super::names::law_name(locale, &code) {
+        Some(name) => format!("{code} ({name})"),
+        None => code,
+    }
+}
+
+/// Laws as `L01 (…), L07 (…)`.
+fn laws(locale: Locale, v: &Value) -> String {
+    let items: Vec<String> = v
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|x| law(locale, x))
+        .collect();
+    if items.is_empty() {
+        "—".to_owned()
+    } else {
+        items.join(", ")
     }
 }
 
@@ -566,3 +610,44 @@ const YOUR_SUPPLIES: T = [
     "Il tuo oro: {gold}; scudieri: {squires}; segnalini voto: {vm}; punti potere: {pp}.",
     "Votre or : {gold} ; écuyers : {squires} ; marqueurs de vote : {vm} ; points de pouvoir : {pp}.",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::present::Names;
+    use serde_json::json;
+
+    fn said(locale: Locale, e: &Value) -> String {
+        let names = ["Ada".to_owned(), "Bruno".to_owned()];
+        let n = Names {
+            locale,
+            names: &names,
+        };
+        Lancaster::event(locale, e)
+            .map(|s| s.plain(&n))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn counties_and_laws_are_named_in_the_readers_language() {
+        let noble = json!({"type": "noble_taken", "faction": 0, "county": "D"});
+        assert_eq!(
+            said(Locale::En, &noble),
+            "Ada took a noble of county D (Gloucester)."
+        );
+        // A county without a name in the rules (a placeholder) is its letter in every language.
+        let placeholder = json!({"type": "noble_taken", "faction": 1, "county": "A"});
+        assert_eq!(
+            said(Locale::It, &placeholder),
+            "Bruno ha preso un nobile della contea A."
+        );
+        let law = json!({"type": "law_in_force", "law": "L13", "replaced": "L10"});
+        assert_eq!(
+            said(Locale::Fr, &law),
+            "La loi L13 (Domination) est désormais en vigueur à la place de L10 (Champion)."
+        );
+        let vote =
+            json!({"type": "vote_revealed", "law": "L09", "passed": true, "yes": 3, "no": 1});
+        assert!(said(Locale::Es, &vote).contains("L09 (Entrenamiento)"));
+    }
+}

@@ -6,7 +6,7 @@
 //! revealed seed lets anyone replay it.
 
 use super::resource::{GameStatus, seat_of};
-use super::{check_readable, load_game, load_seats};
+use super::{Watch, load_game, load_seats, readable};
 use crate::domain::{GameId, UserId};
 use crate::engine::registry::GameKind;
 use crate::engine::{Audience, Seat, Viewer};
@@ -33,17 +33,18 @@ pub struct HistoryEntry {
     pub created_at: DateTime<Utc>,
 }
 
-/// The history of game `id` for `caller`.
+/// The history of game `id` for `caller`; `watch` as for [`super::read`].
 ///
 /// # Errors
-/// 404 for no such game; 401 for an anonymous caller before the end.
+/// 404 for no such game; 401 for an anonymous caller before the end unless anyone may watch.
 pub fn history(
     conn: &mut PgConnection,
     caller: Option<UserId>,
     id: GameId,
+    watch: Watch,
 ) -> Result<Vec<HistoryEntry>, ApiError> {
     let game = load_game(conn, id, false)?;
-    check_readable(&game, caller)?;
+    readable(&game.status, caller, watch)?;
     let seats = load_seats(conn, id)?;
     let over = matches!(
         GameStatus::from_db(&game.status),

@@ -598,14 +598,27 @@ pub fn join(
     .inspect(|_| crate::jobs::wake())
 }
 
-/// Who may read a game: anyone once it is finished, signed-in callers before.
-fn check_readable(game: &Game, caller: Option<UserId>) -> Result<(), ApiError> {
-    readable(&game.status, caller)
+/// Who may watch a game in progress without signing in. Not an API caller: the API's public
+/// reads are finished games (api.md). On the game's web page anyone may, with a spectator's view
+/// (only public information), as on the game services players know; signing in is needed to
+/// play and to chat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Watch {
+    SignedIn,
+    Anyone,
 }
 
-fn readable(status: &str, caller: Option<UserId>) -> Result<(), ApiError> {
+/// Who may read a game through the API: anyone once it is finished, signed-in callers before.
+fn check_readable(game: &Game, caller: Option<UserId>) -> Result<(), ApiError> {
+    readable(&game.status, caller, Watch::SignedIn)
+}
+
+fn readable(status: &str, caller: Option<UserId>, watch: Watch) -> Result<(), ApiError> {
     let status = GameStatus::from_db(status);
-    if caller.is_none() && !matches!(status, GameStatus::Finished | GameStatus::Aborted) {
+    if caller.is_none()
+        && watch == Watch::SignedIn
+        && !matches!(status, GameStatus::Finished | GameStatus::Aborted)
+    {
         return Err(ApiError::Unauthenticated(
             "a game in progress is visible to signed-in callers only: send an `Authorization: Bearer <token>` header".to_owned(),
         ));
@@ -630,7 +643,8 @@ pub fn get(
 }
 
 /// [`get`] for a read outside any transaction, which keeps what the engine showed this viewer
-/// in `kept` and serves it again while the game's version stays.
+/// in `kept` and serves it again while the game's version stays; `watch` says whether an
+/// anonymous reader may see a game in progress.
 ///
 /// # Errors
 /// As [`get`].
@@ -639,6 +653,7 @@ pub fn read(
     kept: &seen::SeenCache,
     caller: Option<UserId>,
     id: GameId,
+    watch: Watch,
 ) -> Result<GameResource, ApiError> {
     let head: GameHead = games::table
         .find(id.0)
@@ -646,7 +661,7 @@ pub fn read(
         .first(conn)
         .optional()?
         .ok_or_else(|| not_found(id))?;
-    readable(&head.status, caller)?;
+    readable(&head.status, caller, watch)?;
     let seats = load_seats(conn, id)?;
     let you = resource::seat_of(&seats, caller);
     let key = seen::SeenKey::new(id.0, head.version, you, GameStatus::from_db(&head.status));
@@ -661,7 +676,7 @@ pub fn read(
     if version != head.version {
         // A move landed between the two reads: render the newer row whole, keeping nothing.
         let game = load_game(conn, id, false)?;
-        check_readable(&game, caller)?;
+        readable(&game.status, caller, watch)?;
         let seats = load_seats(conn, id)?;
         return Ok(resource::render(
             &game,

@@ -379,8 +379,12 @@ impl Who {
     }
 }
 
-/// A county's name by its id, else the id.
-fn county_name(view: &Value, id: &str) -> String {
+/// A county's name by its letter in the reader's language, else as the game names it, else the
+/// letter.
+fn county_name(l: Locale, view: &Value, id: &str) -> String {
+    if let Some(name) = crate::games::lancaster::names::county_name(l, id) {
+        return name.to_owned();
+    }
     list(&view["counties"])
         .iter()
         .find(|c| c["county"].as_str() == Some(id))
@@ -389,13 +393,13 @@ fn county_name(view: &Value, id: &str) -> String {
 }
 
 /// A placement target in words: a county by name, a castle space or a conflict card by id.
-fn target_text(view: &Value, target: &Value) -> String {
+fn target_text(l: Locale, view: &Value, target: &Value) -> String {
     let id = word(target);
     if list(&view["counties"])
         .iter()
         .any(|c| c["county"].as_str() == Some(id.as_str()))
     {
-        county_name(view, &id)
+        county_name(l, view, &id)
     } else {
         id
     }
@@ -415,7 +419,7 @@ fn choice_text(l: Locale, view: &Value, who: &Who, a: &Value) -> String {
                     ""
                 },
                 word(&a["knight"]),
-                target_text(view, &a["target"])
+                target_text(l, view, &a["target"])
             );
             if a["squires"].as_u64().unwrap_or(0) > 0 {
                 s = format!("{s}, {}", with_n(l, "with_squires", &a["squires"]));
@@ -431,7 +435,7 @@ fn choice_text(l: Locale, view: &Value, who: &Who, a: &Value) -> String {
             format!("{}, {}", w(l, side), with_n(l, "markers_n", &a["markers"]))
         }
         "exchange" => with_n(l, "times", &a["times"]),
-        "noble" => county_name(view, &word(&a["county"])),
+        "noble" => county_name(l, view, &word(&a["county"])),
         "county" => w(l, &format!("take_{}", word(&a["take"]))).to_owned(),
         "start_player" => who.seat(&a["seat"]).to_owned(),
         "castle" => {
@@ -539,7 +543,7 @@ fn counties(l: Locale, view: &Value, who: &Who) -> Markup {
             ul.plain {
                 @for c in list(&view["counties"]) {
                     li {
-                        strong { (c["name"].as_str().unwrap_or("?")) }
+                        strong { (county_name(l, view, &word(&c["county"]))) }
                         span.muted {
                             " · " (w(l, "min")) " " (word(&c["min"]))
                             " · " (word(&c["nobles_left"])) " " (w(l, "nobles_left"))
@@ -633,7 +637,7 @@ fn at_text(l: Locale, view: &Value, at: &Value) -> String {
             .iter()
             .next()
             .map_or_else(String::new, |(k, v)| match k.as_str() {
-                "county" => county_name(view, &word(v)),
+                "county" => county_name(l, view, &word(v)),
                 _ => word(v),
             }),
         other => word(other),
@@ -662,7 +666,7 @@ fn players(p: &GamePage, view: &Value, who: &Who) -> Markup {
                     } @else if f["ally"].as_bool() != Some(true) {
                         p.muted { (w(l, "gold")) ", " (w(l, "squires").to_lowercase()) ": " (w(l, "screen")) }
                     }
-                    @let nobles: Vec<String> = list(&f["nobles"]).iter().map(|c| county_name(view, &word(c))).collect();
+                    @let nobles: Vec<String> = list(&f["nobles"]).iter().map(|c| county_name(l, view, &word(c))).collect();
                     @if !nobles.is_empty() { p { (w(l, "nobles")) ": " (nobles.join(", ")) } }
                     @let built: Vec<String> = list(&f["extensions_built"]).iter().map(|x| word(x)).collect();
                     @if !built.is_empty() { p { (w(l, "extensions")) ": " (built.join(", ")) } }
