@@ -25,7 +25,7 @@ pub fn county_name(l: Locale, letter: &str) -> Option<&'static str> {
     COUNTY_NAMES
         .iter()
         .find(|(c, _)| c.eq_ignore_ascii_case(letter))
-        .map(|(_, names)| names[l.index()])
+        .and_then(|(_, names)| names.get(l.index()).copied())
 }
 
 /// Lancaster's 18 base laws: a short name each (the cards carry only their text).
@@ -170,5 +170,5 @@ pub fn law_name(l: Locale, id: &str) -> Option<&'static str> {
     LAW_NAMES
         .iter()
         .find(|(c, _)| c.eq_ignore_ascii_case(id))
-        .map(|(_, names)| names[l.index()])
+        .and_then(|(_, names)| names.get(l.index()).copied())
 }
