@@ -15,7 +15,7 @@ use crate::domain::Locale;
 use crate::games::merchants::action::{Action, Loot};
 use crate::games::merchants::combat::Decl;
 use crate::games::merchants::data::{self, Data};
-use crate::games::merchants::ids::{Loc, Nation, Ship};
+use crate::games::merchants::ids::{Loc, Nation, Ship, Skill};
 use crate::games::merchants::state::Target;
 use crate::present::T;
 use crate::web::history::{seat_names, title};
@@ -839,6 +839,276 @@ const MODIFICATIONS: [T; 6] = [
     ],
 ];
 
+/// D-GLORY names in table order (English is the data's).
+const GLORY: [T; 14] = [
+    [
+        "Sailing Master",
+        "Maestre de navegación",
+        "Maestro di navigazione",
+        "Maître de manœuvre",
+    ],
+    [
+        "Master Gunner",
+        "Maestro artillero",
+        "Capo cannoniere",
+        "Maître canonnier",
+    ],
+    [
+        "Ship's Carpenter",
+        "Carpintero de a bordo",
+        "Carpentiere di bordo",
+        "Charpentier de bord",
+    ],
+    [
+        "Boatswain",
+        "Contramaestre",
+        "Nostromo",
+        "Maître d'équipage",
+    ],
+    ["Lookout", "Vigía", "Vedetta", "Vigie"],
+    [
+        "Purser",
+        "Sobrecargo",
+        "Commissario di bordo",
+        "Commissaire de bord",
+    ],
+    [
+        "Favourable Wind",
+        "Viento favorable",
+        "Vento favorevole",
+        "Vent favorable",
+    ],
+    [
+        "Hidden Cove",
+        "Cala escondida",
+        "Cala nascosta",
+        "Crique cachée",
+    ],
+    [
+        "Full Broadside",
+        "Andanada completa",
+        "Bordata completa",
+        "Bordée complète",
+    ],
+    [
+        "Smuggler's Contact",
+        "Contacto contrabandista",
+        "Contatto di contrabbandieri",
+        "Contact de contrebandier",
+    ],
+    [
+        "Fortune's Favour",
+        "Favor de la fortuna",
+        "Favore della fortuna",
+        "Faveur de la fortune",
+    ],
+    [
+        "Friends at Court",
+        "Amigos en la corte",
+        "Amici a corte",
+        "Amis à la cour",
+    ],
+    ["Windfall", "Golpe de suerte", "Colpo di fortuna", "Aubaine"],
+    [
+        "Daring Escape",
+        "Huida audaz",
+        "Fuga audace",
+        "Évasion audacieuse",
+    ],
+];
+
+/// The four skills (D-CAPT), in `Skill` order.
+const SKILLS: [T; 4] = [
+    ["Seamanship", "Náutica", "Navigazione", "Navigation"],
+    ["Scouting", "Exploración", "Esplorazione", "Reconnaissance"],
+    ["Leadership", "Liderazgo", "Comando", "Commandement"],
+    ["Influence", "Influencia", "Influenza", "Influence"],
+];
+
+/// A mission's objective (D-MIS) by its verb: `{at}` a port or zone, `{n}` a number, `{skill}`,
+/// `{nation}`, `{good}`.
+const OBJECTIVES: [(&str, T); 11] = [
+    (
+        "gift",
+        [
+            "enter the port of {at} carrying cargo and give one card away",
+            "entra en el puerto de {at} con carga y regala una carta",
+            "entra nel porto di {at} con un carico e regalane una carta",
+            "entrer au port de {at} avec une cargaison et en offrir une carte",
+        ],
+    ),
+    (
+        "deliver_same",
+        [
+            "deliver {n} cargo cards of one good to {at}",
+            "entrega {n} cartas de carga de un mismo producto en {at}",
+            "consegna {n} carte carico di una stessa merce a {at}",
+            "livrer {n} cartes de cargaison d'une même marchandise à {at}",
+        ],
+    ),
+    (
+        "defeat_pirate_npc",
+        [
+            "defeat a pirate NPC",
+            "derrota a un pirata no jugador",
+            "sconfiggi un pirata non giocante",
+            "vaincre un pirate non joueur",
+        ],
+    ),
+    (
+        "pay",
+        [
+            "carry {n} gold into the port of {at} and pay it",
+            "lleva {n} de oro al puerto de {at} y págalo",
+            "porta {n} d'oro nel porto di {at} e pagalo",
+            "apporter {n} or au port de {at} et les payer",
+        ],
+    ),
+    (
+        "scout_test",
+        [
+            "scout in {at} and pass {skill} ≥{n}",
+            "explora en {at} y supera {skill} ≥{n}",
+            "esplora a {at} e supera {skill} ≥{n}",
+            "reconnaître à {at} et réussir {skill} ≥{n}",
+        ],
+    ),
+    (
+        "raid",
+        [
+            "raid a merchant of {nation}",
+            "asalta con éxito a un mercante de {nation}",
+            "assalta con successo un mercantile di {nation}",
+            "piller un marchand de {nation}",
+        ],
+    ),
+    (
+        "deliver_any",
+        [
+            "deliver {n} cargo cards to {at}",
+            "entrega {n} cartas de carga en {at}",
+            "consegna {n} carte carico a {at}",
+            "livrer {n} cartes de cargaison à {at}",
+        ],
+    ),
+    (
+        "win_combat",
+        [
+            "win a naval combat",
+            "gana un combate naval",
+            "vinci un combattimento navale",
+            "gagner un combat naval",
+        ],
+    ),
+    (
+        "clean_entry",
+        [
+            "enter the port of {at} with no bounty from {nation}",
+            "entra en el puerto de {at} sin recompensa de {nation}",
+            "entra nel porto di {at} senza taglia di {nation}",
+            "entrer au port de {at} sans prime de {nation}",
+        ],
+    ),
+    (
+        "full_crew",
+        [
+            "be in the port of {at} with a full crew",
+            "estar en el puerto de {at} con la tripulación completa",
+            "essere nel porto di {at} con l'equipaggio al completo",
+            "être au port de {at} avec un équipage complet",
+        ],
+    ),
+    (
+        "deliver_good",
+        [
+            "deliver {n} {good} to {at}",
+            "entrega {n} de {good} en {at}",
+            "consegna {n} di {good} a {at}",
+            "livrer {n} {good} à {at}",
+        ],
+    ),
+];
+
+/// A rumor's reward besides gold and its glory point (D-RUM), by its data name.
+const RUMOR_EXTRAS: [(&str, T); 6] = [
+    (
+        "glory_pick",
+        [
+            "draw 2 glory cards, keep 1",
+            "roba 2 cartas de gloria y quédate 1",
+            "pesca 2 carte gloria e tienine 1",
+            "piocher 2 cartes de gloire, en garder 1",
+        ],
+    ),
+    (
+        "free_mod",
+        [
+            "install a port's modification free",
+            "instala gratis la modificación de un puerto",
+            "installa gratis la modifica di un porto",
+            "installer gratuitement la modification d'un port",
+        ],
+    ),
+    (
+        "cargo",
+        [
+            "3 free cargo cards",
+            "3 cartas de carga gratis",
+            "3 carte carico gratis",
+            "3 cartes de cargaison gratuites",
+        ],
+    ),
+    (
+        "crew_full",
+        [
+            "crew to maximum",
+            "tripulación al máximo",
+            "equipaggio al massimo",
+            "équipage au maximum",
+        ],
+    ),
+    (
+        "pardon",
+        [
+            "remove 1 bounty level of one nation",
+            "quita 1 nivel de recompensa de una nación",
+            "togli 1 livello di taglia di una nazione",
+            "retirer 1 niveau de prime d'une nation",
+        ],
+    ),
+    (
+        "weapon",
+        [
+            "1 free special weapon",
+            "1 arma especial gratis",
+            "1 arma speciale gratis",
+            "1 arme spéciale gratuite",
+        ],
+    ),
+];
+
+const MISSION_LINE: T = [
+    "{code}: {objective} (claim in {zone} with {skill} ≥{need}; {gold} gold and 1 glory point)",
+    "{code}: {objective} (se reclama en {zone} con {skill} ≥{need}; {gold} de oro y 1 punto de gloria)",
+    "{code}: {objective} (si reclama a {zone} con {skill} ≥{need}; {gold} d'oro e 1 punto gloria)",
+    "{code} : {objective} (à réclamer à {zone} avec {skill} ≥{need} ; {gold} or et 1 point de gloire)",
+];
+
+const RUMOR_LINE: T = [
+    "{code}: check at {zone} with {skill} ≥{need}; if true: {reward}",
+    "{code}: se comprueba en {zone} con {skill} ≥{need}; si es cierto: {reward}",
+    "{code}: si verifica a {zone} con {skill} ≥{need}; se è vera: {reward}",
+    "{code} : à vérifier à {zone} avec {skill} ≥{need} ; si elle est vraie : {reward}",
+];
+
+const GOLD_N: T = ["{n} gold", "{n} de oro", "{n} d'oro", "{n} or"];
+const GLORY_POINT: T = [
+    "1 glory point",
+    "1 punto de gloria",
+    "1 punto gloria",
+    "1 point de gloire",
+];
+
 fn ship_words(s: Ship) -> &'static T {
     match s {
         Ship::Sloop => &["Sloop", "Balandra", "Sloop", "Sloop"],
@@ -951,9 +1221,89 @@ impl Names<'_> {
     }
 
     fn glory(&self, card: u8) -> String {
+        let design = self.d.and_then(|d| d.glory_card(card));
+        let row = design.and_then(|g| self.d?.glory.iter().position(|r| r.id == g.id));
+        match (row.and_then(|i| GLORY.get(i)), design) {
+            (Some(t), _) => pick(self.l, t).to_owned(),
+            (None, Some(g)) => g.name.clone(),
+            (None, None) => card.to_string(),
+        }
+    }
+
+    fn zone_id(&self, id: &str) -> String {
         self.d
-            .and_then(|d| d.glory_card(card))
-            .map_or_else(|| card.to_string(), |g| g.name.clone())
+            .and_then(|d| d.zones.iter().find(|z| z.id == id))
+            .map_or_else(|| id.to_owned(), |z| z.name.clone())
+    }
+
+    fn skill(&self, skill: Skill) -> &'static str {
+        let i = match skill {
+            Skill::Seamanship => 0,
+            Skill::Scouting => 1,
+            Skill::Leadership => 2,
+            Skill::Influence => 3,
+        };
+        SKILLS.get(i).map_or("?", |t| pick(self.l, t))
+    }
+
+    /// A mission card in words (D-MIS): what to do, where to claim it, and its reward.
+    fn mission(&self, id: &str) -> String {
+        let Some(m) = self.d.and_then(|d| d.missions.iter().find(|m| m.id == id)) else {
+            return id.to_owned();
+        };
+        let o = &m.objective;
+        let good = o.good.as_deref().and_then(|g| {
+            let i = self.d?.goods.iter().position(|r| r.id == g)?;
+            GOODS.get(i).map(|t| pick(self.l, t))
+        });
+        let objective = OBJECTIVES
+            .iter()
+            .find(|(k, _)| *k == o.kind)
+            .map_or(o.kind.as_str(), |(_, t)| pick(self.l, t))
+            .replace(
+                "{at}",
+                &o.at.as_deref().map(|a| self.zone_id(a)).unwrap_or_default(),
+            )
+            .replace("{n}", &o.n.to_string())
+            .replace("{skill}", o.skill.map_or("", |k| self.skill(k)))
+            .replace(
+                "{nation}",
+                o.nation.map_or("", |n| pick(self.l, nation_words(n))),
+            )
+            .replace("{good}", good.unwrap_or(""));
+        pick(self.l, &MISSION_LINE)
+            .replace("{code}", &m.id)
+            .replace("{objective}", &objective)
+            .replace("{zone}", &self.zone_id(&m.zone))
+            .replace("{skill}", self.skill(m.skill))
+            .replace("{need}", &m.need.to_string())
+            .replace("{gold}", &m.gold.to_string())
+    }
+
+    /// A rumor card in words (D-RUM): where and how it is checked, and what it gives if true.
+    fn rumor(&self, id: &str) -> String {
+        let Some(r) = self.d.and_then(|d| d.rumors.iter().find(|r| r.id == id)) else {
+            return id.to_owned();
+        };
+        let mut reward = Vec::new();
+        if r.gold > 0 {
+            reward.push(pick(self.l, &GOLD_N).replace("{n}", &r.gold.to_string()));
+        }
+        if let Some(extra) = &r.extra {
+            reward.push(
+                RUMOR_EXTRAS
+                    .iter()
+                    .find(|(k, _)| k == extra)
+                    .map_or_else(|| extra.clone(), |(_, t)| pick(self.l, t).to_owned()),
+            );
+        }
+        reward.push(pick(self.l, &GLORY_POINT).to_owned());
+        pick(self.l, &RUMOR_LINE)
+            .replace("{code}", &r.id)
+            .replace("{zone}", &self.zone_id(&r.zone))
+            .replace("{skill}", self.skill(r.skill))
+            .replace("{need}", &r.need.to_string())
+            .replace("{reward}", &reward.join(", "))
     }
 
     fn glories_v(&self, v: &Value) -> String {
@@ -1476,7 +1826,7 @@ fn own_panel(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
                 dt { (w(l, "stash")) }
                 dd id="own-stash" { (word(&pl["stash"])) }
                 dt { (w(l, "rumor")) }
-                dd id="own-rumor" { (pl["rumor"].as_str().unwrap_or(w(l, "none"))) }
+                dd id="own-rumor" { (pl["rumor"].as_str().map_or_else(|| w(l, "none").to_owned(), |r| n.rumor(r))) }
                 @if let Some(s) = pl["sealed"].as_str() {
                     dt { (w(l, "sealed")) }
                     dd { (n.ship_v(&Value::String(s.to_owned()))) }
@@ -1498,7 +1848,7 @@ fn own_panel(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
                     dt { (w(l, "loser_hold")) }
                     dd {
                         (n.goods_v(&d["cargo"])) " · " (n.glories_v(&d["glory_hand"]))
-                        @if let Some(r) = d["rumor"].as_str() { " · " (r) }
+                        @if let Some(r) = d["rumor"].as_str() { " · " (n.rumor(r)) }
                     }
                 }
             }
@@ -1555,7 +1905,8 @@ fn status(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
         }
         @let open: Vec<&str> = list(&view["missions_open"]).into_iter().filter_map(Value::as_str).collect();
         @if !open.is_empty() {
-            p.muted { (w(l, "missions_open")) ": " (open.join(", ")) }
+            p.muted { (w(l, "missions_open")) ":" }
+            ul.plain { @for m in &open { li { (n.mission(m)) } } }
         }
     }
 }
@@ -1646,6 +1997,19 @@ mod tests {
             d.modifications.iter().map(|g| g.name.as_str()).collect(),
             &MODIFICATIONS,
         );
+        names(d.glory.iter().map(|g| g.name.as_str()).collect(), &GLORY);
+        for m in &d.missions {
+            assert!(
+                OBJECTIVES.iter().any(|(k, _)| *k == m.objective.kind),
+                "{} has no words",
+                m.id
+            );
+        }
+        for r in &d.rumors {
+            if let Some(extra) = &r.extra {
+                assert!(RUMOR_EXTRAS.iter().any(|(k, _)| k == extra), "{}", r.id);
+            }
+        }
         for s in Ship::ALL {
             assert_eq!(d.ship(s).name, ship_words(s)[0]);
         }
@@ -1670,5 +2034,27 @@ mod tests {
         assert_eq!(choice_text(&n, "sell 0 8"), "Azúcar, Ron");
         assert_eq!(choice_text(&n, "end"), "Terminar el turno");
         assert_eq!(choice_text(&n, "nonsense"), "nonsense");
+    }
+
+    #[test]
+    fn cards_missions_and_rumors_read_in_the_readers_language() {
+        let seats = vec!["Ada".to_owned()];
+        let n = |l| Names {
+            l,
+            d: data::load().ok(),
+            seats: &seats,
+        };
+        assert_eq!(n(Locale::Fr).glory(0), "Maître de manœuvre");
+        assert_eq!(
+            n(Locale::En).mission("MIS-12"),
+            "MIS-12: deliver 1 Timber to Antigua (claim in St. Maarten with Influence ≥1; \
+             7 gold and 1 glory point)"
+        );
+        assert_eq!(
+            n(Locale::Es).rumor("RUM-10"),
+            "RUM-10: se comprueba en Guadeloupe con Exploración ≥2; si es cierto: 8 de oro, \
+             1 arma especial gratis, 1 punto de gloria"
+        );
+        assert_eq!(n(Locale::It).rumor("RUM-99"), "RUM-99");
     }
 }
