@@ -1239,6 +1239,16 @@ async fn the_lancaster_page_shows_the_board_and_only_the_seats_own_decisions_and
         !s.text.contains("Gold: "),
         "no hidden gold shown to a spectator"
     );
+    // Someone not signed in watches the same board with the same nothing hidden shown, and a
+    // Spanish reader reads the counties in Spanish.
+    let headers = [("Accept", "text/html"), ("Accept-Language", "es")];
+    let anon = app
+        .send(Method::GET, &format!("/play/{id}"), None, &headers, None)
+        .await
+        .text;
+    assert!(anon.contains("Gloucester") && anon.contains("Condado A"), "{anon}");
+    assert!(!anon.contains("<select") && !anon.contains("data-action=\"place\""));
+    assert!(!anon.contains("Oro: "), "no hidden gold shown to an anonymous watcher");
 }
 
 pub fn urlencode(s: &str) -> String {
