@@ -56,7 +56,8 @@ impl Present for Lancaster {
                     vec![
                         ("f", faction()),
                         ("k", text("piece")),
-                        ("t", text("target")),
+                        // A county by letter and name; a castle space or a conflict card by id.
+                        ("t", county_at("target")),
                         ("n", text("squires")),
                     ],
                 )
