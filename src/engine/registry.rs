@@ -16,7 +16,7 @@ use crate::domain::Locale;
 use crate::games::lancaster::Lancaster;
 use crate::games::magnate::Magnate;
 use crate::games::merchants::Merchants;
-use crate::present::{self, Present, Sentence};
+use crate::present::{self, Present, RulesPage, Sentence};
 use crate::selfplay::{self, Plan, Run, SelfPlay, Summary, Violation};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -131,6 +131,16 @@ impl GameKind {
     /// The line for one stored event; `None` for events not worth a line.
     pub fn event_line(self, locale: Locale, event: &Value) -> Option<Sentence> {
         self.0.event_line(locale, event)
+    }
+
+    /// The game's rules page, if it has one.
+    pub fn rules(self) -> Option<&'static RulesPage> {
+        self.0.rules()
+    }
+
+    /// A `{{key}}` of the rules page's text in `locale`.
+    pub fn rules_name(self, locale: Locale, key: &str) -> Option<String> {
+        self.0.rules_name(locale, key)
     }
 
     /// The lines of a finished game's result, from its public view and outcome.
@@ -381,6 +391,8 @@ trait Host: Sync {
     fn result(&self, locale: Locale, view: &Value, outcome: &Value) -> Vec<Sentence>;
     fn reminder(&self, locale: Locale, view: &Value, seat: usize) -> Vec<Sentence>;
     fn deciding(&self, view: &Value, seat: usize, pending: usize) -> bool;
+    fn rules(&self) -> Option<&'static RulesPage>;
+    fn rules_name(&self, locale: Locale, key: &str) -> Option<String>;
 }
 
 /// A typed state behind [`AnyState`].
@@ -598,6 +610,14 @@ where
 
     fn event_line(&self, locale: Locale, event: &Value) -> Option<Sentence> {
         present::event_line::<G>(locale, event)
+    }
+
+    fn rules(&self) -> Option<&'static RulesPage> {
+        G::rules()
+    }
+
+    fn rules_name(&self, locale: Locale, key: &str) -> Option<String> {
+        G::rules_name(locale, key)
     }
 
     fn result(&self, locale: Locale, view: &Value, outcome: &Value) -> Vec<Sentence> {

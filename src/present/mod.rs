@@ -192,6 +192,28 @@ pub trait Present {
     /// Whether `seat` is asked to decide outside a turn of their own (a vote, a defence), so
     /// that the mail says "you must decide" rather than "your move".
     fn deciding(view: &Value, seat: usize, pending: usize) -> bool;
+
+    /// The game's rules page; `None` for a game without one.
+    fn rules() -> Option<&'static RulesPage> {
+        None
+    }
+
+    /// What a `{{key}}` of the rules page's text says in `locale` (a card's, a county's or a
+    /// law's name, a table); `None` leaves it as written.
+    fn rules_name(_locale: Locale, _key: &str) -> Option<String> {
+        None
+    }
+}
+
+/// A game's rules page: its text in each language and the rule families it explains.
+#[derive(Debug)]
+pub struct RulesPage {
+    /// Markdown in en, es, it, fr, with `{#FAMILY}` anchors and `{{key}}` names the game fills.
+    pub texts: [&'static str; 4],
+    /// The prefixes of its rule IDs (`MAG`; Lancaster's data tables are `DAT`).
+    pub prefixes: &'static [&'static str],
+    /// Every rule family of the game's spec: each has an anchor in every language.
+    pub families: &'static [&'static str],
 }
 
 /// The line for `event` in any game: the shared events first, then `G`'s own.

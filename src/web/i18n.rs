@@ -1355,19 +1355,15 @@ pub fn request_locale(req: &actix_web::HttpRequest) -> Locale {
         .unwrap_or(Locale::En)
 }
 
-/// The name of a suit by its letter.
+/// The name of a Magnate suit by its letter (the game's own table), `?` for no suit.
 pub fn suit_name(locale: Locale, suit: &str) -> &'static str {
-    let names: [&str; 4] = match suit {
-        "M" => ["Moons", "Lunas", "Lune", "Lunes"],
-        "S" => ["Suns", "Soles", "Soli", "Soleils"],
-        "V" => ["Waves", "Olas", "Onde", "Vagues"],
-        "L" => ["Leaves", "Hojas", "Foglie", "Feuilles"],
-        "Y" => ["Wyrms", "Serpientes", "Serpi", "Guivres"],
-        "K" => ["Knots", "Nudos", "Nodi", "Nœuds"],
-        _ => ["?", "?", "?", "?"],
-    };
-    let i = locale.index();
-    names[i]
+    let mut letters = suit.chars();
+    match (letters.next(), letters.next()) {
+        (Some(c), None) => crate::games::magnate::cards::Suit::from_letter(c)
+            .and_then(|s| crate::games::magnate::names::suit_name(locale, s))
+            .unwrap_or("?"),
+        _ => "?",
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! The rules pages: `/rules` lists the games, `/rules/{game}` is a player-facing rules reference
-//! in English, Spanish, Italian or French. The texts are Markdown files under `src/web/rules/`,
-//! compiled in and rendered with pulldown-cmark into the site's layout.
+//! in English, Spanish, Italian or French. Each game gives its page through its presentation
+//! seam ([`crate::present::Present::rules`]: Markdown files in the game's folder, compiled in);
+//! they are rendered here with pulldown-cmark into the site's layout.
 //!
 //! Every rule family of a game's spec (`MAG-PLACE`, `LAN-PAR`, ...) is a heading whose id is the
 //! family, the same in every language, so a refusal citing `MAG-PLACE-2` links to
 //! `/rules/magnate#MAG-PLACE` ([`rule_link`]). Card, county and law names are written in the texts
-//! as `{{card:8VL}}`, `{{county:D}}` and `{{law:L01}}` and come from one table per kind here
-//! ([`card_name`], [`county_name`], [`law_name`]); `{{cards}}` is the whole card table.
+//! as `{{card:8VL}}`, `{{county:D}}` and `{{law:L01}}` and the game fills them in the reader's
+//! language ([`crate::present::Present::rules_name`]); `{{cards}}` is Magnate's card table.
 //!
 //! This module owns no rules: the engines do. It must not be imported by `services`, `engine` or
 //! `games`.
@@ -15,7 +16,8 @@ use super::account::signed_in;
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, page, respond};
 use crate::domain::Locale;
-use crate::games::magnate::cards::{CARDS, Rank};
+use crate::engine::registry::GameKind;
+use crate::present::RulesPage;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, PreEscaped, html};
@@ -26,54 +28,34 @@ use crate::state::AppState;
 /// The languages of the pages, in the order the language links list them.
 const LOCALES: [Locale; 4] = [Locale::En, Locale::Es, Locale::It, Locale::Fr];
 
-/// A game with a rules page: its kind, display name and rule-ID prefixes.
+/// A game with a rules page: its kind (wire name and display name) and the page.
+#[derive(Clone, Copy)]
 struct Game {
     kind: &'static str,
     name: &'static str,
-    /// The prefixes of the IDs its spec gives (`DAT-*` are Lancaster's data tables).
-    prefixes: &'static [&'static str],
-    /// The text in en, es, it, fr.
-    texts: [&'static str; 4],
+    page: &'static RulesPage,
+    of: GameKind,
 }
 
-const GAMES: &[Game] = &[
-    Game {
-        kind: "magnate",
-        name: "Magnate",
-        prefixes: &["MAG"],
-        texts: [
-            include_str!("rules/magnate.en.md"),
-            include_str!("rules/magnate.es.md"),
-            include_str!("rules/magnate.it.md"),
-            include_str!("rules/magnate.fr.md"),
-        ],
-    },
-    Game {
-        kind: "lancaster",
-        name: "Lancaster",
-        prefixes: &["LAN", "DAT"],
-        texts: [
-            include_str!("rules/lancaster.en.md"),
-            include_str!("rules/lancaster.es.md"),
-            include_str!("rules/lancaster.it.md"),
-            include_str!("rules/lancaster.fr.md"),
-        ],
-    },
-    Game {
-        kind: "merchants_and_marauders",
-        name: "Merchants & Marauders",
-        prefixes: &["MM"],
-        texts: [
-            include_str!("rules/merchants.en.md"),
-            include_str!("rules/merchants.es.md"),
-            include_str!("rules/merchants.it.md"),
-            include_str!("rules/merchants.fr.md"),
-        ],
-    },
-];
+/// The games with a rules page, in the registry's order.
+fn games() -> impl Iterator<Item = Game> {
+    GameKind::ALL.iter().filter_map(|k| {
+        k.rules().map(|page| Game {
+            kind: k.as_str(),
+            name: k.info().name,
+            page,
+            of: *k,
+        })
+    })
+}
 
-fn game(kind: &str) -> Option<&'static Game> {
-    GAMES.iter().find(|g| g.kind == kind)
+fn game(kind: &str) -> Option<Game> {
+    games().find(|g| g.kind == kind)
+}
+
+/// The rule families a game's page has an anchor for (tests hold every page to them).
+pub fn families(kind: &str) -> &'static [&'static str] {
+    game(kind).map_or(&[], |g| g.page.families)
 }
 
 /// The address of a game's rules page (the list of games for a kind without one).
@@ -112,10 +94,10 @@ pub fn rule_link(kind: &str, rule: &str) -> Option<String> {
     let g = game(kind)?;
     let family = family(rule.trim())?;
     let prefix = family.split('-').next()?;
-    if !g.prefixes.contains(&prefix) {
+    if !g.page.prefixes.contains(&prefix) {
         return None;
     }
-    anchors(g.texts[0])
+    anchors(g.page.texts[0])
         .any(|a| a == family)
         .then(|| format!("/rules/{}#{family}", g.kind))
 }
@@ -123,87 +105,8 @@ pub fn rule_link(kind: &str, rule: &str) -> Option<String> {
 // ---------------------------------------------------------------------------------------------
 // Names.
 
-/// Magnate's cards in es, it, fr (English is the engine's), by code. The seeds name the suits,
-/// the Pawns, Crowns, Courts, the Excuse and the Mill; the other names are ours.
-const CARD_NAMES: &[(&str, [&str; 3])] = &[
-    ("1M", ["As de Lunas", "Asso di Lune", "As de Lunes"]),
-    ("1S", ["As de Soles", "Asso di Soli", "As de Soleils"]),
-    ("1V", ["As de Olas", "Asso di Onde", "As de Vagues"]),
-    ("1L", ["As de Hojas", "Asso di Foglie", "As de Feuilles"]),
-    ("1Y", ["As de Serpientes", "Asso di Serpi", "As de Guivres"]),
-    ("1K", ["As de Nudos", "Asso di Nodi", "As de Nœuds"]),
-    ("2MK", ["el Autor", "l'Autore", "l'Auteur"]),
-    ("2SY", ["el Desierto", "il Deserto", "le Désert"]),
-    ("2VL", ["el Origen", "l'Origine", "l'Origine"]),
-    ("3MV", ["el Viaje", "il Viaggio", "le Voyage"]),
-    ("3SK", ["el Pintor", "il Pittore", "le Peintre"]),
-    ("3LY", ["el Salvaje", "il Selvaggio", "le Sauvage"]),
-    ("4MS", ["la Montaña", "la Montagna", "la Montagne"]),
-    ("4VL", ["el Marinero", "il Marinaio", "le Marin"]),
-    ("4YK", ["la Batalla", "la Battaglia", "la Bataille"]),
-    ("5ML", ["el Bosque", "la Foresta", "la Forêt"]),
-    ("5SV", ["el Descubrimiento", "la Scoperta", "la Découverte"]),
-    ("5YK", ["el Soldado", "il Soldato", "le Soldat"]),
-    ("6MV", ["el Lunático", "il Lunatico", "le Lunatique"]),
-    ("6SY", ["el Penitente", "il Penitente", "le Pénitent"]),
-    ("6LK", ["el Mercado", "il Mercato", "le Marché"]),
-    (
-        "7ML",
-        [
-            "el Encuentro Fortuito",
-            "l'Incontro Casuale",
-            "la Rencontre Fortuite",
-        ],
-    ),
-    ("7SK", ["el Castillo", "il Castello", "le Château"]),
-    ("7VY", ["la Cueva", "la Caverna", "la Caverne"]),
-    ("8MS", ["el Diplomático", "il Diplomatico", "le Diplomate"]),
-    ("8VL", ["el Molino", "il Mulino", "le Moulin"]),
-    ("8YK", ["la Traición", "il Tradimento", "la Trahison"]),
-    ("9MS", ["el Pacto", "il Patto", "le Pacte"]),
-    ("9VY", ["la Oscuridad", "l'Oscurità", "les Ténèbres"]),
-    ("9LK", ["el Mercader", "il Mercante", "le Marchand"]),
-    ("NM", ["la Cazadora", "la Cacciatrice", "la Chasseresse"]),
-    ("NS", ["el Bardo", "il Bardo", "le Barde"]),
-    ("NV", ["el Mar", "il Mare", "la Mer"]),
-    ("NL", ["el Fin", "la Fine", "la Fin"]),
-    ("NY", ["la Calamidad", "la Calamità", "la Calamité"]),
-    ("NK", ["la Ganancia Inesperada", "la Manna", "l'Aubaine"]),
-    ("0", ["la Excusa", "la Scusa", "l'Excuse"]),
-    ("PMYK", ["el Vigía", "la Sentinella", "le Guetteur"]),
-    ("PVLY", ["la Frontera", "la Frontiera", "la Frontière"]),
-    ("PMSL", ["la Cosecha", "il Raccolto", "la Moisson"]),
-    (
-        "PSVK",
-        ["el Farero", "il Guardiano del Faro", "le Gardien du Phare"],
-    ),
-    ("TMVK", ["el Cónsul", "il Console", "le Consul"]),
-    ("TMLY", ["el Rito", "il Rito", "le Rite"]),
-    ("TSVY", ["la Isla", "l'Isola", "l'Île"]),
-    ("TSLK", ["la Ventana", "la Finestra", "la Fenêtre"]),
-];
-
-/// The name of a Magnate card by its code (`8VL`), in `l`.
-pub fn card_name(l: Locale, code: &str) -> Option<&'static str> {
-    let card = CARDS.iter().find(|c| c.code.eq_ignore_ascii_case(code))?;
-    match l.index() {
-        0 => Some(card.name),
-        i => CARD_NAMES
-            .iter()
-            .find(|(c, _)| *c == card.code)
-            .map(|(_, names)| names[i - 1]),
-    }
-}
-
-/// Suit names as the rulebooks of each language give them (M S V L Y K).
-const SUIT_NAMES: [[&str; 6]; 4] = [
-    ["Moons", "Suns", "Waves", "Leaves", "Wyrms", "Knots"],
-    ["Lunas", "Soles", "Olas", "Hojas", "Serpientes", "Nudos"],
-    ["Lune", "Soli", "Onde", "Foglie", "Serpi", "Nodi"],
-    ["Lunes", "Soleils", "Vagues", "Feuilles", "Guivres", "Nœuds"],
-];
-
 pub use crate::games::lancaster::names::{county_name, law_name};
+pub use crate::games::magnate::names::card_name;
 
 // ---------------------------------------------------------------------------------------------
 // The words of the pages themselves.
@@ -254,42 +157,8 @@ fn say(l: Locale, key: &str) -> &'static str {
 
 const LANGUAGE_NAMES: [&str; 4] = ["English", "Español", "Italiano", "Français"];
 
-/// The card table of Magnate (`{{cards}}`), as Markdown.
-fn card_table(l: Locale) -> String {
-    let mut out = format!(
-        "| {} | {} | {} | {} |\n|---|---|---|---|\n",
-        say(l, "code"),
-        say(l, "name"),
-        say(l, "rank"),
-        say(l, "suits")
-    );
-    for c in &CARDS {
-        let rank = match c.rank {
-            Rank::Ace => say(l, "ace").to_owned(),
-            Rank::Number(n) => n.to_string(),
-            Rank::Crown => say(l, "crown").to_owned(),
-            Rank::Pawn => say(l, "pawn").to_owned(),
-            Rank::Court => say(l, "court").to_owned(),
-            Rank::Excuse => "—".to_owned(),
-        };
-        let suits: Vec<&str> = c
-            .suits
-            .iter()
-            .map(|s| SUIT_NAMES[l.index()][s.index()])
-            .collect();
-        let suits = if suits.is_empty() {
-            say(l, "none").to_owned()
-        } else {
-            suits.join(", ")
-        };
-        let name = card_name(l, c.code).unwrap_or(c.name);
-        out.push_str(&format!("| `{}` | {name} | {rank} | {suits} |\n", c.code));
-    }
-    out
-}
-
-/// The text with its `{{...}}` names filled in for `l`.
-fn expand(text: &str, l: Locale) -> String {
+/// The text with its `{{...}}` names filled in for `l` by the game.
+fn expand(g: Game, text: &str, l: Locale) -> String {
     let mut out = String::with_capacity(text.len() + 4096);
     let mut rest = text;
     while let Some(start) = rest.find("{{") {
@@ -300,13 +169,7 @@ fn expand(text: &str, l: Locale) -> String {
             return out;
         };
         let key = &after[..end];
-        let filled = match key.split_once(':') {
-            None if key == "cards" => Some(card_table(l)),
-            Some(("card", code)) => card_name(l, code).map(str::to_owned),
-            Some(("county", letter)) => county_name(l, letter).map(str::to_owned),
-            Some(("law", id)) => law_name(l, id).map(str::to_owned),
-            _ => None,
-        };
+        let filled = g.of.rules_name(l, key);
         match filled {
             Some(s) => out.push_str(&s),
             None => out.push_str(&rest[start..start + 2 + end + 2]),
@@ -318,9 +181,9 @@ fn expand(text: &str, l: Locale) -> String {
 }
 
 /// A game's rules in `l`, as HTML.
-fn render(g: &Game, l: Locale) -> String {
+fn render(g: Game, l: Locale) -> String {
     use pulldown_cmark::{Options, Parser, html::push_html};
-    let text = expand(g.texts[l.index()], l);
+    let text = expand(g, g.page.texts[l.index()], l);
     let options = Options::ENABLE_TABLES | Options::ENABLE_HEADING_ATTRIBUTES;
     let mut out = String::with_capacity(text.len() * 2);
     push_html(&mut out, Parser::new_ext(&text, options));
@@ -379,7 +242,7 @@ pub async fn rules_index(state: web::Data<AppState>, req: HttpRequest) -> HttpRe
         (language_links(l, "/rules"))
         p { (say(l, "intro")) }
         ul {
-            @for g in GAMES {
+            @for g in games() {
                 li { a href={ (rules_href(g.kind)) "?lang=" (l.as_str()) } { (say(l, "rules_of").replace("{g}", g.name)) } }
             }
         }
@@ -418,89 +281,10 @@ pub async fn rules_page(
     respond(StatusCode::OK, page(&chrome, &title, body))
 }
 
-/// Every rule family of `shared/rules/magnate.md` (sections 2–15).
-pub const MAGNATE_FAMILIES: &[&str] = &[
-    "MAG-COMP",
-    "MAG-CARD",
-    "MAG-SETUP",
-    "MAG-TURN",
-    "MAG-ROLL",
-    "MAG-TAX",
-    "MAG-INC",
-    "MAG-PLAY",
-    "MAG-PAY",
-    "MAG-BUILD",
-    "MAG-PLACE",
-    "MAG-DEED",
-    "MAG-SELL",
-    "MAG-DEV",
-    "MAG-TRADE",
-    "MAG-DRAW",
-    "MAG-END",
-    "MAG-SCORE",
-    "MAG-TIE",
-    "MAG-COURT",
-    "MAG-INFO",
-    "MAG-OPT",
-    "MAG-EDGE",
-];
-
-/// Every rule family of `shared/rules/lancaster.md` (sections 1–12), and the data tables the
-/// page describes (section 13).
-pub const LANCASTER_FAMILIES: &[&str] = &[
-    "LAN-GEN",
-    "LAN-CMP",
-    "LAN-SET",
-    "LAN-RND",
-    "LAN-PLC",
-    "LAN-CTY",
-    "LAN-CAS",
-    "LAN-CNF",
-    "LAN-FAV",
-    "LAN-PAR",
-    "LAN-LAW",
-    "LAN-RWC",
-    "LAN-RWK",
-    "LAN-RWF",
-    "LAN-NXT",
-    "LAN-FIN",
-    "LAN-EFF",
-    "LAN-2P",
-    "LAN-ENG",
-    "DAT-COUNTIES",
-    "DAT-CASTLE",
-    "DAT-ALLYCASTLE",
-    "DAT-FAVOURS",
-    "DAT-CONFLICTS",
-    "DAT-LAWS",
-    "DAT-KNIGHTS",
-    "DAT-ROUNDTABLE",
-    "DAT-MAJORITIES",
-    "DAT-PLAYERCOUNT",
-    "DAT-RULESET",
-];
-
-/// Every rule family of Part I of `shared/rules/merchants-and-marauders.md` (sections 1–23).
-pub const MERCHANTS_FAMILIES: &[&str] = &[
-    "MM-COMP", "MM-DICE", "MM-SETUP", "MM-ROUND", "MM-EVT", "MM-ACT", "MM-MOVE", "MM-SCOUT",
-    "MM-PORT", "MM-SELL", "MM-BUY", "MM-YARD", "MM-RECR", "MM-RUM", "MM-MIS", "MM-STASH",
-    "MM-RAID", "MM-NAV", "MM-DMG", "MM-CREW", "MM-WPN", "MM-PLUN", "MM-NPC", "MM-BNTY", "MM-WAR",
-    "MM-GLORY", "MM-GCARD", "MM-DEATH", "MM-END", "MM-SOLO", "MM-COUNT",
-];
-
-/// The rule families each game's page has an anchor for (tests hold every page to them).
-pub fn families(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "magnate" => MAGNATE_FAMILIES,
-        "lancaster" => LANCASTER_FAMILIES,
-        "merchants_and_marauders" => MERCHANTS_FAMILIES,
-        _ => &[],
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::magnate::cards::CARDS;
 
     #[test]
     fn every_rule_family_of_both_specs_links_to_its_anchor() {
@@ -542,13 +326,13 @@ mod tests {
 
     #[test]
     fn every_language_has_the_same_anchors_as_english() {
-        for g in GAMES {
-            let mut english: Vec<&str> = anchors(g.texts[0]).collect();
+        for g in games() {
+            let mut english: Vec<&str> = anchors(g.page.texts[0]).collect();
             english.sort_unstable();
             for family in families(g.kind) {
                 assert!(english.contains(family), "{}: {family}", g.kind);
             }
-            for (i, text) in g.texts.iter().enumerate().skip(1) {
+            for (i, text) in g.page.texts.iter().enumerate().skip(1) {
                 let mut ids: Vec<&str> = anchors(text).collect();
                 ids.sort_unstable();
                 assert_eq!(ids, english, "{} in language {i}", g.kind);
@@ -558,7 +342,7 @@ mod tests {
 
     #[test]
     fn every_page_renders_its_anchors_and_fills_every_name() {
-        for g in GAMES {
+        for g in games() {
             for l in LOCALES {
                 let html = render(g, l);
                 assert!(!html.contains("{{"), "{} {l:?}: an unfilled name", g.kind);

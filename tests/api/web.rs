@@ -1246,9 +1246,15 @@ async fn the_lancaster_page_shows_the_board_and_only_the_seats_own_decisions_and
         .send(Method::GET, &format!("/play/{id}"), None, &headers, None)
         .await
         .text;
-    assert!(anon.contains("Gloucester") && anon.contains("Condado A"), "{anon}");
+    assert!(
+        anon.contains("Gloucester") && anon.contains("Condado A"),
+        "{anon}"
+    );
     assert!(!anon.contains("<select") && !anon.contains("data-action=\"place\""));
-    assert!(!anon.contains("Oro: "), "no hidden gold shown to an anonymous watcher");
+    assert!(
+        !anon.contains("Oro: "),
+        "no hidden gold shown to an anonymous watcher"
+    );
 }
 
 pub fn urlencode(s: &str) -> String {

@@ -6,7 +6,7 @@
 
 use super::Lancaster;
 use crate::domain::Locale;
-use crate::present::{Part, Present, Sentence, T};
+use crate::present::{Part, Present, RulesPage, Sentence, T};
 use serde_json::Value;
 
 impl Present for Lancaster {
@@ -267,7 +267,68 @@ impl Present for Lancaster {
             && step["turn"].as_u64().and_then(|t| usize::try_from(t).ok()) != Some(seat);
         pending > 1 || others_turn
     }
+
+    fn rules() -> Option<&'static RulesPage> {
+        Some(&RULES)
+    }
+
+    fn rules_name(locale: Locale, key: &str) -> Option<String> {
+        match key.split_once(':') {
+            Some(("county", letter)) => {
+                super::names::county_name(locale, letter).map(str::to_owned)
+            }
+            Some(("law", id)) => super::names::law_name(locale, id).map(str::to_owned),
+            _ => None,
+        }
+    }
 }
+
+/// The rules page (`/rules/<kind>`), in en, es, it, fr.
+static RULES: RulesPage = RulesPage {
+    texts: [
+        include_str!("rules/en.md"),
+        include_str!("rules/es.md"),
+        include_str!("rules/it.md"),
+        include_str!("rules/fr.md"),
+    ],
+    prefixes: &["LAN", "DAT"],
+    families: &FAMILIES,
+};
+
+/// Every rule family of `shared/rules/lancaster.md` (sections 1–12), and the data tables the
+/// page describes (section 13).
+const FAMILIES: [&str; 30] = [
+    "LAN-GEN",
+    "LAN-CMP",
+    "LAN-SET",
+    "LAN-RND",
+    "LAN-PLC",
+    "LAN-CTY",
+    "LAN-CAS",
+    "LAN-CNF",
+    "LAN-FAV",
+    "LAN-PAR",
+    "LAN-LAW",
+    "LAN-RWC",
+    "LAN-RWK",
+    "LAN-RWF",
+    "LAN-NXT",
+    "LAN-FIN",
+    "LAN-EFF",
+    "LAN-2P",
+    "LAN-ENG",
+    "DAT-COUNTIES",
+    "DAT-CASTLE",
+    "DAT-ALLYCASTLE",
+    "DAT-FAVOURS",
+    "DAT-CONFLICTS",
+    "DAT-LAWS",
+    "DAT-KNIGHTS",
+    "DAT-ROUNDTABLE",
+    "DAT-MAJORITIES",
+    "DAT-PLAYERCOUNT",
+    "DAT-RULESET",
+];
 
 /// A JSON scalar as a word: strings without their quotes.
 fn word(v: &Value) -> String {

@@ -31,6 +31,7 @@ pub mod cards;
 pub mod develop;
 pub mod events;
 pub mod legal;
+pub mod names;
 pub mod options;
 pub mod play;
 pub mod position;

@@ -6,7 +6,7 @@
 
 use super::Magnate;
 use crate::domain::Locale;
-use crate::present::{Part, Present, Sentence, T};
+use crate::present::{Part, Present, RulesPage, Sentence, T};
 use serde_json::Value;
 
 impl Present for Magnate {
@@ -146,7 +146,58 @@ impl Present for Magnate {
             .as_u64()
             .is_some_and(|s| usize::try_from(s).ok() != Some(seat))
     }
+
+    fn rules() -> Option<&'static RulesPage> {
+        Some(&RULES)
+    }
+
+    fn rules_name(locale: Locale, key: &str) -> Option<String> {
+        match key.split_once(':') {
+            None if key == "cards" => Some(super::names::card_table(locale)),
+            Some(("card", code)) => super::names::card_name(locale, code).map(str::to_owned),
+            _ => None,
+        }
+    }
 }
+
+/// The rules page (`/rules/<kind>`), in en, es, it, fr.
+static RULES: RulesPage = RulesPage {
+    texts: [
+        include_str!("rules/en.md"),
+        include_str!("rules/es.md"),
+        include_str!("rules/it.md"),
+        include_str!("rules/fr.md"),
+    ],
+    prefixes: &["MAG"],
+    families: &FAMILIES,
+};
+
+/// Every rule family of `shared/rules/magnate.md` (sections 2–15).
+const FAMILIES: [&str; 23] = [
+    "MAG-COMP",
+    "MAG-CARD",
+    "MAG-SETUP",
+    "MAG-TURN",
+    "MAG-ROLL",
+    "MAG-TAX",
+    "MAG-INC",
+    "MAG-PLAY",
+    "MAG-PAY",
+    "MAG-BUILD",
+    "MAG-PLACE",
+    "MAG-DEED",
+    "MAG-SELL",
+    "MAG-DEV",
+    "MAG-TRADE",
+    "MAG-DRAW",
+    "MAG-END",
+    "MAG-SCORE",
+    "MAG-TIE",
+    "MAG-COURT",
+    "MAG-INFO",
+    "MAG-OPT",
+    "MAG-EDGE",
+];
 
 /// `Ada returned V×1; Bruno returned nothing`: one entry per seat of a per-seat token list.
 fn per_seat(locale: Locale, list: &Value, t: &T) -> Part {

@@ -8,7 +8,7 @@
 use super::Merchants;
 use super::data;
 use crate::domain::Locale;
-use crate::present::{Part, Present, Sentence, T};
+use crate::present::{Part, Present, RulesPage, Sentence, T};
 use serde_json::Value;
 
 impl Present for Merchants {
@@ -342,7 +342,31 @@ impl Present for Merchants {
         ) && d["seat"].as_u64().and_then(|s| usize::try_from(s).ok()) == Some(seat);
         pending > 1 || !on_turn
     }
+
+    fn rules() -> Option<&'static RulesPage> {
+        Some(&RULES)
+    }
 }
+
+/// The rules page (`/rules/<kind>`), in en, es, it, fr.
+static RULES: RulesPage = RulesPage {
+    texts: [
+        include_str!("rules/en.md"),
+        include_str!("rules/es.md"),
+        include_str!("rules/it.md"),
+        include_str!("rules/fr.md"),
+    ],
+    prefixes: &["MM"],
+    families: &FAMILIES,
+};
+
+/// Every rule family of Part I of `shared/rules/merchants-and-marauders.md` (sections 1–23).
+const FAMILIES: [&str; 31] = [
+    "MM-COMP", "MM-DICE", "MM-SETUP", "MM-ROUND", "MM-EVT", "MM-ACT", "MM-MOVE", "MM-SCOUT",
+    "MM-PORT", "MM-SELL", "MM-BUY", "MM-YARD", "MM-RECR", "MM-RUM", "MM-MIS", "MM-STASH",
+    "MM-RAID", "MM-NAV", "MM-DMG", "MM-CREW", "MM-WPN", "MM-PLUN", "MM-NPC", "MM-BNTY", "MM-WAR",
+    "MM-GLORY", "MM-GCARD", "MM-DEATH", "MM-END", "MM-SOLO", "MM-COUNT",
+];
 
 /// What the open decision asks, by its kind.
 fn prompt(kind: &Value) -> Option<&'static T> {

@@ -594,7 +594,7 @@ fn parliament(l: Locale, view: &Value, who: &Who) -> Markup {
             .iter()
             .map(|x| {
                 let id = word(x);
-                match crate::web::rules::law_name(l, &id) {
+                match crate::games::lancaster::names::law_name(l, &id) {
                     Some(name) => format!("{id} {name}"),
                     None => id,
                 }

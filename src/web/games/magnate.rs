@@ -9,6 +9,7 @@
 use super::field;
 use crate::domain::Locale;
 use crate::games::magnate::cards::Card;
+use crate::games::magnate::names;
 use crate::present::Part;
 use crate::web::history::title;
 use crate::web::i18n::{suit_name, t};
@@ -46,7 +47,7 @@ fn card(l: Locale, code: &str) -> Markup {
                 @for s in c.suits().iter() {
                     (suit(l, &s.to_string()))
                 }
-                span.name { (c.name()) }
+                span.name { (names::card_name(l, code).unwrap_or(c.name())) }
             }
         }
     }
@@ -449,10 +450,10 @@ fn pay_text(l: Locale, map: &Value) -> String {
     }
 }
 
-/// A card in words: its code and name.
-fn card_text(code: &str) -> String {
-    match Card::from_code(code) {
-        Some(c) => format!("{code} {}", c.name()),
+/// A card in words: its code and its name in the reader's language.
+fn card_text(l: Locale, code: &str) -> String {
+    match names::card_name(l, code) {
+        Some(name) => format!("{code} {name}"),
         None => code.to_owned(),
     }
 }
@@ -521,7 +522,7 @@ fn action_form(
                     @if card.is_empty() {
                         @for a in group { (choice(l, a, districts, chosen)) }
                     } @else {
-                        optgroup label=(card_text(card)) {
+                        optgroup label=(card_text(l, card)) {
                             @for a in group { (choice(l, a, districts, chosen)) }
                         }
                     }
@@ -574,7 +575,7 @@ fn prefer_form(p: &GamePage, my_deeds: &BTreeSet<String>) -> Markup {
             label for="prefer-card" { (t(l, "card")) }
             select id="prefer-card" name="card" required {
                 @for c in my_deeds {
-                    option value=(c) selected[chosen("card") == Some(c.as_str())] { (card_text(c)) }
+                    option value=(c) selected[chosen("card") == Some(c.as_str())] { (card_text(l, c)) }
                 }
             }
             " "
@@ -602,7 +603,7 @@ fn actions(p: &GamePage, view: &Value, seat: usize) -> Markup {
         .flatten()
         .map(|d| {
             let letter = d["district"].as_str().unwrap_or("?").to_owned();
-            (letter, card_text(d["card"].as_str().unwrap_or("")))
+            (letter, card_text(l, d["card"].as_str().unwrap_or("")))
         })
         .collect();
     let my_deeds: BTreeSet<String> = view["districts"]
