@@ -103,12 +103,6 @@ pub fn rule_link(kind: &str, rule: &str) -> Option<String> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Names.
-
-pub use crate::games::lancaster::names::{county_name, law_name};
-pub use crate::games::magnate::names::card_name;
-
-// ---------------------------------------------------------------------------------------------
 // The words of the pages themselves.
 
 /// Small texts of the pages, en/es/it/fr.
@@ -140,16 +134,6 @@ fn say(l: Locale, key: &str) -> &'static str {
             "Non c'è una pagina di regole per questo gioco.",
             "Il n'y a pas de page de règles pour ce jeu.",
         ],
-        "code" => ["Code", "Código", "Codice", "Code"],
-        "name" => ["Name", "Nombre", "Nome", "Nom"],
-        "rank" => ["Rank", "Rango", "Valore", "Rang"],
-        "suits" => ["Suits", "Palos", "Semi", "Couleurs"],
-        "ace" => ["Ace", "As", "Asso", "As"],
-        "crown" => ["Crown", "Corona", "Corona", "Couronne"],
-        "pawn" => ["Pawn", "Peón", "Pedone", "Pion"],
-        "court" => ["Court", "Corte", "Corte", "Cour"],
-        "excuse" => ["Excuse", "Excusa", "Scusa", "Excuse"],
-        "none" => ["none", "ninguno", "nessuno", "aucune"],
         _ => ["?", "?", "?", "?"],
     };
     texts[l.index()]
@@ -284,7 +268,9 @@ pub async fn rules_page(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::lancaster::names::{county_name, law_name};
     use crate::games::magnate::cards::CARDS;
+    use crate::games::magnate::names::card_name;
 
     #[test]
     fn every_rule_family_of_both_specs_links_to_its_anchor() {
