@@ -2,7 +2,7 @@
 //! causes it is stored (`services::notifications`) and run by the worker, which composes the
 //! mail from what the recipient may see now and sends it.
 
-use super::compose;
+use super::compose::{self, Mail};
 use super::gather::{self, Context, GameMail};
 use crate::jobs::{BackgroundJob, Env, JobError};
 use chrono::{DateTime, Utc};
@@ -92,17 +92,26 @@ pub struct VacationMail {
     pub message_id: String,
 }
 
-/// Gathers what a job's mail says from what its recipient may see now, writes the mail and
-/// sends it.
-fn deliver<V>(
-    env: &Env,
-    conn: &mut PgConnection,
-    kind: &str,
-    gather: impl FnOnce(&mut PgConnection, &Context) -> Result<Option<V>, JobError>,
-    write: impl FnOnce(&V) -> compose::Mail,
-) -> Result<(), JobError> {
-    let mail = gather(conn, env.sender.context())?.map(|v| write(&v));
-    env.sender.send(mail, kind)
+/// A mail job: it gathers what its mail says from what the recipient may see now and writes
+/// the mail (`None`: no longer due); running it sends that mail.
+pub trait MailJob: Serialize + serde::de::DeserializeOwned {
+    /// The stored `jobs.kind`.
+    const KIND: &'static str;
+
+    /// The mail to send now, if it is still due.
+    ///
+    /// # Errors
+    /// As a job's.
+    fn mail(&self, conn: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError>;
+}
+
+impl<M: MailJob> BackgroundJob for M {
+    const KIND: &'static str = M::KIND;
+
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        let mail = self.mail(conn, env.sender.context())?;
+        env.sender.send(mail, Self::KIND)
+    }
 }
 
 /// The part every game mail's job shares.
@@ -115,118 +124,70 @@ fn game_mail(game_id: Uuid, seat: i16, upto: i64, message_id: &str) -> GameMail<
     }
 }
 
-impl BackgroundJob for InvitationMail {
+impl MailJob for InvitationMail {
     const KIND: &'static str = "email.invitation";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
         let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::invitation(c, ctx, &p),
-            compose::invitation::invitation,
-        )
+        Ok(gather::invitation(c, ctx, &p)?.map(|v| compose::invitation::invitation(&v)))
     }
 }
 
-impl BackgroundJob for TurnMail {
+impl MailJob for TurnMail {
     const KIND: &'static str = "email.turn";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
         let p = game_mail(self.game_id, self.seat, self.upto, &self.message_id);
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::turn(c, ctx, &p),
-            compose::turn::turn,
-        )
+        Ok(gather::turn(c, ctx, &p)?.map(|v| compose::turn::turn(&v)))
     }
 }
 
-impl BackgroundJob for GameOverMail {
+impl MailJob for GameOverMail {
     const KIND: &'static str = "email.game_over";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
         let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::game_over(c, ctx, &p),
-            compose::game_over::game_over,
-        )
+        Ok(gather::game_over(c, ctx, &p)?.map(|v| compose::game_over::game_over(&v)))
     }
 }
 
-impl BackgroundJob for SignInMail {
+impl MailJob for SignInMail {
     const KIND: &'static str = "email.sign_in";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::sign_in(c, ctx, self),
-            compose::account::sign_in,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::sign_in(c, ctx, self)?.map(|v| compose::account::sign_in(&v)))
     }
 }
 
-impl BackgroundJob for SignUpMail {
+impl MailJob for SignUpMail {
     const KIND: &'static str = "email.sign_up";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::sign_up(c, ctx, self),
-            compose::account::sign_up,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::sign_up(c, ctx, self)?.map(|v| compose::account::sign_up(&v)))
     }
 }
 
-impl BackgroundJob for DigestMail {
+impl MailJob for DigestMail {
     const KIND: &'static str = "email.digest";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::digest(c, ctx, self),
-            compose::digest::digest,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::digest(c, ctx, self)?.map(|v| compose::digest::digest(&v)))
     }
 }
 
-impl BackgroundJob for ReminderMail {
+impl MailJob for ReminderMail {
     const KIND: &'static str = "email.reminder";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
         // The clients' event too (design.md section 17), whatever the mail settings.
         crate::services::events::deadline_soon(
-            conn,
+            c,
             crate::domain::GameId(self.game_id),
             self.seat,
             self.pending_since,
         )
         .map_err(|e| JobError::Retry(e.to_string()))?;
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::reminder(c, ctx, self),
-            compose::reminders::reminder,
-        )
+        Ok(gather::reminder(c, ctx, self)?.map(|v| compose::reminders::reminder(&v)))
     }
 }
 
-impl BackgroundJob for VacationMail {
+impl MailJob for VacationMail {
     const KIND: &'static str = "email.vacation";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::vacation(c, ctx, self),
-            compose::reminders::vacation,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::vacation(c, ctx, self)?.map(|v| compose::reminders::vacation(&v)))
     }
 }
 
@@ -239,16 +200,10 @@ pub struct DeclinedMail {
     pub message_id: String,
 }
 
-impl BackgroundJob for DeclinedMail {
+impl MailJob for DeclinedMail {
     const KIND: &'static str = "email.declined";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::declined(c, ctx, self),
-            compose::declined::declined,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::declined(c, ctx, self)?.map(|v| compose::declined::declined(&v)))
     }
 }
 
@@ -260,16 +215,11 @@ pub struct CompetitionInvitationMail {
     pub message_id: String,
 }
 
-impl BackgroundJob for CompetitionInvitationMail {
+impl MailJob for CompetitionInvitationMail {
     const KIND: &'static str = "email.competition_invitation";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::competition_invitation(c, ctx, self),
-            compose::competition::invitation,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::competition_invitation(c, ctx, self)?
+            .map(|v| compose::competition::invitation(&v)))
     }
 }
 
@@ -284,16 +234,10 @@ pub struct PairingMail {
     pub message_id: String,
 }
 
-impl BackgroundJob for PairingMail {
+impl MailJob for PairingMail {
     const KIND: &'static str = "email.pairing";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::pairing(c, ctx, self),
-            compose::competition::pairing,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::pairing(c, ctx, self)?.map(|v| compose::competition::pairing(&v)))
     }
 }
 
@@ -304,16 +248,10 @@ pub struct WebhookDisabledMail {
     pub message_id: String,
 }
 
-impl BackgroundJob for WebhookDisabledMail {
+impl MailJob for WebhookDisabledMail {
     const KIND: &'static str = "email.webhook_disabled";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::webhook_disabled(c, ctx, self),
-            compose::webhook::disabled,
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::webhook_disabled(c, ctx, self)?.map(|v| compose::webhook::disabled(&v)))
     }
 }
 
@@ -367,16 +305,11 @@ pub enum NotAllowed {
     Forwarded,
 }
 
-impl BackgroundJob for AnswerMail {
+impl MailJob for AnswerMail {
     const KIND: &'static str = "email.answer";
-    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
-        deliver(
-            env,
-            conn,
-            Self::KIND,
-            |c, ctx| gather::answer(c, ctx, self),
-            |answer| compose::answer::answer(answer, self.in_reply_to.as_deref()),
-        )
+    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
+        Ok(gather::answer(c, ctx, self)?
+            .map(|answer| compose::answer::answer(&answer, self.in_reply_to.as_deref())))
     }
 }
 
