@@ -172,6 +172,37 @@ pub enum FormatSchema {
     Tables(FormatTables),
 }
 
+impl CreateCompetitionRequest {
+    /// The service's request: defaults filled, the clock and the bye's points checked.
+    fn into_new(self, clock_min_seconds: i64) -> Result<NewCompetition, ApiError> {
+        let scoring = Scoring {
+            bye_points: self.bye_points.unwrap_or(Points::ONE),
+            place_points: self.place_points,
+        };
+        if scoring.bye_points < Points::ZERO || scoring.bye_points > Points::ONE {
+            return Err(ApiError::Validation(
+                "bye_points: between 0 and 1".to_owned(),
+            ));
+        }
+        Ok(NewCompetition {
+            name: self.name,
+            kind: self.kind,
+            options: self.options.unwrap_or(Value::Null),
+            clock: Clock::from_request(self.clock.as_ref(), clock_min_seconds)?,
+            rated: self.rated,
+            format: self.format,
+            entry: self.entry,
+            invite: self.invite,
+            max_entrants: self.max_entrants,
+            min_rating: self.min_rating,
+            require_working_address: self.require_working_address,
+            tie_breaks: self.tie_breaks,
+            scoring,
+            vacation_allowed: self.vacation_allowed,
+        })
+    }
+}
+
 /// Create a competition
 ///
 /// Opens a competition for entries and mails the invited addresses. Accepts `Idempotency-Key`.
@@ -203,31 +234,7 @@ pub async fn create_competition(
         &req,
         json!({"op": "create_competition", "body": serde_json::to_value(&b).map_err(ApiError::internal)?}),
     )?;
-    let scoring = Scoring {
-        bye_points: b.bye_points.unwrap_or(Points::ONE),
-        place_points: b.place_points,
-    };
-    if scoring.bye_points < Points::ZERO || scoring.bye_points > Points::ONE {
-        return Err(ApiError::Validation(
-            "bye_points: between 0 and 1".to_owned(),
-        ));
-    }
-    let request = NewCompetition {
-        name: b.name,
-        kind: b.kind,
-        options: b.options.unwrap_or(Value::Null),
-        clock: Clock::from_request(b.clock.as_ref(), state.settings.games.clock_min_seconds)?,
-        rated: b.rated,
-        format: b.format,
-        entry: b.entry,
-        invite: b.invite,
-        max_entrants: b.max_entrants,
-        min_rating: b.min_rating,
-        require_working_address: b.require_working_address,
-        tie_breaks: b.tie_breaks,
-        scoring,
-        vacation_allowed: b.vacation_allowed,
-    };
+    let request = b.into_new(state.settings.games.clock_min_seconds)?;
     let user = auth.user_id;
     let answer = crate::db::run(&state.pool, move |conn| {
         idempotency::once(conn, user, key.as_ref(), 201, |conn| {

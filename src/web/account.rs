@@ -107,18 +107,7 @@ pub async fn request_sign_in(
     let l = request_locale(&req);
     let chrome = Chrome::anonymous(l);
     let Ok(email) = EmailAddress::parse(&form.email) else {
-        return respond(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            page(
-                &chrome,
-                t(l, "sign_in"),
-                html! {
-                    h1 { (t(l, "sign_in")) }
-                    p.problem role="alert" { (t(l, "invalid_form")) ": " (t(l, "email")) }
-                    (sign_in_box(l, &form.next, t(l, "send_link")))
-                },
-            ),
-        );
+        return not_an_address(&chrome, &form.next);
     };
     if let Some(limited) = link_limit(&state, &req, &chrome, email.as_str()) {
         return limited;
@@ -134,6 +123,20 @@ pub async fn request_sign_in(
         Ok(()) => message(&chrome, StatusCode::OK, t(l, "sign_in"), t(l, "link_sent")),
         Err(e) => error_page(&chrome, &ApiError::from(e)),
     }
+}
+
+/// 422: the sign-in form again, saying the address is not one.
+fn not_an_address(chrome: &Chrome, next: &str) -> HttpResponse {
+    let l = chrome.locale;
+    let body = html! {
+        h1 { (t(l, "sign_in")) }
+        p.problem role="alert" { (t(l, "invalid_form")) ": " (t(l, "email")) }
+        (sign_in_box(l, next, t(l, "send_link")))
+    };
+    respond(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        page(chrome, t(l, "sign_in"), body),
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -294,14 +297,7 @@ pub async fn sign_in_by_link(
         return not_opened_here(l, &req.uri().to_string());
     }
     let used = crate::db::run(&state.pool, move |conn| {
-        use diesel::Connection;
-        conn.transaction(|conn| {
-            if !session::use_sign_in_link(conn, user, link)? {
-                return Ok(None);
-            }
-            session::start(conn, user).map(Some)
-        })
-        .map_err(ApiError::from)
+        session::sign_in_by_link(conn, user, link).map_err(ApiError::from)
     })
     .await;
     match used {

@@ -330,6 +330,25 @@ pub fn use_sign_in_link(conn: &mut PgConnection, user: UserId, link: Uuid) -> Qu
     Ok(n == 1)
 }
 
+/// Spends the sign-in link `link` of `user` and starts a session, in one transaction: the new
+/// session's id, or `None` when the link was already spent or has expired.
+///
+/// # Errors
+/// Database failures.
+pub fn sign_in_by_link(
+    conn: &mut PgConnection,
+    user: UserId,
+    link: Uuid,
+) -> QueryResult<Option<Uuid>> {
+    use diesel::Connection;
+    conn.transaction(|conn| {
+        if !use_sign_in_link(conn, user, link)? {
+            return Ok(None);
+        }
+        start(conn, user).map(Some)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
