@@ -160,6 +160,27 @@ pub async fn list_game_kinds() -> HttpResponse {
     HttpResponse::Ok().json(kinds)
 }
 
+impl CreateGameRequest {
+    /// What an `Idempotency-Key` is bound to: the whole request.
+    fn scope(&self) -> Value {
+        json!({"op": "create_game", "kind": self.kind, "options": self.options, "invite": self.invite, "invite_players": self.invite_players, "open_seats": self.open_seats, "clock": self.clock, "rated": self.rated, "spectator_chat": self.spectator_chat})
+    }
+
+    /// The service's request, the clock checked.
+    fn into_new(self, clock_min_seconds: i64) -> Result<NewGameRequest, ApiError> {
+        Ok(NewGameRequest {
+            kind: self.kind,
+            options: self.options.unwrap_or(Value::Null),
+            invite: self.invite,
+            invite_players: self.invite_players.into_iter().map(UserId).collect(),
+            open_seats: self.open_seats,
+            clock: Clock::from_request(self.clock.as_ref(), clock_min_seconds)?,
+            rated: self.rated,
+            spectator_chat: self.spectator_chat,
+        })
+    }
+}
+
 /// Create a game
 ///
 /// The caller takes seat 0; invited addresses the next seats; open seats the rest. The game starts
@@ -186,28 +207,8 @@ pub async fn create_game(
     body: Json<CreateGameRequest>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Play)?;
-    let CreateGameRequest {
-        kind,
-        options,
-        invite,
-        invite_players,
-        open_seats,
-        clock,
-        rated,
-        spectator_chat,
-    } = body.0;
-    let scope = json!({"op": "create_game", "kind": kind, "options": options, "invite": invite, "invite_players": invite_players, "open_seats": open_seats, "clock": clock, "rated": rated, "spectator_chat": spectator_chat});
-    let key = idempotency_key(&req, scope)?;
-    let request = NewGameRequest {
-        kind,
-        options: options.unwrap_or(Value::Null),
-        invite,
-        invite_players: invite_players.into_iter().map(UserId).collect(),
-        open_seats,
-        clock: Clock::from_request(clock.as_ref(), state.settings.games.clock_min_seconds)?,
-        rated,
-        spectator_chat,
-    };
+    let key = idempotency_key(&req, body.0.scope())?;
+    let request = body.0.into_new(state.settings.games.clock_min_seconds)?;
     let user = auth.user_id;
     let done = crate::db::run(&state.pool, move |conn| {
         games::create(conn, user, request, key.as_ref())
