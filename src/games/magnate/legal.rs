@@ -633,29 +633,32 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
         }
     }
     // Developments: deed by deed (district, then column order), then amount, then payment.
-    for p in player.columns.0.iter().flat_map(|c| c.iter()) {
-        let Some(deed) = p.deed else { continue };
-        let card = p.card;
-        let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
-        let closed = if rules.deed_dev_each_suit {
-            None
-        } else {
-            caps_of(card.suits().bits(), &supply)
-        };
-        let (section, size) = match closed {
-            Some((caps, n)) => {
-                // Every amount from 1 to the room: all ways of at most `room` tokens but the
-                // empty one.
-                let size = at_most(caps.get(..n).unwrap_or(&[]), room) - 1;
-                (Section::Develop { card, room }, size)
+    // Nested loops rather than `flat_map`, which this scan (run for every action) paid for.
+    for column in &player.columns.0 {
+        for p in column {
+            let Some(deed) = p.deed else { continue };
+            let card = p.card;
+            let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
+            let closed = if rules.deed_dev_each_suit {
+                None
+            } else {
+                caps_of(card.suits().bits(), &supply)
+            };
+            let (section, size) = match closed {
+                Some((caps, n)) => {
+                    // Every amount from 1 to the room: all ways of at most `room` tokens but the
+                    // empty one.
+                    let size = at_most(caps.get(..n).unwrap_or(&[]), room) - 1;
+                    (Section::Develop { card, room }, size)
+                }
+                None => {
+                    let group = Group::Develop(card);
+                    (Section::Listed(group), group_size(state, seat, group))
+                }
+            };
+            if size != 0 && !visit(section, size) {
+                return;
             }
-            None => {
-                let group = Group::Develop(card);
-                (Section::Listed(group), group_size(state, seat, group))
-            }
-        };
-        if size != 0 && !visit(section, size) {
-            return;
         }
     }
     // Trades.
