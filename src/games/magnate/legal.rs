@@ -420,7 +420,10 @@ fn placement_bits(state: &State, seat: Seat) -> [u8; 5] {
         *slot = match column.last() {
             None if pawn.rank() == Rank::Excuse => 0x3f,
             None => pawn.suits().bits(),
-            Some(_) if column.iter().any(|p| p.deed.is_some()) => 0,
+            // A deed is always the top card of its column (MAG-PLACE-4 places nothing on it, and
+            // the position format refuses cards on top of one), so the top card alone tells
+            // whether an unfinished deed blocks the column.
+            Some(last) if last.deed.is_some() => 0,
             Some(last) => last.card.suits().bits(),
         };
     }
@@ -632,33 +635,33 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
             return;
         }
     }
-    // Developments: deed by deed (district, then column order), then amount, then payment.
-    // Nested loops rather than `flat_map`, which this scan (run for every action) paid for.
+    // Developments: deed by deed (district order), then amount, then payment. Only a column's
+    // top card can be an unfinished deed (see `placement_bits`), so the scan reads five cards
+    // rather than every placed one.
     for column in &player.columns.0 {
-        for p in column {
-            let Some(deed) = p.deed else { continue };
-            let card = p.card;
-            let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
-            let closed = if rules.deed_dev_each_suit {
-                None
-            } else {
-                caps_of(card.suits().bits(), &supply)
-            };
-            let (section, size) = match closed {
-                Some((caps, n)) => {
-                    // Every amount from 1 to the room: all ways of at most `room` tokens but the
-                    // empty one.
-                    let size = at_most(caps.get(..n).unwrap_or(&[]), room) - 1;
-                    (Section::Develop { card, room }, size)
-                }
-                None => {
-                    let group = Group::Develop(card);
-                    (Section::Listed(group), group_size(state, seat, group))
-                }
-            };
-            if size != 0 && !visit(section, size) {
-                return;
+        let Some(p) = column.last() else { continue };
+        let Some(deed) = p.deed else { continue };
+        let card = p.card;
+        let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
+        let closed = if rules.deed_dev_each_suit {
+            None
+        } else {
+            caps_of(card.suits().bits(), &supply)
+        };
+        let (section, size) = match closed {
+            Some((caps, n)) => {
+                // Every amount from 1 to the room: all ways of at most `room` tokens but the
+                // empty one.
+                let size = at_most(caps.get(..n).unwrap_or(&[]), room) - 1;
+                (Section::Develop { card, room }, size)
             }
+            None => {
+                let group = Group::Develop(card);
+                (Section::Listed(group), group_size(state, seat, group))
+            }
+        };
+        if size != 0 && !visit(section, size) {
+            return;
         }
     }
     // Trades.
