@@ -12,7 +12,7 @@
 //! by enumerating their members.
 
 use super::action::Action;
-use super::cards::{Card, District, Rank, Suit};
+use super::cards::{Card, CardSet, District, Rank, Suit};
 use super::options::{AceDeed, ForbidAllow, TradeRule};
 use super::play::{cost, deed_allowed, deed_price, placement_suits};
 use super::state::{Phase, State};
@@ -584,7 +584,11 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
     let rules = &state.rules;
     if !state.turn.card_played {
         let places = placement_bits(state, seat);
-        // Builds: card by card (table order), then district, then payment.
+        // Builds: card by card (table order), then district, then payment. The same pass notes
+        // which cards may be bought as deeds (a card placeable nowhere can be neither), so the
+        // deeds below reuse its districts and supplies.
+        let mut deedable = CardSet::EMPTY;
+        let mut deed_masks = [0u8; 64];
         for card in player.hand.iter() {
             let bits = card.suits().bits();
             let mask = district_mask(bits, &places);
@@ -592,13 +596,24 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
                 continue;
             }
             let price = cost(card, rules);
-            let ways = match caps_of(bits, &supply) {
-                Some((caps, n)) => exact(caps.get(..n).unwrap_or(&[]), price, 1),
+            let (ways, affordable) = match caps_of(bits, &supply) {
+                Some((caps, n)) => {
+                    let caps = caps.get(..n).unwrap_or(&[]);
+                    (exact(caps, price, 1), deed_affordable(card, caps, rules))
+                }
                 None => {
                     let (suits, n) = suits_of(card);
-                    count_compositions(suits.get(..n).unwrap_or(&[]), price, 1, &supply)
+                    (
+                        count_compositions(suits.get(..n).unwrap_or(&[]), price, 1, &supply),
+                        deed_allowed(card, rules)
+                            && deed_price(card, rules).is_ok_and(|p| supply.covers(&p)),
+                    )
                 }
             };
+            if affordable && let Some(slot) = deed_masks.get_mut(card.index()) {
+                deedable.insert(card);
+                *slot = mask;
+            }
             if ways == 0 {
                 continue;
             }
@@ -613,19 +628,8 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
             }
         }
         // Deeds: card by card, then district.
-        for card in player.hand.iter() {
-            let bits = card.suits().bits();
-            let affordable = match caps_of(bits, &supply) {
-                Some((caps, n)) => deed_affordable(card, caps.get(..n).unwrap_or(&[]), rules),
-                None => {
-                    deed_allowed(card, rules)
-                        && deed_price(card, rules).is_ok_and(|p| supply.covers(&p))
-                }
-            };
-            if !affordable {
-                continue;
-            }
-            let mask = district_mask(bits, &places);
+        for card in deedable.iter() {
+            let mask = deed_masks.get(card.index()).copied().unwrap_or(0);
             if mask != 0 && !visit(Section::Deed { card, mask }, mask.count_ones()) {
                 return;
             }
