@@ -72,16 +72,14 @@ pub fn develop(
     let player = &mut state.players[seat];
     player.supply.remove_all(payment);
     let mut completed = false;
-    for column in player.columns.0.iter_mut() {
-        if let Some(p) = column.iter_mut().find(|p| p.card == card)
-            && let Some(deed) = p.deed.as_mut()
-        {
-            deed.tokens.add_all(payment);
-            // MAG-DEV-5: complete at once; the tokens go back to the bank.
-            if deed.tokens.total() == target {
-                p.deed = None;
-                completed = true;
-            }
+    if let Some(p) = player.property_mut(card)
+        && let Some(deed) = p.deed.as_mut()
+    {
+        deed.tokens.add_all(payment);
+        // MAG-DEV-5: complete at once; the tokens go back to the bank.
+        if deed.tokens.total() == target {
+            p.deed = None;
+            completed = true;
         }
     }
     events.push(Logged::public(Event::Developed {

@@ -12,7 +12,7 @@
 //! by enumerating their members.
 
 use super::action::Action;
-use super::cards::{Card, District, Rank, Suit};
+use super::cards::{Card, CardSet, District, Rank, Suit};
 use super::options::{AceDeed, ForbidAllow, TradeRule};
 use super::play::{cost, deed_allowed, deed_price, placement_suits};
 use super::state::{Phase, State};
@@ -265,45 +265,149 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 
 /// How many legal actions `seat` has now; `legal_actions(..).len()` without building the list.
 pub fn count(state: &State, seat: Seat) -> u32 {
-    walk(state, seat, None).0
+    let mut total: u32 = 0;
+    walk(state, seat, |_, size| {
+        total = total.saturating_add(size);
+        true
+    });
+    total
 }
 
 /// A uniformly random legal action of `seat` (`None` when it has none): the actions are counted
 /// in closed form and only the chosen one is built. Exactly `nth(state, seat,
 /// rng.below(count(state, seat)))`, so it draws from the same distribution as indexing the full
-/// list uniformly.
+/// list uniformly; but the sizing walk runs once: its sections are kept in a fixed array (no
+/// allocation) and the drawn index is found among them. Only a state with more sections than the
+/// array holds (a hand far larger than play reaches) walks again, through [`nth`].
 pub fn pick(state: &State, seat: Seat, rng: &mut crate::engine::GameRng) -> Option<Action> {
-    let total = count(state, seat);
+    let mut kept = [(Section::End, 0u32); KEPT];
+    let mut n = 0usize;
+    let mut total: u32 = 0;
+    walk(state, seat, |section, size| {
+        if let Some(slot) = kept.get_mut(n) {
+            *slot = (section, size);
+        }
+        n += 1;
+        total = total.saturating_add(size);
+        true
+    });
     if total == 0 {
         return None;
     }
-    nth(state, seat, rng.below(total))
+    let mut i = rng.below(total);
+    if n > KEPT {
+        return nth(state, seat, i);
+    }
+    for &(section, size) in kept.get(..n).unwrap_or(&[]) {
+        if i < size {
+            return member(state, seat, section, i);
+        }
+        i -= size;
+    }
+    None
 }
 
 /// The `i`-th legal action of `seat`, as `legal_actions(..)[i]`, built alone.
 pub fn nth(state: &State, seat: Seat, i: u32) -> Option<Action> {
-    walk(state, seat, Some(i)).1
+    let mut left = i;
+    let mut found = None;
+    walk(state, seat, |section, size| {
+        if left < size {
+            found = Some((section, left));
+            return false;
+        }
+        left -= size;
+        true
+    });
+    found.and_then(|(section, i)| member(state, seat, section, i))
 }
 
-/// Where a walk over the legal actions stands: the actions passed so far, and how far the wanted
-/// one still lies ahead.
-struct Cursor {
-    total: u32,
-    /// `u32::MAX` when only counting (no section is that large).
-    left: u32,
+/// How many sections [`pick`] keeps: a hand of `h` cards gives at most `2h + 1` card-play
+/// sections, with at most five deeds, six trades and the end; play keeps hands far smaller.
+const KEPT: usize = 40;
+
+/// A run of consecutive legal actions that one sizing step counts, with what building any of
+/// them needs.
+#[derive(Debug, Clone, Copy)]
+enum Section {
+    /// One card's builds: the districts of `mask` in order, each with `ways` payments of `price`.
+    Build {
+        card: Card,
+        mask: u8,
+        ways: u32,
+        price: u16,
+    },
+    /// One card's deeds: the districts of `mask` in order.
+    Deed {
+        card: Card,
+        mask: u8,
+    },
+    /// One sale per card of the hand.
+    Sell,
+    /// One deed's developments: every amount from 1 to `room`, then payment (closed form).
+    Develop {
+        card: Card,
+        room: u16,
+    },
+    /// Three of one suit for each allowed suit.
+    TradeThree(Suit),
+    /// A group sized by enumerating its members (no closed form).
+    Listed(Group),
+    End,
 }
 
-impl Cursor {
-    /// Passes a section of `size` actions: `Some(i)` when the wanted action is its `i`-th.
-    fn section(&mut self, size: u32) -> Option<u32> {
-        self.total = self.total.saturating_add(size);
-        if self.left < size {
-            return Some(self.left);
+/// The `i`-th action of `section` (of the walk of `seat` now), built alone.
+fn member(state: &State, seat: Seat, section: Section, i: u32) -> Option<Action> {
+    let player = &state.players[seat];
+    let supply = player.supply;
+    match section {
+        Section::Build {
+            card,
+            mask,
+            ways,
+            price,
+        } => {
+            let (suits, n) = suits_of(card);
+            let suits = suits.get(..n).unwrap_or(&[]);
+            let district = nth_district(mask, i.checked_div(ways)?)?;
+            let payment = unrank(suits, price, 1, &supply, i.checked_rem(ways)?)?;
+            Some(Action::Build {
+                card,
+                district,
+                payment,
+            })
         }
-        if self.left != u32::MAX {
-            self.left -= size;
+        Section::Deed { card, mask } => {
+            nth_district(mask, i).map(|district| Action::Deed { card, district })
         }
-        None
+        Section::Sell => player
+            .hand
+            .nth(i as usize)
+            .map(|card| Action::Sell { card }),
+        Section::Develop { card, room } => {
+            let (caps, n) = caps_of(card.suits().bits(), &supply)?;
+            let caps = caps.get(..n).unwrap_or(&[]);
+            let (suits, n) = suits_of(card);
+            let suits = suits.get(..n).unwrap_or(&[]);
+            let mut i = i;
+            for t in 1..=room {
+                let ways = exact(caps, t, 0);
+                if i < ways {
+                    return unrank(suits, t, 0, &supply, i)
+                        .map(|payment| Action::Develop { card, payment });
+                }
+                i -= ways;
+            }
+            None
+        }
+        Section::TradeThree(s) => {
+            let give = Tokens::of(s, 3);
+            take_options(state, &give)
+                .nth(i as usize)
+                .map(|take| Action::Trade { give, take })
+        }
+        Section::Listed(group) => nth_member(state, seat, group, i),
+        Section::End => Some(Action::End),
     }
 }
 
@@ -316,7 +420,10 @@ fn placement_bits(state: &State, seat: Seat) -> [u8; 5] {
         *slot = match column.last() {
             None if pawn.rank() == Rank::Excuse => 0x3f,
             None => pawn.suits().bits(),
-            Some(_) if column.iter().any(|p| p.deed.is_some()) => 0,
+            // A deed is always the top card of its column (MAG-PLACE-4 places nothing on it, and
+            // the position format refuses cards on top of one), so the top card alone tells
+            // whether an unfinished deed blocks the column.
+            Some(last) if last.deed.is_some() => 0,
             Some(last) => last.card.suits().bits(),
         };
     }
@@ -373,10 +480,20 @@ fn at_most(caps: &[u16], room: u16) -> u32 {
         [] => 1,
         [a] => u32::from((*a).min(room)) + 1,
         [a, b] => {
-            let b = *b;
-            (0..=(*a).min(room))
-                .map(|x| u32::from(b.min(room - x)) + 1)
-                .sum()
+            // The sum over x in 0..=min(a, room) of min(b, room - x) + 1: terms of b + 1 while
+            // room - x >= b, then falling by one down to room - top + 1.
+            let (a, b, room) = (u32::from(*a), u32::from(*b), u32::from(room));
+            let top = a.min(room);
+            let (flat, from) = if room >= b {
+                ((top.min(room - b) + 1) * (b + 1), room - b + 1)
+            } else {
+                (0, 0)
+            };
+            if from > top {
+                return flat;
+            }
+            let (hi, lo) = (room + 1 - from, room + 1 - top);
+            flat + (hi + lo) * (top - from + 1) / 2
         }
         [a, rest @ ..] => (0..=(*a).min(room)).map(|x| at_most(rest, room - x)).sum(),
     }
@@ -456,22 +573,22 @@ fn nth_member(state: &State, seat: Seat, group: Group, i: u32) -> Option<Action>
 
 /// Walks the legal actions of `seat` in the order of [`legal_actions`], sizing each section
 /// (one card's builds, one card's deeds, the sales, one deed's developments, one suit's trades,
-/// the end) with closed forms: with `want = None` it returns the count; with `Some(i)` it builds
-/// the `i`-th action alone and returns it (`None` past the end).
-fn walk(state: &State, seat: Seat, want: Option<u32>) -> (u32, Option<Action>) {
-    let mut cur = Cursor {
-        total: 0,
-        left: want.unwrap_or(u32::MAX),
-    };
+/// the end) with closed forms, and hands `visit` each non-empty section with its size until
+/// `visit` returns false. Nothing is built here: [`member`] builds one action of a section.
+fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) {
     if state.is_over() || seat != state.turn.seat || state.turn.phase != Phase::Action {
-        return (0, None);
+        return;
     }
     let player = &state.players[seat];
     let supply = player.supply;
     let rules = &state.rules;
     if !state.turn.card_played {
         let places = placement_bits(state, seat);
-        // Builds: card by card (table order), then district, then payment.
+        // Builds: card by card (table order), then district, then payment. The same pass notes
+        // which cards may be bought as deeds (a card placeable nowhere can be neither), so the
+        // deeds below reuse its districts and supplies.
+        let mut deedable = CardSet::EMPTY;
+        let mut deed_masks = [0u8; 64];
         for card in player.hand.iter() {
             let bits = card.suits().bits();
             let mask = district_mask(bits, &places);
@@ -479,59 +596,54 @@ fn walk(state: &State, seat: Seat, want: Option<u32>) -> (u32, Option<Action>) {
                 continue;
             }
             let price = cost(card, rules);
-            let ways = match caps_of(bits, &supply) {
-                Some((caps, n)) => exact(caps.get(..n).unwrap_or(&[]), price, 1),
+            let (ways, affordable) = match caps_of(bits, &supply) {
+                Some((caps, n)) => {
+                    let caps = caps.get(..n).unwrap_or(&[]);
+                    (exact(caps, price, 1), deed_affordable(card, caps, rules))
+                }
                 None => {
                     let (suits, n) = suits_of(card);
-                    count_compositions(suits.get(..n).unwrap_or(&[]), price, 1, &supply)
+                    (
+                        count_compositions(suits.get(..n).unwrap_or(&[]), price, 1, &supply),
+                        deed_allowed(card, rules)
+                            && deed_price(card, rules).is_ok_and(|p| supply.covers(&p)),
+                    )
                 }
             };
+            if affordable && let Some(slot) = deed_masks.get_mut(card.index()) {
+                deedable.insert(card);
+                *slot = mask;
+            }
             if ways == 0 {
                 continue;
             }
-            if let Some(i) = cur.section(ways * mask.count_ones()) {
-                let (suits, n) = suits_of(card);
-                let suits = suits.get(..n).unwrap_or(&[]);
-                let action = nth_district(mask, i / ways).and_then(|district| {
-                    unrank(suits, price, 1, &supply, i % ways).map(|payment| Action::Build {
-                        card,
-                        district,
-                        payment,
-                    })
-                });
-                return (cur.total, action);
+            let section = Section::Build {
+                card,
+                mask,
+                ways,
+                price,
+            };
+            if !visit(section, ways * mask.count_ones()) {
+                return;
             }
         }
         // Deeds: card by card, then district.
-        for card in player.hand.iter() {
-            let bits = card.suits().bits();
-            let affordable = match caps_of(bits, &supply) {
-                Some((caps, n)) => deed_affordable(card, caps.get(..n).unwrap_or(&[]), rules),
-                None => {
-                    deed_allowed(card, rules)
-                        && deed_price(card, rules).is_ok_and(|p| supply.covers(&p))
-                }
-            };
-            if !affordable {
-                continue;
-            }
-            let mask = district_mask(bits, &places);
-            if let Some(i) = cur.section(mask.count_ones()) {
-                let action = nth_district(mask, i).map(|district| Action::Deed { card, district });
-                return (cur.total, action);
+        for card in deedable.iter() {
+            let mask = deed_masks.get(card.index()).copied().unwrap_or(0);
+            if mask != 0 && !visit(Section::Deed { card, mask }, mask.count_ones()) {
+                return;
             }
         }
         // Sales: one per card.
-        if let Some(i) = cur.section(player.hand.len() as u32) {
-            let action = player
-                .hand
-                .nth(i as usize)
-                .map(|card| Action::Sell { card });
-            return (cur.total, action);
+        if !player.hand.is_empty() && !visit(Section::Sell, player.hand.len() as u32) {
+            return;
         }
     }
-    // Developments: deed by deed (district, then column order), then amount, then payment.
-    for p in player.columns.0.iter().flat_map(|c| c.iter()) {
+    // Developments: deed by deed (district order), then amount, then payment. Only a column's
+    // top card can be an unfinished deed (see `placement_bits`), so the scan reads five cards
+    // rather than every placed one.
+    for column in &player.columns.0 {
+        let Some(p) = column.last() else { continue };
         let Some(deed) = p.deed else { continue };
         let card = p.card;
         let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
@@ -540,29 +652,20 @@ fn walk(state: &State, seat: Seat, want: Option<u32>) -> (u32, Option<Action>) {
         } else {
             caps_of(card.suits().bits(), &supply)
         };
-        let Some((caps, n)) = closed else {
-            let group = Group::Develop(card);
-            if let Some(i) = cur.section(group_size(state, seat, group)) {
-                return (cur.total, nth_member(state, seat, group, i));
+        let (section, size) = match closed {
+            Some((caps, n)) => {
+                // Every amount from 1 to the room: all ways of at most `room` tokens but the
+                // empty one.
+                let size = at_most(caps.get(..n).unwrap_or(&[]), room) - 1;
+                (Section::Develop { card, room }, size)
             }
-            continue;
+            None => {
+                let group = Group::Develop(card);
+                (Section::Listed(group), group_size(state, seat, group))
+            }
         };
-        let caps = caps.get(..n).unwrap_or(&[]);
-        // Every amount from 1 to the room: all ways of at most `room` tokens but the empty one.
-        let size = at_most(caps, room) - 1;
-        if let Some(mut i) = cur.section(size) {
-            let (suits, n) = suits_of(card);
-            let suits = suits.get(..n).unwrap_or(&[]);
-            for t in 1..=room {
-                let ways = exact(caps, t, 0);
-                if i < ways {
-                    let action = unrank(suits, t, 0, &supply, i)
-                        .map(|payment| Action::Develop { card, payment });
-                    return (cur.total, action);
-                }
-                i -= ways;
-            }
-            return (cur.total, None);
+        if size != 0 && !visit(section, size) {
+            return;
         }
     }
     // Trades.
@@ -574,29 +677,22 @@ fn walk(state: &State, seat: Seat, want: Option<u32>) -> (u32, Option<Action>) {
                 5
             };
             for (s, &have) in Suit::ALL.into_iter().zip(supply.0.iter()) {
-                if have < 3 {
-                    continue;
-                }
-                if let Some(i) = cur.section(takes) {
-                    let give = Tokens::of(s, 3);
-                    let action = take_options(state, &give)
-                        .nth(i as usize)
-                        .map(|take| Action::Trade { give, take });
-                    return (cur.total, action);
+                if have >= 3 && !visit(Section::TradeThree(s), takes) {
+                    return;
                 }
             }
         }
         TradeRule::AnyThree => {
-            if supply.total() >= 3
-                && let Some(i) = cur.section(group_size(state, seat, Group::TradeAny))
-            {
-                return (cur.total, nth_member(state, seat, Group::TradeAny, i));
+            if supply.total() >= 3 {
+                let size = group_size(state, seat, Group::TradeAny);
+                if size != 0 && !visit(Section::Listed(Group::TradeAny), size) {
+                    return;
+                }
             }
         }
     }
     // The end of the turn.
-    if (state.turn.card_played || player.hand.is_empty()) && cur.section(1).is_some() {
-        return (cur.total, Some(Action::End));
+    if state.turn.card_played || player.hand.is_empty() {
+        visit(Section::End, 1);
     }
-    (cur.total, None)
 }

@@ -55,26 +55,33 @@ fn income(state: &State, player: &Player, hi: u8) -> Tokens {
         return gained;
     }
     let supply = player.supply;
-    for (_, p) in player.placed() {
-        let pays = match p.card.rank() {
-            Rank::Number(r) => r == hi,
-            Rank::Ace => hi == 1,
-            _ => false,
-        };
-        if !pays {
-            continue;
-        }
-        match (&p.deed, p.card.rank()) {
-            (None, _) | (Some(_), Rank::Ace) => {
-                for s in p.card.suits().iter() {
-                    gained.add(s, 1);
-                }
+    // A loop per column (the income of every roll scans them all).
+    for column in &player.columns.0 {
+        for p in column {
+            let pays = match p.card.rank() {
+                Rank::Number(r) => r == hi,
+                Rank::Ace => hi == 1,
+                _ => false,
+            };
+            if !pays {
+                continue;
             }
-            (Some(deed), _) => {
-                if let Some(s) =
-                    deed_income_suit(deed, p.card.suits(), player, state.rules.auto_pick, &supply)
-                {
-                    gained.add(s, 1);
+            match (&p.deed, p.card.rank()) {
+                (None, _) | (Some(_), Rank::Ace) => {
+                    for s in p.card.suits().iter() {
+                        gained.add(s, 1);
+                    }
+                }
+                (Some(deed), _) => {
+                    if let Some(s) = deed_income_suit(
+                        deed,
+                        p.card.suits(),
+                        player,
+                        state.rules.auto_pick,
+                        &supply,
+                    ) {
+                        gained.add(s, 1);
+                    }
                 }
             }
         }

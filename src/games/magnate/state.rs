@@ -97,21 +97,26 @@ pub struct Player {
 impl Player {
     /// The unfinished deed of `card` in this player's columns.
     pub fn deed_mut(&mut self, card: Card) -> Option<&mut Deed> {
-        self.columns
-            .0
-            .iter_mut()
-            .flat_map(|c| c.iter_mut())
-            .find(|p| p.card == card)
-            .and_then(|p| p.deed.as_mut())
+        self.property_mut(card).and_then(|p| p.deed.as_mut())
     }
 
     pub fn deed(&self, card: Card) -> Option<&Deed> {
+        self.property(card).and_then(|p| p.deed.as_ref())
+    }
+
+    /// `card` where this player placed it (a loop per column: every development looks it up).
+    pub fn property(&self, card: Card) -> Option<&Property> {
         self.columns
             .0
             .iter()
-            .flat_map(|c| c.iter())
-            .find(|p| p.card == card)
-            .and_then(|p| p.deed.as_ref())
+            .find_map(|c| c.iter().find(|p| p.card == card))
+    }
+
+    pub fn property_mut(&mut self, card: Card) -> Option<&mut Property> {
+        self.columns
+            .0
+            .iter_mut()
+            .find_map(|c| c.iter_mut().find(|p| p.card == card))
     }
 
     /// Whether this player has an unfinished deed in `district` (MAG-PLACE-4).
