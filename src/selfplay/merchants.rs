@@ -2,7 +2,8 @@
 //! what each seat must not see (the others' unrevealed captains and rumor cards, by their
 //! quoted ids; a plundering winner sees the loser's), and the structural check of each view: another seat's cargo, glory hand,
 //! stash, rumor, sealed ship, placed tokens, redraw choice and standing orders are absent.
-//! Random seats sometimes file random standing orders (III.3.3).
+//! Random seats sometimes file random standing orders (III.3.3), of every situation: combat
+//! declarations, windows, the glory hand over the limit, plunder, claims and ship choices.
 
 use super::SelfPlay;
 use crate::engine::{Game, GameRng, Seat, Viewer};
@@ -24,6 +25,22 @@ const ORDERS: &[&str] = &[
     "window TW6 if vs player: play GLY-09",
     "window if holds GLY-14: ask",
     "window: pass",
+    "hand if holds GLY-08: discard GLY-03",
+    "hand: discard GLY-05",
+    "hand: discard newest",
+    "hand: ask",
+    "plunder: plunder gold",
+    "plunder if vs player: plunder cargo",
+    "plunder: plunder glory",
+    "plunder: plunder weapon",
+    "plunder: capture",
+    "plunder: done",
+    "plunder: plunder all",
+    "claim if hull<=1: capture",
+    "claim: done",
+    "ship: redraw",
+    "ship: ship flute",
+    "ship: ship sloop",
 ];
 
 impl SelfPlay for Merchants {

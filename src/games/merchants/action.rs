@@ -88,6 +88,11 @@ pub enum Action {
     },
     /// `stop`: spend no more successes.
     Stop,
+    /// `discard glory 12`: MM-GCARD-2, discard a glory card from a hand over the limit (the
+    /// owner's choice, asked even in another player's turn).
+    DiscardGlory {
+        card: GloryId,
+    },
     /// `keep 3 17` (MM-RAID-6).
     Keep {
         cards: Vec<CargoId>,
@@ -235,6 +240,7 @@ impl fmt::Display for Action {
             Action::Discard { card } => write!(f, "discard {card}"),
             Action::Swap { card } => write!(f, "swap {card}"),
             Action::Stop => f.write_str("stop"),
+            Action::DiscardGlory { card } => write!(f, "discard glory {card}"),
             Action::Keep { cards } => list(f, "keep", cards),
             Action::Declare { decl, weapon: None } => f.write_str(decl.word()),
             Action::Declare {
@@ -401,6 +407,9 @@ impl FromStr for Action {
             }),
             "let" if rest == ["go"] => Ok(Action::RaidAs { nation: None }),
             "draw" => bare(Action::Draw),
+            "discard" if rest.first() == Some(&"glory") => Ok(Action::DiscardGlory {
+                card: one(rest.get(1..).unwrap_or_default(), "a glory card number")?,
+            }),
             "discard" => Ok(Action::Discard {
                 card: one(rest, "a card number")?,
             }),

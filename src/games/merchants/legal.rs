@@ -173,6 +173,14 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
     let (Some(top), Some(p)) = (st.top(), st.player(seat)) else {
         return Vec::new();
     };
+    // MM-GCARD-2: an over-full hand is settled before anything else.
+    if super::rules::over_limit(d, st, seat) {
+        return p
+            .glory_hand
+            .iter()
+            .map(|card| Action::DiscardGlory { card: *card })
+            .collect();
+    }
     let mut out = Vec::new();
     match top {
         Frame::ShipChoice { .. } => {
@@ -533,13 +541,20 @@ fn port_actions(
     }
 }
 
-/// III.2 defaults: Sloop; end the turn; finish the port; buy nothing; hire none; let the
+/// III.2 defaults: the newest glory card of an over-full hand; Sloop; end the turn; finish the port; buy nothing; hire none; let the
 /// merchant go; stop spending; keep the most valuable cards that fit; pass in windows; plunder
 /// everything that fits, gold first; keep your own ship; the first option of a choice.
 pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
     let Ok(d) = data::load() else {
         return Timeout::Loses;
     };
+    // MM-GCARD-2 / III.2: the most recently drawn card goes.
+    if super::rules::over_limit(d, st, seat) {
+        return match st.player(seat).and_then(|p| p.glory_hand.last()) {
+            Some(card) => Timeout::Play(Action::DiscardGlory { card: *card }),
+            None => Timeout::Loses,
+        };
+    }
     let action = match st.top() {
         Some(Frame::ShipChoice { .. }) => Action::Ship { ship: Ship::Sloop },
         Some(Frame::Turn { .. }) => Action::End,

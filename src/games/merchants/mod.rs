@@ -34,13 +34,14 @@
 //! MM-NAV-1..14 (the opening volley), MM-DMG-1..6, MM-CREW-1..5, MM-WPN-1..4, MM-PLUN-1..6
 //! (plunder choices, claiming ships), MM-DEATH-1..5 (the redraw of MM-DEATH-4a), MM-GLORY-1/2,
 //! MM-GCARD-1..6, MM-BNTY-1..6, MM-WAR-1..3, MM-END-1..4, D-WINDOW TW1..TW9, D-ZONE effects and
-//! D-CAPT abilities, and standing orders (III.3.3, [`orders`]). Not built: turn scripts
-//! (III.3.4), the hand-limit choice of MM-GCARD-2 (III.2's default, the newest card, is
-//! applied), MM-STASH-2 (paying from the stash).
+//! D-CAPT abilities, standing orders (III.3.3, [`orders`]) and the hand-limit choice of
+//! MM-GCARD-2 (a side request of the owner, [`rules::over_limit`]). Not built: turn scripts
+//! (III.3.4), MM-STASH-2 (paying from the stash).
 //!
 //! Standing orders: a seat files (`orders ...`, at any time, also out of turn, never listed by
 //! `legal_actions`, seen in the history by its sender only) typed rules for its combat
-//! declarations and its windows TW2–TW7. After every accepted action the engine answers each
+//! declarations, its windows TW2–TW7, its discards from a hand over the limit, its plunder,
+//! its claims of defeated ships and its ship choice (with the redraw) after a death. After every accepted action the engine answers each
 //! decision at the top of the stack that the deciding seat's orders cover, as that seat's own
 //! action, so the seat is never pending for it; the seat alone is told (`order_applied`). A
 //! window auto-passed looks to the others exactly like a window nobody had a play for (no event
@@ -58,6 +59,9 @@
 //! forever); plunder is taken item by item within the winner's hold, hand limit and two
 //! specialists, and `plunder all` is III.2's default; a captured ship keeps its damage and its
 //! own modifications, and any NPC beaten in crew combat may be captured (MM-PLUN-4 is general);
+//! MM-GCARD-2's "at once" means before any other decision of the owner, who is asked even in
+//! another player's turn, one card per `discard glory` (a seat two cards over is asked twice),
+//! while that turn goes on (the hand count is public, so the request reveals nothing);
 //! a mission's objective is met when its holder's turn or Port action waits in the named port
 //! (cards delivered: the oldest, or the first good with enough cards); RUM-05 offers face-down
 //! tokens blind and one of a kind the ship has is only revealed; MM-YARD-5's timeout places in
@@ -209,8 +213,16 @@ impl Game for Merchants {
         rules::setup(rules, seats, rng, events)
     }
 
+    /// The top frame's seats, and every seat owing a hand-limit discard (MM-GCARD-2, a side
+    /// request that never blocks the others: [`rules::over_limit`]).
     fn pending(state: &State) -> SeatSet {
-        state.top().map_or(SeatSet::EMPTY, |f| {
+        let owing = data::load().map_or(SeatSet::EMPTY, |d| {
+            (0..state.seats)
+                .map(Seat)
+                .filter(|s| rules::over_limit(d, state, *s))
+                .collect()
+        });
+        let framed = state.top().map_or(SeatSet::EMPTY, |f| {
             let seats = f.seats();
             match f {
                 // A sealed choice waits only for the seats that have not chosen.
@@ -220,7 +232,8 @@ impl Game for Merchants {
                     .collect(),
                 _ => seats,
             }
-        })
+        });
+        framed.iter().chain(owing.iter()).collect()
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {

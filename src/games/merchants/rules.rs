@@ -5,7 +5,7 @@
 
 use super::data::{Data, Effect, parse_icon};
 use super::events::Event;
-use super::ids::{CargoId, Loc, Nation, Ship, Skill, ZoneId};
+use super::ids::{CargoId, GloryId, Loc, Nation, Ship, Skill, ZoneId};
 use super::state::{Activity, Frame, ModToken, Npc, Player, State, Target};
 use super::{Action, MmOutcome, Rules};
 use crate::engine::{GameRng, Illegal, Logged, OptionsError, Seat, SeatSet};
@@ -494,10 +494,10 @@ pub(super) fn draw_cargo(st: &mut State, rng: &mut GameRng) -> Option<CargoId> {
     st.cargo_deck.pop()
 }
 
-/// MM-GCARD-1/2/6: draw one glory card; over the hand limit the most recent is discarded (the
-/// III.2 default; choosing is left for the next stage).
+/// MM-GCARD-1/6: draw one glory card. Over the hand limit the owner then owes a discard of
+/// its choice (MM-GCARD-2, [`over_limit`]).
 pub(super) fn draw_glory_card(
-    d: &Data,
+    _d: &Data,
     st: &mut State,
     seat: Seat,
     rng: &mut GameRng,
@@ -516,12 +516,44 @@ pub(super) fn draw_glory_card(
     p.glory_hand.push(card);
     ev.push(Logged::public(Event::GloryDrawn { seat }));
     ev.push(only(seat, Event::GloryCard { seat, card }));
-    if p.glory_hand.len() > usize::from(d.start.glory_hand_limit)
-        && let Some(c) = p.glory_hand.pop()
-    {
-        st.glory_discard.push(c);
-        ev.push(Logged::public(Event::GloryDiscarded { seat, card: c }));
+}
+
+/// MM-GCARD-2: `seat` holds more glory cards than the hand limit and owes a discard. The
+/// debt is a side request, not a frame: the seat is pending (with only `discard glory`
+/// listed) until it is back at the limit, and answers before any other decision of its own,
+/// but it never blocks the turn under way when that is someone else's (as III.3.9 for a
+/// death). A frame pushed where the card is drawn would sit in the middle of the combat,
+/// plunder or raid that drew it, whose code expects its own frame on top; and the hand count
+/// is public, so being asked reveals nothing.
+pub fn over_limit(d: &Data, st: &State, seat: Seat) -> bool {
+    st.outcome.is_none()
+        && st
+            .player(seat)
+            .is_some_and(|p| p.glory_hand.len() > usize::from(d.start.glory_hand_limit))
+}
+
+/// MM-GCARD-2: `card` leaves the over-full hand face-up (public from now on).
+fn discard_glory(d: &Data, st: &mut State, seat: Seat, card: GloryId, ev: &mut Ev) -> R<()> {
+    if !over_limit(d, st, seat) {
+        return Err(no(
+            "MM-GCARD-2",
+            format!(
+                "Glory cards are discarded only from a hand over the limit of {}.",
+                d.start.glory_hand_limit
+            ),
+        ));
     }
+    let p = player_mut(st, seat)?;
+    if !p.glory_hand.contains(&card) {
+        return Err(no(
+            "MM-GCARD-2",
+            format!("Glory card {card} is not in your hand."),
+        ));
+    }
+    p.glory_hand.retain(|c| *c != card);
+    st.glory_discard.push(card);
+    ev.push(Logged::public(Event::GloryDiscarded { seat, card }));
+    Ok(())
 }
 
 /// MM-GLORY-1 / MM-GCARD-1: track points, one glory card each; MM-END-1 announced.
@@ -1241,6 +1273,19 @@ pub(super) fn act(
     rng: &mut GameRng,
     ev: &mut Ev,
 ) -> R<()> {
+    // MM-GCARD-2: "at once": an over-full hand is settled before anything else the seat does.
+    if let Action::DiscardGlory { card } = a {
+        return discard_glory(d, st, seat, *card, ev);
+    }
+    if over_limit(d, st, seat) {
+        return Err(no(
+            "MM-GCARD-2",
+            format!(
+                "Your hand is over the limit of {} glory cards: discard first (`discard glory N`).",
+                d.start.glory_hand_limit
+            ),
+        ));
+    }
     step(d, st, seat, a, rng, ev)?;
     // MM-MIS-4: objectives met in port are checked when the holder's turn or Port action is
     // waiting again.
@@ -1673,12 +1718,6 @@ fn pick(
             st.glory_discard.extend(rest);
             let p = player_mut(st, seat)?;
             p.glory_hand.push(option);
-            if p.glory_hand.len() > usize::from(d.start.glory_hand_limit)
-                && let Some(c) = p.glory_hand.pop()
-            {
-                st.glory_discard.push(c);
-                ev.push(Logged::public(Event::GloryDiscarded { seat, card: c }));
-            }
             ev.push(Logged::public(Event::GloryDrawn { seat }));
             ev.push(only(seat, Event::GloryCard { seat, card: option }));
         }

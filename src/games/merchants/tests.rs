@@ -110,6 +110,7 @@ fn every_action_round_trips_through_its_notation() {
         "let go",
         "draw",
         "discard 12",
+        "discard glory 12",
         "swap 40",
         "stop",
         "keep",
@@ -1863,6 +1864,293 @@ fn an_order_may_play_a_tactic_and_ask_stops_the_search() {
     assert!(
         ev.iter()
             .any(|e| matches!(e.event, super::Event::OrderApplied { order: 2, .. }))
+    );
+    invariants(&st);
+}
+
+// ---------------------------------------------------------------------------------------------
+// MM-GCARD-2: the owner's discard from a hand over the limit
+// ---------------------------------------------------------------------------------------------
+
+/// Fills `seat`'s hand to `n` cards from the glory deck (drawn in deck order).
+fn fill_hand(st: &mut State, seat: Seat, n: usize) {
+    while st.players[seat.index()].glory_hand.len() < n {
+        let c = st.glory_deck.pop().unwrap();
+        st.players[seat.index()].glory_hand.push(c);
+    }
+}
+
+#[test]
+fn a_fifth_glory_card_is_kept_until_its_owner_discards_one_of_their_choice() {
+    let mut st = started(2, 30);
+    let seat = turn_seat(&st);
+    fill_hand(&mut st, seat, 4);
+    let mut ev = Vec::new();
+    super::rules::draw_glory_card(d(), &mut st, seat, &mut GameRng::from_u64(3), &mut ev);
+    // Nothing is discarded for the owner: the fifth card stays until it chooses.
+    assert_eq!(st.players[seat.index()].glory_hand.len(), 5);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e.event, super::Event::GloryDiscarded { .. }))
+    );
+    let hand = st.players[seat.index()].glory_hand.clone();
+    let legal = Merchants::legal_actions(&st, seat);
+    assert_eq!(
+        legal,
+        hand.iter()
+            .map(|card| Action::DiscardGlory { card: *card })
+            .collect::<Vec<_>>()
+    );
+    // "At once": its turn waits until the hand is back at the limit.
+    refused(&st, seat, "end", "MM-GCARD-2");
+    let outside = (0..70u8).find(|c| !hand.contains(c)).unwrap();
+    refused(&st, seat, &format!("discard glory {outside}"), "MM-GCARD-2");
+    let first = hand[0];
+    let ev = act(&mut st, seat, &Action::DiscardGlory { card: first }, 4).unwrap();
+    assert_eq!(st.players[seat.index()].glory_hand, hand[1..].to_vec());
+    assert_eq!(st.glory_discard.last(), Some(&first));
+    // The discarded card is public once discarded.
+    assert!(ev.iter().any(
+        |e| matches!(e.event, super::Event::GloryDiscarded { card, .. } if card == first)
+            && e.audience == crate::engine::Audience::Everyone
+    ));
+    // Back at the limit: no more discards, the turn goes on.
+    refused(
+        &st,
+        seat,
+        &format!("discard glory {}", hand[1]),
+        "MM-GCARD-2",
+    );
+    assert!(Merchants::legal_actions(&st, seat).contains(&Action::End));
+    invariants(&st);
+}
+
+#[test]
+fn a_hand_over_the_limit_in_another_players_turn_is_asked_without_blocking_that_turn() {
+    let mut st = started(2, 31);
+    let active = turn_seat(&st);
+    let other = Seat(1 - active.0);
+    fill_hand(&mut st, other, 6);
+    // Both are pending: the owner for its discard, the active seat for its turn.
+    let pending: Vec<Seat> = Merchants::pending(&st).iter().collect();
+    assert!(pending.contains(&active) && pending.contains(&other));
+    assert!(
+        !Merchants::legal_actions(&st, active)
+            .iter()
+            .any(|a| matches!(a, Action::DiscardGlory { .. }))
+    );
+    // The hand stays hidden: the others see its count only, and what is asked shows no card.
+    let seen = Merchants::view(&st, Viewer::Seat(active));
+    assert!(seen.players[other.index()].glory_hand.is_none());
+    assert_eq!(seen.players[other.index()].glory_cards, 6);
+    // The active turn moves on meanwhile.
+    let moved = Merchants::legal_actions(&st, active)
+        .into_iter()
+        .find(|a| {
+            matches!(
+                a,
+                Action::Move { .. } | Action::Enter | Action::Leave { .. }
+            )
+        })
+        .unwrap();
+    act(&mut st, active, &moved, 5).unwrap();
+    // III.2's default on timeout: the most recently drawn card, once per card over.
+    let hand = st.players[other.index()].glory_hand.clone();
+    for k in 0..2 {
+        let Timeout::Play(a) = Merchants::timeout(&st, other) else {
+            panic!("no default")
+        };
+        assert_eq!(
+            a,
+            Action::DiscardGlory {
+                card: hand[hand.len() - 1 - k]
+            }
+        );
+        act(&mut st, other, &a, 6 + k as u64).unwrap();
+    }
+    assert_eq!(st.players[other.index()].glory_hand, hand[..4].to_vec());
+    assert!(!Merchants::pending(&st).contains(other));
+    refused(
+        &st,
+        other,
+        &format!("discard glory {}", hand[0]),
+        "MM-ACT-1",
+    );
+    invariants(&st);
+}
+
+#[test]
+fn a_hand_order_discards_for_its_owner_and_only_the_owner_hears_which_order() {
+    let mut st = started(2, 32);
+    let active = turn_seat(&st);
+    let other = Seat(1 - active.0);
+    fill_hand(&mut st, other, 4);
+    give_glory(&mut st, other, glory("GLY-05"));
+    st.players[other.index()].glory_hand.rotate_right(1);
+    let newest = *st.players[other.index()].glory_hand.last().unwrap();
+    // The filing answers the open request at once: a GLY-05 goes, not the newest card.
+    let ev = file(
+        &mut st,
+        other,
+        "orders hand: discard GLY-05; hand: discard newest",
+    );
+    let hand = &st.players[other.index()].glory_hand;
+    assert_eq!(hand.len(), 4);
+    assert!(hand.contains(&newest));
+    assert!(!hand.contains(&glory("GLY-05")));
+    let applied: Vec<_> = ev
+        .iter()
+        .filter(|e| matches!(e.event, super::Event::OrderApplied { .. }))
+        .collect();
+    assert_eq!(applied.len(), 1);
+    assert_eq!(
+        applied[0].audience,
+        crate::engine::Audience::Only(crate::engine::SeatSet::only(other))
+    );
+    // Next time no GLY-05 is held: the second order takes the newest.
+    fill_hand(&mut st, other, 4);
+    let mut ev = Vec::new();
+    super::rules::draw_glory_card(d(), &mut st, other, &mut GameRng::from_u64(4), &mut ev);
+    let newest = *st.players[other.index()].glory_hand.last().unwrap();
+    let moved = Merchants::legal_actions(&st, active)
+        .into_iter()
+        .find(|a| {
+            matches!(
+                a,
+                Action::Move { .. } | Action::Enter | Action::Leave { .. }
+            )
+        })
+        .unwrap();
+    act(&mut st, active, &moved, 7).unwrap();
+    assert_eq!(st.players[other.index()].glory_hand.len(), 4);
+    assert!(!st.players[other.index()].glory_hand.contains(&newest));
+    invariants(&st);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standing orders for plunder, claim and the ship choice (III.2)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn plunder_claim_ship_and_hand_orders_round_trip_and_bad_ones_are_refused() {
+    let text = "orders hand if holds GLY-08: discard GLY-03; hand: discard newest; \
+                plunder: plunder gold; plunder if vs player: plunder cargo; plunder: capture; \
+                plunder: done; claim if hull<=1: capture; claim: done; ship: redraw; \
+                ship: ship flute";
+    let a: Action = text.parse().unwrap();
+    assert_eq!(a.to_string().parse::<Action>().unwrap(), a);
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["orders"][0]["when"]["kind"], "hand");
+    assert_eq!(json["orders"][2]["then"]["what"], "gold");
+    assert_eq!(json["orders"][9]["then"]["ship"], "flute");
+    assert_eq!(serde_json::from_value::<Action>(json).unwrap(), a);
+    let st = started(2, 3);
+    let other = Seat(1 - turn_seat(&st).0);
+    for (text, rule) in [
+        ("orders hand: pass", "MM-GCARD-2"),
+        ("orders hand: discard GLY-99", "MM-GCARD-3"),
+        ("orders plunder: flee", "MM-PLUN-1"),
+        ("orders claim: plunder gold", "MM-PLUN-4"),
+        ("orders ship: ship frigate", "MM-DEATH-4"),
+        ("orders ship: capture", "MM-DEATH-4"),
+        ("orders window: capture", "MM-GCARD-5"),
+        ("orders declare: redraw", "MM-NAV-4"),
+    ] {
+        refused(&st, other, text, rule);
+    }
+    assert!("orders plunder: plunder ship".parse::<Action>().is_err());
+}
+
+#[test]
+fn plunder_orders_take_gold_and_the_best_cargo_then_finish_without_asking() {
+    let (mut st, a, b) = plundering();
+    let cargo = st.players[b.index()].cargo.clone();
+    let best = *cargo
+        .iter()
+        .max_by_key(|c| d().cargo_card(**c).plunder)
+        .unwrap();
+    let ev = file(
+        &mut st,
+        a,
+        "orders plunder: plunder gold; plunder: plunder cargo; plunder: done",
+    );
+    let p = &st.players[a.index()];
+    assert_eq!(p.gold, 19);
+    assert!(p.cargo.contains(&best));
+    // Both cards fit, so both were taken before `done`; the loser is dead.
+    assert!(cargo.iter().all(|c| p.cargo.contains(c)));
+    assert!(st.players[b.index()].ship.is_none());
+    for e in ev
+        .iter()
+        .filter(|e| matches!(e.event, super::Event::OrderApplied { .. }))
+    {
+        assert_eq!(
+            e.audience,
+            crate::engine::Audience::Only(crate::engine::SeatSet::only(a))
+        );
+    }
+    invariants(&st);
+}
+
+#[test]
+fn a_claim_order_captures_or_keeps_the_ship_instead_of_asking() {
+    for (order, ship) in [
+        ("claim: capture", Ship::Frigate),
+        ("claim: done", Ship::Sloop),
+    ] {
+        let mut st = started(2, 33);
+        let seat = turn_seat(&st);
+        st.stack.push(Frame::Claim {
+            seat,
+            ship: Ship::Frigate,
+            hits: [3, 3, 3, 3, 3],
+        });
+        file(&mut st, seat, &format!("orders {order}"));
+        assert_eq!(st.players[seat.index()].ship, Some(ship), "{order}");
+        assert!(!matches!(st.stack.last(), Some(Frame::Claim { .. })));
+        invariants(&st);
+    }
+}
+
+#[test]
+fn ship_orders_redraw_when_allowed_then_choose_the_ship_for_a_dead_captain() {
+    let mut st = started(2, 21);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    let pirate = u8::try_from(d().npcs.iter().position(|n| n.pirate).unwrap()).unwrap();
+    st.npcs = (0..17)
+        .map(|z| super::state::Npc {
+            card: pirate,
+            zone: z,
+            hits: [0; 5],
+        })
+        .collect();
+    file(&mut st, other, "orders ship: redraw; ship: ship flute");
+    let before = st.players[other.index()].captain;
+    super::rules::die(
+        d(),
+        &mut st,
+        other,
+        &mut GameRng::from_u64(1),
+        &mut Vec::new(),
+    );
+    let frame = st.stack.remove(0);
+    st.stack.push(frame);
+    // The next accepted action lets the orders answer: redraw, then a Flute.
+    let ev = file(&mut st, other, "orders ship: redraw; ship: ship flute");
+    let p = &st.players[other.index()];
+    assert_ne!(p.captain, before);
+    assert_eq!(p.ship, Some(Ship::Flute));
+    let applied: Vec<String> = ev
+        .iter()
+        .filter_map(|e| match &e.event {
+            super::Event::OrderApplied { action, .. } => Some(action.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        applied,
+        vec!["redraw".to_string(), "ship flute".to_string()]
     );
     invariants(&st);
 }
