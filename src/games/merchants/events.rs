@@ -197,6 +197,13 @@ pub enum Event {
         amount: i64,
         stash: u32,
     },
+    /// MM-STASH-2, only to the owner: `gold` of a price in the home port came from the stash,
+    /// which now holds `stash`.
+    PaidFromStash {
+        seat: Seat,
+        gold: u32,
+        stash: u32,
+    },
     Glory {
         seat: Seat,
         points: u8,

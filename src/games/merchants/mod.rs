@@ -30,13 +30,13 @@
 //! MM-ROUND-1..3, MM-EVT-1..5 (every D-EVT effect, EVT-27's hunters and EVT-29's pardon
 //! included), MM-NPC-1..9, MM-ACT-1..4, MM-MOVE-1..4, MM-SCOUT-1..4, MM-RAID-1..7,
 //! MM-PORT-1..4, MM-SELL-1..3, MM-BUY-1..8, MM-YARD-1..13 (weapon resale; MM-YARD-5 placement
-//! by the owner), MM-RECR-1/2, MM-RUM-1..3 (every D-RUM reward), MM-MIS-1..5, MM-STASH-1/3/4/5,
+//! by the owner), MM-RECR-1/2, MM-RUM-1..3 (every D-RUM reward), MM-MIS-1..5, MM-STASH-1..5,
 //! MM-NAV-1..14 (the opening volley), MM-DMG-1..6, MM-CREW-1..5, MM-WPN-1..4, MM-PLUN-1..6
 //! (plunder choices, claiming ships), MM-DEATH-1..5 (the redraw of MM-DEATH-4a), MM-GLORY-1/2,
 //! MM-GCARD-1..6, MM-BNTY-1..6, MM-WAR-1..3, MM-END-1..4, D-WINDOW TW1..TW9, D-ZONE effects and
 //! D-CAPT abilities, standing orders (III.3.3, [`orders`]) and the hand-limit choice of
 //! MM-GCARD-2 (a side request of the owner, [`rules::over_limit`]). Not built: turn scripts
-//! (III.3.4), MM-STASH-2 (paying from the stash).
+//! (III.3.4).
 //!
 //! Standing orders: a seat files (`orders ...`, at any time, also out of turn, never listed by
 //! `legal_actions`, seen in the history by its sender only) typed rules for its combat
@@ -59,6 +59,8 @@
 //! forever); plunder is taken item by item within the winner's hold, hand limit and two
 //! specialists, and `plunder all` is III.2's default; a captured ship keeps its damage and its
 //! own modifications, and any NPC beaten in crew combat may be captured (MM-PLUN-4 is general);
+//! MM-STASH-2 pays a price in the home port from the gold on board first and the stash for the
+//! rest, a fixed order ([`rules::purse`]; the owner alone is told what the stash paid);
 //! MM-GCARD-2's "at once" means before any other decision of the owner, who is asked even in
 //! another player's turn, one card per `discard glory` (a seat two cards over is asked twice),
 //! while that turn goes on (the hand count is public, so the request reveals nothing);

@@ -228,6 +228,10 @@ impl Present for Merchants {
                 &STASHED,
                 vec![("p", seat()), ("a", count("amount")), ("s", count("stash"))],
             ),
+            "paid_from_stash" => say(
+                &PAID_FROM_STASH,
+                vec![("p", seat()), ("g", count("gold")), ("s", count("stash"))],
+            ),
             "glory" => say(
                 &GLORY,
                 vec![("p", seat()), ("n", count("points")), ("r", text("rule"))],
@@ -810,6 +814,12 @@ const STASHED: T = [
     "{p}, moviste {a} de oro; tu escondite guarda {s}.",
     "{p}, hai spostato {a} oro; il nascondiglio contiene {s}.",
     "{p}, vous avez déplacé {a} or ; votre cache contient {s}.",
+];
+const PAID_FROM_STASH: T = [
+    "{p}, your stash paid {g} gold of the price; it holds {s}.",
+    "{p}, tu escondite pagó {g} de oro del precio; guarda {s}.",
+    "{p}, il nascondiglio ha pagato {g} oro del prezzo; contiene {s}.",
+    "{p}, votre cache a payé {g} or du prix ; elle contient {s}.",
 ];
 const GLORY: T = [
     "{p} gains {n} glory ({r}).",

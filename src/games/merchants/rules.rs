@@ -438,6 +438,48 @@ fn home_zone(d: &Data, p: &Player) -> Option<ZoneId> {
         .and_then(|c| d.zone_index(&c.home))
 }
 
+/// MM-STASH-2: the gold a captain may spend now: on board, and in the home port the stash too.
+pub fn purse(d: &Data, p: &Player) -> u32 {
+    if p.in_port && home_zone(d, p) == Some(p.zone) {
+        p.gold.saturating_add(p.stash)
+    } else {
+        p.gold
+    }
+}
+
+/// MM-STASH-2: pays `cost` (at most [`purse`]) from the gold on board first, the stash paying
+/// only the rest. A fixed order rather than a choice in every priced action: the stash is safe
+/// from plunder (MM-STASH-4) and worth secret glory (MM-STASH-3), so keeping it is nearly
+/// always the captain's interest, and one who wants the stash to pay first moves that gold on
+/// board with the Stash activity beforehand (MM-STASH-1), which comes to the same. The part
+/// the stash paid is told to the owner only (III.4); the price is public as before, and gold
+/// on board is public, so what the stash paid is inferable, as on the tabletop, but never what
+/// it still holds.
+fn spend(d: &Data, st: &mut State, seat: Seat, cost: u32, ev: &mut Ev) -> R<()> {
+    let p = player_mut(st, seat)?;
+    if cost > purse(d, p) {
+        return Err(no(
+            "MM-STASH-2",
+            format!("{cost} gold is more than you have."),
+        ));
+    }
+    let from_stash = cost.saturating_sub(p.gold);
+    p.gold -= cost - from_stash;
+    p.stash -= from_stash;
+    if from_stash > 0 {
+        let stash = p.stash;
+        ev.push(only(
+            seat,
+            Event::PaidFromStash {
+                seat,
+                gold: from_stash,
+                stash,
+            },
+        ));
+    }
+    Ok(())
+}
+
 pub fn total_glory(d: &Data, st: &State, p: &Player) -> u8 {
     p.glory.saturating_add(st.stash_points(
         p,
@@ -2721,14 +2763,14 @@ fn port_activity(
             }
             let each = repair_price(d, &p);
             let cost = each * u32::try_from(locs.len()).unwrap_or(u32::MAX);
-            if locs.is_empty() || cost > q.gold {
+            if locs.is_empty() || cost > purse(d, &q) {
                 return Err(no(
                     "MM-YARD-9",
                     format!("Repairs cost {each} gold per point."),
                 ));
             }
-            q.gold -= cost;
             *player_mut(st, seat)? = q;
+            spend(d, st, seat, cost, ev)?;
             ev.push(Logged::public(Event::Repaired {
                 seat,
                 locs: locs.clone(),
@@ -2747,13 +2789,13 @@ fn port_activity(
                 ));
             }
             let price = mod_price(d, zone);
-            if p.gold < price {
+            if purse(d, &p) < price {
                 return Err(no(
                     "MM-YARD-10",
                     format!("A modification costs {price} gold."),
                 ));
             }
-            player_mut(st, seat)?.gold -= price;
+            spend(d, st, seat, price, ev)?;
             install_mod(d, st, seat, zone, t.kind, ev)?;
         }
         Action::Weapon { kind } => {
@@ -2770,15 +2812,14 @@ fn port_activity(
                 return Err(no("MM-YARD-12", "At most one of each weapon per ship."));
             }
             let price = weapon_price(d, zone);
-            if p.gold < price {
+            if purse(d, &p) < price {
                 return Err(no(
                     "MM-YARD-12",
                     format!("A special weapon costs {price} gold."),
                 ));
             }
-            let q = player_mut(st, seat)?;
-            q.gold -= price;
-            q.weapons.push(*kind);
+            spend(d, st, seat, price, ev)?;
+            player_mut(st, seat)?.weapons.push(*kind);
             if let Some(s) = st.weapon_supply.get_mut(usize::from(*kind)) {
                 *s -= 1;
             }
@@ -2808,14 +2849,14 @@ fn port_activity(
                     "Employ a specialist from your glory hand.",
                 ));
             };
-            if p.specialists.len() >= 2 || p.gold < cost {
+            if p.specialists.len() >= 2 || purse(d, &p) < cost {
                 return Err(no(
                     "MM-GCARD-4",
                     format!("At most 2 specialists per ship; this one costs {cost} gold."),
                 ));
             }
+            spend(d, st, seat, cost, ev)?;
             let q = player_mut(st, seat)?;
-            q.gold -= cost;
             q.glory_hand.retain(|c| c != card);
             q.specialists.push(*card);
             ev.push(Logged::public(Event::Employed {
@@ -2850,19 +2891,19 @@ fn port_activity(
                     crew: gained,
                     gold: 0,
                 }));
-            } else if p.gold >= hire_price(d, zone) {
+            } else if purse(d, &p) >= hire_price(d, zone) {
                 st.stack.push(Frame::Hire { seat });
             }
         }
         Action::Rumor => {
             let cost = rumor_price(d, &p);
-            if p.gold < cost {
+            if purse(d, &p) < cost {
                 return Err(no("MM-RUM-1", format!("A rumor costs {cost} gold.")));
             }
             if st.rumor_deck.is_empty() && st.rumor_discard.is_empty() {
                 return Err(no("MM-RUM-1", "No rumor card is left."));
             }
-            player_mut(st, seat)?.gold -= cost;
+            spend(d, st, seat, cost, ev)?;
             let ok = st.round_effects.iter().any(|e| e == "tavern_talk")
                 || roll(
                     d,
@@ -3113,10 +3154,10 @@ fn take(
         .filter(|(c, _)| chosen.contains(c))
         .map(|(_, p)| *p)
         .sum();
-    if cost > p.gold {
+    if cost > purse(d, &p) {
         return Err(no(
             "MM-BUY-3",
-            format!("These cards cost {cost} gold; you have {}.", p.gold),
+            format!("These cards cost {cost} gold; you have {}.", purse(d, &p)),
         ));
     }
     let cap = port_capacity(d, &p);
@@ -3127,8 +3168,8 @@ fn take(
         ));
     }
     let round = st.round;
+    spend(d, st, seat, cost, ev)?;
     let q = player_mut(st, seat)?;
-    q.gold -= cost;
     q.cargo.extend(chosen.iter().copied());
     if !chosen.is_empty() {
         q.last_buy = Some((q.zone, round));
@@ -3182,7 +3223,7 @@ fn yard(
         return Err(no("MM-YARD-2", "You already sail that kind of ship."));
     }
     let sale = sale_price(d, p);
-    if p.gold + sale < t.buy {
+    if purse(d, p) + sale < t.buy {
         return Err(no(
             "MM-YARD-2",
             format!(
@@ -3192,8 +3233,9 @@ fn yard(
         ));
     }
     let big = t.big && !p.big_ship_glory;
+    player_mut(st, seat)?.gold += sale;
+    spend(d, st, seat, t.buy, ev)?;
     let q = player_mut(st, seat)?;
-    q.gold = q.gold + sale - t.buy;
     let crew = cur(q, Loc::Crew);
     let mods = std::mem::take(&mut q.mods);
     q.ship = Some(ship);
@@ -3226,14 +3268,14 @@ fn hire(d: &Data, st: &mut State, seat: Seat, crew: u8, ev: &mut Ev) -> R<()> {
     let missing = max_loc(d, &p, Loc::Crew).saturating_sub(cur(&p, Loc::Crew));
     let each = hire_price(d, p.zone);
     let cost = each * u32::from(crew);
-    if crew > missing || cost > p.gold {
+    if crew > missing || cost > purse(d, &p) {
         return Err(no(
             "MM-RECR-1",
             format!("Hire up to {missing} crew at {each} gold each."),
         ));
     }
+    spend(d, st, seat, cost, ev)?;
     let q = player_mut(st, seat)?;
-    q.gold -= cost;
     let v = cur(q, Loc::Crew) + crew;
     set_cur(q, Loc::Crew, v);
     ev.push(Logged::public(Event::Recruited {

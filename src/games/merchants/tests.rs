@@ -2154,3 +2154,87 @@ fn ship_orders_redraw_when_allowed_then_choose_the_ship_for_a_dead_captain() {
     );
     invariants(&st);
 }
+
+// ---------------------------------------------------------------------------------------------
+// MM-STASH-2: paying from the stash in the home port
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn in_the_home_port_the_stash_pays_what_the_gold_on_board_does_not_and_only_its_owner_is_told() {
+    let mut st = started(2, 16);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    let each = super::rules::repair_price(d(), &st.players[seat.index()]);
+    {
+        let p = &mut st.players[seat.index()];
+        p.gold = each - 1;
+        p.stash = 20;
+        p.hits[0] -= 1;
+    }
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    // Listed although the gold on board does not cover it.
+    let legal = Merchants::legal_actions(&st, seat);
+    let repair = Action::Repair {
+        locs: vec![Loc::Hull],
+    };
+    assert!(legal.contains(&repair));
+    let ev = act(&mut st, seat, &repair, 3).unwrap();
+    // Board first, the stash the rest.
+    let p = &st.players[seat.index()];
+    assert_eq!(p.gold, 0);
+    assert_eq!(p.stash, 19);
+    let told = ev
+        .iter()
+        .find(|e| matches!(e.event, super::Event::PaidFromStash { .. }))
+        .unwrap();
+    assert_eq!(
+        told.audience,
+        crate::engine::Audience::Only(crate::engine::SeatSet::only(seat))
+    );
+    // Nothing the other seat sees names the stash's balance.
+    for e in ev.iter().filter(|e| e.audience.admits(Viewer::Seat(other))) {
+        let json = serde_json::to_value(&e.event).unwrap();
+        assert!(json.get("stash").is_none(), "{json}");
+    }
+    assert_eq!(
+        Merchants::view(&st, Viewer::Seat(other)).players[seat.index()].stash,
+        None
+    );
+    // More than gold and stash together: not listed, and refused with nothing changed.
+    st.players[seat.index()].stash = 0;
+    st.players[seat.index()].hits[1] -= 1;
+    assert!(
+        !Merchants::legal_actions(&st, seat)
+            .iter()
+            .any(|a| matches!(a, Action::Repair { .. }))
+    );
+    refused(&st, seat, "repair masts", "MM-YARD-9");
+    invariants(&st);
+}
+
+#[test]
+fn away_from_the_home_port_the_stash_pays_nothing() {
+    let mut st = started(2, 16);
+    let seat = turn_seat(&st);
+    let home = d()
+        .zone_index(&d().captains[usize::from(st.players[seat.index()].captain)].home)
+        .unwrap();
+    let away = (0..17u8)
+        .find(|z| *z != home && d().zones[usize::from(*z)].port)
+        .unwrap();
+    {
+        let p = &mut st.players[seat.index()];
+        p.zone = away;
+        p.gold = 0;
+        p.stash = 30;
+        p.hits[0] -= 1;
+    }
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    assert!(
+        !Merchants::legal_actions(&st, seat)
+            .iter()
+            .any(|a| matches!(a, Action::Repair { .. } | Action::Weapon { .. }))
+    );
+    refused(&st, seat, "repair hull", "MM-YARD-9");
+    refused(&st, seat, "weapon 1", "MM-YARD-12");
+}
