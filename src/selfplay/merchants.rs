@@ -43,6 +43,17 @@ const ORDERS: &[&str] = &[
     "ship: ship sloop",
 ];
 
+/// Step conditions a random turn script may use (III.3.4); the empty one is no condition.
+const SCRIPT_CONDS: &[&str] = &[
+    "",
+    "gold>=5",
+    "in_port",
+    "at_sea",
+    "in_combat",
+    "not_in_combat and hull>1",
+    "lacks GLY-08",
+];
+
 impl SelfPlay for Merchants {
     /// A random legal action; now and then (one time in 20) the pending seat files random
     /// standing orders instead, which the engine may apply at once.
@@ -57,6 +68,28 @@ impl SelfPlay for Merchants {
             }
         }
         let actions = Self::legal_actions(state, seat);
+        // III.3.4: now and then (one time in 20) a turn script of up to three listed actions,
+        // some with a condition; the first applies at once, the others as they fit.
+        if rng.index(20) == 0 && !actions.is_empty() {
+            let n = 1 + rng.index(3);
+            let steps: Vec<String> = (0..n)
+                .filter_map(|k| {
+                    let a = actions.get(rng.index(actions.len()))?;
+                    let cond = SCRIPT_CONDS
+                        .get(rng.index(SCRIPT_CONDS.len() * 2))
+                        .copied()
+                        .unwrap_or("");
+                    Some(if k == 0 || cond.is_empty() {
+                        a.to_string()
+                    } else {
+                        format!("if {cond}: {a}")
+                    })
+                })
+                .collect();
+            if let Ok(a) = format!("script {}", steps.join("; ")).parse() {
+                return Some(a);
+            }
+        }
         let i = rng.index(actions.len());
         actions.into_iter().nth(i)
     }
@@ -115,7 +148,8 @@ impl SelfPlay for Merchants {
                 || pv.sealed.is_some()
                 || pv.known_mods.is_some()
                 || pv.may_redraw.is_some()
-                || pv.orders.is_some();
+                || pv.orders.is_some()
+                || pv.script.is_some();
             if shows {
                 return Err(format!(
                     "seat {seat}'s view shows a hidden part of seat {i}"

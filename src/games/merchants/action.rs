@@ -154,6 +154,11 @@ pub enum Action {
     Orders {
         orders: Vec<super::orders::Order>,
     },
+    /// `script move SJU; port; if gold>=6: buy` / `script clear`: file a turn script
+    /// (III.3.4), at any time, seen by the sender only ([`super::script`]).
+    Script {
+        steps: Vec<super::script::Step>,
+    },
 }
 
 /// What the winner of a crew combat takes from the loser (MM-PLUN-1).
@@ -273,6 +278,7 @@ impl fmt::Display for Action {
             Action::Pick { option } => write!(f, "pick {option}"),
             Action::Place { to } => write!(f, "place {}", zone_code(*to)),
             Action::Orders { orders } => super::orders::write_orders(f, orders),
+            Action::Script { steps } => super::script::write_script(f, steps),
         }
     }
 }
@@ -308,6 +314,13 @@ impl FromStr for Action {
         {
             return Ok(Action::Orders {
                 orders: super::orders::parse_orders(rest)?,
+            });
+        }
+        if let Some(rest) = s.trim_start().strip_prefix("script")
+            && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+        {
+            return Ok(Action::Script {
+                steps: super::script::parse_script(rest)?,
             });
         }
         let words: Vec<&str> = s.split_whitespace().collect();

@@ -34,9 +34,9 @@
 //! MM-NAV-1..14 (the opening volley), MM-DMG-1..6, MM-CREW-1..5, MM-WPN-1..4, MM-PLUN-1..6
 //! (plunder choices, claiming ships), MM-DEATH-1..5 (the redraw of MM-DEATH-4a), MM-GLORY-1/2,
 //! MM-GCARD-1..6, MM-BNTY-1..6, MM-WAR-1..3, MM-END-1..4, D-WINDOW TW1..TW9, D-ZONE effects and
-//! D-CAPT abilities, standing orders (III.3.3, [`orders`]) and the hand-limit choice of
-//! MM-GCARD-2 (a side request of the owner, [`rules::over_limit`]). Not built: turn scripts
-//! (III.3.4).
+//! D-CAPT abilities, standing orders (III.3.3, [`orders`]), the hand-limit choice of
+//! MM-GCARD-2 (a side request of the owner, [`rules::over_limit`]) and conditional turn
+//! scripts (III.3.4, [`script`]).
 //!
 //! Standing orders: a seat files (`orders ...`, at any time, also out of turn, never listed by
 //! `legal_actions`, seen in the history by its sender only) typed rules for its combat
@@ -88,6 +88,7 @@ pub mod legal;
 pub mod orders;
 mod present;
 pub mod rules;
+pub mod script;
 pub mod state;
 pub mod view;
 
@@ -245,9 +246,9 @@ impl Game for Merchants {
         legal::legal_actions(state, seat)
     }
 
-    /// III.3.3: standing orders may be filed at any time.
+    /// III.3.3 / III.3.4: standing orders and turn scripts may be filed at any time.
     fn allowed_out_of_turn(_state: &State, _seat: Seat, action: &Action) -> bool {
-        matches!(action, Action::Orders { .. })
+        matches!(action, Action::Orders { .. } | Action::Script { .. })
     }
 
     /// The sealed ship choice is the sender's alone until the reveal; standing orders are
@@ -255,6 +256,7 @@ impl Game for Merchants {
     fn action_audience(action: &Action, seat: Seat) -> Audience {
         match action {
             Action::Orders { .. }
+            | Action::Script { .. }
             | Action::Ship { .. }
             | Action::Take { .. }
             | Action::Stash { .. }
@@ -274,7 +276,9 @@ impl Game for Merchants {
         rng: &mut GameRng,
         events: &mut Vec<Logged<Event>>,
     ) -> Result<(), Illegal> {
-        if !Merchants::pending(state).contains(seat) && !matches!(action, Action::Orders { .. }) {
+        if !Merchants::pending(state).contains(seat)
+            && !matches!(action, Action::Orders { .. } | Action::Script { .. })
+        {
             return Err(Illegal::new(
                 "MM-ACT-1",
                 format!("Seat {} has no decision to take now.", seat.0),

@@ -141,7 +141,7 @@ pub enum Cmp {
 }
 
 impl Cmp {
-    const ALL: [(Cmp, &'static str); 5] = [
+    pub(super) const ALL: [(Cmp, &'static str); 5] = [
         (Cmp::Le, "<="),
         (Cmp::Ge, ">="),
         (Cmp::Lt, "<"),
@@ -149,7 +149,7 @@ impl Cmp {
         (Cmp::Eq, "="),
     ];
 
-    fn holds(self, a: i32, b: i32) -> bool {
+    pub(super) fn holds(self, a: i64, b: i64) -> bool {
         match self {
             Cmp::Le => a <= b,
             Cmp::Lt => a < b,
@@ -159,7 +159,7 @@ impl Cmp {
         }
     }
 
-    fn word(self) -> &'static str {
+    pub(super) fn word(self) -> &'static str {
         Cmp::ALL
             .iter()
             .find(|(c, _)| *c == self)
@@ -808,7 +808,7 @@ fn holds(d: &Data, st: &State, seat: Seat, card: &str) -> bool {
 }
 
 fn cond_holds(d: &Data, st: &State, s: &Situation, c: &Cond) -> bool {
-    let crew = |side: Side| super::combat::current_hits(d, st, side).map(|h| i32::from(h[3]));
+    let crew = |side: Side| super::combat::current_hits(d, st, side).map(|h| i64::from(h[3]));
     match c {
         Cond::Attacked => s.attacked,
         Cond::Attacking => !s.attacked,
@@ -816,12 +816,12 @@ fn cond_holds(d: &Data, st: &State, s: &Situation, c: &Cond) -> bool {
         Cond::VsPlayer => matches!(s.them, Some(Side::Player(_))),
         Cond::Mine { loc, cmp, n } => st
             .player(s.seat)
-            .is_some_and(|p| cmp.holds(i32::from(cur(p, *loc)), i32::from(*n))),
+            .is_some_and(|p| cmp.holds(i64::from(cur(p, *loc)), i64::from(*n))),
         Cond::CrewMargin { cmp, n } => match (crew(s.me), s.them.and_then(crew)) {
-            (Some(a), Some(b)) => cmp.holds(a - b, i32::from(*n)),
+            (Some(a), Some(b)) => cmp.holds(a - b, i64::from(*n)),
             _ => false,
         },
-        Cond::Round { cmp, n } => s.round > 0 && cmp.holds(i32::from(s.round), i32::from(*n)),
+        Cond::Round { cmp, n } => s.round > 0 && cmp.holds(i64::from(s.round), i64::from(*n)),
         Cond::Holds { card } => holds(d, st, s.seat, card),
         Cond::Lacks { card } => !holds(d, st, s.seat, card),
     }
@@ -933,6 +933,10 @@ pub fn settle(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
     for _ in 0..10_000 {
         if st.outcome.is_some() {
             return;
+        }
+        // III.3.4: the active seat's turn script goes first in its own turn.
+        if super::script::advance_one(d, st, rng, ev) {
+            continue;
         }
         let Some((seat, order, action)) = decide(d, st) else {
             return;

@@ -132,6 +132,7 @@ pub fn setup(
         ending: false,
         outcome: None,
         orders: vec![Vec::new(); usize::from(seats)],
+        scripts: vec![Vec::new(); usize::from(seats)],
     };
     // MM-SETUP-5: two open missions.
     for _ in 0..d.start.open_missions {
@@ -768,6 +769,9 @@ pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &
         .stack
         .iter()
         .any(|f| matches!(f, Frame::Turn { seat: s, .. } if *s == seat));
+    if own_turn {
+        super::script::end_turn(st, seat);
+    }
     st.stack.retain(|f| match f {
         Frame::ShipChoice { .. } | Frame::Combat { .. } | Frame::Place { .. } => true,
         _ => !f.seats().contains(seat),
@@ -858,7 +862,9 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
 }
 
 /// TW9, the end of a turn: GLY-03 repairs one point if its captain did not fight this turn.
+/// The turn's script ends with it (III.3.4).
 fn end_of_turn(d: &Data, st: &mut State, seat: Seat, ev: &mut Ev) {
+    super::script::end_turn(st, seat);
     let Some(p) = st.players.get_mut(seat.index()) else {
         return;
     };
@@ -1296,6 +1302,7 @@ pub fn apply(st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, events: 
     let mut ev = Vec::new();
     match a {
         Action::Orders { orders } => super::orders::file(d, &mut next, seat, orders, &mut ev)?,
+        Action::Script { steps } => super::script::file(d, &mut next, seat, steps, &mut ev)?,
         _ => act(d, &mut next, seat, a, rng, &mut ev)?,
     }
     // III.3.3: decisions the seats' standing orders answer are never asked.

@@ -604,6 +604,7 @@ fn no_leak(st: &State) {
             assert!(pv.rumor.is_none() && pv.sealed.is_none());
             // Tokens the owner placed face-down, and a dead captain's redraw choice.
             assert!(pv.known_mods.is_none() && pv.may_redraw.is_none());
+            assert!(pv.orders.is_none() && pv.script.is_none());
             use super::view::DecisionView as D;
             let mine = |s: &Seat| Viewer::Seat(*s) == viewer;
             match &v.decision {
@@ -2237,4 +2238,116 @@ fn away_from_the_home_port_the_stash_pays_nothing() {
     );
     refused(&st, seat, "repair hull", "MM-YARD-9");
     refused(&st, seat, "weapon 1", "MM-YARD-12");
+}
+
+// ---------------------------------------------------------------------------------------------
+// III.3.4: conditional turn scripts
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_turn_script_round_trips_through_notation_and_json_and_bad_ones_are_refused() {
+    let text = "script move CSEA; if gold>=10 and in_port: buy; if in_combat: shoot; \
+                if not_in_combat and hull>1 and lacks GLY-08: scout merchant; end";
+    let a: Action = text.parse().unwrap();
+    let Action::Script { steps } = &a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(steps.len(), 5);
+    assert_eq!(a.to_string().parse::<Action>().unwrap(), a);
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["type"], "script");
+    assert_eq!(json["steps"][1]["if"][0]["kind"], "gold");
+    assert_eq!(json["steps"][1]["do"]["type"], "buy");
+    assert_eq!(serde_json::from_value::<Action>(json).unwrap(), a);
+    assert_eq!(
+        "script clear".parse::<Action>().unwrap(),
+        Action::Script { steps: Vec::new() }
+    );
+    for bad in ["script if gold: buy", "script dance", "script if tall: end"] {
+        assert!(bad.parse::<Action>().is_err(), "{bad}");
+    }
+    let st = started(2, 3);
+    let other = Seat(1 - turn_seat(&st).0);
+    refused(&st, other, "script port; orders clear", "III.3.4");
+    refused(&st, other, "script if holds GLY-99: end", "MM-GCARD-3");
+    refused(
+        &st,
+        other,
+        &format!("script {}", ["end"; 33].join("; ")),
+        "III.3.4",
+    );
+}
+
+#[test]
+fn a_turn_script_plays_its_steps_skips_false_conditions_and_asks_where_it_does_not_fit() {
+    let mut st = started(2, 3);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    assert!(st.players[seat.index()].in_port);
+    let ev = file(
+        &mut st,
+        seat,
+        "script port; if gold>=1000: buy; done; move CSEA; end",
+    );
+    // `port` and `done` were taken, `buy` skipped, and `move` (in port) stopped the script.
+    let steps: Vec<String> = ev
+        .iter()
+        .filter_map(|e| match &e.event {
+            super::Event::ScriptStep { action, .. } => Some(action.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(steps, vec!["port".to_string(), "done".to_string()]);
+    assert!(ev.iter().any(|e| matches!(&e.event,
+        super::Event::ScriptEnded { stopped_at: Some(a), .. } if a == "move CSEA")));
+    for e in &ev {
+        if matches!(
+            e.event,
+            super::Event::ScriptStep { .. }
+                | super::Event::ScriptEnded { .. }
+                | super::Event::ScriptFiled { .. }
+        ) {
+            assert!(!e.audience.admits(Viewer::Seat(other)));
+        }
+    }
+    // The seat is asked: its turn waits, the Port action used, the script gone.
+    assert!(matches!(
+        st.stack.last(),
+        Some(Frame::Turn {
+            port_used: true,
+            ..
+        })
+    ));
+    assert!(st.scripts[seat.index()].is_empty());
+    invariants(&st);
+}
+
+#[test]
+fn a_script_filed_out_of_turn_waits_for_its_seats_turn_and_is_hidden_from_the_others() {
+    let mut st = started(2, 3);
+    let active = turn_seat(&st);
+    let other = Seat(1 - active.0);
+    file(&mut st, other, "script port; done");
+    // Nothing happens in the active seat's turn; the others do not see the script.
+    assert_eq!(st.scripts[other.index()].len(), 2);
+    assert!(
+        Merchants::view(&st, Viewer::Seat(active)).players[other.index()]
+            .script
+            .is_none()
+    );
+    assert_eq!(
+        Merchants::view(&st, Viewer::Seat(other)).players[other.index()].script,
+        Some(vec!["port".to_string(), "done".to_string()])
+    );
+    let ev = act(&mut st, active, &Action::End, 4).unwrap();
+    if st.players[other.index()].in_port && turn_seat(&st) == other {
+        assert!(ev.iter().any(|e| matches!(&e.event,
+            super::Event::ScriptStep { seat, action } if *seat == other && action == "done")));
+        assert!(st.scripts[other.index()].is_empty());
+    }
+    // A script ends with its turn.
+    let seat = turn_seat(&st);
+    file(&mut st, seat, "script end; port");
+    assert!(st.scripts[seat.index()].is_empty());
+    invariants(&st);
 }
