@@ -393,13 +393,29 @@ pub enum MerchantsAction {
         to: MerchantsZone,
         notation: Option<String>,
     },
+    /// MM-GCARD-2: discard a glory card (0–69) from a hand over the limit of 4; asked of the
+    /// owner even in another captain's turn.
+    DiscardGlory {
+        card: u8,
+        notation: Option<String>,
+    },
     /// III.3.3: standing orders, filed at any time (also out of turn) and seen by the sender
     /// only; `[]` clears them. Each is `{"when": {"kind": "declare"} | {"kind": "window",
-    /// "tw": 5}, "if": [conditions], "then": answer}` (see `src/games/merchants/orders.rs`);
-    /// notation `orders declare if attacked and hull<=1: flee; window: pass`.
+    /// "tw": 5} | {"kind": "hand"} | {"kind": "plunder"} | {"kind": "claim"} | {"kind":
+    /// "ship"}, "if": [conditions], "then": answer}` (see `src/games/merchants/orders.rs`);
+    /// notation `orders declare if attacked and hull<=1: flee; window: pass; hand: discard
+    /// newest; plunder: plunder gold; claim: capture; ship: redraw`.
     Orders {
         #[schema(value_type = Vec<Object>)]
         orders: Vec<serde_json::Value>,
+        notation: Option<String>,
+    },
+    /// III.3.4: a turn script, filed at any time and seen by the sender only; `[]` clears it.
+    /// Each step is `{"if": [conditions], "do": action}` (see `src/games/merchants/script.rs`);
+    /// notation `script move SJU; port; if gold>=6: buy; done`.
+    Script {
+        #[schema(value_type = Vec<Object>)]
+        steps: Vec<serde_json::Value>,
         notation: Option<String>,
     },
 }

@@ -2,7 +2,8 @@
 //! what each seat must not see (the others' unrevealed captains and rumor cards, by their
 //! quoted ids; a plundering winner sees the loser's), and the structural check of each view: another seat's cargo, glory hand,
 //! stash, rumor, sealed ship, placed tokens, redraw choice and standing orders are absent.
-//! Random seats sometimes file random standing orders (III.3.3).
+//! Random seats sometimes file random standing orders (III.3.3), of every situation: combat
+//! declarations, windows, the glory hand over the limit, plunder, claims and ship choices.
 
 use super::SelfPlay;
 use crate::engine::{Game, GameRng, Seat, Viewer};
@@ -24,6 +25,33 @@ const ORDERS: &[&str] = &[
     "window TW6 if vs player: play GLY-09",
     "window if holds GLY-14: ask",
     "window: pass",
+    "hand if holds GLY-08: discard GLY-03",
+    "hand: discard GLY-05",
+    "hand: discard newest",
+    "hand: ask",
+    "plunder: plunder gold",
+    "plunder if vs player: plunder cargo",
+    "plunder: plunder glory",
+    "plunder: plunder weapon",
+    "plunder: capture",
+    "plunder: done",
+    "plunder: plunder all",
+    "claim if hull<=1: capture",
+    "claim: done",
+    "ship: redraw",
+    "ship: ship flute",
+    "ship: ship sloop",
+];
+
+/// Step conditions a random turn script may use (III.3.4); the empty one is no condition.
+const SCRIPT_CONDS: &[&str] = &[
+    "",
+    "gold>=5",
+    "in_port",
+    "at_sea",
+    "in_combat",
+    "not_in_combat and hull>1",
+    "lacks GLY-08",
 ];
 
 impl SelfPlay for Merchants {
@@ -40,6 +68,28 @@ impl SelfPlay for Merchants {
             }
         }
         let actions = Self::legal_actions(state, seat);
+        // III.3.4: now and then (one time in 20) a turn script of up to three listed actions,
+        // some with a condition; the first applies at once, the others as they fit.
+        if rng.index(20) == 0 && !actions.is_empty() {
+            let n = 1 + rng.index(3);
+            let steps: Vec<String> = (0..n)
+                .filter_map(|k| {
+                    let a = actions.get(rng.index(actions.len()))?;
+                    let cond = SCRIPT_CONDS
+                        .get(rng.index(SCRIPT_CONDS.len() * 2))
+                        .copied()
+                        .unwrap_or("");
+                    Some(if k == 0 || cond.is_empty() {
+                        a.to_string()
+                    } else {
+                        format!("if {cond}: {a}")
+                    })
+                })
+                .collect();
+            if let Ok(a) = format!("script {}", steps.join("; ")).parse() {
+                return Some(a);
+            }
+        }
         let i = rng.index(actions.len());
         actions.into_iter().nth(i)
     }
@@ -98,7 +148,8 @@ impl SelfPlay for Merchants {
                 || pv.sealed.is_some()
                 || pv.known_mods.is_some()
                 || pv.may_redraw.is_some()
-                || pv.orders.is_some();
+                || pv.orders.is_some()
+                || pv.script.is_some();
             if shows {
                 return Err(format!(
                     "seat {seat}'s view shows a hidden part of seat {i}"

@@ -121,8 +121,14 @@ async fn three_captains_finish_a_game_with_a_defender_answering_during_anothers_
             r.text
         );
         // Secret actions (the sealed ship, purchases from a private offer, kept or plundered
-        // cards, stash moves, picks) stay their sender's while the game runs.
-        if steps % 25 == 0 {
+        // cards, stash moves, picks) stay their sender's while the game runs (once it is over
+        // the history shows everything, so not after the action that ended it).
+        let running = app
+            .get(&format!("/api/v1/games/{id}"), Some(&by_seat[mover]))
+            .await
+            .json["status"]
+            == "active";
+        if running && steps % 25 == 0 {
             for other in (0..3).filter(|&s| s != mover) {
                 let h = app
                     .get(

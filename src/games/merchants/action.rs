@@ -88,6 +88,11 @@ pub enum Action {
     },
     /// `stop`: spend no more successes.
     Stop,
+    /// `discard glory 12`: MM-GCARD-2, discard a glory card from a hand over the limit (the
+    /// owner's choice, asked even in another player's turn).
+    DiscardGlory {
+        card: GloryId,
+    },
     /// `keep 3 17` (MM-RAID-6).
     Keep {
         cards: Vec<CargoId>,
@@ -148,6 +153,11 @@ pub enum Action {
     /// orders (III.3.3), at any time, seen by the sender only ([`super::orders`]).
     Orders {
         orders: Vec<super::orders::Order>,
+    },
+    /// `script move SJU; port; if gold>=6: buy` / `script clear`: file a turn script
+    /// (III.3.4), at any time, seen by the sender only ([`super::script`]).
+    Script {
+        steps: Vec<super::script::Step>,
     },
 }
 
@@ -235,6 +245,7 @@ impl fmt::Display for Action {
             Action::Discard { card } => write!(f, "discard {card}"),
             Action::Swap { card } => write!(f, "swap {card}"),
             Action::Stop => f.write_str("stop"),
+            Action::DiscardGlory { card } => write!(f, "discard glory {card}"),
             Action::Keep { cards } => list(f, "keep", cards),
             Action::Declare { decl, weapon: None } => f.write_str(decl.word()),
             Action::Declare {
@@ -267,6 +278,7 @@ impl fmt::Display for Action {
             Action::Pick { option } => write!(f, "pick {option}"),
             Action::Place { to } => write!(f, "place {}", zone_code(*to)),
             Action::Orders { orders } => super::orders::write_orders(f, orders),
+            Action::Script { steps } => super::script::write_script(f, steps),
         }
     }
 }
@@ -302,6 +314,13 @@ impl FromStr for Action {
         {
             return Ok(Action::Orders {
                 orders: super::orders::parse_orders(rest)?,
+            });
+        }
+        if let Some(rest) = s.trim_start().strip_prefix("script")
+            && (rest.is_empty() || rest.starts_with(char::is_whitespace))
+        {
+            return Ok(Action::Script {
+                steps: super::script::parse_script(rest)?,
             });
         }
         let words: Vec<&str> = s.split_whitespace().collect();
@@ -401,6 +420,9 @@ impl FromStr for Action {
             }),
             "let" if rest == ["go"] => Ok(Action::RaidAs { nation: None }),
             "draw" => bare(Action::Draw),
+            "discard" if rest.first() == Some(&"glory") => Ok(Action::DiscardGlory {
+                card: one(rest.get(1..).unwrap_or_default(), "a glory card number")?,
+            }),
             "discard" => Ok(Action::Discard {
                 card: one(rest, "a card number")?,
             }),

@@ -48,8 +48,15 @@ pub fn check(st: &State) -> Result<(), String> {
         captains.push(p.captain);
         mods += p.mods.len();
         weapons += p.weapons.len();
-        if p.glory_hand.len() > usize::from(d.start.glory_hand_limit) {
-            return Err(format!("seat {i}: more glory cards than the hand limit"));
+        // MM-GCARD-2: over the limit only while the owner is asked to discard.
+        if p.glory_hand.len() > usize::from(d.start.glory_hand_limit)
+            && st.outcome.is_none()
+            && !<super::Merchants as crate::engine::Game>::pending(st)
+                .contains(crate::engine::Seat(u8::try_from(i).unwrap_or(u8::MAX)))
+        {
+            return Err(format!(
+                "seat {i}: more glory cards than the hand limit, and no discard asked"
+            ));
         }
         if p.specialists.len() > 2 {
             return Err(format!("seat {i}: more than two specialists"));

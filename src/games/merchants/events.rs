@@ -197,6 +197,13 @@ pub enum Event {
         amount: i64,
         stash: u32,
     },
+    /// MM-STASH-2, only to the owner: `gold` of a price in the home port came from the stash,
+    /// which now holds `stash`.
+    PaidFromStash {
+        seat: Seat,
+        gold: u32,
+        stash: u32,
+    },
     Glory {
         seat: Seat,
         points: u8,
@@ -301,6 +308,22 @@ pub enum Event {
         seat: Seat,
         order: u8,
         action: String,
+    },
+    /// III.3.4, to the seat only: a turn script of `steps` steps was filed (none: cleared).
+    ScriptFiled {
+        seat: Seat,
+        steps: u8,
+    },
+    /// III.3.4, to the seat only: its script took `action` for it.
+    ScriptStep {
+        seat: Seat,
+        action: String,
+    },
+    /// III.3.4, to the seat only: its script ended, at a step not legal now (`stopped_at`)
+    /// or with no step left whose conditions hold.
+    ScriptEnded {
+        seat: Seat,
+        stopped_at: Option<String>,
     },
     /// MM-PLUN-4: the defeated ship claimed.
     ShipCaptured {

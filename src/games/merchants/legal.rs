@@ -6,7 +6,7 @@ use super::action::Loot;
 use super::data::{self, Data};
 use super::ids::{CargoId, GloryId, Loc, Nation, Ship};
 use super::rules::{
-    cur, has_power, hire_price, locked_out, max_loc, mod_price, offer_prices, port_capacity,
+    cur, has_power, hire_price, locked_out, max_loc, mod_price, offer_prices, port_capacity, purse,
     repair_price, rumor_price, sale_price, weapon_price,
 };
 use super::state::{Activity, Frame, State, Target};
@@ -173,6 +173,14 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
     let (Some(top), Some(p)) = (st.top(), st.player(seat)) else {
         return Vec::new();
     };
+    // MM-GCARD-2: an over-full hand is settled before anything else.
+    if super::rules::over_limit(d, st, seat) {
+        return p
+            .glory_hand
+            .iter()
+            .map(|card| Action::DiscardGlory { card: *card })
+            .collect();
+    }
     let mut out = Vec::new();
     match top {
         Frame::ShipChoice { .. } => {
@@ -309,7 +317,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                     .filter(|(c, _)| take.contains(c))
                     .map(|(_, x)| *x)
                     .sum();
-                if cost <= p.gold {
+                if cost <= purse(d, p) {
                     out.push(Action::Take { cards: take });
                 }
             }
@@ -317,7 +325,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
         Frame::Hire { .. } => {
             let missing = max_loc(d, p, Loc::Crew).saturating_sub(cur(p, Loc::Crew));
             for crew in 0..=missing {
-                if hire_price(d, p.zone) * u32::from(crew) <= p.gold {
+                if hire_price(d, p.zone) * u32::from(crew) <= purse(d, p) {
                     out.push(Action::Hire { crew });
                 }
             }
@@ -429,6 +437,8 @@ fn port_actions(
     out: &mut Vec<Action>,
 ) {
     let Some(p) = st.player(seat) else { return };
+    // MM-STASH-2: in the home port the stash pays too.
+    let gold = purse(d, p);
     out.push(Action::Done);
     out.extend(tw8_plays(d, st, seat));
     let open = |a: Activity| !done.contains(&a) && (current != Some(a) || a == Activity::Shipyard);
@@ -453,7 +463,7 @@ fn port_actions(
         let repair = repair_price(d, p);
         for ship in Ship::ALL {
             let t = d.ship(ship);
-            if t.for_sale && p.ship != Some(ship) && p.gold + sale >= t.buy {
+            if t.for_sale && p.ship != Some(ship) && gold + sale >= t.buy {
                 out.push(Action::Yard { ship });
             }
         }
@@ -461,25 +471,25 @@ fn port_actions(
             let mut all = Vec::new();
             for l in [Loc::Hull, Loc::Masts, Loc::Cannons, Loc::Cargo] {
                 let damage = max_loc(d, p, l).saturating_sub(cur(p, l));
-                if damage > 0 && repair <= p.gold {
+                if damage > 0 && repair <= gold {
                     out.push(Action::Repair { locs: vec![l] });
                 }
                 all.extend(std::iter::repeat_n(l, usize::from(damage)));
             }
             let cost = repair * u32::try_from(all.len()).unwrap_or(u32::MAX);
-            if all.len() > 1 && cost <= p.gold {
+            if all.len() > 1 && cost <= gold {
                 out.push(Action::Repair { locs: all });
             }
         }
         if let Some(Some(t)) = st.mod_tokens.get(usize::from(p.zone))
             && !p.mods.contains(&t.kind)
-            && p.gold >= mod_price(d, p.zone)
+            && gold >= mod_price(d, p.zone)
         {
             out.push(Action::Modify);
         }
         for (kind, left) in st.weapon_supply.iter().enumerate() {
             let kind = u8::try_from(kind).unwrap_or(0);
-            if *left > 0 && !p.weapons.contains(&kind) && p.gold >= weapon_price(d, p.zone) {
+            if *left > 0 && !p.weapons.contains(&kind) && gold >= weapon_price(d, p.zone) {
                 out.push(Action::Weapon { kind });
             }
         }
@@ -493,13 +503,13 @@ fn port_actions(
     if recruiting && p.specialists.len() < 2 {
         for card in one_per_design(d, st, seat, |g| g.hire.is_some()) {
             let cost = d.glory_card(card).and_then(|g| g.hire).unwrap_or(u32::MAX);
-            if cost <= p.gold {
+            if cost <= gold {
                 out.push(Action::Employ { card });
             }
         }
     }
     if open(Activity::Rumor)
-        && p.gold >= rumor_price(d, p)
+        && gold >= rumor_price(d, p)
         && !(st.rumor_deck.is_empty() && st.rumor_discard.is_empty())
     {
         out.push(Action::Rumor);
@@ -533,13 +543,20 @@ fn port_actions(
     }
 }
 
-/// III.2 defaults: Sloop; end the turn; finish the port; buy nothing; hire none; let the
+/// III.2 defaults: the newest glory card of an over-full hand; Sloop; end the turn; finish the port; buy nothing; hire none; let the
 /// merchant go; stop spending; keep the most valuable cards that fit; pass in windows; plunder
 /// everything that fits, gold first; keep your own ship; the first option of a choice.
 pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
     let Ok(d) = data::load() else {
         return Timeout::Loses;
     };
+    // MM-GCARD-2 / III.2: the most recently drawn card goes.
+    if super::rules::over_limit(d, st, seat) {
+        return match st.player(seat).and_then(|p| p.glory_hand.last()) {
+            Some(card) => Timeout::Play(Action::DiscardGlory { card: *card }),
+            None => Timeout::Loses,
+        };
+    }
     let action = match st.top() {
         Some(Frame::ShipChoice { .. }) => Action::Ship { ship: Ship::Sloop },
         Some(Frame::Turn { .. }) => Action::End,

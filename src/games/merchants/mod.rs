@@ -30,17 +30,18 @@
 //! MM-ROUND-1..3, MM-EVT-1..5 (every D-EVT effect, EVT-27's hunters and EVT-29's pardon
 //! included), MM-NPC-1..9, MM-ACT-1..4, MM-MOVE-1..4, MM-SCOUT-1..4, MM-RAID-1..7,
 //! MM-PORT-1..4, MM-SELL-1..3, MM-BUY-1..8, MM-YARD-1..13 (weapon resale; MM-YARD-5 placement
-//! by the owner), MM-RECR-1/2, MM-RUM-1..3 (every D-RUM reward), MM-MIS-1..5, MM-STASH-1/3/4/5,
+//! by the owner), MM-RECR-1/2, MM-RUM-1..3 (every D-RUM reward), MM-MIS-1..5, MM-STASH-1..5,
 //! MM-NAV-1..14 (the opening volley), MM-DMG-1..6, MM-CREW-1..5, MM-WPN-1..4, MM-PLUN-1..6
 //! (plunder choices, claiming ships), MM-DEATH-1..5 (the redraw of MM-DEATH-4a), MM-GLORY-1/2,
 //! MM-GCARD-1..6, MM-BNTY-1..6, MM-WAR-1..3, MM-END-1..4, D-WINDOW TW1..TW9, D-ZONE effects and
-//! D-CAPT abilities, and standing orders (III.3.3, [`orders`]). Not built: turn scripts
-//! (III.3.4), the hand-limit choice of MM-GCARD-2 (III.2's default, the newest card, is
-//! applied), MM-STASH-2 (paying from the stash).
+//! D-CAPT abilities, standing orders (III.3.3, [`orders`]), the hand-limit choice of
+//! MM-GCARD-2 (a side request of the owner, [`rules::over_limit`]) and conditional turn
+//! scripts (III.3.4, [`script`]).
 //!
 //! Standing orders: a seat files (`orders ...`, at any time, also out of turn, never listed by
 //! `legal_actions`, seen in the history by its sender only) typed rules for its combat
-//! declarations and its windows TW2–TW7. After every accepted action the engine answers each
+//! declarations, its windows TW2–TW7, its discards from a hand over the limit, its plunder,
+//! its claims of defeated ships and its ship choice (with the redraw) after a death. After every accepted action the engine answers each
 //! decision at the top of the stack that the deciding seat's orders cover, as that seat's own
 //! action, so the seat is never pending for it; the seat alone is told (`order_applied`). A
 //! window auto-passed looks to the others exactly like a window nobody had a play for (no event
@@ -58,6 +59,11 @@
 //! forever); plunder is taken item by item within the winner's hold, hand limit and two
 //! specialists, and `plunder all` is III.2's default; a captured ship keeps its damage and its
 //! own modifications, and any NPC beaten in crew combat may be captured (MM-PLUN-4 is general);
+//! MM-STASH-2 pays a price in the home port from the gold on board first and the stash for the
+//! rest, a fixed order ([`rules::purse`]; the owner alone is told what the stash paid);
+//! MM-GCARD-2's "at once" means before any other decision of the owner, who is asked even in
+//! another player's turn, one card per `discard glory` (a seat two cards over is asked twice),
+//! while that turn goes on (the hand count is public, so the request reveals nothing);
 //! a mission's objective is met when its holder's turn or Port action waits in the named port
 //! (cards delivered: the oldest, or the first good with enough cards); RUM-05 offers face-down
 //! tokens blind and one of a kind the ship has is only revealed; MM-YARD-5's timeout places in
@@ -82,6 +88,7 @@ pub mod legal;
 pub mod orders;
 mod present;
 pub mod rules;
+pub mod script;
 pub mod state;
 pub mod view;
 
@@ -209,8 +216,16 @@ impl Game for Merchants {
         rules::setup(rules, seats, rng, events)
     }
 
+    /// The top frame's seats, and every seat owing a hand-limit discard (MM-GCARD-2, a side
+    /// request that never blocks the others: [`rules::over_limit`]).
     fn pending(state: &State) -> SeatSet {
-        state.top().map_or(SeatSet::EMPTY, |f| {
+        let owing = data::load().map_or(SeatSet::EMPTY, |d| {
+            (0..state.seats)
+                .map(Seat)
+                .filter(|s| rules::over_limit(d, state, *s))
+                .collect()
+        });
+        let framed = state.top().map_or(SeatSet::EMPTY, |f| {
             let seats = f.seats();
             match f {
                 // A sealed choice waits only for the seats that have not chosen.
@@ -220,7 +235,8 @@ impl Game for Merchants {
                     .collect(),
                 _ => seats,
             }
-        })
+        });
+        framed.iter().chain(owing.iter()).collect()
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
@@ -230,9 +246,9 @@ impl Game for Merchants {
         legal::legal_actions(state, seat)
     }
 
-    /// III.3.3: standing orders may be filed at any time.
+    /// III.3.3 / III.3.4: standing orders and turn scripts may be filed at any time.
     fn allowed_out_of_turn(_state: &State, _seat: Seat, action: &Action) -> bool {
-        matches!(action, Action::Orders { .. })
+        matches!(action, Action::Orders { .. } | Action::Script { .. })
     }
 
     /// The sealed ship choice is the sender's alone until the reveal; standing orders are
@@ -240,6 +256,7 @@ impl Game for Merchants {
     fn action_audience(action: &Action, seat: Seat) -> Audience {
         match action {
             Action::Orders { .. }
+            | Action::Script { .. }
             | Action::Ship { .. }
             | Action::Take { .. }
             | Action::Stash { .. }
@@ -259,7 +276,9 @@ impl Game for Merchants {
         rng: &mut GameRng,
         events: &mut Vec<Logged<Event>>,
     ) -> Result<(), Illegal> {
-        if !Merchants::pending(state).contains(seat) && !matches!(action, Action::Orders { .. }) {
+        if !Merchants::pending(state).contains(seat)
+            && !matches!(action, Action::Orders { .. } | Action::Script { .. })
+        {
             return Err(Illegal::new(
                 "MM-ACT-1",
                 format!("Seat {} has no decision to take now.", seat.0),

@@ -1,5 +1,8 @@
 //! Standing orders (Part III.3.3 and III.3.5): a seat's private rules for the decisions that
-//! may come up in someone else's turn, its combat declarations and its timing windows. The
+//! may come up in someone else's turn, its combat declarations and its timing windows, the
+//! glory card to discard from a hand over the limit (MM-GCARD-2), what to plunder (MM-PLUN-1),
+//! whether to claim a defeated ship (MM-PLUN-2/4) and the captain redraw and ship choice after
+//! a death (MM-DEATH-4; also the first ship choice, MM-SETUP-9, if filed before it). The
 //! engine applies the first order that fits instead of asking, so the frame never becomes
 //! pending for that seat; it logs that it did to that seat alone (III.3.5: skipping a window
 //! must look the same to the others whether the seat holds nothing or auto-passed).
@@ -17,7 +20,7 @@
 //!
 //! | part | notation | JSON |
 //! |---|---|---|
-//! | situation | `declare`, `window`, `window TW5` | `{"kind":"declare"}`, `{"kind":"window","tw":5}` |
+//! | situation | `declare`, `window`, `window TW5`, `hand`, `plunder`, `claim`, `ship` | `{"kind":"declare"}`, `{"kind":"window","tw":5}`, `{"kind":"hand"}` |
 //! | role | `attacked` / `attacking` | `{"kind":"attacked"}` |
 //! | opponent | `vs npc` / `vs player` | `{"kind":"vs_npc"}` |
 //! | own ship | `hull<=1` (hull, masts, cannons, crew, cargo) | `{"kind":"mine","loc":"hull","cmp":"<=","n":1}` |
@@ -25,16 +28,26 @@
 //! | combat round | `round>=2` | `{"kind":"round","cmp":">=","n":2}` |
 //! | glory hand | `holds GLY-08` / `lacks GLY-08` | `{"kind":"holds","card":"GLY-08"}` |
 //! | answer | `shoot`, `shoot 1`, `board`, `flee` (declare); `fire`, `pass`, `play GLY-09` (window); `ask` | `{"kind":"declare","decl":"shoot"}`, `{"kind":"play","card":"GLY-09"}` |
+//! | hand answer | `discard GLY-05` (a card of that design), `discard newest` | `{"kind":"discard","card":"GLY-05"}`, `{"kind":"discard_newest"}` |
+//! | plunder answer | `plunder all|gold|cargo|glory|specialist|rumor|weapon` (cargo: the most valuable that fits; the others: the first listed), `capture`, `done` | `{"kind":"plunder","what":"gold"}`, `{"kind":"capture"}`, `{"kind":"done"}` |
+//! | claim answer | `capture`, `done` (keep your own ship) | `{"kind":"capture"}` |
+//! | ship answer | `ship sloop`, `ship flute`, `redraw` | `{"kind":"ship","ship":"flute"}`, `{"kind":"redraw"}` |
+//!
+//! An answer that is not legal at the moment (no card of that design, nothing of that kind to
+//! plunder, no redraw allowed) lets the search go on to the next order, as for the combat
+//! answers; where none fits, the seat is asked. A seat with a hand over the limit is asked
+//! (or answered by its `hand` orders) before any other decision of its own.
 //!
 //! Comparisons are `<=`, `<`, `>=`, `>`, `=`. Filing is allowed at any time, also out of
 //! turn, and is never listed by `legal_actions` (as Magnate's `prefer`); a new filing replaces
 //! the old one and an empty one (`orders clear`) removes it.
 
+use super::action::Loot;
 use super::action::loc_word;
 use super::combat::{Decl, Side};
 use super::data::Data;
 use super::events::Event;
-use super::ids::Loc;
+use super::ids::{Loc, Ship};
 use super::rules::{cur, no};
 use super::state::{Frame, State, Target, WindowCtx};
 use super::{Action, legal};
@@ -71,6 +84,46 @@ pub enum When {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         tw: Option<u8>,
     },
+    /// MM-GCARD-2: the glory hand is over the limit.
+    Hand,
+    /// MM-PLUN-1: plundering a defeated player (each item one answer, until `done`).
+    Plunder,
+    /// MM-PLUN-2/4: claiming a defeated NPC's ship.
+    Claim,
+    /// MM-DEATH-4 (and MM-SETUP-9): the captain redraw and the sealed ship choice.
+    Ship,
+}
+
+/// What kind of loot a `plunder` order takes (MM-PLUN-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LootKind {
+    All,
+    Gold,
+    Cargo,
+    Glory,
+    Specialist,
+    Rumor,
+    Weapon,
+}
+
+impl LootKind {
+    const ALL: [(LootKind, &'static str); 7] = [
+        (LootKind::All, "all"),
+        (LootKind::Gold, "gold"),
+        (LootKind::Cargo, "cargo"),
+        (LootKind::Glory, "glory"),
+        (LootKind::Specialist, "specialist"),
+        (LootKind::Rumor, "rumor"),
+        (LootKind::Weapon, "weapon"),
+    ];
+
+    fn word(self) -> &'static str {
+        LootKind::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("all", |(_, w)| w)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,7 +141,7 @@ pub enum Cmp {
 }
 
 impl Cmp {
-    const ALL: [(Cmp, &'static str); 5] = [
+    pub(super) const ALL: [(Cmp, &'static str); 5] = [
         (Cmp::Le, "<="),
         (Cmp::Ge, ">="),
         (Cmp::Lt, "<"),
@@ -96,7 +149,7 @@ impl Cmp {
         (Cmp::Eq, "="),
     ];
 
-    fn holds(self, a: i32, b: i32) -> bool {
+    pub(super) fn holds(self, a: i64, b: i64) -> bool {
         match self {
             Cmp::Le => a <= b,
             Cmp::Lt => a < b,
@@ -106,7 +159,7 @@ impl Cmp {
         }
     }
 
-    fn word(self) -> &'static str {
+    pub(super) fn word(self) -> &'static str {
         Cmp::ALL
             .iter()
             .find(|(c, _)| *c == self)
@@ -167,6 +220,26 @@ pub enum Answer {
     },
     /// Stop here and ask the seat.
     Ask,
+    /// MM-GCARD-2: discard a card of this design (D-GLORY id) from the hand.
+    Discard {
+        card: String,
+    },
+    /// MM-GCARD-2: discard the most recently drawn card (III.2's default).
+    DiscardNewest,
+    /// MM-PLUN-1: take one item of this kind.
+    Plunder {
+        what: LootKind,
+    },
+    /// MM-PLUN-4: take the defeated ship.
+    Capture,
+    /// End the plunder, or keep your own ship.
+    Done,
+    /// MM-DEATH-4 / MM-SETUP-9: choose this ship (Sloop or Flute).
+    Ship {
+        ship: Ship,
+    },
+    /// MM-DEATH-4a: draw another captain when allowed.
+    Redraw,
 }
 
 impl fmt::Display for Cond {
@@ -197,6 +270,13 @@ impl fmt::Display for Answer {
             Answer::Pass => f.write_str("pass"),
             Answer::Play { card } => write!(f, "play {card}"),
             Answer::Ask => f.write_str("ask"),
+            Answer::Discard { card } => write!(f, "discard {card}"),
+            Answer::DiscardNewest => f.write_str("discard newest"),
+            Answer::Plunder { what } => write!(f, "plunder {}", what.word()),
+            Answer::Capture => f.write_str("capture"),
+            Answer::Done => f.write_str("done"),
+            Answer::Ship { ship } => write!(f, "ship {ship}"),
+            Answer::Redraw => f.write_str("redraw"),
         }
     }
 }
@@ -207,6 +287,10 @@ impl fmt::Display for Order {
             When::Declare => f.write_str("declare")?,
             When::Window { tw: None } => f.write_str("window")?,
             When::Window { tw: Some(t) } => write!(f, "window TW{t}")?,
+            When::Hand => f.write_str("hand")?,
+            When::Plunder => f.write_str("plunder")?,
+            When::Claim => f.write_str("claim")?,
+            When::Ship => f.write_str("ship")?,
         }
         for (i, c) in self.conds.iter().enumerate() {
             f.write_str(if i == 0 { " if " } else { " and " })?;
@@ -293,6 +377,21 @@ fn parse_answer(text: &str) -> Result<Answer, String> {
         ["fire"] => Ok(Answer::Fire),
         ["pass"] => Ok(Answer::Pass),
         ["ask"] => Ok(Answer::Ask),
+        ["discard", "newest"] => Ok(Answer::DiscardNewest),
+        ["discard", c] => Ok(Answer::Discard { card: (*c).into() }),
+        ["plunder", w] => Ok(Answer::Plunder {
+            what: LootKind::ALL
+                .iter()
+                .find(|(_, x)| x == w)
+                .map(|(k, _)| *k)
+                .ok_or_else(|| {
+                    format!("{w:?} is not all, gold, cargo, glory, specialist, rumor or weapon")
+                })?,
+        }),
+        ["capture"] => Ok(Answer::Capture),
+        ["done"] => Ok(Answer::Done),
+        ["ship", w] => Ok(Answer::Ship { ship: w.parse()? }),
+        ["redraw"] => Ok(Answer::Redraw),
         ["play", c] => Ok(Answer::Play { card: (*c).into() }),
         [w] if decl(w).is_some() => Ok(Answer::Declare {
             decl: decl(w).unwrap_or(Decl::Shoot),
@@ -306,7 +405,7 @@ fn parse_answer(text: &str) -> Result<Answer, String> {
             ),
         }),
         _ => Err(format!(
-            "{text:?} is not an answer (shoot, board, flee, fire, pass, play GLY-09, ask)"
+            "{text:?} is not an answer (shoot, board, flee, fire, pass, play GLY-09, discard GLY-05, discard newest, plunder gold, capture, done, ship flute, redraw, ask)"
         )),
     }
 }
@@ -325,6 +424,10 @@ impl FromStr for Order {
         let when = match when_text.split_whitespace().collect::<Vec<_>>().as_slice() {
             ["declare"] => When::Declare,
             ["window"] => When::Window { tw: None },
+            ["hand"] => When::Hand,
+            ["plunder"] => When::Plunder,
+            ["claim"] => When::Claim,
+            ["ship"] => When::Ship,
             ["window", t] => When::Window {
                 tw: Some(
                     t.strip_prefix("TW")
@@ -334,7 +437,7 @@ impl FromStr for Order {
             },
             _ => {
                 return Err(format!(
-                    "{:?} is not a situation (declare, window, window TW5)",
+                    "{:?} is not a situation (declare, window, window TW5, hand, plunder, claim, ship)",
                     when_text.trim()
                 ));
             }
@@ -424,6 +527,45 @@ fn check_order(d: &Data, i: usize, o: &Order) -> Result<(), Illegal> {
             )),
             _ => Ok(()),
         },
+        (When::Hand, Answer::Discard { card }) => known_design(d, card),
+        (When::Hand, Answer::DiscardNewest) => Ok(()),
+        (When::Hand, _) => Err(no(
+            "MM-GCARD-2",
+            at(format!(
+                "a hand over the limit is answered with discard GLY-NN, discard newest or ask, not `{}`.",
+                o.then
+            )),
+        )),
+        (When::Plunder, Answer::Plunder { .. } | Answer::Capture | Answer::Done) => Ok(()),
+        (When::Plunder, _) => Err(no(
+            "MM-PLUN-1",
+            at(format!(
+                "a plunder is answered with plunder all|gold|cargo|glory|specialist|rumor|weapon, capture, done or ask, not `{}`.",
+                o.then
+            )),
+        )),
+        (When::Claim, Answer::Capture | Answer::Done) => Ok(()),
+        (When::Claim, _) => Err(no(
+            "MM-PLUN-4",
+            at(format!(
+                "a claim is answered with capture, done or ask, not `{}`.",
+                o.then
+            )),
+        )),
+        (
+            When::Ship,
+            Answer::Ship {
+                ship: Ship::Sloop | Ship::Flute,
+            }
+            | Answer::Redraw,
+        ) => Ok(()),
+        (When::Ship, _) => Err(no(
+            "MM-DEATH-4",
+            at(format!(
+                "a ship choice is answered with ship sloop, ship flute, redraw or ask, not `{}`.",
+                o.then
+            )),
+        )),
         (When::Declare, _) => Err(no(
             "MM-NAV-4",
             at(format!(
@@ -431,7 +573,17 @@ fn check_order(d: &Data, i: usize, o: &Order) -> Result<(), Illegal> {
                 o.then
             )),
         )),
-        (When::Window { .. }, Answer::Declare { .. }) => Err(no(
+        (
+            When::Window { .. },
+            Answer::Declare { .. }
+            | Answer::Discard { .. }
+            | Answer::DiscardNewest
+            | Answer::Plunder { .. }
+            | Answer::Capture
+            | Answer::Done
+            | Answer::Ship { .. }
+            | Answer::Redraw,
+        ) => Err(no(
             "MM-GCARD-5",
             at(format!(
                 "a window is answered with fire, pass, play or ask, not `{}`.",
@@ -519,55 +671,90 @@ pub fn file(
     Ok(())
 }
 
-/// The decision at the top of the stack, when it is one standing orders may answer: the
-/// seat, its situation, its role (true: attacked), and the opponent.
+/// The kind of decision an order may answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Declare,
+    Window(u8),
+    Hand,
+    Plunder,
+    Claim,
+    Ship,
+}
+
+/// A decision standing orders may answer: the seat, its kind, its role (true: attacked), and
+/// the opponent.
 struct Situation {
     seat: Seat,
-    tw: Option<u8>,
+    kind: Kind,
     attacked: bool,
     me: Side,
     them: Option<Side>,
     round: u8,
 }
 
-fn situation(st: &State) -> Option<Situation> {
-    match st.top()? {
-        Frame::Combat {
+impl Situation {
+    fn plain(seat: Seat, kind: Kind, them: Option<Side>) -> Situation {
+        Situation {
+            seat,
+            kind,
+            attacked: false,
+            me: Side::Player(seat),
+            them,
+            round: 0,
+        }
+    }
+}
+
+/// Every decision open now that orders may answer, in the order they are tried: the hands
+/// over the limit first (MM-GCARD-2 comes before anything else of their owners), then the top
+/// frame's.
+fn situations(d: &Data, st: &State) -> Vec<Situation> {
+    let mut out: Vec<Situation> = (0..st.seats)
+        .map(Seat)
+        .filter(|s| super::rules::over_limit(d, st, *s))
+        .map(|s| Situation::plain(s, Kind::Hand, None))
+        .collect();
+    match st.top() {
+        Some(Frame::Combat {
             aggressor,
             defender,
             declared,
             round,
             ..
-        } => {
+        }) => {
             let attacked = declared.is_some();
             let (me, them) = if attacked {
                 (*defender, *aggressor)
             } else {
                 (*aggressor, *defender)
             };
-            Some(Situation {
-                seat: me.seat()?,
-                tw: None,
-                attacked,
-                me,
-                them: Some(them),
-                round: *round,
-            })
+            if let Some(seat) = me.seat() {
+                out.push(Situation {
+                    seat,
+                    kind: Kind::Declare,
+                    attacked,
+                    me,
+                    them: Some(them),
+                    round: *round,
+                });
+            }
         }
-        Frame::Window { tw, seat, ctx, .. } => {
+        Some(Frame::Window { tw, seat, ctx, .. }) => {
             let me = Side::Player(*seat);
             match ctx {
                 WindowCtx::Combat => {
-                    let (a, b, round) = super::combat::sides(st)?;
-                    let attacked = b == me;
-                    Some(Situation {
-                        seat: *seat,
-                        tw: Some(*tw),
-                        attacked,
-                        me,
-                        them: Some(if attacked { a } else { b }),
-                        round,
-                    })
+                    if let Some((a, b, round)) = super::combat::sides(st) {
+                        let attacked = b == me;
+                        out.push(Situation {
+                            seat: *seat,
+                            kind: Kind::Window(*tw),
+                            attacked,
+                            me,
+                            them: Some(if attacked { a } else { b }),
+                            round,
+                        });
+                    }
                 }
                 WindowCtx::Scout {
                     scouter, target, ..
@@ -582,19 +769,34 @@ fn situation(st: &State) -> Option<Situation> {
                             _ => None,
                         }
                     };
-                    Some(Situation {
+                    out.push(Situation {
                         seat: *seat,
-                        tw: Some(*tw),
+                        kind: Kind::Window(*tw),
                         attacked,
                         me,
                         them,
                         round: 0,
-                    })
+                    });
                 }
             }
         }
-        _ => None,
+        Some(Frame::Plunder { seat, from }) => {
+            out.push(Situation::plain(
+                *seat,
+                Kind::Plunder,
+                Some(Side::Player(*from)),
+            ));
+        }
+        Some(Frame::Claim { seat, .. }) => out.push(Situation::plain(*seat, Kind::Claim, None)),
+        Some(Frame::ShipChoice { seats }) => out.extend(
+            seats
+                .iter()
+                .filter(|s| st.player(*s).is_some_and(|p| p.sealed.is_none()))
+                .map(|s| Situation::plain(s, Kind::Ship, None)),
+        ),
+        _ => {}
     }
+    out
 }
 
 fn holds(d: &Data, st: &State, seat: Seat, card: &str) -> bool {
@@ -606,7 +808,7 @@ fn holds(d: &Data, st: &State, seat: Seat, card: &str) -> bool {
 }
 
 fn cond_holds(d: &Data, st: &State, s: &Situation, c: &Cond) -> bool {
-    let crew = |side: Side| super::combat::current_hits(d, st, side).map(|h| i32::from(h[3]));
+    let crew = |side: Side| super::combat::current_hits(d, st, side).map(|h| i64::from(h[3]));
     match c {
         Cond::Attacked => s.attacked,
         Cond::Attacking => !s.attacked,
@@ -614,52 +816,111 @@ fn cond_holds(d: &Data, st: &State, s: &Situation, c: &Cond) -> bool {
         Cond::VsPlayer => matches!(s.them, Some(Side::Player(_))),
         Cond::Mine { loc, cmp, n } => st
             .player(s.seat)
-            .is_some_and(|p| cmp.holds(i32::from(cur(p, *loc)), i32::from(*n))),
+            .is_some_and(|p| cmp.holds(i64::from(cur(p, *loc)), i64::from(*n))),
         Cond::CrewMargin { cmp, n } => match (crew(s.me), s.them.and_then(crew)) {
-            (Some(a), Some(b)) => cmp.holds(a - b, i32::from(*n)),
+            (Some(a), Some(b)) => cmp.holds(a - b, i64::from(*n)),
             _ => false,
         },
-        Cond::Round { cmp, n } => s.round > 0 && cmp.holds(i32::from(s.round), i32::from(*n)),
+        Cond::Round { cmp, n } => s.round > 0 && cmp.holds(i64::from(s.round), i64::from(*n)),
         Cond::Holds { card } => holds(d, st, s.seat, card),
         Cond::Lacks { card } => !holds(d, st, s.seat, card),
     }
 }
 
-/// The answer `seat`'s orders give to the decision at the top of the stack, with the order's
-/// number (from 1), when one fits and its answer is legal now.
-pub fn decide(d: &Data, st: &State) -> Option<(Seat, u8, Action)> {
-    let s = situation(st)?;
-    let orders = st.orders.get(s.seat.index())?;
-    if orders.is_empty() {
-        return None;
+fn fits(when: When, kind: Kind) -> bool {
+    match (when, kind) {
+        (When::Declare, Kind::Declare)
+        | (When::Window { tw: None }, Kind::Window(_))
+        | (When::Hand, Kind::Hand)
+        | (When::Plunder, Kind::Plunder)
+        | (When::Claim, Kind::Claim)
+        | (When::Ship, Kind::Ship) => true,
+        (When::Window { tw: Some(t) }, Kind::Window(k)) => t == k,
+        _ => false,
     }
-    let listed = legal::legal_actions(st, s.seat);
-    for (i, o) in orders.iter().enumerate() {
-        let fits = match o.when {
-            When::Declare => s.tw.is_none(),
-            When::Window { tw: None } => s.tw.is_some(),
-            When::Window { tw: Some(t) } => s.tw == Some(t),
-        };
-        if !fits || !o.conds.iter().all(|c| cond_holds(d, st, &s, c)) {
-            continue;
-        }
-        let action = match &o.then {
-            Answer::Ask => return None,
-            Answer::Declare { decl, weapon } => Some(Action::Declare {
-                decl: *decl,
-                weapon: *weapon,
-            }),
-            Answer::Fire => Some(Action::Fire),
-            Answer::Pass => Some(Action::Pass),
-            Answer::Play { card } => listed.iter().find_map(|a| match a {
-                Action::Play { card: c, .. } if d.glory_card(*c).is_some_and(|g| g.id == *card) => {
-                    Some(a.clone())
-                }
+}
+
+/// The action an answer stands for among the seat's listed actions, if one does now.
+fn answer_action(
+    d: &Data,
+    st: &State,
+    seat: Seat,
+    then: &Answer,
+    listed: &[Action],
+) -> Option<Action> {
+    let of_design =
+        |c: &super::ids::GloryId, card: &str| d.glory_card(*c).is_some_and(|g| g.id == card);
+    let action = match then {
+        Answer::Ask => return None,
+        Answer::Declare { decl, weapon } => Action::Declare {
+            decl: *decl,
+            weapon: *weapon,
+        },
+        Answer::Fire => Action::Fire,
+        Answer::Pass => Action::Pass,
+        Answer::Play { card } => listed
+            .iter()
+            .find(|a| matches!(a, Action::Play { card: c, .. } if of_design(c, card)))?
+            .clone(),
+        Answer::Discard { card } => Action::DiscardGlory {
+            card: *st
+                .player(seat)?
+                .glory_hand
+                .iter()
+                .find(|c| of_design(c, card))?,
+        },
+        Answer::DiscardNewest => Action::DiscardGlory {
+            card: *st.player(seat)?.glory_hand.last()?,
+        },
+        Answer::Plunder { what } => {
+            let items = listed.iter().filter_map(|a| match a {
+                Action::Plunder { item } => Some(*item),
                 _ => None,
-            }),
+            });
+            let item = match what {
+                LootKind::All => Some(Loot::All),
+                LootKind::Gold => items.clone().find(|i| *i == Loot::Gold),
+                LootKind::Rumor => items.clone().find(|i| *i == Loot::Rumor),
+                LootKind::Cargo => items
+                    .clone()
+                    .filter_map(|i| match i {
+                        Loot::Cargo(c) => Some(c),
+                        _ => None,
+                    })
+                    .max_by_key(|c| d.cargo_card(*c).plunder)
+                    .map(Loot::Cargo),
+                LootKind::Glory => items.clone().find(|i| matches!(i, Loot::Glory(_))),
+                LootKind::Specialist => items.clone().find(|i| matches!(i, Loot::Specialist(_))),
+                LootKind::Weapon => items.clone().find(|i| matches!(i, Loot::Weapon(_))),
+            }?;
+            Action::Plunder { item }
+        }
+        Answer::Capture => Action::Capture,
+        Answer::Done => Action::Done,
+        Answer::Ship { ship } => Action::Ship { ship: *ship },
+        Answer::Redraw => Action::Redraw,
+    };
+    listed.contains(&action).then_some(action)
+}
+
+/// The first decision open now that a seat's orders answer: the seat, the order's number
+/// (from 1) and the action, when an order fits and its answer is legal now.
+pub fn decide(d: &Data, st: &State) -> Option<(Seat, u8, Action)> {
+    for s in situations(d, st) {
+        let Some(orders) = st.orders.get(s.seat.index()).filter(|o| !o.is_empty()) else {
+            continue;
         };
-        if let Some(a) = action.filter(|a| listed.contains(a)) {
-            return Some((s.seat, u8::try_from(i + 1).unwrap_or(u8::MAX), a));
+        let listed = legal::legal_actions(st, s.seat);
+        for (i, o) in orders.iter().enumerate() {
+            if !fits(o.when, s.kind) || !o.conds.iter().all(|c| cond_holds(d, st, &s, c)) {
+                continue;
+            }
+            if o.then == Answer::Ask {
+                break;
+            }
+            if let Some(a) = answer_action(d, st, s.seat, &o.then, &listed) {
+                return Some((s.seat, u8::try_from(i + 1).unwrap_or(u8::MAX), a));
+            }
         }
     }
     None
@@ -672,6 +933,10 @@ pub fn settle(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
     for _ in 0..10_000 {
         if st.outcome.is_some() {
             return;
+        }
+        // III.3.4: the active seat's turn script goes first in its own turn.
+        if super::script::advance_one(d, st, rng, ev) {
+            continue;
         }
         let Some((seat, order, action)) = decide(d, st) else {
             return;

@@ -228,6 +228,10 @@ impl Present for Merchants {
                 &STASHED,
                 vec![("p", seat()), ("a", count("amount")), ("s", count("stash"))],
             ),
+            "paid_from_stash" => say(
+                &PAID_FROM_STASH,
+                vec![("p", seat()), ("g", count("gold")), ("s", count("stash"))],
+            ),
             "glory" => say(
                 &GLORY,
                 vec![("p", seat()), ("n", count("points")), ("r", text("rule"))],
@@ -282,6 +286,13 @@ impl Present for Merchants {
             "order_applied" => say(
                 &ORDER_APPLIED,
                 vec![("p", seat()), ("n", count("order")), ("a", text("action"))],
+            ),
+            "script_filed" => say(&SCRIPT_FILED, vec![("p", seat()), ("n", count("steps"))]),
+            "script_step" => say(&SCRIPT_STEP, vec![("p", seat()), ("a", text("action"))]),
+            "script_ended" if e["stopped_at"].is_null() => say(&SCRIPT_DONE, vec![("p", seat())]),
+            "script_ended" => say(
+                &SCRIPT_STOPPED,
+                vec![("p", seat()), ("a", text("stopped_at"))],
             ),
             "game_ends" => say(&GAME_ENDS, vec![("why", text("reason"))]),
             _ => None,
@@ -835,6 +846,12 @@ const STASHED: T = [
     "{p}, hai spostato {a} oro; il nascondiglio contiene {s}.",
     "{p}, vous avez déplacé {a} or ; votre cache contient {s}.",
 ];
+const PAID_FROM_STASH: T = [
+    "{p}, your stash paid {g} gold of the price; it holds {s}.",
+    "{p}, tu escondite pagó {g} de oro del precio; guarda {s}.",
+    "{p}, il nascondiglio ha pagato {g} oro del prezzo; contiene {s}.",
+    "{p}, votre cache a payé {g} or du prix ; elle contient {s}.",
+];
 const GLORY: T = [
     "{p} gains {n} glory ({r}).",
     "{p} gana {n} de gloria ({r}).",
@@ -876,6 +893,30 @@ const ORDER_APPLIED: T = [
     "La orden permanente {n} de {p} respondió: {a}.",
     "L'ordine permanente {n} di {p} ha risposto: {a}.",
     "L'ordre permanent {n} de {p} a répondu : {a}.",
+];
+const SCRIPT_FILED: T = [
+    "{p} filed a turn script of {n} steps.",
+    "{p} registró un guion de turno de {n} pasos.",
+    "{p} ha registrato uno script di turno di {n} passi.",
+    "{p} a déposé un script de tour de {n} étapes.",
+];
+const SCRIPT_STEP: T = [
+    "The turn script of {p} took: {a}.",
+    "El guion de turno de {p} hizo: {a}.",
+    "Lo script di turno di {p} ha eseguito: {a}.",
+    "Le script de tour de {p} a joué : {a}.",
+];
+const SCRIPT_STOPPED: T = [
+    "The turn script of {p} stopped: {a} is not possible now; your decision.",
+    "El guion de turno de {p} se detuvo: {a} no es posible ahora; decides tú.",
+    "Lo script di turno di {p} si è fermato: {a} ora non è possibile; decidi tu.",
+    "Le script de tour de {p} s'est arrêté : {a} n'est pas possible maintenant ; à vous de décider.",
+];
+const SCRIPT_DONE: T = [
+    "The turn script of {p} has no step left that applies.",
+    "Al guion de turno de {p} no le queda ningún paso aplicable.",
+    "Lo script di turno di {p} non ha più passi applicabili.",
+    "Le script de tour de {p} n'a plus d'étape applicable.",
 ];
 const EMPLOYED: T = [
     "{p} employs {c} for {g} gold.",

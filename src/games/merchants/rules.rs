@@ -5,7 +5,7 @@
 
 use super::data::{Data, Effect, parse_icon};
 use super::events::Event;
-use super::ids::{CargoId, Loc, Nation, Ship, Skill, ZoneId};
+use super::ids::{CargoId, GloryId, Loc, Nation, Ship, Skill, ZoneId};
 use super::state::{Activity, Frame, ModToken, Npc, Player, State, Target};
 use super::{Action, MmOutcome, Rules};
 use crate::engine::{GameRng, Illegal, Logged, OptionsError, Seat, SeatSet};
@@ -132,6 +132,7 @@ pub fn setup(
         ending: false,
         outcome: None,
         orders: vec![Vec::new(); usize::from(seats)],
+        scripts: vec![Vec::new(); usize::from(seats)],
     };
     // MM-SETUP-5: two open missions.
     for _ in 0..d.start.open_missions {
@@ -438,6 +439,48 @@ fn home_zone(d: &Data, p: &Player) -> Option<ZoneId> {
         .and_then(|c| d.zone_index(&c.home))
 }
 
+/// MM-STASH-2: the gold a captain may spend now: on board, and in the home port the stash too.
+pub fn purse(d: &Data, p: &Player) -> u32 {
+    if p.in_port && home_zone(d, p) == Some(p.zone) {
+        p.gold.saturating_add(p.stash)
+    } else {
+        p.gold
+    }
+}
+
+/// MM-STASH-2: pays `cost` (at most [`purse`]) from the gold on board first, the stash paying
+/// only the rest. A fixed order rather than a choice in every priced action: the stash is safe
+/// from plunder (MM-STASH-4) and worth secret glory (MM-STASH-3), so keeping it is nearly
+/// always the captain's interest, and one who wants the stash to pay first moves that gold on
+/// board with the Stash activity beforehand (MM-STASH-1), which comes to the same. The part
+/// the stash paid is told to the owner only (III.4); the price is public as before, and gold
+/// on board is public, so what the stash paid is inferable, as on the tabletop, but never what
+/// it still holds.
+fn spend(d: &Data, st: &mut State, seat: Seat, cost: u32, ev: &mut Ev) -> R<()> {
+    let p = player_mut(st, seat)?;
+    if cost > purse(d, p) {
+        return Err(no(
+            "MM-STASH-2",
+            format!("{cost} gold is more than you have."),
+        ));
+    }
+    let from_stash = cost.saturating_sub(p.gold);
+    p.gold -= cost - from_stash;
+    p.stash -= from_stash;
+    if from_stash > 0 {
+        let stash = p.stash;
+        ev.push(only(
+            seat,
+            Event::PaidFromStash {
+                seat,
+                gold: from_stash,
+                stash,
+            },
+        ));
+    }
+    Ok(())
+}
+
 pub fn total_glory(d: &Data, st: &State, p: &Player) -> u8 {
     p.glory.saturating_add(st.stash_points(
         p,
@@ -494,10 +537,10 @@ pub(super) fn draw_cargo(st: &mut State, rng: &mut GameRng) -> Option<CargoId> {
     st.cargo_deck.pop()
 }
 
-/// MM-GCARD-1/2/6: draw one glory card; over the hand limit the most recent is discarded (the
-/// III.2 default; choosing is left for the next stage).
+/// MM-GCARD-1/6: draw one glory card. Over the hand limit the owner then owes a discard of
+/// its choice (MM-GCARD-2, [`over_limit`]).
 pub(super) fn draw_glory_card(
-    d: &Data,
+    _d: &Data,
     st: &mut State,
     seat: Seat,
     rng: &mut GameRng,
@@ -516,12 +559,44 @@ pub(super) fn draw_glory_card(
     p.glory_hand.push(card);
     ev.push(Logged::public(Event::GloryDrawn { seat }));
     ev.push(only(seat, Event::GloryCard { seat, card }));
-    if p.glory_hand.len() > usize::from(d.start.glory_hand_limit)
-        && let Some(c) = p.glory_hand.pop()
-    {
-        st.glory_discard.push(c);
-        ev.push(Logged::public(Event::GloryDiscarded { seat, card: c }));
+}
+
+/// MM-GCARD-2: `seat` holds more glory cards than the hand limit and owes a discard. The
+/// debt is a side request, not a frame: the seat is pending (with only `discard glory`
+/// listed) until it is back at the limit, and answers before any other decision of its own,
+/// but it never blocks the turn under way when that is someone else's (as III.3.9 for a
+/// death). A frame pushed where the card is drawn would sit in the middle of the combat,
+/// plunder or raid that drew it, whose code expects its own frame on top; and the hand count
+/// is public, so being asked reveals nothing.
+pub fn over_limit(d: &Data, st: &State, seat: Seat) -> bool {
+    st.outcome.is_none()
+        && st
+            .player(seat)
+            .is_some_and(|p| p.glory_hand.len() > usize::from(d.start.glory_hand_limit))
+}
+
+/// MM-GCARD-2: `card` leaves the over-full hand face-up (public from now on).
+fn discard_glory(d: &Data, st: &mut State, seat: Seat, card: GloryId, ev: &mut Ev) -> R<()> {
+    if !over_limit(d, st, seat) {
+        return Err(no(
+            "MM-GCARD-2",
+            format!(
+                "Glory cards are discarded only from a hand over the limit of {}.",
+                d.start.glory_hand_limit
+            ),
+        ));
     }
+    let p = player_mut(st, seat)?;
+    if !p.glory_hand.contains(&card) {
+        return Err(no(
+            "MM-GCARD-2",
+            format!("Glory card {card} is not in your hand."),
+        ));
+    }
+    p.glory_hand.retain(|c| *c != card);
+    st.glory_discard.push(card);
+    ev.push(Logged::public(Event::GloryDiscarded { seat, card }));
+    Ok(())
 }
 
 /// MM-GLORY-1 / MM-GCARD-1: track points, one glory card each; MM-END-1 announced.
@@ -694,6 +769,9 @@ pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &
         .stack
         .iter()
         .any(|f| matches!(f, Frame::Turn { seat: s, .. } if *s == seat));
+    if own_turn {
+        super::script::end_turn(st, seat);
+    }
     st.stack.retain(|f| match f {
         Frame::ShipChoice { .. } | Frame::Combat { .. } | Frame::Place { .. } => true,
         _ => !f.seats().contains(seat),
@@ -784,7 +862,9 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
 }
 
 /// TW9, the end of a turn: GLY-03 repairs one point if its captain did not fight this turn.
+/// The turn's script ends with it (III.3.4).
 fn end_of_turn(d: &Data, st: &mut State, seat: Seat, ev: &mut Ev) {
+    super::script::end_turn(st, seat);
     let Some(p) = st.players.get_mut(seat.index()) else {
         return;
     };
@@ -1222,6 +1302,7 @@ pub fn apply(st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, events: 
     let mut ev = Vec::new();
     match a {
         Action::Orders { orders } => super::orders::file(d, &mut next, seat, orders, &mut ev)?,
+        Action::Script { steps } => super::script::file(d, &mut next, seat, steps, &mut ev)?,
         _ => act(d, &mut next, seat, a, rng, &mut ev)?,
     }
     // III.3.3: decisions the seats' standing orders answer are never asked.
@@ -1241,6 +1322,19 @@ pub(super) fn act(
     rng: &mut GameRng,
     ev: &mut Ev,
 ) -> R<()> {
+    // MM-GCARD-2: "at once": an over-full hand is settled before anything else the seat does.
+    if let Action::DiscardGlory { card } = a {
+        return discard_glory(d, st, seat, *card, ev);
+    }
+    if over_limit(d, st, seat) {
+        return Err(no(
+            "MM-GCARD-2",
+            format!(
+                "Your hand is over the limit of {} glory cards: discard first (`discard glory N`).",
+                d.start.glory_hand_limit
+            ),
+        ));
+    }
     step(d, st, seat, a, rng, ev)?;
     // MM-MIS-4: objectives met in port are checked when the holder's turn or Port action is
     // waiting again.
@@ -1673,12 +1767,6 @@ fn pick(
             st.glory_discard.extend(rest);
             let p = player_mut(st, seat)?;
             p.glory_hand.push(option);
-            if p.glory_hand.len() > usize::from(d.start.glory_hand_limit)
-                && let Some(c) = p.glory_hand.pop()
-            {
-                st.glory_discard.push(c);
-                ev.push(Logged::public(Event::GloryDiscarded { seat, card: c }));
-            }
             ev.push(Logged::public(Event::GloryDrawn { seat }));
             ev.push(only(seat, Event::GloryCard { seat, card: option }));
         }
@@ -2682,14 +2770,14 @@ fn port_activity(
             }
             let each = repair_price(d, &p);
             let cost = each * u32::try_from(locs.len()).unwrap_or(u32::MAX);
-            if locs.is_empty() || cost > q.gold {
+            if locs.is_empty() || cost > purse(d, &q) {
                 return Err(no(
                     "MM-YARD-9",
                     format!("Repairs cost {each} gold per point."),
                 ));
             }
-            q.gold -= cost;
             *player_mut(st, seat)? = q;
+            spend(d, st, seat, cost, ev)?;
             ev.push(Logged::public(Event::Repaired {
                 seat,
                 locs: locs.clone(),
@@ -2708,13 +2796,13 @@ fn port_activity(
                 ));
             }
             let price = mod_price(d, zone);
-            if p.gold < price {
+            if purse(d, &p) < price {
                 return Err(no(
                     "MM-YARD-10",
                     format!("A modification costs {price} gold."),
                 ));
             }
-            player_mut(st, seat)?.gold -= price;
+            spend(d, st, seat, price, ev)?;
             install_mod(d, st, seat, zone, t.kind, ev)?;
         }
         Action::Weapon { kind } => {
@@ -2731,15 +2819,14 @@ fn port_activity(
                 return Err(no("MM-YARD-12", "At most one of each weapon per ship."));
             }
             let price = weapon_price(d, zone);
-            if p.gold < price {
+            if purse(d, &p) < price {
                 return Err(no(
                     "MM-YARD-12",
                     format!("A special weapon costs {price} gold."),
                 ));
             }
-            let q = player_mut(st, seat)?;
-            q.gold -= price;
-            q.weapons.push(*kind);
+            spend(d, st, seat, price, ev)?;
+            player_mut(st, seat)?.weapons.push(*kind);
             if let Some(s) = st.weapon_supply.get_mut(usize::from(*kind)) {
                 *s -= 1;
             }
@@ -2769,14 +2856,14 @@ fn port_activity(
                     "Employ a specialist from your glory hand.",
                 ));
             };
-            if p.specialists.len() >= 2 || p.gold < cost {
+            if p.specialists.len() >= 2 || purse(d, &p) < cost {
                 return Err(no(
                     "MM-GCARD-4",
                     format!("At most 2 specialists per ship; this one costs {cost} gold."),
                 ));
             }
+            spend(d, st, seat, cost, ev)?;
             let q = player_mut(st, seat)?;
-            q.gold -= cost;
             q.glory_hand.retain(|c| c != card);
             q.specialists.push(*card);
             ev.push(Logged::public(Event::Employed {
@@ -2811,19 +2898,19 @@ fn port_activity(
                     crew: gained,
                     gold: 0,
                 }));
-            } else if p.gold >= hire_price(d, zone) {
+            } else if purse(d, &p) >= hire_price(d, zone) {
                 st.stack.push(Frame::Hire { seat });
             }
         }
         Action::Rumor => {
             let cost = rumor_price(d, &p);
-            if p.gold < cost {
+            if purse(d, &p) < cost {
                 return Err(no("MM-RUM-1", format!("A rumor costs {cost} gold.")));
             }
             if st.rumor_deck.is_empty() && st.rumor_discard.is_empty() {
                 return Err(no("MM-RUM-1", "No rumor card is left."));
             }
-            player_mut(st, seat)?.gold -= cost;
+            spend(d, st, seat, cost, ev)?;
             let ok = st.round_effects.iter().any(|e| e == "tavern_talk")
                 || roll(
                     d,
@@ -3074,10 +3161,10 @@ fn take(
         .filter(|(c, _)| chosen.contains(c))
         .map(|(_, p)| *p)
         .sum();
-    if cost > p.gold {
+    if cost > purse(d, &p) {
         return Err(no(
             "MM-BUY-3",
-            format!("These cards cost {cost} gold; you have {}.", p.gold),
+            format!("These cards cost {cost} gold; you have {}.", purse(d, &p)),
         ));
     }
     let cap = port_capacity(d, &p);
@@ -3088,8 +3175,8 @@ fn take(
         ));
     }
     let round = st.round;
+    spend(d, st, seat, cost, ev)?;
     let q = player_mut(st, seat)?;
-    q.gold -= cost;
     q.cargo.extend(chosen.iter().copied());
     if !chosen.is_empty() {
         q.last_buy = Some((q.zone, round));
@@ -3143,7 +3230,7 @@ fn yard(
         return Err(no("MM-YARD-2", "You already sail that kind of ship."));
     }
     let sale = sale_price(d, p);
-    if p.gold + sale < t.buy {
+    if purse(d, p) + sale < t.buy {
         return Err(no(
             "MM-YARD-2",
             format!(
@@ -3153,8 +3240,9 @@ fn yard(
         ));
     }
     let big = t.big && !p.big_ship_glory;
+    player_mut(st, seat)?.gold += sale;
+    spend(d, st, seat, t.buy, ev)?;
     let q = player_mut(st, seat)?;
-    q.gold = q.gold + sale - t.buy;
     let crew = cur(q, Loc::Crew);
     let mods = std::mem::take(&mut q.mods);
     q.ship = Some(ship);
@@ -3187,14 +3275,14 @@ fn hire(d: &Data, st: &mut State, seat: Seat, crew: u8, ev: &mut Ev) -> R<()> {
     let missing = max_loc(d, &p, Loc::Crew).saturating_sub(cur(&p, Loc::Crew));
     let each = hire_price(d, p.zone);
     let cost = each * u32::from(crew);
-    if crew > missing || cost > p.gold {
+    if crew > missing || cost > purse(d, &p) {
         return Err(no(
             "MM-RECR-1",
             format!("Hire up to {missing} crew at {each} gold each."),
         ));
     }
+    spend(d, st, seat, cost, ev)?;
     let q = player_mut(st, seat)?;
-    q.gold -= cost;
     let v = cur(q, Loc::Crew) + crew;
     set_cur(q, Loc::Crew, v);
     ev.push(Logged::public(Event::Recruited {

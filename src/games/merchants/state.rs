@@ -337,6 +337,10 @@ pub struct State {
     /// until a seat files some.
     #[serde(default)]
     pub orders: Vec<Vec<super::orders::Order>>,
+    /// III.3.4: each seat's turn script, by seat (hidden from the others, III.4); empty until
+    /// a seat files one, and again when its turn ends.
+    #[serde(default)]
+    pub scripts: Vec<Vec<super::script::Step>>,
 }
 
 impl State {

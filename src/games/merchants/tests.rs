@@ -110,6 +110,7 @@ fn every_action_round_trips_through_its_notation() {
         "let go",
         "draw",
         "discard 12",
+        "discard glory 12",
         "swap 40",
         "stop",
         "keep",
@@ -460,7 +461,11 @@ thread_local! {
 /// Plays random listed actions to the end, checking invariants after every step; returns the
 /// final state and the number of actions.
 fn random_game(seats: u8, seed: u64, check_views: bool) -> (State, u64) {
-    let mut st = new_game(seats, seed);
+    random_game_from(new_game(seats, seed), seed, check_views)
+}
+
+/// [`random_game`] from a prepared state.
+fn random_game_from(mut st: State, seed: u64, check_views: bool) -> (State, u64) {
     let mut chooser = GameRng::from_u64(seed ^ 0xfeed);
     let game_seed = Seed::from_numbers(seed, 7);
     let mut n = 0;
@@ -530,10 +535,15 @@ fn invariants(st: &State) {
         .chain(&st.glory_discard)
         .copied()
         .collect();
-    for p in &st.players {
+    for (i, p) in st.players.iter().enumerate() {
         cargo.extend(&p.cargo);
         glory.extend(p.glory_hand.iter().chain(&p.specialists));
-        assert!(p.glory_hand.len() <= 4, "MM-GCARD-2");
+        // Over the limit only while its owner is asked to discard.
+        assert!(
+            p.glory_hand.len() <= 4
+                || Merchants::pending(st).contains(Seat(u8::try_from(i).unwrap())),
+            "MM-GCARD-2"
+        );
         if p.ship.is_some() {
             for l in Loc::HITS {
                 assert!(super::rules::cur(p, l) <= super::rules::max_loc(d(), p, l));
@@ -603,6 +613,7 @@ fn no_leak(st: &State) {
             assert!(pv.rumor.is_none() && pv.sealed.is_none());
             // Tokens the owner placed face-down, and a dead captain's redraw choice.
             assert!(pv.known_mods.is_none() && pv.may_redraw.is_none());
+            assert!(pv.orders.is_none() && pv.script.is_none());
             use super::view::DecisionView as D;
             let mine = |s: &Seat| Viewer::Seat(*s) == viewer;
             match &v.decision {
@@ -889,6 +900,7 @@ fn fifty_random_games_per_player_count_reach_combats_raids_sales_deaths_and_the_
         "mod_placed",
         "plundered",
         "ship_captured",
+        "paid_from_stash",
     ] {
         assert!(
             seen.iter().any(|k| k == kind),
@@ -1865,4 +1877,504 @@ fn an_order_may_play_a_tactic_and_ask_stops_the_search() {
             .any(|e| matches!(e.event, super::Event::OrderApplied { order: 2, .. }))
     );
     invariants(&st);
+}
+
+// ---------------------------------------------------------------------------------------------
+// MM-GCARD-2: the owner's discard from a hand over the limit
+// ---------------------------------------------------------------------------------------------
+
+/// Fills `seat`'s hand to `n` cards from the glory deck (drawn in deck order).
+fn fill_hand(st: &mut State, seat: Seat, n: usize) {
+    while st.players[seat.index()].glory_hand.len() < n {
+        let c = st.glory_deck.pop().unwrap();
+        st.players[seat.index()].glory_hand.push(c);
+    }
+}
+
+#[test]
+fn a_fifth_glory_card_is_kept_until_its_owner_discards_one_of_their_choice() {
+    let mut st = started(2, 30);
+    let seat = turn_seat(&st);
+    fill_hand(&mut st, seat, 4);
+    let mut ev = Vec::new();
+    super::rules::draw_glory_card(d(), &mut st, seat, &mut GameRng::from_u64(3), &mut ev);
+    // Nothing is discarded for the owner: the fifth card stays until it chooses.
+    assert_eq!(st.players[seat.index()].glory_hand.len(), 5);
+    assert!(
+        !ev.iter()
+            .any(|e| matches!(e.event, super::Event::GloryDiscarded { .. }))
+    );
+    let hand = st.players[seat.index()].glory_hand.clone();
+    let legal = Merchants::legal_actions(&st, seat);
+    assert_eq!(
+        legal,
+        hand.iter()
+            .map(|card| Action::DiscardGlory { card: *card })
+            .collect::<Vec<_>>()
+    );
+    // "At once": its turn waits until the hand is back at the limit.
+    refused(&st, seat, "end", "MM-GCARD-2");
+    let outside = (0..70u8).find(|c| !hand.contains(c)).unwrap();
+    refused(&st, seat, &format!("discard glory {outside}"), "MM-GCARD-2");
+    let first = hand[0];
+    let ev = act(&mut st, seat, &Action::DiscardGlory { card: first }, 4).unwrap();
+    assert_eq!(st.players[seat.index()].glory_hand, hand[1..].to_vec());
+    assert_eq!(st.glory_discard.last(), Some(&first));
+    // The discarded card is public once discarded.
+    assert!(ev.iter().any(
+        |e| matches!(e.event, super::Event::GloryDiscarded { card, .. } if card == first)
+            && e.audience == crate::engine::Audience::Everyone
+    ));
+    // Back at the limit: no more discards, the turn goes on.
+    refused(
+        &st,
+        seat,
+        &format!("discard glory {}", hand[1]),
+        "MM-GCARD-2",
+    );
+    assert!(Merchants::legal_actions(&st, seat).contains(&Action::End));
+    invariants(&st);
+}
+
+#[test]
+fn a_hand_over_the_limit_in_another_players_turn_is_asked_without_blocking_that_turn() {
+    let mut st = started(2, 31);
+    let active = turn_seat(&st);
+    let other = Seat(1 - active.0);
+    fill_hand(&mut st, other, 6);
+    // Both are pending: the owner for its discard, the active seat for its turn.
+    let pending: Vec<Seat> = Merchants::pending(&st).iter().collect();
+    assert!(pending.contains(&active) && pending.contains(&other));
+    assert!(
+        !Merchants::legal_actions(&st, active)
+            .iter()
+            .any(|a| matches!(a, Action::DiscardGlory { .. }))
+    );
+    // The hand stays hidden: the others see its count only, and what is asked shows no card.
+    let seen = Merchants::view(&st, Viewer::Seat(active));
+    assert!(seen.players[other.index()].glory_hand.is_none());
+    assert_eq!(seen.players[other.index()].glory_cards, 6);
+    // The active turn moves on meanwhile.
+    let moved = Merchants::legal_actions(&st, active)
+        .into_iter()
+        .find(|a| {
+            matches!(
+                a,
+                Action::Move { .. } | Action::Enter | Action::Leave { .. }
+            )
+        })
+        .unwrap();
+    act(&mut st, active, &moved, 5).unwrap();
+    // III.2's default on timeout: the most recently drawn card, once per card over.
+    let hand = st.players[other.index()].glory_hand.clone();
+    for k in 0..2 {
+        let Timeout::Play(a) = Merchants::timeout(&st, other) else {
+            panic!("no default")
+        };
+        assert_eq!(
+            a,
+            Action::DiscardGlory {
+                card: hand[hand.len() - 1 - k]
+            }
+        );
+        act(&mut st, other, &a, 6 + k as u64).unwrap();
+    }
+    assert_eq!(st.players[other.index()].glory_hand, hand[..4].to_vec());
+    assert!(!Merchants::pending(&st).contains(other));
+    refused(
+        &st,
+        other,
+        &format!("discard glory {}", hand[0]),
+        "MM-ACT-1",
+    );
+    invariants(&st);
+}
+
+#[test]
+fn a_hand_order_discards_for_its_owner_and_only_the_owner_hears_which_order() {
+    let mut st = started(2, 32);
+    let active = turn_seat(&st);
+    let other = Seat(1 - active.0);
+    fill_hand(&mut st, other, 4);
+    give_glory(&mut st, other, glory("GLY-05"));
+    st.players[other.index()].glory_hand.rotate_right(1);
+    let newest = *st.players[other.index()].glory_hand.last().unwrap();
+    // The filing answers the open request at once: a GLY-05 goes, not the newest card.
+    let ev = file(
+        &mut st,
+        other,
+        "orders hand: discard GLY-05; hand: discard newest",
+    );
+    let hand = &st.players[other.index()].glory_hand;
+    assert_eq!(hand.len(), 4);
+    assert!(hand.contains(&newest));
+    assert!(!hand.contains(&glory("GLY-05")));
+    let applied: Vec<_> = ev
+        .iter()
+        .filter(|e| matches!(e.event, super::Event::OrderApplied { .. }))
+        .collect();
+    assert_eq!(applied.len(), 1);
+    assert_eq!(
+        applied[0].audience,
+        crate::engine::Audience::Only(crate::engine::SeatSet::only(other))
+    );
+    // Next time no GLY-05 is held: the second order takes the newest.
+    fill_hand(&mut st, other, 4);
+    let mut ev = Vec::new();
+    super::rules::draw_glory_card(d(), &mut st, other, &mut GameRng::from_u64(4), &mut ev);
+    let newest = *st.players[other.index()].glory_hand.last().unwrap();
+    let moved = Merchants::legal_actions(&st, active)
+        .into_iter()
+        .find(|a| {
+            matches!(
+                a,
+                Action::Move { .. } | Action::Enter | Action::Leave { .. }
+            )
+        })
+        .unwrap();
+    act(&mut st, active, &moved, 7).unwrap();
+    assert_eq!(st.players[other.index()].glory_hand.len(), 4);
+    assert!(!st.players[other.index()].glory_hand.contains(&newest));
+    invariants(&st);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standing orders for plunder, claim and the ship choice (III.2)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn plunder_claim_ship_and_hand_orders_round_trip_and_bad_ones_are_refused() {
+    let text = "orders hand if holds GLY-08: discard GLY-03; hand: discard newest; \
+                plunder: plunder gold; plunder if vs player: plunder cargo; plunder: capture; \
+                plunder: done; claim if hull<=1: capture; claim: done; ship: redraw; \
+                ship: ship flute";
+    let a: Action = text.parse().unwrap();
+    assert_eq!(a.to_string().parse::<Action>().unwrap(), a);
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["orders"][0]["when"]["kind"], "hand");
+    assert_eq!(json["orders"][2]["then"]["what"], "gold");
+    assert_eq!(json["orders"][9]["then"]["ship"], "flute");
+    assert_eq!(serde_json::from_value::<Action>(json).unwrap(), a);
+    let st = started(2, 3);
+    let other = Seat(1 - turn_seat(&st).0);
+    for (text, rule) in [
+        ("orders hand: pass", "MM-GCARD-2"),
+        ("orders hand: discard GLY-99", "MM-GCARD-3"),
+        ("orders plunder: flee", "MM-PLUN-1"),
+        ("orders claim: plunder gold", "MM-PLUN-4"),
+        ("orders ship: ship frigate", "MM-DEATH-4"),
+        ("orders ship: capture", "MM-DEATH-4"),
+        ("orders window: capture", "MM-GCARD-5"),
+        ("orders declare: redraw", "MM-NAV-4"),
+    ] {
+        refused(&st, other, text, rule);
+    }
+    assert!("orders plunder: plunder ship".parse::<Action>().is_err());
+}
+
+#[test]
+fn plunder_orders_take_gold_and_the_best_cargo_then_finish_without_asking() {
+    let (mut st, a, b) = plundering();
+    let cargo = st.players[b.index()].cargo.clone();
+    let best = *cargo
+        .iter()
+        .max_by_key(|c| d().cargo_card(**c).plunder)
+        .unwrap();
+    let ev = file(
+        &mut st,
+        a,
+        "orders plunder: plunder gold; plunder: plunder cargo; plunder: done",
+    );
+    let p = &st.players[a.index()];
+    assert_eq!(p.gold, 19);
+    assert!(p.cargo.contains(&best));
+    // Both cards fit, so both were taken before `done`; the loser is dead.
+    assert!(cargo.iter().all(|c| p.cargo.contains(c)));
+    assert!(st.players[b.index()].ship.is_none());
+    for e in ev
+        .iter()
+        .filter(|e| matches!(e.event, super::Event::OrderApplied { .. }))
+    {
+        assert_eq!(
+            e.audience,
+            crate::engine::Audience::Only(crate::engine::SeatSet::only(a))
+        );
+    }
+    invariants(&st);
+}
+
+#[test]
+fn a_claim_order_captures_or_keeps_the_ship_instead_of_asking() {
+    for (order, ship) in [
+        ("claim: capture", Ship::Frigate),
+        ("claim: done", Ship::Sloop),
+    ] {
+        let mut st = started(2, 33);
+        let seat = turn_seat(&st);
+        st.stack.push(Frame::Claim {
+            seat,
+            ship: Ship::Frigate,
+            hits: [3, 3, 3, 3, 3],
+        });
+        file(&mut st, seat, &format!("orders {order}"));
+        assert_eq!(st.players[seat.index()].ship, Some(ship), "{order}");
+        assert!(!matches!(st.stack.last(), Some(Frame::Claim { .. })));
+        invariants(&st);
+    }
+}
+
+#[test]
+fn ship_orders_redraw_when_allowed_then_choose_the_ship_for_a_dead_captain() {
+    let mut st = started(2, 21);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    let pirate = u8::try_from(d().npcs.iter().position(|n| n.pirate).unwrap()).unwrap();
+    st.npcs = (0..17)
+        .map(|z| super::state::Npc {
+            card: pirate,
+            zone: z,
+            hits: [0; 5],
+        })
+        .collect();
+    file(&mut st, other, "orders ship: redraw; ship: ship flute");
+    let before = st.players[other.index()].captain;
+    super::rules::die(
+        d(),
+        &mut st,
+        other,
+        &mut GameRng::from_u64(1),
+        &mut Vec::new(),
+    );
+    let frame = st.stack.remove(0);
+    st.stack.push(frame);
+    // The next accepted action lets the orders answer: redraw, then a Flute.
+    let ev = file(&mut st, other, "orders ship: redraw; ship: ship flute");
+    let p = &st.players[other.index()];
+    assert_ne!(p.captain, before);
+    assert_eq!(p.ship, Some(Ship::Flute));
+    let applied: Vec<String> = ev
+        .iter()
+        .filter_map(|e| match &e.event {
+            super::Event::OrderApplied { action, .. } => Some(action.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        applied,
+        vec!["redraw".to_string(), "ship flute".to_string()]
+    );
+    invariants(&st);
+}
+
+// ---------------------------------------------------------------------------------------------
+// MM-STASH-2: paying from the stash in the home port
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn in_the_home_port_the_stash_pays_what_the_gold_on_board_does_not_and_only_its_owner_is_told() {
+    let mut st = started(2, 16);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    let each = super::rules::repair_price(d(), &st.players[seat.index()]);
+    {
+        let p = &mut st.players[seat.index()];
+        p.gold = each - 1;
+        p.stash = 20;
+        p.hits[0] -= 1;
+    }
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    // Listed although the gold on board does not cover it.
+    let legal = Merchants::legal_actions(&st, seat);
+    let repair = Action::Repair {
+        locs: vec![Loc::Hull],
+    };
+    assert!(legal.contains(&repair));
+    let ev = act(&mut st, seat, &repair, 3).unwrap();
+    // Board first, the stash the rest.
+    let p = &st.players[seat.index()];
+    assert_eq!(p.gold, 0);
+    assert_eq!(p.stash, 19);
+    let told = ev
+        .iter()
+        .find(|e| matches!(e.event, super::Event::PaidFromStash { .. }))
+        .unwrap();
+    assert_eq!(
+        told.audience,
+        crate::engine::Audience::Only(crate::engine::SeatSet::only(seat))
+    );
+    // Nothing the other seat sees names the stash's balance.
+    for e in ev.iter().filter(|e| e.audience.admits(Viewer::Seat(other))) {
+        let json = serde_json::to_value(&e.event).unwrap();
+        assert!(json.get("stash").is_none(), "{json}");
+    }
+    assert_eq!(
+        Merchants::view(&st, Viewer::Seat(other)).players[seat.index()].stash,
+        None
+    );
+    // More than gold and stash together: not listed, and refused with nothing changed.
+    st.players[seat.index()].stash = 0;
+    st.players[seat.index()].hits[1] -= 1;
+    assert!(
+        !Merchants::legal_actions(&st, seat)
+            .iter()
+            .any(|a| matches!(a, Action::Repair { .. }))
+    );
+    refused(&st, seat, "repair masts", "MM-YARD-9");
+    invariants(&st);
+}
+
+#[test]
+fn away_from_the_home_port_the_stash_pays_nothing() {
+    let mut st = started(2, 16);
+    let seat = turn_seat(&st);
+    let home = d()
+        .zone_index(&d().captains[usize::from(st.players[seat.index()].captain)].home)
+        .unwrap();
+    let away = (0..17u8)
+        .find(|z| *z != home && d().zones[usize::from(*z)].port)
+        .unwrap();
+    {
+        let p = &mut st.players[seat.index()];
+        p.zone = away;
+        p.gold = 0;
+        p.stash = 30;
+        p.hits[0] -= 1;
+    }
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    assert!(
+        !Merchants::legal_actions(&st, seat)
+            .iter()
+            .any(|a| matches!(a, Action::Repair { .. } | Action::Weapon { .. }))
+    );
+    refused(&st, seat, "repair hull", "MM-YARD-9");
+    refused(&st, seat, "weapon 1", "MM-YARD-12");
+}
+
+// ---------------------------------------------------------------------------------------------
+// III.3.4: conditional turn scripts
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_turn_script_round_trips_through_notation_and_json_and_bad_ones_are_refused() {
+    let text = "script move CSEA; if gold>=10 and in_port: buy; if in_combat: shoot; \
+                if not_in_combat and hull>1 and lacks GLY-08: scout merchant; end";
+    let a: Action = text.parse().unwrap();
+    let Action::Script { steps } = &a else {
+        panic!("{a:?}")
+    };
+    assert_eq!(steps.len(), 5);
+    assert_eq!(a.to_string().parse::<Action>().unwrap(), a);
+    let json = serde_json::to_value(&a).unwrap();
+    assert_eq!(json["type"], "script");
+    assert_eq!(json["steps"][1]["if"][0]["kind"], "gold");
+    assert_eq!(json["steps"][1]["do"]["type"], "buy");
+    assert_eq!(serde_json::from_value::<Action>(json).unwrap(), a);
+    assert_eq!(
+        "script clear".parse::<Action>().unwrap(),
+        Action::Script { steps: Vec::new() }
+    );
+    for bad in ["script if gold: buy", "script dance", "script if tall: end"] {
+        assert!(bad.parse::<Action>().is_err(), "{bad}");
+    }
+    let st = started(2, 3);
+    let other = Seat(1 - turn_seat(&st).0);
+    refused(&st, other, "script port; orders clear", "III.3.4");
+    refused(&st, other, "script if holds GLY-99: end", "MM-GCARD-3");
+    refused(
+        &st,
+        other,
+        &format!("script {}", ["end"; 33].join("; ")),
+        "III.3.4",
+    );
+}
+
+#[test]
+fn a_turn_script_plays_its_steps_skips_false_conditions_and_asks_where_it_does_not_fit() {
+    let mut st = started(2, 3);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    assert!(st.players[seat.index()].in_port);
+    let ev = file(
+        &mut st,
+        seat,
+        "script port; if gold>=1000: buy; done; move CSEA; end",
+    );
+    // `port` and `done` were taken, `buy` skipped, and `move` (in port) stopped the script.
+    let steps: Vec<String> = ev
+        .iter()
+        .filter_map(|e| match &e.event {
+            super::Event::ScriptStep { action, .. } => Some(action.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(steps, vec!["port".to_string(), "done".to_string()]);
+    assert!(ev.iter().any(|e| matches!(&e.event,
+        super::Event::ScriptEnded { stopped_at: Some(a), .. } if a == "move CSEA")));
+    for e in &ev {
+        if matches!(
+            e.event,
+            super::Event::ScriptStep { .. }
+                | super::Event::ScriptEnded { .. }
+                | super::Event::ScriptFiled { .. }
+        ) {
+            assert!(!e.audience.admits(Viewer::Seat(other)));
+        }
+    }
+    // The seat is asked: its turn waits, the Port action used, the script gone.
+    assert!(matches!(
+        st.stack.last(),
+        Some(Frame::Turn {
+            port_used: true,
+            ..
+        })
+    ));
+    assert!(st.scripts[seat.index()].is_empty());
+    invariants(&st);
+}
+
+#[test]
+fn a_script_filed_out_of_turn_waits_for_its_seats_turn_and_is_hidden_from_the_others() {
+    let mut st = started(2, 3);
+    let active = turn_seat(&st);
+    let other = Seat(1 - active.0);
+    file(&mut st, other, "script port; done");
+    // Nothing happens in the active seat's turn; the others do not see the script.
+    assert_eq!(st.scripts[other.index()].len(), 2);
+    assert!(
+        Merchants::view(&st, Viewer::Seat(active)).players[other.index()]
+            .script
+            .is_none()
+    );
+    assert_eq!(
+        Merchants::view(&st, Viewer::Seat(other)).players[other.index()].script,
+        Some(vec!["port".to_string(), "done".to_string()])
+    );
+    let ev = act(&mut st, active, &Action::End, 4).unwrap();
+    if st.players[other.index()].in_port && turn_seat(&st) == other {
+        assert!(ev.iter().any(|e| matches!(&e.event,
+            super::Event::ScriptStep { seat, action } if *seat == other && action == "done")));
+        assert!(st.scripts[other.index()].is_empty());
+    }
+    // A script ends with its turn.
+    let seat = turn_seat(&st);
+    file(&mut st, seat, "script end; port");
+    assert!(st.scripts[seat.index()].is_empty());
+    invariants(&st);
+}
+
+#[test]
+fn random_games_with_full_glory_hands_ask_for_discards_and_keep_every_invariant() {
+    // Random play rarely fills a hand; with four cards each from the start, the first glory
+    // point of a captain asks it for a discard (MM-GCARD-2), in its turn or another's.
+    for seats in 1..=4 {
+        for seed in 0..10 {
+            let mut st = new_game(seats, 5000 + seed);
+            for s in 0..seats {
+                fill_hand(&mut st, Seat(s), 4);
+            }
+            random_game_from(st, 5000 + seed, seed == 0);
+        }
+    }
+    let seen = SEEN.with(|s| s.borrow().clone());
+    assert!(seen.iter().any(|k| k == "glory_discarded"), "{seen:?}");
 }

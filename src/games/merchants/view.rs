@@ -69,6 +69,8 @@ pub struct PlayerView {
     pub may_redraw: Option<bool>,
     /// The owner's own standing orders (III.3.3, III.4), in their one-line notation.
     pub orders: Option<Vec<String>>,
+    /// The owner's own turn script, the steps still to come (III.3.4, III.4).
+    pub script: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -242,6 +244,12 @@ pub fn view(st: &State, viewer: Viewer) -> View {
                     st.orders
                         .get(i)
                         .map(|os| os.iter().map(ToString::to_string).collect())
+                        .unwrap_or_default()
+                }),
+                script: own.then(|| {
+                    st.scripts
+                        .get(i)
+                        .map(|ss| ss.iter().map(ToString::to_string).collect())
                         .unwrap_or_default()
                 }),
             }
