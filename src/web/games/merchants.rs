@@ -333,6 +333,15 @@ const WORDS: &[(&str, T)] = &[
     ),
     ("g_combat", ["Combat", "Combate", "Combattimento", "Combat"]),
     (
+        "g_hand",
+        [
+            "Your glory cards",
+            "Tus cartas de gloria",
+            "Le tue carte gloria",
+            "Vos cartes de gloire",
+        ],
+    ),
+    (
         "g_move",
         ["Movement", "Movimiento", "Movimento", "Déplacement"],
     ),
@@ -550,6 +559,15 @@ const WORDS: &[(&str, T)] = &[
             "Robar una carta",
             "Pesca una carta",
             "Tirer une carte",
+        ],
+    ),
+    (
+        "discard_glory",
+        [
+            "Over the hand limit of 4: discard a glory card",
+            "Por encima del límite de 4: descarta una carta de gloria",
+            "Oltre il limite di 4: scarta una carta gloria",
+            "Au-delà de la limite de 4 : défaussez une carte de gloire",
         ],
     ),
     (
@@ -1437,7 +1455,9 @@ fn choice_text(n: &Names<'_>, notation: &str) -> String {
                 None => d.to_owned(),
             }
         }
-        Action::Employ { card } | Action::Play { card, cargo: None } => n.glory(card),
+        Action::Employ { card }
+        | Action::Play { card, cargo: None }
+        | Action::DiscardGlory { card } => n.glory(card),
         Action::Play {
             card,
             cargo: Some(c),
@@ -1482,6 +1502,8 @@ fn form_key(kind: String) -> &'static str {
 /// The groups of forms, in the order the page lists them, and the action types in each.
 const GROUPS: &[(&str, &[&str])] = &[
     ("g_combat", &["declare", "fire", "reroll", "play", "pass"]),
+    // Asked at once, before anything else of the seat's (MM-GCARD-2).
+    ("g_hand", &["discard_glory"]),
     ("g_ship", &["ship", "redraw"]),
     ("g_move", &["move", "enter", "leave"]),
     ("g_scout", &["scout"]),
@@ -2034,6 +2056,8 @@ mod tests {
         assert_eq!(choice_text(&n, "sell 0 8"), "Azúcar, Ron");
         assert_eq!(choice_text(&n, "end"), "Terminar el turno");
         assert_eq!(choice_text(&n, "nonsense"), "nonsense");
+        assert_eq!(choice_text(&n, "discard glory 0"), "Maestre de navegación");
+        assert_ne!(w(Locale::Fr, form_key("discard_glory".to_owned())), "?");
     }
 
     #[test]
