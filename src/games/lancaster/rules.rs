@@ -205,9 +205,10 @@ fn can_pay(f: &Faction, res: Res) -> bool {
     f.gold >= res.gold && f.squires >= res.squires && f.voting_markers >= res.voting_markers
 }
 
-fn pay(state: &mut State, faction: u8, res: Res, events: &mut Events) -> Result<(), Illegal> {
+/// The refusals of [`pay`], without paying.
+fn pay_check(state: &State, faction: u8, res: Res) -> Result<(), Illegal> {
     let f = state
-        .faction_mut(faction)
+        .faction(faction)
         .ok_or_else(|| illegal("LAN-EFF-1", "no such colour"))?;
     if !can_pay(f, res) {
         return Err(illegal(
@@ -215,6 +216,15 @@ fn pay(state: &mut State, faction: u8, res: Res, events: &mut Events) -> Result<
             "A player cannot pay more than they hold.",
         ));
     }
+    Ok(())
+}
+
+/// Pays `res`; refused (by [`pay_check`]) before anything changes.
+fn pay(state: &mut State, faction: u8, res: Res, events: &mut Events) -> Result<(), Illegal> {
+    pay_check(state, faction, res)?;
+    let Some(f) = state.faction_mut(faction) else {
+        return Ok(());
+    };
     f.gold -= res.gold;
     f.squires -= res.squires;
     f.voting_markers -= res.voting_markers;
@@ -1633,8 +1643,10 @@ fn take_reward(
 }
 
 /// Applies `action` by `seat` to `state`, which the caller has verified is pending for it, then
-/// runs the automatic steps that follow. On error `state` may be half changed: [`super`] applies
-/// to a copy.
+/// runs the automatic steps that follow. On error `state` is unchanged: every refusal is decided
+/// before the first change (the one `pay` after a county expulsion in `place` is covered by
+/// `county_check`, which refuses more squires than the colour holds), so [`super`] applies in
+/// place.
 pub fn act(
     state: &mut State,
     seat: Seat,
@@ -1817,6 +1829,7 @@ fn act_frame(
         }
         return Err(frame_refusal(top, action));
     }
+    frame_check(state, top, action)?;
     state.frames.remove(at);
     match (top, action) {
         (Frame::Favour { faction }, Action::Favour { tile }) => {
@@ -1944,6 +1957,64 @@ fn act_frame(
         _ => return Err(frame_refusal(top, action)),
     }
     Ok(())
+}
+
+/// The refusals of [`act_frame`]'s arms, in their order, checked before the state changes (a
+/// listed action passes them all), so that a refused action changes nothing and
+/// [`super::Lancaster`] applies in place.
+fn frame_check(state: &State, top: Frame, action: &Action) -> Result<(), Illegal> {
+    match (top, action) {
+        (Frame::Favour { .. }, Action::Favour { .. })
+        | (Frame::Upgrade { .. }, Action::Upgrade { .. })
+        | (Frame::Build { .. }, Action::Build { .. })
+        | (Frame::Noble { .. }, Action::Noble { .. })
+        | (Frame::Passage { .. }, Action::Passage { card: None })
+        | (Frame::StartPlayer { .. }, Action::StartPlayer { .. })
+        | (Frame::Reward { .. }, Action::Reward { .. })
+        | (Frame::Ransom { .. }, Action::Ransom { knight: None }) => Ok(()),
+        (Frame::County { county }, Action::County { take }) => {
+            let slot = state
+                .county(county)
+                .ok_or_else(|| illegal("LAN-RWC-1", "The county is empty."))?;
+            data()
+                .county(usize::from(county.0))
+                .ok_or_else(|| illegal("LAN-CMP-1", "no such county"))?;
+            if *take == Take::Both {
+                pay_check(state, slot.faction, data().county_both_cost)?;
+            }
+            Ok(())
+        }
+        (Frame::Passage { faction, .. }, Action::Passage { card: Some(card) }) => {
+            let c = state
+                .conflict(*card)
+                .ok_or_else(|| illegal("LAN-CNF-3", format!("{card} is not on the board.")))?;
+            if c.spaces.iter().any(|s| s.faction == faction)
+                || c.spaces.len() < data().conflict_spaces()
+            {
+                Ok(())
+            } else {
+                Err(illegal(
+                    "LAN-CNF-1",
+                    format!("{card} has no free knight space."),
+                ))
+            }
+        }
+        (Frame::Exchange { faction, law }, Action::Exchange { times }) => {
+            match data().law(usize::from(law.0)) {
+                Some(l) => pay_check(state, faction, scale(l.give, *times)),
+                None => Ok(()),
+            }
+        }
+        (Frame::Ransom { faction }, Action::Ransom { knight: Some(p) }) => pay_check(
+            state,
+            faction,
+            Res {
+                gold: u32::from(p.strength()),
+                ..Res::default()
+            },
+        ),
+        _ => Err(frame_refusal(top, action)),
+    }
 }
 
 fn frame_refusal(top: Frame, action: &Action) -> Illegal {
