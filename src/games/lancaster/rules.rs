@@ -1240,20 +1240,25 @@ fn start_castles(state: &mut State) {
 
 /// The castle spaces of `faction` still to resolve this round (LAN-RWK-1).
 pub fn castle_todo(state: &State, faction: u8) -> Vec<Space> {
-    let Some(f) = state.faction(faction) else {
-        return Vec::new();
-    };
-    let n = if f.ally {
-        data().ally_castle_spaces.len()
-    } else {
-        data().castle_spaces.len()
+    castle_left(state, faction).collect()
+}
+
+/// [`castle_todo`] without the vector, in the same order.
+fn castle_left(state: &State, faction: u8) -> impl Iterator<Item = Space> + '_ {
+    let f = state.faction(faction);
+    let (ally, n) = match f {
+        Some(f) if f.ally => (true, data().ally_castle_spaces.len()),
+        Some(_) => (false, data().castle_spaces.len()),
+        None => (false, 0),
     };
     (0..n as u8)
-        .map(|idx| Space { ally: f.ally, idx })
-        .filter(|s| {
-            !f.resolved.contains(s) && (f.built.contains(s) || f.knights.contains(&Loc::Castle(*s)))
+        .map(move |idx| Space { ally, idx })
+        .filter(move |s| {
+            f.is_some_and(|f| {
+                !f.resolved.contains(s)
+                    && (f.built.contains(s) || f.knights.contains(&Loc::Castle(*s)))
+            })
         })
-        .collect()
 }
 
 /// LAN-ENG-3/4: a castle space with a cost (K2, K3) is an exchange ("a cambio de"), offered only
@@ -1289,11 +1294,11 @@ fn finish_castles(state: &mut State, events: &mut Events) {
         if state.faction(seat.0).is_none_or(|f| f.castle_done) {
             continue;
         }
-        let left = castle_todo(state, seat.0).len()
-            + state
+        let left = castle_left(state, seat.0).next().is_some()
+            || state
                 .ally_of(seat)
-                .map_or(0, |a| castle_todo(state, a).len());
-        if left > 0 {
+                .is_some_and(|a| castle_left(state, a).next().is_some());
+        if left {
             continue;
         }
         let round = state.round;
@@ -1442,10 +1447,11 @@ fn end_round(state: &mut State, events: &mut Events) {
 
 /// Every action `seat` may take now.
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-    let mut out = Vec::new();
     if !state.pending().contains(seat) {
-        return out;
+        return Vec::new();
     }
+    // Room for a usual list, so that building it rarely grows the vector.
+    let mut out = Vec::with_capacity(64);
     if !state.frames.is_empty() {
         if let Some((_, frame)) = state.frame_for(seat) {
             frame_actions(state, frame, &mut out);
@@ -1464,7 +1470,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         Step::Vote { .. } => vote_actions(state, seat, &mut out),
         Step::Castles => {
             for faction in [Some(seat.0), state.ally_of(seat)].into_iter().flatten() {
-                for sp in castle_todo(state, faction) {
+                for sp in castle_left(state, faction) {
                     let Some(space) = data().space(sp.ally, usize::from(sp.idx)) else {
                         continue;
                     };
@@ -1758,7 +1764,7 @@ fn act_step(
             let faction = state
                 .faction_for(seat, space.ally)
                 .ok_or_else(|| illegal("LAN-CAS-3", "You can resolve only your own castle."))?;
-            if !castle_todo(state, faction).contains(space) {
+            if !castle_left(state, faction).any(|s| s == *space) {
                 return Err(illegal(
                     "LAN-RWK-1",
                     format!("{space} has nothing left to resolve this round."),
