@@ -416,16 +416,20 @@ pub fn build_options(state: &State, faction: u8) -> Vec<Space> {
 
 /// Conflict cards `faction` may join now (LAN-CNF-1..3): its own stack or a free space.
 fn conflict_options(state: &State, faction: u8) -> Vec<CardId> {
+    conflicts_open(state, faction).collect()
+}
+
+/// [`conflict_options`] without the vector, in the same order.
+fn conflicts_open(state: &State, faction: u8) -> impl Iterator<Item = CardId> + '_ {
     state
         .top_row
         .iter()
         .chain(&state.bottom_row)
-        .filter(|c| {
+        .filter(move |c| {
             c.spaces.len() < data().conflict_spaces()
                 || c.spaces.iter().any(|s| s.faction == faction)
         })
         .map(|c| c.card)
-        .collect()
 }
 
 fn join_conflict(state: &mut State, faction: u8, piece: u8, card: CardId) -> Result<(), Illegal> {
@@ -453,11 +457,15 @@ fn join_conflict(state: &mut State, faction: u8, piece: u8, card: CardId) -> Res
 
 /// The King's favour tiles in this game (DAT-FAVOURS `min_players`) still face up this round.
 pub fn face_up_favours(state: &State) -> Vec<FavourId> {
+    favours_face_up(state).collect()
+}
+
+/// [`face_up_favours`] without the vector, in the same order.
+fn favours_face_up(state: &State) -> impl Iterator<Item = FavourId> + '_ {
     data()
         .favours_in_play(state.players)
         .map(FavourId)
         .filter(|t| !state.favours_taken.contains(t))
-        .collect()
 }
 
 /// Whether `faction` has a strength-1 knight in reserve to recruit (LAN-EFF-2).
@@ -483,7 +491,7 @@ pub fn effect_applies(state: &State, faction: u8, e: &Effect) -> bool {
             && !upgrade_options(state, faction, e.deployed_only, e.only_strength).is_empty())
         || (e.build_extension > 0 && !build_options(state, faction).is_empty())
         || (e.take_noble > 0 && !noble_options(state, faction).is_empty())
-        || (e.passage_to_france > 0 && !conflict_options(state, faction).is_empty())
+        || (e.passage_to_france > 0 && conflicts_open(state, faction).next().is_some())
 }
 
 fn county_strength(slot: &CountySlot) -> u32 {
@@ -579,22 +587,26 @@ fn county_refusal(
 
 /// The castle spaces `faction` may place on (LAN-CAS-1..2).
 fn free_castle_spaces(state: &State, faction: u8) -> Vec<Space> {
-    let Some(f) = state.faction(faction) else {
-        return Vec::new();
-    };
-    let n = if f.ally {
-        data().ally_castle_spaces.len()
-    } else {
-        data().castle_spaces.len()
+    castle_free(state, faction).collect()
+}
+
+/// [`free_castle_spaces`] without the vector, in the same order.
+fn castle_free(state: &State, faction: u8) -> impl Iterator<Item = Space> + '_ {
+    let f = state.faction(faction);
+    let (ally, n) = match f {
+        Some(f) if f.ally => (true, data().ally_castle_spaces.len()),
+        Some(_) => (false, data().castle_spaces.len()),
+        None => (false, 0),
     };
     (0..n as u8)
-        .map(|idx| Space { ally: f.ally, idx })
-        .filter(|s| {
+        .map(move |idx| Space { ally, idx })
+        .filter(move |s| {
             // LAN-CAS-2 [I]: a built tile covers its space, unless the data says it does not.
-            (!data().extension_covers_space || !f.built.contains(s))
-                && !f.knights.contains(&Loc::Castle(*s))
+            f.is_some_and(|f| {
+                (!data().extension_covers_space || !f.built.contains(s))
+                    && !f.knights.contains(&Loc::Castle(*s))
+            })
         })
-        .collect()
 }
 
 /// Every placement of `seat` (D2), one per distinct strength in court.
@@ -662,8 +674,8 @@ fn has_placement(state: &State, seat: Seat) -> bool {
         else {
             continue;
         };
-        if !free_castle_spaces(state, faction).is_empty()
-            || !conflict_options(state, faction).is_empty()
+        if castle_free(state, faction).next().is_some()
+            || conflicts_open(state, faction).next().is_some()
         {
             return true;
         }
@@ -760,7 +772,7 @@ fn place(
                     "Knights can never go on another castle than their own.",
                 ));
             }
-            if !free_castle_spaces(state, faction).contains(&sp) {
+            if !castle_free(state, faction).any(|s| s == sp) {
                 return Err(illegal(
                     "LAN-CAS-1",
                     format!("{sp} is not a free space of your castle."),
@@ -784,7 +796,7 @@ fn place(
     if matches!(target, Target::Conflict(_)) {
         state.conflict_placements = state.conflict_placements.saturating_add(1);
         if state.conflict_placements <= data().favours_per_round
-            && !face_up_favours(state).is_empty()
+            && favours_face_up(state).next().is_some()
         {
             state.frames.push(Frame::Favour { faction });
         }
@@ -935,7 +947,7 @@ fn frame_dead(state: &State, top: Frame) -> bool {
     match top {
         Frame::Build { faction } => build_options(state, faction).is_empty(),
         Frame::Noble { faction } => noble_options(state, faction).is_empty(),
-        Frame::Favour { .. } => face_up_favours(state).is_empty(),
+        Frame::Favour { .. } => favours_face_up(state).next().is_none(),
         Frame::Upgrade {
             faction,
             deployed_only,
