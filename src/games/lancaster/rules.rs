@@ -586,11 +586,6 @@ fn county_refusal(
 }
 
 /// The castle spaces `faction` may place on (LAN-CAS-1..2).
-fn free_castle_spaces(state: &State, faction: u8) -> Vec<Space> {
-    castle_free(state, faction).collect()
-}
-
-/// [`free_castle_spaces`] without the vector, in the same order.
 fn castle_free(state: &State, faction: u8) -> impl Iterator<Item = Space> + '_ {
     let f = state.faction(faction);
     let (ally, n) = match f {
@@ -618,14 +613,13 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
         let Some(f) = state.faction(faction) else {
             continue;
         };
-        let mut strengths: Vec<u8> = f
+        // The court's strengths with repeats next to each other dropped (as `Vec::dedup`).
+        let mut last = None;
+        let strengths = f
             .pieces_at(Loc::Court)
             .map(|i| data().strength(usize::from(i)))
-            .collect();
-        strengths.dedup();
+            .filter(move |s| last.replace(*s) != Some(*s));
         let squires = if ally { 0 } else { f.squires };
-        let castle = free_castle_spaces(state, faction);
-        let conflicts = conflict_options(state, faction);
         for s in strengths {
             for c in 0..state.counties.len() as u8 {
                 for n in 0..=squires {
@@ -639,19 +633,19 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
                     }
                 }
             }
-            for sp in &castle {
+            for sp in castle_free(state, faction) {
                 out.push(Action::Place {
                     knight: s,
                     ally,
-                    target: Target::Castle(*sp),
+                    target: Target::Castle(sp),
                     squires: 0,
                 });
             }
-            for card in &conflicts {
+            for card in conflicts_open(state, faction) {
                 out.push(Action::Place {
                     knight: s,
                     ally,
-                    target: Target::Conflict(*card),
+                    target: Target::Conflict(card),
                     squires: 0,
                 });
             }
