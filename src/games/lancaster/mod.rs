@@ -93,12 +93,6 @@ pub use view::View;
 /// The Lancaster game, for the engine.
 pub struct Lancaster;
 
-thread_local! {
-    /// A spare state whose allocations [`Game::apply`] reuses for its copy; what it holds never
-    /// affects a result (it is overwritten by `clone_from` before use).
-    static SPARE: std::cell::Cell<Option<State>> = const { std::cell::Cell::new(None) };
-}
-
 impl Game for Lancaster {
     const KIND: &'static str = "lancaster";
     const NAME: &'static str = "Lancaster";
@@ -163,26 +157,15 @@ impl Game for Lancaster {
                 format!("Seat {seat} has no decision to take now."),
             ));
         }
-        // Validate and apply on a copy, so a refused action changes nothing. The copy reuses
-        // the vectors of this thread's spare state (the previous state before its last action),
-        // so an action allocates only where the state grows.
-        let mut next = match SPARE.take() {
-            Some(mut spare) => {
-                spare.clone_from(state);
-                spare
-            }
-            None => state.clone(),
-        };
+        // Every refusal of `rules::act` comes before its first change, so the action applies in
+        // place and a refused one leaves the state as it was; only its events are taken back.
         let before = events.len();
         // The generator is this action's own stream: a blind extension draw
         // (`extension_draw = random`) replays exactly.
-        let result = rules::act(&mut next, seat, action, rng, events);
-        if result.is_ok() {
-            std::mem::swap(state, &mut next);
-        } else {
+        let result = rules::act(state, seat, action, rng, events);
+        if result.is_err() {
             events.truncate(before);
         }
-        SPARE.set(Some(next));
         result
     }
 

@@ -205,9 +205,10 @@ fn can_pay(f: &Faction, res: Res) -> bool {
     f.gold >= res.gold && f.squires >= res.squires && f.voting_markers >= res.voting_markers
 }
 
-fn pay(state: &mut State, faction: u8, res: Res, events: &mut Events) -> Result<(), Illegal> {
+/// The refusals of [`pay`], without paying.
+fn pay_check(state: &State, faction: u8, res: Res) -> Result<(), Illegal> {
     let f = state
-        .faction_mut(faction)
+        .faction(faction)
         .ok_or_else(|| illegal("LAN-EFF-1", "no such colour"))?;
     if !can_pay(f, res) {
         return Err(illegal(
@@ -215,6 +216,15 @@ fn pay(state: &mut State, faction: u8, res: Res, events: &mut Events) -> Result<
             "A player cannot pay more than they hold.",
         ));
     }
+    Ok(())
+}
+
+/// Pays `res`; refused (by [`pay_check`]) before anything changes.
+fn pay(state: &mut State, faction: u8, res: Res, events: &mut Events) -> Result<(), Illegal> {
+    pay_check(state, faction, res)?;
+    let Some(f) = state.faction_mut(faction) else {
+        return Ok(());
+    };
     f.gold -= res.gold;
     f.squires -= res.squires;
     f.voting_markers -= res.voting_markers;
@@ -406,16 +416,20 @@ pub fn build_options(state: &State, faction: u8) -> Vec<Space> {
 
 /// Conflict cards `faction` may join now (LAN-CNF-1..3): its own stack or a free space.
 fn conflict_options(state: &State, faction: u8) -> Vec<CardId> {
+    conflicts_open(state, faction).collect()
+}
+
+/// [`conflict_options`] without the vector, in the same order.
+fn conflicts_open(state: &State, faction: u8) -> impl Iterator<Item = CardId> + '_ {
     state
         .top_row
         .iter()
         .chain(&state.bottom_row)
-        .filter(|c| {
+        .filter(move |c| {
             c.spaces.len() < data().conflict_spaces()
                 || c.spaces.iter().any(|s| s.faction == faction)
         })
         .map(|c| c.card)
-        .collect()
 }
 
 fn join_conflict(state: &mut State, faction: u8, piece: u8, card: CardId) -> Result<(), Illegal> {
@@ -443,11 +457,15 @@ fn join_conflict(state: &mut State, faction: u8, piece: u8, card: CardId) -> Res
 
 /// The King's favour tiles in this game (DAT-FAVOURS `min_players`) still face up this round.
 pub fn face_up_favours(state: &State) -> Vec<FavourId> {
+    favours_face_up(state).collect()
+}
+
+/// [`face_up_favours`] without the vector, in the same order.
+fn favours_face_up(state: &State) -> impl Iterator<Item = FavourId> + '_ {
     data()
         .favours_in_play(state.players)
         .map(FavourId)
         .filter(|t| !state.favours_taken.contains(t))
-        .collect()
 }
 
 /// Whether `faction` has a strength-1 knight in reserve to recruit (LAN-EFF-2).
@@ -473,7 +491,7 @@ pub fn effect_applies(state: &State, faction: u8, e: &Effect) -> bool {
             && !upgrade_options(state, faction, e.deployed_only, e.only_strength).is_empty())
         || (e.build_extension > 0 && !build_options(state, faction).is_empty())
         || (e.take_noble > 0 && !noble_options(state, faction).is_empty())
-        || (e.passage_to_france > 0 && !conflict_options(state, faction).is_empty())
+        || (e.passage_to_france > 0 && conflicts_open(state, faction).next().is_some())
 }
 
 fn county_strength(slot: &CountySlot) -> u32 {
@@ -568,23 +586,22 @@ fn county_refusal(
 }
 
 /// The castle spaces `faction` may place on (LAN-CAS-1..2).
-fn free_castle_spaces(state: &State, faction: u8) -> Vec<Space> {
-    let Some(f) = state.faction(faction) else {
-        return Vec::new();
-    };
-    let n = if f.ally {
-        data().ally_castle_spaces.len()
-    } else {
-        data().castle_spaces.len()
+fn castle_free(state: &State, faction: u8) -> impl Iterator<Item = Space> + '_ {
+    let f = state.faction(faction);
+    let (ally, n) = match f {
+        Some(f) if f.ally => (true, data().ally_castle_spaces.len()),
+        Some(_) => (false, data().castle_spaces.len()),
+        None => (false, 0),
     };
     (0..n as u8)
-        .map(|idx| Space { ally: f.ally, idx })
-        .filter(|s| {
+        .map(move |idx| Space { ally, idx })
+        .filter(move |s| {
             // LAN-CAS-2 [I]: a built tile covers its space, unless the data says it does not.
-            (!data().extension_covers_space || !f.built.contains(s))
-                && !f.knights.contains(&Loc::Castle(*s))
+            f.is_some_and(|f| {
+                (!data().extension_covers_space || !f.built.contains(s))
+                    && !f.knights.contains(&Loc::Castle(*s))
+            })
         })
-        .collect()
 }
 
 /// Every placement of `seat` (D2), one per distinct strength in court.
@@ -596,14 +613,13 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
         let Some(f) = state.faction(faction) else {
             continue;
         };
-        let mut strengths: Vec<u8> = f
+        // The court's strengths with repeats next to each other dropped (as `Vec::dedup`).
+        let mut last = None;
+        let strengths = f
             .pieces_at(Loc::Court)
             .map(|i| data().strength(usize::from(i)))
-            .collect();
-        strengths.dedup();
+            .filter(move |s| last.replace(*s) != Some(*s));
         let squires = if ally { 0 } else { f.squires };
-        let castle = free_castle_spaces(state, faction);
-        let conflicts = conflict_options(state, faction);
         for s in strengths {
             for c in 0..state.counties.len() as u8 {
                 for n in 0..=squires {
@@ -617,19 +633,19 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
                     }
                 }
             }
-            for sp in &castle {
+            for sp in castle_free(state, faction) {
                 out.push(Action::Place {
                     knight: s,
                     ally,
-                    target: Target::Castle(*sp),
+                    target: Target::Castle(sp),
                     squires: 0,
                 });
             }
-            for card in &conflicts {
+            for card in conflicts_open(state, faction) {
                 out.push(Action::Place {
                     knight: s,
                     ally,
-                    target: Target::Conflict(*card),
+                    target: Target::Conflict(card),
                     squires: 0,
                 });
             }
@@ -652,8 +668,8 @@ fn has_placement(state: &State, seat: Seat) -> bool {
         else {
             continue;
         };
-        if !free_castle_spaces(state, faction).is_empty()
-            || !conflict_options(state, faction).is_empty()
+        if castle_free(state, faction).next().is_some()
+            || conflicts_open(state, faction).next().is_some()
         {
             return true;
         }
@@ -750,7 +766,7 @@ fn place(
                     "Knights can never go on another castle than their own.",
                 ));
             }
-            if !free_castle_spaces(state, faction).contains(&sp) {
+            if !castle_free(state, faction).any(|s| s == sp) {
                 return Err(illegal(
                     "LAN-CAS-1",
                     format!("{sp} is not a free space of your castle."),
@@ -774,7 +790,7 @@ fn place(
     if matches!(target, Target::Conflict(_)) {
         state.conflict_placements = state.conflict_placements.saturating_add(1);
         if state.conflict_placements <= data().favours_per_round
-            && !face_up_favours(state).is_empty()
+            && favours_face_up(state).next().is_some()
         {
             state.frames.push(Frame::Favour { faction });
         }
@@ -925,7 +941,7 @@ fn frame_dead(state: &State, top: Frame) -> bool {
     match top {
         Frame::Build { faction } => build_options(state, faction).is_empty(),
         Frame::Noble { faction } => noble_options(state, faction).is_empty(),
-        Frame::Favour { .. } => face_up_favours(state).is_empty(),
+        Frame::Favour { .. } => favours_face_up(state).next().is_none(),
         Frame::Upgrade {
             faction,
             deployed_only,
@@ -1230,20 +1246,25 @@ fn start_castles(state: &mut State) {
 
 /// The castle spaces of `faction` still to resolve this round (LAN-RWK-1).
 pub fn castle_todo(state: &State, faction: u8) -> Vec<Space> {
-    let Some(f) = state.faction(faction) else {
-        return Vec::new();
-    };
-    let n = if f.ally {
-        data().ally_castle_spaces.len()
-    } else {
-        data().castle_spaces.len()
+    castle_left(state, faction).collect()
+}
+
+/// [`castle_todo`] without the vector, in the same order.
+fn castle_left(state: &State, faction: u8) -> impl Iterator<Item = Space> + '_ {
+    let f = state.faction(faction);
+    let (ally, n) = match f {
+        Some(f) if f.ally => (true, data().ally_castle_spaces.len()),
+        Some(_) => (false, data().castle_spaces.len()),
+        None => (false, 0),
     };
     (0..n as u8)
-        .map(|idx| Space { ally: f.ally, idx })
-        .filter(|s| {
-            !f.resolved.contains(s) && (f.built.contains(s) || f.knights.contains(&Loc::Castle(*s)))
+        .map(move |idx| Space { ally, idx })
+        .filter(move |s| {
+            f.is_some_and(|f| {
+                !f.resolved.contains(s)
+                    && (f.built.contains(s) || f.knights.contains(&Loc::Castle(*s)))
+            })
         })
-        .collect()
 }
 
 /// LAN-ENG-3/4: a castle space with a cost (K2, K3) is an exchange ("a cambio de"), offered only
@@ -1279,11 +1300,11 @@ fn finish_castles(state: &mut State, events: &mut Events) {
         if state.faction(seat.0).is_none_or(|f| f.castle_done) {
             continue;
         }
-        let left = castle_todo(state, seat.0).len()
-            + state
+        let left = castle_left(state, seat.0).next().is_some()
+            || state
                 .ally_of(seat)
-                .map_or(0, |a| castle_todo(state, a).len());
-        if left > 0 {
+                .is_some_and(|a| castle_left(state, a).next().is_some());
+        if left {
             continue;
         }
         let round = state.round;
@@ -1432,10 +1453,11 @@ fn end_round(state: &mut State, events: &mut Events) {
 
 /// Every action `seat` may take now.
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-    let mut out = Vec::new();
     if !state.pending().contains(seat) {
-        return out;
+        return Vec::new();
     }
+    // Room for a usual list, so that building it rarely grows the vector.
+    let mut out = Vec::with_capacity(64);
     if !state.frames.is_empty() {
         if let Some((_, frame)) = state.frame_for(seat) {
             frame_actions(state, frame, &mut out);
@@ -1454,7 +1476,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         Step::Vote { .. } => vote_actions(state, seat, &mut out),
         Step::Castles => {
             for faction in [Some(seat.0), state.ally_of(seat)].into_iter().flatten() {
-                for sp in castle_todo(state, faction) {
+                for sp in castle_left(state, faction) {
                     let Some(space) = data().space(sp.ally, usize::from(sp.idx)) else {
                         continue;
                     };
@@ -1633,8 +1655,10 @@ fn take_reward(
 }
 
 /// Applies `action` by `seat` to `state`, which the caller has verified is pending for it, then
-/// runs the automatic steps that follow. On error `state` may be half changed: [`super`] applies
-/// to a copy.
+/// runs the automatic steps that follow. On error `state` is unchanged: every refusal is decided
+/// before the first change (the one `pay` after a county expulsion in `place` is covered by
+/// `county_check`, which refuses more squires than the colour holds), so [`super`] applies in
+/// place.
 pub fn act(
     state: &mut State,
     seat: Seat,
@@ -1746,7 +1770,7 @@ fn act_step(
             let faction = state
                 .faction_for(seat, space.ally)
                 .ok_or_else(|| illegal("LAN-CAS-3", "You can resolve only your own castle."))?;
-            if !castle_todo(state, faction).contains(space) {
+            if !castle_left(state, faction).any(|s| s == *space) {
                 return Err(illegal(
                     "LAN-RWK-1",
                     format!("{space} has nothing left to resolve this round."),
@@ -1817,6 +1841,7 @@ fn act_frame(
         }
         return Err(frame_refusal(top, action));
     }
+    frame_check(state, top, action)?;
     state.frames.remove(at);
     match (top, action) {
         (Frame::Favour { faction }, Action::Favour { tile }) => {
@@ -1944,6 +1969,64 @@ fn act_frame(
         _ => return Err(frame_refusal(top, action)),
     }
     Ok(())
+}
+
+/// The refusals of [`act_frame`]'s arms, in their order, checked before the state changes (a
+/// listed action passes them all), so that a refused action changes nothing and
+/// [`super::Lancaster`] applies in place.
+fn frame_check(state: &State, top: Frame, action: &Action) -> Result<(), Illegal> {
+    match (top, action) {
+        (Frame::Favour { .. }, Action::Favour { .. })
+        | (Frame::Upgrade { .. }, Action::Upgrade { .. })
+        | (Frame::Build { .. }, Action::Build { .. })
+        | (Frame::Noble { .. }, Action::Noble { .. })
+        | (Frame::Passage { .. }, Action::Passage { card: None })
+        | (Frame::StartPlayer { .. }, Action::StartPlayer { .. })
+        | (Frame::Reward { .. }, Action::Reward { .. })
+        | (Frame::Ransom { .. }, Action::Ransom { knight: None }) => Ok(()),
+        (Frame::County { county }, Action::County { take }) => {
+            let slot = state
+                .county(county)
+                .ok_or_else(|| illegal("LAN-RWC-1", "The county is empty."))?;
+            data()
+                .county(usize::from(county.0))
+                .ok_or_else(|| illegal("LAN-CMP-1", "no such county"))?;
+            if *take == Take::Both {
+                pay_check(state, slot.faction, data().county_both_cost)?;
+            }
+            Ok(())
+        }
+        (Frame::Passage { faction, .. }, Action::Passage { card: Some(card) }) => {
+            let c = state
+                .conflict(*card)
+                .ok_or_else(|| illegal("LAN-CNF-3", format!("{card} is not on the board.")))?;
+            if c.spaces.iter().any(|s| s.faction == faction)
+                || c.spaces.len() < data().conflict_spaces()
+            {
+                Ok(())
+            } else {
+                Err(illegal(
+                    "LAN-CNF-1",
+                    format!("{card} has no free knight space."),
+                ))
+            }
+        }
+        (Frame::Exchange { faction, law }, Action::Exchange { times }) => {
+            match data().law(usize::from(law.0)) {
+                Some(l) => pay_check(state, faction, scale(l.give, *times)),
+                None => Ok(()),
+            }
+        }
+        (Frame::Ransom { faction }, Action::Ransom { knight: Some(p) }) => pay_check(
+            state,
+            faction,
+            Res {
+                gold: u32::from(p.strength()),
+                ..Res::default()
+            },
+        ),
+        _ => Err(frame_refusal(top, action)),
+    }
 }
 
 fn frame_refusal(top: Frame, action: &Action) -> Illegal {

@@ -272,9 +272,8 @@ pub struct State {
     pub outcome: Option<LancasterOutcome>,
 }
 
-/// Written out so that `clone_from` reuses every vector of the target: the engine applies each
-/// action to a copy (a refused action changes nothing), and self-play makes that copy once per
-/// action.
+/// Written out so that `clone_from` reuses every vector of the target (the self-play checks try
+/// every listed action on a copy).
 impl Clone for State {
     fn clone(&self) -> State {
         State {
