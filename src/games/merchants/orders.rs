@@ -302,17 +302,37 @@ impl fmt::Display for Order {
 
 /// Writes a filing as the text after `orders`.
 pub fn write_orders(f: &mut fmt::Formatter<'_>, orders: &[Order]) -> fmt::Result {
-    if orders.is_empty() {
-        return f.write_str("orders clear");
+    write_filing(f, "orders", orders)
+}
+
+/// Writes `keyword clear` for nothing filed, else `keyword a; b; c` (orders and turn scripts).
+pub(super) fn write_filing<T: fmt::Display>(
+    f: &mut fmt::Formatter<'_>,
+    keyword: &str,
+    items: &[T],
+) -> fmt::Result {
+    if items.is_empty() {
+        return write!(f, "{keyword} clear");
     }
-    f.write_str("orders ")?;
-    for (i, o) in orders.iter().enumerate() {
+    write!(f, "{keyword} ")?;
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             f.write_str("; ")?;
         }
-        write!(f, "{o}")?;
+        write!(f, "{item}")?;
     }
     Ok(())
+}
+
+/// A comparison condition written `name<op>n` (spaces allowed): its name, operator and number
+/// text, or `None` when the words hold no operator.
+pub(super) fn comparison(words: &[&str]) -> Option<(String, Cmp, String)> {
+    let compact: String = words.concat();
+    Cmp::ALL.iter().find_map(|(c, w)| {
+        compact
+            .split_once(w)
+            .map(|(name, n)| (name.to_string(), *c, n.to_string()))
+    })
 }
 
 fn parse_cond(text: &str) -> Result<Cond, String> {
@@ -326,17 +346,9 @@ fn parse_cond(text: &str) -> Result<Cond, String> {
         ["lacks", c] => return Ok(Cond::Lacks { card: (*c).into() }),
         _ => {}
     }
-    let compact: String = words.concat();
-    let (name, cmp, n) = Cmp::ALL
-        .iter()
-        .find_map(|(c, w)| {
-            compact
-                .split_once(w)
-                .map(|(name, n)| (name.to_string(), *c, n.to_string()))
-        })
-        .ok_or_else(|| {
-            format!("{text:?} is not a condition (attacked, vs npc, hull<=1, holds GLY-08, ...)")
-        })?;
+    let (name, cmp, n) = comparison(&words).ok_or_else(|| {
+        format!("{text:?} is not a condition (attacked, vs npc, hull<=1, holds GLY-08, ...)")
+    })?;
     let num = |what: &str| format!("{n:?} is not {what}");
     match name.as_str() {
         "crew_margin" => Ok(Cond::CrewMargin {

@@ -31,7 +31,7 @@ use super::action::loc_word;
 use super::data::Data;
 use super::events::Event;
 use super::ids::Loc;
-use super::orders::Cmp;
+use super::orders::{Cmp, comparison, write_filing};
 use super::rules::{cur, no};
 use super::state::{Frame, State, WindowCtx};
 use super::{Action, legal};
@@ -115,17 +115,7 @@ impl fmt::Display for Step {
 
 /// Writes a script as its whole notation (`script ...` or `script clear`).
 pub fn write_script(f: &mut fmt::Formatter<'_>, steps: &[Step]) -> fmt::Result {
-    if steps.is_empty() {
-        return f.write_str("script clear");
-    }
-    f.write_str("script ")?;
-    for (i, s) in steps.iter().enumerate() {
-        if i > 0 {
-            f.write_str("; ")?;
-        }
-        write!(f, "{s}")?;
-    }
-    Ok(())
+    write_filing(f, "script", steps)
 }
 
 fn parse_cond(text: &str) -> Result<Cond, String> {
@@ -139,15 +129,7 @@ fn parse_cond(text: &str) -> Result<Cond, String> {
         ["lacks", c] => return Ok(Cond::Lacks { card: (*c).into() }),
         _ => {}
     }
-    let compact: String = words.concat();
-    let (name, cmp, n) = Cmp::ALL
-        .iter()
-        .find_map(|(c, w)| {
-            compact
-                .split_once(w)
-                .map(|(name, n)| (name.to_string(), *c, n.to_string()))
-        })
-        .ok_or_else(|| {
+    let (name, cmp, n) = comparison(&words).ok_or_else(|| {
             format!("{text:?} is not a step condition (gold>=10, in_port, in_combat, hull<=1, holds GLY-08, ...)")
         })?;
     if name == "gold" {
