@@ -38,6 +38,15 @@ impl GameKind {
         GameKind::of::<crate::games::nim::Nim>(),
     ];
 
+    /// The first game in [`GameKind::ALL`] that two players can play: the one `herald demo`
+    /// starts between its two accounts.
+    pub fn first_for_two() -> Option<GameKind> {
+        GameKind::ALL.iter().copied().find(|k| {
+            let info = k.info();
+            (info.min_seats..=info.max_seats).contains(&2)
+        })
+    }
+
     /// The kind of `G`.
     pub const fn of<G: SelfPlay + Present>() -> GameKind
     where

@@ -216,13 +216,7 @@ pub async fn create_token(
     body: Json<TokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let TokenRequest { email, password } = body.0;
-    // Wrong passwords slow down the address they come from (and that address's tries at this
-    // account), never the account's owner elsewhere: a failure is counted once it happened.
-    let client = client_address(&state, &req);
-    let failures = [
-        format!("sign-in-failed:client:{client}"),
-        format!("sign-in-failed:{}:{client}", email.trim().to_lowercase()),
-    ];
+    let failures = sign_in_failures(&email, &client_address(&state, &req));
     let failures = [failures[0].as_str(), failures[1].as_str()];
     state
         .limiter
@@ -236,13 +230,22 @@ pub async fn create_token(
     if checked.is_err() {
         state.limiter.hit(&failures);
     }
-    let user = checked?;
-    let issued = state.jwt.issue(user).map_err(ApiError::internal)?;
+    let issued = state.jwt.issue(checked?).map_err(ApiError::internal)?;
     Ok(HttpResponse::Ok().json(TokenResponse {
         access_token: issued.token,
         token_type: "Bearer".to_owned(),
         expires_in: issued.expires_in,
     }))
+}
+
+/// The limiter keys a wrong password counts against: the address it came from, and that
+/// address's tries at this account. Never the account alone, so that someone guessing from
+/// elsewhere cannot lock its owner out; a failure is counted once it has happened.
+fn sign_in_failures(email: &str, client: &str) -> [String; 2] {
+    [
+        format!("sign-in-failed:client:{client}"),
+        format!("sign-in-failed:{}:{client}", email.trim().to_lowercase()),
+    ]
 }
 
 /// Request a sign-in link
@@ -367,19 +370,7 @@ pub async fn create_personal_token(
     body: Json<CreateTokenRequest>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require_session()?;
-    let CreateTokenRequest { name, scopes } = body.0;
-    let name = name.trim().to_owned();
-    if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
-        return Err(ApiError::Validation(
-            "name must be 1 to 100 characters without control characters".to_owned(),
-        ));
-    }
-    if scopes.is_empty() {
-        return Err(ApiError::Validation(
-            "scopes must name at least one scope".to_owned(),
-        ));
-    }
-    let scopes: ScopeSet = scopes.into_iter().collect();
+    let (name, scopes) = body.0.checked()?;
     let secret = crate::auth::new_personal_token();
     let shown = secret.clone();
     let info = crate::db::run(&state.pool, move |conn| {
@@ -393,6 +384,24 @@ pub async fn create_personal_token(
         created_at: info.created_at,
         token: shown,
     }))
+}
+
+impl CreateTokenRequest {
+    /// The trimmed name and the scopes, or what is wrong with them.
+    fn checked(self) -> Result<(String, ScopeSet), ApiError> {
+        let name = self.name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+            return Err(ApiError::Validation(
+                "name must be 1 to 100 characters without control characters".to_owned(),
+            ));
+        }
+        if self.scopes.is_empty() {
+            return Err(ApiError::Validation(
+                "scopes must name at least one scope".to_owned(),
+            ));
+        }
+        Ok((name, self.scopes.into_iter().collect()))
+    }
 }
 
 /// List my personal access tokens

@@ -290,17 +290,15 @@ pub async fn sign_in_by_link(
     }
     let (user, link) = match state.links.verify_sign_in(&path) {
         Ok(x) => x,
-        Err(crate::auth::links::LinkError::Expired) => return link_refused(l, &path, true),
-        Err(_) => return link_refused(l, &path, false),
+        Err(e) => return link_refused(l, &path, e == crate::auth::links::LinkError::Expired),
     };
     if !session::link_opened_here(&state, &req, &path) {
         return not_opened_here(l, &req.uri().to_string());
     }
     let used = crate::db::run(&state.pool, move |conn| {
         session::sign_in_by_link(conn, user, link).map_err(ApiError::from)
-    })
-    .await;
-    match used {
+    });
+    match used.await {
         Ok(Some(sid)) => {
             tracing::info!(user.id = %user, "signed in by email link");
             let mut res = see_other(&safe_next(query.next.as_deref()));
@@ -366,6 +364,11 @@ pub(super) fn link_limit(
     Some(message(chrome, status, t(chrome.locale, "sign_in"), &text))
 }
 
+/// A 403 page: a refused CSRF token or a link that is not the reader's.
+fn forbidden(chrome: &Chrome, title: &str, text: &str) -> HttpResponse {
+    message(chrome, StatusCode::FORBIDDEN, title, text)
+}
+
 /// `POST /sign-out` with the page's CSRF token: ends this session on the server (or, with
 /// `everywhere`, every session of the account), so a copy of the cookie no longer works.
 /// Without the token: 403, and the session goes on.
@@ -379,13 +382,7 @@ pub async fn sign_out(
         return see_other("/sign-in");
     };
     if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
-        let chrome = Chrome::anonymous(l);
-        return message(
-            &chrome,
-            StatusCode::FORBIDDEN,
-            t(l, "sign_out"),
-            t(l, "csrf"),
-        );
+        return forbidden(&Chrome::anonymous(l), t(l, "sign_out"), t(l, "csrf"));
     }
     let everywhere = form.get("everywhere").is_some_and(|v| v == "on");
     let st = state.clone();
@@ -510,13 +507,8 @@ pub async fn invitation(
     if let Some(token) = &query.t
         && let Err(e) = invite_is_for(&state, user, game, token).await
     {
-        let refused = t(chrome.locale, "link_refused");
-        return Err(PageError::from_response(message(
-            &chrome,
-            StatusCode::FORBIDDEN,
-            refused,
-            &e,
-        )));
+        let refused = forbidden(&chrome, t(chrome.locale, "link_refused"), &e);
+        return Err(PageError::from_response(refused));
     }
     let csrf = session::csrf_token(&state, &cookie);
     Ok(respond(StatusCode::OK, invited_page(&chrome, game, &csrf)))
@@ -729,19 +721,11 @@ where
     let chrome = Chrome::anonymous(request_locale(req));
     let l = chrome.locale;
     if !session::csrf_ok(state, &session, form.get("csrf").map_or("", String::as_str)) {
-        return message(
-            &chrome,
-            StatusCode::FORBIDDEN,
-            t(l, "invited"),
-            t(l, "csrf"),
-        );
+        return forbidden(&chrome, t(l, "invited"), t(l, "csrf"));
     }
-    let done_work = crate::db::run(&state.pool, move |conn| work(conn, user))
-        .await
-        .map_err(ApiError::from);
-    match done_work {
+    match crate::db::run(&state.pool, move |conn| work(conn, user)).await {
         Ok(_) => see_other(&done),
-        Err(e) => error_page(&chrome, &e),
+        Err(e) => error_page(&chrome, &ApiError::from(e)),
     }
 }
 

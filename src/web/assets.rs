@@ -81,9 +81,6 @@ document.querySelectorAll('fieldset[data-payment]').forEach(function (fs) {
 });
 "#;
 
-/// The suit icons as SVG symbols, included once per page and used by reference.
-pub const SUIT_SYMBOLS: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" display="none" aria-hidden="true"><symbol id="i-M" viewBox="0 0 24 24"><path fill="currentColor" d="M15 3a9 9 0 1 0 6 15.7A8 8 0 0 1 15 3z"/></symbol><symbol id="i-S" viewBox="0 0 24 24"><circle cx="12" cy="12" r="5" fill="currentColor"/><g stroke="currentColor" stroke-width="2"><path d="M12 1v4M12 19v4M1 12h4M19 12h4M4.2 4.2l2.8 2.8M17 17l2.8 2.8M4.2 19.8 7 17M17 7l2.8-2.8"/></g></symbol><symbol id="i-V" viewBox="0 0 24 24"><path fill="none" stroke="currentColor" stroke-width="2.5" d="M1 9c3-4 5-4 7.5 0s5 4 7.5 0 5-4 7 0M1 17c3-4 5-4 7.5 0s5 4 7.5 0 5-4 7 0"/></symbol><symbol id="i-L" viewBox="0 0 24 24"><path fill="currentColor" d="M20 3C9 3 4 8 4 15c0 2 .5 4 1.5 5.5L4 22h2l1-1.5C8.5 21.5 10 22 12 22c7 0 9-8 8-19zM8 18c2-5 5-8 9-11-3 3-6 7-7.5 11.5z"/></symbol><symbol id="i-Y" viewBox="0 0 24 24"><path fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round" d="M3 20c3 0 4-3 4-6s1-6 5-6 4 3 4 5-1 3 1 3 4-2 4-6M19 6l2-2"/><circle cx="19" cy="8" r="1.5" fill="currentColor"/></symbol><symbol id="i-K" viewBox="0 0 24 24"><path fill="none" stroke="currentColor" stroke-width="2.5" d="M8 4a4 4 0 1 0 0 8h8a4 4 0 1 1 0 8 4 4 0 0 1-4-4V8a4 4 0 1 0-4 4"/></symbol></svg>"##;
-
 /// `GET /static/herald.css`.
 pub async fn stylesheet() -> HttpResponse {
     HttpResponse::Ok()

@@ -667,10 +667,8 @@ pub async fn create(
 ) -> Result<HttpResponse, PageError> {
     let form = form.into_inner();
     let refuse = |text: &str| {
-        Ok(respond(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            new_page(&me.chrome, &me.csrf, Some(text), &form),
-        ))
+        let body = new_page(&me.chrome, &me.csrf, Some(text), &form);
+        Ok(respond(StatusCode::UNPROCESSABLE_ENTITY, body))
     };
     if me.check_csrf(&state, form.get("csrf"), "").is_err() {
         return refuse(t(me.chrome.locale, "csrf"));
@@ -682,10 +680,8 @@ pub async fn create(
     let user = me.user;
     let created = crate::db::run(&state.pool, move |conn| {
         service::create(conn, user, request)
-    })
-    .await
-    .map_err(ApiError::from);
-    match created {
+    });
+    match created.await.map_err(ApiError::from) {
         Ok(c) => {
             crate::jobs::wake();
             Ok(see_other(&format!("/competitions/{}", c.id)))

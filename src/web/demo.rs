@@ -1,4 +1,4 @@
-//! `herald demo`: two demo accounts (kept between runs), a fresh Magnate game between them, and
+//! `herald demo`: two demo accounts (kept between runs), a fresh game between them (the first kind two can play: today Magnate), and
 //! one single-use sign-in link per seat that lands on the game page, so a newcomer can play both
 //! sides a minute after cloning.
 
@@ -47,7 +47,7 @@ fn account(conn: &mut PgConnection, email: &str, name: &str) -> Result<UserId, A
     Ok(account.id)
 }
 
-/// Creates (or reuses) the demo accounts, starts a Magnate game between them and records one
+/// Creates (or reuses) the demo accounts, starts a game between them (the first kind two can play) and records one
 /// sign-in link per seat.
 ///
 /// # Errors
@@ -61,8 +61,8 @@ pub fn create(conn: &mut PgConnection, links: &LinkKeys) -> Result<Demo, ApiErro
         ada,
         NewGameRequest {
             invite_players: Vec::new(),
-            kind: GameKind::parse("magnate")
-                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no magnate kind")))?,
+            kind: GameKind::first_for_two()
+                .ok_or_else(|| ApiError::internal(anyhow::anyhow!("no game for two")))?,
             options: serde_json::Value::Null,
             invite: vec![invite],
             open_seats: 0,

@@ -1355,17 +1355,6 @@ pub fn request_locale(req: &actix_web::HttpRequest) -> Locale {
         .unwrap_or(Locale::En)
 }
 
-/// The name of a Magnate suit by its letter (the game's own table), `?` for no suit.
-pub fn suit_name(locale: Locale, suit: &str) -> &'static str {
-    let mut letters = suit.chars();
-    match (letters.next(), letters.next()) {
-        (Some(c), None) => crate::games::magnate::cards::Suit::from_letter(c)
-            .and_then(|s| crate::games::magnate::names::suit_name(locale, s))
-            .unwrap_or("?"),
-        _ => "?",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,10 @@
 //! The page shell (landmarks, language, viewport, navigation) and HTML answers.
 
-use super::assets::SUIT_SYMBOLS;
-use super::i18n::{suit_name, t};
+use super::i18n::t;
 use crate::domain::Locale;
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
-use maud::{DOCTYPE, Markup, PreEscaped, html};
+use maud::{DOCTYPE, Markup, html};
 
 /// What the shell needs to know about the reader.
 #[derive(Debug, Clone)]
@@ -44,7 +43,6 @@ pub fn page(chrome: &Chrome, title: &str, body: Markup) -> Markup {
             }
             body {
                 a.skip href="#main" { (t(l, "skip")) }
-                (PreEscaped(SUIT_SYMBOLS))
                 header.top {
                     a.brand href="/games" { (t(l, "app")) }
                     nav aria-label="Herald" {
@@ -116,15 +114,4 @@ pub fn message(chrome: &Chrome, status: StatusCode, title: &str, text: &str) -> 
             },
         ),
     )
-}
-
-/// A suit shown by icon and letter (never by colour alone), named for screen readers.
-pub fn suit(locale: Locale, letter: &str) -> Markup {
-    html! {
-        span class={ "suit s-" (letter) } title=(suit_name(locale, letter)) {
-            svg aria-hidden="true" focusable="false" { use href={ "#i-" (letter) } {} }
-            span aria-hidden="true" { (letter) }
-            span.skip { (suit_name(locale, letter)) }
-        }
-    }
 }

@@ -345,6 +345,20 @@ fn new_game_request(
     Ok((request, names))
 }
 
+/// The request with the accounts it invites by display name (an unknown name is refused).
+fn inviting(
+    conn: &mut diesel::PgConnection,
+    mut request: NewGameRequest,
+    names: &[DisplayName],
+) -> Result<NewGameRequest, ApiError> {
+    for name in names {
+        request
+            .invite_players
+            .push(accounts::by_display_name(conn, name.as_str())?);
+    }
+    Ok(request)
+}
+
 /// `POST /games/new`: creates the game; a refusal shows the form again with the reason.
 pub async fn create_game(
     state: web::Data<AppState>,
@@ -359,23 +373,17 @@ pub async fn create_game(
     if me.check_csrf(&state, form.get("csrf"), "").is_err() {
         return refuse(t(me.chrome.locale, "csrf"));
     }
-    let (mut request, names) = match new_game_request(&form, state.settings.games.clock_min_seconds)
-    {
+    let min = state.settings.games.clock_min_seconds;
+    let (request, names) = match new_game_request(&form, min) {
         Ok(r) => r,
         Err(text) => return refuse(&text),
     };
     let user = me.user;
     let created = crate::db::run(&state.pool, move |conn| {
-        for name in &names {
-            request
-                .invite_players
-                .push(accounts::by_display_name(conn, name.as_str())?);
-        }
+        let request = inviting(conn, request, &names)?;
         games::create(conn, user, request, None)
-    })
-    .await
-    .map_err(ApiError::from);
-    match created {
+    });
+    match created.await.map_err(ApiError::from) {
         Ok(Submitted::Fresh(g)) => Ok(see_other(&format!("/play/{}", g.id))),
         Ok(_) => Ok(see_other("/games")),
         Err(ApiError::Validation(text)) => refuse(&text),

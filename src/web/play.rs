@@ -8,6 +8,7 @@ use super::session::{self, Viewer};
 use crate::auth::links::LinkError;
 use crate::domain::{GameId, Locale, UserId};
 use crate::error::ApiError;
+use crate::services::chat::ChatMessage;
 use crate::services::games::{self, GameResource, HistoryEntry, Mode, Submission, Watch};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
@@ -53,7 +54,7 @@ pub struct GamePage {
     pub csrf: Option<String>,
     pub notes: PageNotes,
     /// The game's chat as the reader may see it (none for someone who may not).
-    pub chat: Vec<crate::services::chat::ChatMessage>,
+    pub chat: Vec<ChatMessage>,
 }
 
 /// The account's name and locale, for the page shell.
@@ -153,53 +154,34 @@ async fn render(
     notes: PageNotes,
     status: StatusCode,
 ) -> HttpResponse {
-    let csrf = match &viewer {
-        Viewer::User { session, .. } => Some(session::csrf_token(state, session)),
-        Viewer::Anonymous => None,
-    };
     let fallback = super::i18n::request_locale(req);
-    let reader = viewer.user();
-    let chat = crate::db::run(&state.pool, move |conn| {
-        crate::services::chat::list(conn, reader, game)
-    })
-    .await
-    .unwrap_or_default();
     let st = state.clone();
     let loaded = crate::db::run(&state.pool, move |conn| {
-        load(conn, &st, viewer, game, fallback)
+        load(conn, &st, viewer, game, fallback, notes)
     })
     .await;
-    let (chrome, found) = match loaded {
-        Ok(x) => x,
-        Err(e) => return error_page(&Chrome::anonymous(fallback), &ApiError::from(e)),
-    };
-    let (game_res, history) = match found {
-        Ok(x) => x,
-        Err(e) => return error_page(&chrome, &e),
-    };
-    let view = GamePage {
-        game: game_res,
-        history,
-        locale: chrome.locale,
-        csrf,
-        notes,
-        chat,
-    };
-    respond(status, whole_page(&chrome, &view))
+    match loaded {
+        Ok((chrome, Ok(view))) => respond(status, whole_page(&chrome, &view)),
+        Ok((chrome, Err(e))) => error_page(&chrome, &e),
+        Err(e) => error_page(&Chrome::anonymous(fallback), &ApiError::from(e)),
+    }
 }
 
-/// A game and its history as a reader may see them, or why they may not.
-type Found = Result<(GameResource, Vec<HistoryEntry>), ApiError>;
-
-/// The reader's shell and the game with its history as they may see it. An account cookie
-/// whose session was ended (signed out) reads as no one.
+/// The reader's shell, the game with its history as they may see it, and its chat (none when
+/// the reader may not read it). An account cookie whose session was ended (signed out) reads
+/// as no one.
 fn load(
     conn: &mut diesel::PgConnection,
     state: &AppState,
     viewer: Viewer,
     game: GameId,
     fallback: crate::domain::Locale,
-) -> Result<(Chrome, Found), ApiError> {
+    notes: PageNotes,
+) -> Result<(Chrome, Result<GamePage, ApiError>), ApiError> {
+    let csrf = match &viewer {
+        Viewer::User { session, .. } => Some(session::csrf_token(state, session)),
+        Viewer::Anonymous => None,
+    };
     let account_session = match &viewer {
         Viewer::User {
             session,
@@ -220,9 +202,17 @@ fn load(
             .as_ref()
             .map(|s| session::csrf_token(state, s));
     }
-    let found = games::read(conn, &state.seen, user, game, Watch::Anyone)
-        .and_then(|g| games::history(conn, user, game, Watch::Anyone).map(|h| (g, h)));
-    Ok((chrome, found))
+    let page = games::read(conn, &state.seen, user, game, Watch::Anyone).and_then(|found| {
+        Ok(GamePage {
+            history: games::history(conn, user, game, Watch::Anyone)?,
+            chat: crate::services::chat::list(conn, user, game).unwrap_or_default(),
+            game: found,
+            locale: chrome.locale,
+            csrf,
+            notes,
+        })
+    });
+    Ok((chrome, page))
 }
 
 /// For a reader who is not signed in, under a game still being played: anyone may watch

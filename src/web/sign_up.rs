@@ -159,6 +159,18 @@ pub async fn sign_up_landing(
     }
 }
 
+/// The name form again, saying the name was not accepted.
+fn name_refused(l: Locale, token: &str, email: &str) -> HttpResponse {
+    let problem = format!("{}: {}", t(l, "invalid_form"), t(l, "your_name"));
+    name_page(
+        l,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        token,
+        email,
+        Some(&problem),
+    )
+}
+
 /// `POST /sign-up/{token}`: spends the link, makes the account with the chosen name, signs it in.
 pub async fn complete_sign_up(
     state: web::Data<AppState>,
@@ -172,19 +184,10 @@ pub async fn complete_sign_up(
         Err(answer) => return answer,
     };
     let Ok(name) = DisplayName::parse(&form.name) else {
-        let problem = format!("{}: {}", t(l, "invalid_form"), t(l, "your_name"));
-        return name_page(
-            l,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            &path,
-            &email,
-            Some(&problem),
-        );
+        return name_refused(l, &path, &email);
     };
-    let made = crate::db::run(&state.pool, move |conn| make_account(conn, link, &name, l))
-        .await
-        .map_err(ApiError::from);
-    match made {
+    let made = crate::db::run(&state.pool, move |conn| make_account(conn, link, &name, l));
+    match made.await.map_err(ApiError::from) {
         Ok(Some((user, sid))) => {
             tracing::info!(user.id = %user, "signed up by email link");
             let mut res = see_other("/games");

@@ -122,6 +122,13 @@ async fn a_play_link_signs_the_seat_in_and_the_page_shows_its_hand_and_not_the_o
     assert!(r.text.contains("name=\"viewport\""));
     assert!(r.text.contains("<html lang=\"en\""));
     assert!(r.text.contains("<main"));
+    // Every card and token shows its suit's icon: the icons the page refers to are defined on it.
+    for suit in ["M", "S", "V", "L", "Y", "K"] {
+        assert!(
+            r.text.contains(&format!("<symbol id=\"i-{suit}\"")),
+            "icon {suit}"
+        );
+    }
     for c in hand(&g, mover) {
         assert!(shows_card(&r.text, &c), "own card {c} missing");
     }
@@ -1169,6 +1176,10 @@ async fn the_lancaster_page_shows_the_board_and_only_the_seats_own_decisions_and
             .contains("<title>Your move · Lancaster: Ada – Bruno – Carla"),
         "{}",
         &r.text[..400]
+    );
+    assert!(
+        !r.text.contains("<symbol id=\"i-M\""),
+        "Magnate's suit icons stay on Magnate's pages"
     );
     assert!(
         r.text.contains("href=\"/rules/lancaster\""),
