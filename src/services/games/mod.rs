@@ -139,6 +139,36 @@ fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiEr
         .collect())
 }
 
+/// A seat with its player's display name and rating, as `seats_joined!` reads them.
+type SeatJoin = (GameSeat, Option<String>, Option<(f64, f64, Option<f64>)>);
+
+/// The seats joined with their games, their players and those players' ratings in the game's
+/// kind: written once for [`seat_rows`] and [`head_and_seats`], which select from it.
+macro_rules! seats_joined {
+    () => {
+        game_seats::table
+            .inner_join(games::table)
+            .left_join(users::table.on(users::id.nullable().eq(game_seats::user_id)))
+            .left_join(
+                ratings::table.on(ratings::user_id
+                    .nullable()
+                    .eq(game_seats::user_id)
+                    .and(ratings::kind.eq(games::kind))),
+            )
+    };
+}
+
+/// The columns of a [`SeatJoin`].
+macro_rules! seat_columns {
+    () => {
+        (
+            GameSeat::as_select(),
+            users::display_name.nullable(),
+            (ratings::rating, ratings::deviation, ratings::sigma).nullable(),
+        )
+    };
+}
+
 /// The seats of `games` with their players' names and ratings in the game's kind, by game and
 /// seat (one statement: the ratings are two index lookups on the way). An invited address that
 /// has an account shows by its display name (only waiting games have invited seats, so that
@@ -147,24 +177,46 @@ fn seat_rows(
     conn: &mut PgConnection,
     games: &[uuid::Uuid],
 ) -> Result<Vec<(uuid::Uuid, SeatRow)>, ApiError> {
-    type Row = (GameSeat, Option<String>, Option<(f64, f64, Option<f64>)>);
-    let rows: Vec<Row> = game_seats::table
-        .inner_join(games::table)
-        .left_join(users::table.on(users::id.nullable().eq(game_seats::user_id)))
-        .left_join(
-            ratings::table.on(ratings::user_id
-                .nullable()
-                .eq(game_seats::user_id)
-                .and(ratings::kind.eq(games::kind))),
-        )
+    let rows: Vec<SeatJoin> = seats_joined!()
         .filter(game_seats::game_id.eq_any(games))
         .order((game_seats::game_id, game_seats::seat))
-        .select((
-            GameSeat::as_select(),
-            users::display_name.nullable(),
-            (ratings::rating, ratings::deviation, ratings::sigma).nullable(),
-        ))
+        .select(seat_columns!())
         .load(conn)?;
+    named_seats(conn, rows)
+}
+
+/// A game's head (everything but its state) and its seats, in one statement: the read of a
+/// game whose view is kept by version needs nothing else from the database. Every game has its
+/// seats from its creation on, so no row means no game.
+fn head_and_seats(
+    conn: &mut PgConnection,
+    id: GameId,
+) -> Result<(GameHead, Vec<SeatRow>), ApiError> {
+    let rows: Vec<(GameHead, SeatJoin)> = seats_joined!()
+        .filter(game_seats::game_id.eq(id.0))
+        .order(game_seats::seat)
+        .select((GameHead::as_select(), seat_columns!()))
+        .load(conn)?;
+    let mut rows = rows.into_iter();
+    let Some((head, first)) = rows.next() else {
+        return Err(not_found(id));
+    };
+    let seats = std::iter::once(first)
+        .chain(rows.map(|(_, seat)| seat))
+        .collect();
+    let seats = named_seats(conn, seats)?
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
+    Ok((head, seats))
+}
+
+/// The seats with their ratings, and an invited address that has an account shown by its
+/// display name (only waiting games have invited seats, so that lookup is usually skipped).
+fn named_seats(
+    conn: &mut PgConnection,
+    rows: Vec<SeatJoin>,
+) -> Result<Vec<(uuid::Uuid, SeatRow)>, ApiError> {
     let invited: Vec<&str> = rows
         .iter()
         .filter(|(r, _, _)| r.user_id.is_none())
@@ -655,14 +707,8 @@ pub fn read(
     id: GameId,
     watch: Watch,
 ) -> Result<GameResource, ApiError> {
-    let head: GameHead = games::table
-        .find(id.0)
-        .select(GameHead::as_select())
-        .first(conn)
-        .optional()?
-        .ok_or_else(|| not_found(id))?;
+    let (head, seats) = head_and_seats(conn, id)?;
     readable(&head.status, caller, watch)?;
-    let seats = load_seats(conn, id)?;
     let you = resource::seat_of(&seats, caller);
     let key = seen::SeenKey::new(id.0, head.version, you, GameStatus::from_db(&head.status));
     if let Some(seen) = kept.get(&key) {
