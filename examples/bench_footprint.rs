@@ -139,6 +139,7 @@ fn main() {
         .env("BIND_ADDR", format!("127.0.0.1:{port}"))
         .env("DATA_DIR", dir.join("data"))
         .env("SIGN_IN_PER_MINUTE", "10000")
+        .env("ACCOUNT_REQUESTS_PER_MINUTE", "1000000")
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::null())

@@ -19,6 +19,7 @@ pub struct Settings {
     pub inbound: InboundSettings,
     pub games: GameSettings,
     pub webhooks: WebhookSettings,
+    pub events: EventSettings,
     /// Where the embedded database, generated secrets and the mail folder live.
     pub data_dir: PathBuf,
 }
@@ -107,6 +108,9 @@ pub struct AuthSettings {
     pub registrations_per_hour: u32,
     /// `CHAT_PER_MINUTE` (default 10): chat messages per account and game each minute.
     pub chat_per_minute: u32,
+    /// `ACCOUNT_REQUESTS_PER_MINUTE` (default 3000): authenticated API calls (access or personal
+    /// token) and signed-in form posts per account each minute.
+    pub account_requests_per_minute: u32,
 }
 
 /// How mail leaves the server (used by the email worker).
@@ -165,11 +169,29 @@ pub struct WebhookSettings {
     pub allow_private: bool,
 }
 
+/// The account event logs (design.md section 17).
+#[derive(Debug, Clone)]
+pub struct EventSettings {
+    /// `EVENT_RETENTION_DAYS` (default 45): events older than this are deleted by the worker; a
+    /// client resuming from before what is kept is told so (410 `cursor_expired`).
+    pub retention_days: u32,
+}
+
+/// The longest absence the server plans for is a full vacation bank (30 days, during which no
+/// deadline passes); two weeks more (the life of a play link) lets a client that was off all
+/// that time still resume from its cursor. Longer only grows the logs: 11.9 KB per finished game.
+const DEFAULT_EVENT_RETENTION_DAYS: u32 = 45;
+
 const DEFAULT_CLOCK_MIN_SECONDS: i64 = 3600;
 /// Sign-in and link requests per e-mail address and per client address each minute.
 const DEFAULT_SIGN_IN_PER_MINUTE: u32 = 10;
 const DEFAULT_REGISTRATIONS_PER_HOUR: u32 = 30;
 const DEFAULT_CHAT_PER_MINUTE: u32 = 10;
+/// 50 a second on average: a person clicking, or a client following its games (it has the event
+/// stream, it need not poll), stays far below; a bot driving hundreds of games at once fits; a
+/// runaway loop is stopped at about 1 % of what one server answers (game reads: some 4,500/s).
+/// Load drivers that read harder from one account set it higher.
+const DEFAULT_ACCOUNT_REQUESTS_PER_MINUTE: u32 = 3000;
 const DEFAULT_SEEN_CACHE_ENTRIES: usize = 2048;
 
 const DEFAULT_MAIL_FROM: &str = "herald <herald@localhost>";
@@ -184,6 +206,7 @@ impl fmt::Debug for Settings {
             .field("email", &self.email)
             .field("inbound", &self.inbound)
             .field("games", &self.games)
+            .field("events", &self.events)
             .field("data_dir", &self.data_dir)
             .finish_non_exhaustive()
     }
@@ -236,13 +259,18 @@ impl fmt::Debug for AuthSettings {
             .field("sign_in_per_minute", &self.sign_in_per_minute)
             .field("registrations_per_hour", &self.registrations_per_hour)
             .field("chat_per_minute", &self.chat_per_minute)
+            .field(
+                "account_requests_per_minute",
+                &self.account_requests_per_minute,
+            )
             .finish_non_exhaustive()
     }
 }
 
 const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
 
-/// A rate limit from the variable `name`: a whole number of at least 1, else `default` when unset.
+/// A limit from the variable `name` (a rate, a number of days): a whole number of at least 1, else
+/// `default` when unset.
 fn at_least_one(
     var: &impl Fn(&str) -> Option<String>,
     name: &str,
@@ -312,6 +340,11 @@ impl Settings {
             DEFAULT_REGISTRATIONS_PER_HOUR,
         )?;
         let chat_per_minute = at_least_one(&var, "CHAT_PER_MINUTE", DEFAULT_CHAT_PER_MINUTE)?;
+        let account_requests_per_minute = at_least_one(
+            &var,
+            "ACCOUNT_REQUESTS_PER_MINUTE",
+            DEFAULT_ACCOUNT_REQUESTS_PER_MINUTE,
+        )?;
         let jwt_secret = match var("JWT_SECRET") {
             Some(secret) => secret.into_bytes(),
             None => stored_secret(&data_dir.join("jwt_secret"))?,
@@ -334,6 +367,7 @@ impl Settings {
                 sign_in_per_minute,
                 registrations_per_hour,
                 chat_per_minute,
+                account_requests_per_minute,
             },
             email: EmailSettings {
                 smtp_url: var("SMTP_URL"),
@@ -370,6 +404,13 @@ impl Settings {
                     Some(v) => anyhow::bail!("WEBHOOKS_ALLOW_PRIVATE {v:?} is not true or false"),
                 },
             },
+            events: EventSettings {
+                retention_days: at_least_one(
+                    &var,
+                    "EVENT_RETENTION_DAYS",
+                    DEFAULT_EVENT_RETENTION_DAYS,
+                )?,
+            },
             data_dir,
         })
     }
@@ -394,6 +435,9 @@ impl Settings {
                 sign_in_per_minute: DEFAULT_SIGN_IN_PER_MINUTE,
                 registrations_per_hour: DEFAULT_REGISTRATIONS_PER_HOUR,
                 chat_per_minute: DEFAULT_CHAT_PER_MINUTE,
+                // Tests play whole games through the API as fast as it answers (several thousand
+                // reads a minute per seat); those about the limit set a low one.
+                account_requests_per_minute: 1_000_000,
             },
             email: EmailSettings {
                 smtp_url: None,
@@ -409,6 +453,9 @@ impl Settings {
             // Test receivers listen on 127.0.0.1.
             webhooks: WebhookSettings {
                 allow_private: true,
+            },
+            events: EventSettings {
+                retention_days: DEFAULT_EVENT_RETENTION_DAYS,
             },
             data_dir,
         }

@@ -44,6 +44,10 @@ pub struct Problem {
     /// For `stale_version`: the game's current version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
+    /// For `cursor_expired`: the event number to resume after (`?after=` or `Last-Event-ID`),
+    /// the last one before the oldest event still kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume_after: Option<i64>,
 }
 
 /// The stable error codes of the API.
@@ -64,6 +68,7 @@ pub enum ProblemCode {
     GameOver,
     Conflict,
     RateLimited,
+    CursorExpired,
     Unavailable,
     Internal,
 }
@@ -86,6 +91,7 @@ impl ProblemCode {
             ProblemCode::GameOver => "game_over",
             ProblemCode::Conflict => "conflict",
             ProblemCode::RateLimited => "rate_limited",
+            ProblemCode::CursorExpired => "cursor_expired",
             ProblemCode::Unavailable => "unavailable",
             ProblemCode::Internal => "internal",
         }
@@ -108,6 +114,7 @@ impl ProblemCode {
             | ProblemCode::GameOver
             | ProblemCode::Conflict => StatusCode::CONFLICT,
             ProblemCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            ProblemCode::CursorExpired => StatusCode::GONE,
             ProblemCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ProblemCode::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -129,6 +136,7 @@ impl ProblemCode {
             ProblemCode::GameOver => "Game over",
             ProblemCode::Conflict => "Conflict",
             ProblemCode::RateLimited => "Rate limited",
+            ProblemCode::CursorExpired => "Cursor expired",
             ProblemCode::Unavailable => "Unavailable",
             ProblemCode::Internal => "Internal error",
         }
@@ -180,6 +188,21 @@ pub enum ApiError {
     Conflict(String),
     #[error("too many requests: try again in {retry_after_s} seconds")]
     RateLimited { retry_after_s: u64 },
+    /// The account's limit on authenticated calls (`ACCOUNT_REQUESTS_PER_MINUTE`), named in the
+    /// answer so that a client author knows which limit to stay under.
+    #[error(
+        "this account made more than {per_minute} authenticated requests this minute (the limit ACCOUNT_REQUESTS_PER_MINUTE = {per_minute}): try again in {retry_after_s} seconds"
+    )]
+    AccountRateLimited { per_minute: u32, retry_after_s: u64 },
+    /// A client resumes the account's events from before the oldest one kept: it missed some.
+    #[error(
+        "the events after {after} are no longer kept (events are kept {kept_days} days): reload what you show (GET /api/v1/games) and resume after {resume_after}, the last event before the oldest kept"
+    )]
+    CursorExpired {
+        after: i64,
+        resume_after: i64,
+        kept_days: u32,
+    },
     #[error("{0}")]
     Unavailable(String),
     /// A bug or an outage; logged, and answered with a generic sentence.
@@ -205,7 +228,10 @@ impl ApiError {
             ApiError::StaleVersion { .. } => ProblemCode::StaleVersion,
             ApiError::GameOver { .. } => ProblemCode::GameOver,
             ApiError::Conflict(_) => ProblemCode::Conflict,
-            ApiError::RateLimited { .. } => ProblemCode::RateLimited,
+            ApiError::RateLimited { .. } | ApiError::AccountRateLimited { .. } => {
+                ProblemCode::RateLimited
+            }
+            ApiError::CursorExpired { .. } => ProblemCode::CursorExpired,
             ApiError::Unavailable(_) => ProblemCode::Unavailable,
             ApiError::Internal(_) => ProblemCode::Internal,
         }
@@ -247,6 +273,10 @@ impl ApiError {
             rule,
             index,
             version,
+            resume_after: match self {
+                ApiError::CursorExpired { resume_after, .. } => Some(*resume_after),
+                _ => None,
+            },
         }
     }
 }
@@ -270,7 +300,8 @@ impl ResponseError for ApiError {
             ApiError::Unauthenticated(_) => {
                 response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
             }
-            ApiError::RateLimited { retry_after_s } => {
+            ApiError::RateLimited { retry_after_s }
+            | ApiError::AccountRateLimited { retry_after_s, .. } => {
                 response.insert_header((header::RETRY_AFTER, retry_after_s.to_string()));
             }
             _ => {}

@@ -1,9 +1,9 @@
 //! What every handler can reach: the pool, the token keys, the rate limiter, the settings, the
 //! metrics.
 
-use crate::auth::RateLimiter;
 use crate::auth::jwt::JwtKeys;
 use crate::auth::links::LinkKeys;
+use crate::auth::{AccountLimiter, RateLimiter};
 use crate::config::Settings;
 use crate::db::PgPool;
 use crate::metrics::Metrics;
@@ -20,6 +20,8 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// New accounts per client address per hour.
     pub registrations: Arc<RateLimiter>,
+    /// Authenticated calls per account per minute.
+    pub accounts: Arc<AccountLimiter>,
     pub settings: Arc<Settings>,
     /// This server's metrics (`GET /metrics`), shared with its job worker.
     pub metrics: Arc<Metrics>,
@@ -46,6 +48,9 @@ impl AppState {
             registrations: Arc::new(RateLimiter::per(
                 settings.auth.registrations_per_hour,
                 std::time::Duration::from_secs(3600),
+            )),
+            accounts: Arc::new(AccountLimiter::new(
+                settings.auth.account_requests_per_minute,
             )),
             seen: Arc::new(crate::services::games::seen::SeenCache::new(
                 settings.games.seen_cache_entries,

@@ -89,6 +89,7 @@ impl FromRequest for AuthUser {
                 })
                 .await?;
                 let (id, user_id, scopes) = found.ok_or_else(refused)?;
+                within_limit(&state, user_id)?;
                 Ok(AuthUser {
                     user_id,
                     scopes,
@@ -96,6 +97,7 @@ impl FromRequest for AuthUser {
                 })
             } else {
                 let (user_id, expires) = state.jwt.verify_until(&token).ok_or_else(refused)?;
+                within_limit(&state, user_id)?;
                 Ok(AuthUser {
                     user_id,
                     scopes: ScopeSet::ALL,
@@ -104,6 +106,21 @@ impl FromRequest for AuthUser {
             }
         })
     }
+}
+
+/// Counts the call against the account's limit (`ACCOUNT_REQUESTS_PER_MINUTE`). It is checked
+/// here, before any handler runs, so a refused call changes nothing.
+///
+/// # Errors
+/// 429 `rate_limited` naming the limit, with the seconds to wait.
+pub(crate) fn within_limit(state: &AppState, user: UserId) -> Result<(), ApiError> {
+    state
+        .accounts
+        .check(user.0)
+        .map_err(|retry_after_s| ApiError::AccountRateLimited {
+            per_minute: state.accounts.per_minute(),
+            retry_after_s,
+        })
 }
 
 /// An optional caller: no `Authorization` header means anonymous, but a header with a bad token

@@ -11,8 +11,9 @@ pub mod password;
 pub mod rate_limit;
 mod scope;
 
+pub(crate) use extract::within_limit;
 pub use extract::{AuthUser, Credential, MaybeAuthUser};
-pub use rate_limit::RateLimiter;
+pub use rate_limit::{AccountLimiter, RateLimiter};
 pub use scope::{Scope, ScopeSet};
 
 use base64::Engine;

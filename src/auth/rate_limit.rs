@@ -103,3 +103,85 @@ pub fn client_ip(req: &actix_web::HttpRequest, trusted: &[crate::config::Cidr]) 
         .unwrap_or(peer)
         .to_string()
 }
+
+/// Shards of [`AccountLimiter`]: two callers lock the same map only when their accounts share
+/// a shard, so the limiter never serialises the server's workers.
+const ACCOUNT_SHARDS: usize = 16;
+
+/// Authenticated requests per account per minute (`ACCOUNT_REQUESTS_PER_MINUTE`). It sits on
+/// every authenticated call, so it is the cheapest counter that does the job: fixed windows
+/// numbered from the limiter's start, one count per account id (no string to build, no clock
+/// per entry), a map per shard that is emptied when its window ends (so it holds at most the
+/// accounts seen in one minute). Like [`RateLimiter`], each instance counts on its own.
+#[derive(Debug)]
+pub struct AccountLimiter {
+    per_minute: u32,
+    start: Instant,
+    shards: [Mutex<Shard>; ACCOUNT_SHARDS],
+}
+
+/// The counts of one shard's accounts in window number `window`.
+#[derive(Debug, Default)]
+struct Shard {
+    window: u64,
+    counts: HashMap<uuid::Uuid, u32>,
+}
+
+impl AccountLimiter {
+    pub fn new(per_minute: u32) -> AccountLimiter {
+        AccountLimiter {
+            per_minute,
+            start: Instant::now(),
+            shards: std::array::from_fn(|_| Mutex::new(Shard::default())),
+        }
+    }
+
+    /// The limit per minute (named in refusals).
+    pub fn per_minute(&self) -> u32 {
+        self.per_minute
+    }
+
+    /// Counts one request of `account`; refuses it, counting nothing, when the account has
+    /// already made its `per_minute` requests in this window.
+    ///
+    /// # Errors
+    /// The seconds until the window ends (at least 1).
+    pub fn check(&self, account: uuid::Uuid) -> Result<(), u64> {
+        let elapsed = self.start.elapsed().as_secs();
+        let window = elapsed / WINDOW.as_secs();
+        let shard = &self.shards[usize::from(account.as_bytes()[15]) % ACCOUNT_SHARDS];
+        let mut shard = shard
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if shard.window != window {
+            // Every count in the map belongs to a window that has ended.
+            shard.window = window;
+            shard.counts.clear();
+        }
+        let count = shard.counts.entry(account).or_insert(0);
+        if *count >= self.per_minute {
+            return Err((WINDOW.as_secs() - elapsed % WINDOW.as_secs()).max(1));
+        }
+        *count += 1;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod account_tests {
+    use super::*;
+
+    #[test]
+    fn an_account_over_its_limit_waits_and_another_account_is_not_affected() {
+        let limiter = AccountLimiter::new(3);
+        let (ada, bob) = (uuid::Uuid::new_v4(), uuid::Uuid::new_v4());
+        for _ in 0..3 {
+            assert_eq!(limiter.check(ada), Ok(()));
+        }
+        let wait = limiter.check(ada).unwrap_err();
+        assert!((1..=60).contains(&wait), "{wait}");
+        // Refused calls are not counted, and do not spill over to another account.
+        assert!(limiter.check(ada).is_err());
+        assert_eq!(limiter.check(bob), Ok(()));
+    }
+}

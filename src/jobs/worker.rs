@@ -1,7 +1,8 @@
-//! The worker: a thread that runs due jobs one at a time, schedules daily digests, and sleeps on
-//! the in-process doorbell (or at most [`POLL`]) when there is nothing to do; beside it,
-//! [`WEBHOOK_THREADS`] threads deliver webhooks (their own [`Lane`]). `herald serve`
-//! runs one; `herald worker` runs one on its own; several on one database share the work.
+//! The worker: a thread that runs due jobs one at a time, schedules daily digests, deletes
+//! finished jobs and account events past their retention, and sleeps on the in-process doorbell
+//! (or at most [`POLL`]) when there is nothing to do; beside it, [`WEBHOOK_THREADS`] threads
+//! deliver webhooks (their own [`Lane`]). `herald serve` runs one; `herald worker` runs one on
+//! its own; several on one database share the work.
 
 use super::{Env, Job, JobError, Lane, Ran};
 use crate::config::Settings;
@@ -26,7 +27,7 @@ const TIMEOUTS_EVERY: Duration = Duration::from_millis(500);
 /// receiver, so two slow receivers at once still leave the mail thread free.
 pub const WEBHOOK_THREADS: usize = 2;
 
-/// How often a worker deletes old finished jobs.
+/// How often a worker deletes old finished jobs and old account events.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
 /// Runs jobs of one database.
@@ -34,6 +35,8 @@ const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 pub struct Worker {
     pool: PgPool,
     env: Arc<Env>,
+    /// How long account events are kept (`EVENT_RETENTION_DAYS`).
+    keep_events: chrono::TimeDelta,
 }
 
 impl Worker {
@@ -49,6 +52,7 @@ impl Worker {
                 sender: Sender::new(settings, mailer),
                 webhooks_allow_private: settings.webhooks.allow_private,
             }),
+            keep_events: chrono::TimeDelta::days(i64::from(settings.events.retention_days)),
         })
     }
 
@@ -68,6 +72,7 @@ impl Worker {
                 sender: Sender::new(settings, mailer).counting_into(metrics),
                 webhooks_allow_private: settings.webhooks.allow_private,
             }),
+            keep_events: chrono::TimeDelta::days(i64::from(settings.events.retention_days)),
         })
     }
 
@@ -122,6 +127,17 @@ impl Worker {
         Ok(super::prune(&mut conn)?)
     }
 
+    /// Deletes account events older than `EVENT_RETENTION_DAYS`, a bounded number of batches;
+    /// returns how many, and whether older ones are left for the next call.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub fn prune_events(&self) -> anyhow::Result<(usize, bool)> {
+        let mut conn = self.pool.get()?;
+        let before = chrono::Utc::now() - self.keep_events;
+        Ok(crate::services::events::prune(&mut conn, before)?)
+    }
+
     /// Ends the vacations whose time is up, then applies the timeouts that are due (design.md
     /// section 14); returns how many timeouts.
     ///
@@ -149,11 +165,27 @@ impl Worker {
         let mut last_timeouts: Option<Instant> = None;
         let mut last_digest: Option<Instant> = None;
         let mut last_prune: Option<Instant> = None;
+        let mut last_event_prune: Option<Instant> = None;
         while !stop.load(Ordering::SeqCst) {
             if last_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
                 last_prune = Some(Instant::now());
                 if let Err(e) = self.prune() {
                     tracing::warn!(error = %e, "pruning old jobs failed");
+                }
+            }
+            if last_event_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
+                last_event_prune = Some(Instant::now());
+                match self.prune_events() {
+                    // More to delete: again after the next mail step, not in an hour.
+                    Ok((deleted, true)) => {
+                        tracing::info!(deleted, "pruned old account events; more are left");
+                        last_event_prune = None;
+                    }
+                    Ok((deleted, false)) if deleted > 0 => {
+                        tracing::info!(deleted, "pruned old account events");
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::warn!(error = %e, "pruning old account events failed"),
                 }
             }
             if last_timeouts.is_none_or(|t| t.elapsed() >= TIMEOUTS_EVERY) {

@@ -114,7 +114,9 @@ impl IntoResponses for BodyErrors {
     }
 }
 
-/// The refusals of an operation that needs a bearer token.
+/// The refusals of an operation that needs a bearer token (or counts a caller's one). An
+/// operation's own answer with the same status must come after it in `responses(...)`: the later
+/// one is kept.
 pub struct AuthErrors;
 
 impl IntoResponses for AuthErrors {
@@ -127,6 +129,10 @@ impl IntoResponses for AuthErrors {
             (
                 "403",
                 "The token lacks the scope this operation needs (`forbidden`).",
+            ),
+            (
+                "429",
+                "The account made more authenticated calls this minute than `ACCOUNT_REQUESTS_PER_MINUTE` allows (3,000 by default; `rate_limited`, the limit named in `detail`); nothing was done: retry after `Retry-After` seconds.",
             ),
         ])
     }

@@ -48,6 +48,11 @@ pub struct EventsQuery {
 /// it open. Reconnect with `Last-Event-ID` to receive exactly what was missed. A new stream
 /// without either starts with the next event. With `?after=N`: the events after N as JSON (at
 /// most 200; ask again from the last id). At most 5 streams per account. Needs the `read` scope.
+///
+/// Events are kept `EVENT_RETENTION_DAYS` (45 by default). A client resuming from before the
+/// oldest one kept (by `after` or `Last-Event-ID`) missed events and is told so: 410
+/// `cursor_expired`, with `resume_after` in the problem; it reloads what it shows and resumes
+/// after that number.
 #[utoipa::path(
     operation_id = "get_my_events",
     tag = "events",
@@ -62,8 +67,10 @@ pub struct EventsQuery {
             (String = "text/event-stream", example = "id: 42\nevent: your_move\ndata: {\"id\":42,\"type\":\"your_move\",\"game_id\":\"...\",\"data\":{},\"at\":\"...\"}\n\n"),
         )),
         (status = 422, description = "`after` or `Last-Event-ID` is not a number (`validation_failed`).", body = Problem, content_type = PROBLEM),
-        (status = 429, description = "Too many open streams for this account (`rate_limited`).", body = Problem, content_type = PROBLEM),
+        (status = 410, description = "Events after `after` (or `Last-Event-ID`) are no longer kept (`cursor_expired`; kept `EVENT_RETENTION_DAYS`, 45 by default): the client missed some. `resume_after` says where to resume once it has reloaded what it shows.", body = Problem, content_type = PROBLEM),
         AuthErrors,
+        // After AuthErrors, whose 429 it replaces.
+        (status = 429, description = "Too many open streams for this account, or more calls than `ACCOUNT_REQUESTS_PER_MINUTE` this minute (`rate_limited`); see `Retry-After`.", body = Problem, content_type = PROBLEM),
         ServerErrors,
     )
 )]
@@ -80,9 +87,10 @@ pub async fn get_my_events(
     if query.after.is_some_and(|a| a < 0) {
         return Err(ApiError::Validation("after: 0 or more".to_owned()));
     }
+    let kept_days = state.settings.events.retention_days;
     if let (Some(after), false) = (query.after, wants_stream(&req)) {
         let list = crate::db::run(&state.pool, move |conn| {
-            events::since(conn, user, after, BATCH)
+            events::since_kept(conn, user, after, BATCH, kept_days)
         })
         .await?;
         return Ok(HttpResponse::Ok().json(list));
@@ -92,7 +100,14 @@ pub async fn get_my_events(
         .open(user)
         .ok_or(ApiError::RateLimited { retry_after_s: 30 })?;
     let start = match resume.or(query.after) {
-        Some(n) => n,
+        // A resumed stream first checks that nothing it missed has been pruned.
+        Some(n) => {
+            crate::db::run(&state.pool, move |conn| {
+                events::since_kept(conn, user, n, 1, kept_days)
+            })
+            .await?;
+            n
+        }
         None => crate::db::run(&state.pool, move |conn| events::last(conn, user)).await?,
     };
     let stream = Stream {
@@ -190,6 +205,11 @@ async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, S
         // The database went away: end the stream; the client reconnects with its last id.
         Err(_) => return None,
     };
+    // Events pruned before this stream sent them (it fell more than the retention behind): it
+    // ends, and the client's reconnection from its last id hears `cursor_expired`.
+    if list.first().is_some_and(|e| e.id > s.last + 1) {
+        return None;
+    }
     if let Some(end) = list.last() {
         s.last = end.id;
         let mut text = String::new();
@@ -253,8 +273,9 @@ pub struct ChatRequest {
         (status = 403, description = "Not a player of this game (`forbidden`).", body = Problem, content_type = PROBLEM),
         (status = 409, description = "The `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
         (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
-        (status = 429, description = "More than 10 messages in a minute (`rate_limited`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
+        // After AuthErrors, whose 429 it replaces.
+        (status = 429, description = "More than 10 messages in a minute (`CHAT_PER_MINUTE`), or more calls than `ACCOUNT_REQUESTS_PER_MINUTE` this minute (`rate_limited`); see `Retry-After`.", body = Problem, content_type = PROBLEM),
         BodyErrors,
         ServerErrors,
     )

@@ -169,6 +169,67 @@ pub fn since(
         .load(conn)?)
 }
 
+/// [`since`], for a client that says where it is: refused when events it has not seen are no
+/// longer kept, so that it knows it missed some instead of skipping them unawares. Event numbers
+/// have no gaps and commit in order (the counter's row lock), so a gap after `after` among events
+/// already counted is a pruned stretch.
+///
+/// # Errors
+/// 410 `cursor_expired` with the number to resume after; database failures.
+pub fn since_kept(
+    conn: &mut PgConnection,
+    user: UserId,
+    after: i64,
+    limit: i64,
+    kept_days: u32,
+) -> Result<Vec<AccountEvent>, ApiError> {
+    // The count first: an event counted by then is either read below or was pruned.
+    let counted = last(conn, user)?;
+    let list = since(conn, user, after, limit)?;
+    let oldest = list.first().map_or(counted + 1, |e| e.id);
+    if after < counted && oldest > after + 1 {
+        return Err(ApiError::CursorExpired {
+            after,
+            resume_after: oldest - 1,
+            kept_days,
+        });
+    }
+    Ok(list)
+}
+
+/// Events deleted per statement by [`prune`]: each batch commits on its own, so it holds its few
+/// row locks for milliseconds (writers only insert new events, so they never wait on it).
+pub const PRUNE_BATCH: i64 = 1000;
+
+/// Batches per call of [`prune`]: a backlog (the first run on an old database) is worked off
+/// over several calls, between which the worker sends its mail.
+const PRUNE_BATCHES_PER_CALL: usize = 20;
+
+/// Deletes events written before `before`, oldest first, in batches of [`PRUNE_BATCH`]; returns
+/// how many, and whether some are left for another call.
+///
+/// # Errors
+/// Database failures.
+pub fn prune(conn: &mut PgConnection, before: DateTime<Utc>) -> QueryResult<(usize, bool)> {
+    use diesel::sql_types::{BigInt, Timestamptz};
+    let mut deleted = 0;
+    for _ in 0..PRUNE_BATCHES_PER_CALL {
+        let n = diesel::sql_query(
+            "DELETE FROM account_events e USING ( \
+               SELECT user_id, seq FROM account_events WHERE at < $1 ORDER BY at LIMIT $2) old \
+             WHERE e.user_id = old.user_id AND e.seq = old.seq",
+        )
+        .bind::<Timestamptz, _>(before)
+        .bind::<BigInt, _>(PRUNE_BATCH)
+        .execute(conn)?;
+        deleted += n;
+        if i64::try_from(n).unwrap_or(i64::MAX) < PRUNE_BATCH {
+            return Ok((deleted, false));
+        }
+    }
+    Ok((deleted, true))
+}
+
 /// The columns of an [`AccountEvent`], in its order.
 const COLUMNS: (
     account_events::seq,

@@ -27,22 +27,28 @@ pub struct PageError {
     html: String,
     /// A redirect's target.
     location: Option<String>,
+    /// A rate limit's wait, in seconds.
+    retry_after: Option<String>,
 }
 
 impl PageError {
     /// An answer already rendered.
     pub fn from_response(res: HttpResponse) -> PageError {
         let status = res.status();
-        let location = res
-            .headers()
-            .get(actix_web::http::header::LOCATION)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+        let header = |name| {
+            res.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        let location = header(actix_web::http::header::LOCATION);
+        let retry_after = header(actix_web::http::header::RETRY_AFTER);
         let body = res.into_body().try_into_bytes().unwrap_or_default();
         PageError {
             status,
             html: String::from_utf8_lossy(&body).into_owned(),
             location,
+            retry_after,
         }
     }
 
@@ -69,6 +75,9 @@ impl ResponseError for PageError {
             .insert_header(("Cache-Control", "no-store"));
         if let Some(location) = &self.location {
             res.insert_header((actix_web::http::header::LOCATION, location.as_str()));
+        }
+        if let Some(wait) = &self.retry_after {
+            res.insert_header((actix_web::http::header::RETRY_AFTER, wait.as_str()));
         }
         res.body(self.html.clone())
     }
@@ -149,12 +158,20 @@ impl FromRequest for SignedIn {
                     )
                 })?;
             match super::account::signed_in(&state, &req).await {
-                Some((user, cookie, chrome)) => Ok(SignedIn {
-                    user,
-                    csrf: session::csrf_token(&state, &cookie),
-                    cookie,
-                    chrome,
-                }),
+                Some((user, cookie, chrome)) => {
+                    // A form post counts against the account's limit like an API call; reading a
+                    // page does not (the browser fetches pages on its own).
+                    if req.method() == actix_web::http::Method::POST {
+                        crate::auth::within_limit(&state, user)
+                            .map_err(|e| rate_limited_page(&chrome, &e))?;
+                    }
+                    Ok(SignedIn {
+                        user,
+                        csrf: session::csrf_token(&state, &cookie),
+                        cookie,
+                        chrome,
+                    })
+                }
                 None => Err(PageError::from_response(sign_in_page(
                     &req,
                     StatusCode::UNAUTHORIZED,
@@ -163,6 +180,18 @@ impl FromRequest for SignedIn {
             }
         })
     }
+}
+
+/// The page of a refused form post: 429 with `Retry-After` and the limit named.
+fn rate_limited_page(chrome: &Chrome, e: &ApiError) -> PageError {
+    let mut res = error_page(chrome, e);
+    if let ApiError::AccountRateLimited { retry_after_s, .. } = e
+        && let Ok(wait) = actix_web::http::header::HeaderValue::from_str(&retry_after_s.to_string())
+    {
+        res.headers_mut()
+            .insert(actix_web::http::header::RETRY_AFTER, wait);
+    }
+    PageError::from_response(res)
 }
 
 /// Whoever reads a public page: a signed-in account (with its shell) or a visitor (the shell in

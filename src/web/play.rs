@@ -457,6 +457,12 @@ fn posted(
     let Viewer::User { user, session, .. } = viewer else {
         return Err(Refused(Box::default(), StatusCode::UNAUTHORIZED));
     };
+    // A form post counts against the account's limit like an API call (the game page, shown
+    // again, says how long to wait).
+    if let Err(e) = crate::auth::within_limit(state, *user) {
+        let status = StatusCode::TOO_MANY_REQUESTS;
+        return Err(Refused::notice(Notice::Text(e.to_string()), status));
+    }
     // No body at all (a one-click form, its choice in the address) is no fields; a body that
     // cannot be read as a form (too large, another media type) is refused, never taken for none.
     let body = match body {

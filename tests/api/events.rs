@@ -708,3 +708,118 @@ async fn spectators_chat_only_where_the_creator_allows_it_and_players_may_mute_t
         .await
         .assert_problem(403, "forbidden");
 }
+
+/// Makes the events of `email` numbered at most `up_to` older than the retention.
+fn age_events(app: &TestApp, email: &str, up_to: i64) {
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let mut conn = PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query(
+        "UPDATE account_events SET at = now() - interval '46 days' \
+         WHERE seq <= $1 AND user_id = (SELECT id FROM users WHERE email = $2)",
+    )
+    .bind::<diesel::sql_types::BigInt, _>(up_to)
+    .bind::<diesel::sql_types::Text, _>(email)
+    .execute(&mut conn)
+    .unwrap();
+}
+
+#[actix_web::test]
+async fn events_past_the_retention_are_pruned_and_a_client_resuming_before_them_is_told() {
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let mut dice = Dice::new(3);
+    let events_of = |seat: usize| {
+        let (app, token) = (&app, t.tokens[seat].clone());
+        async move { app.get("/api/v1/me/events?after=0", Some(&token)).await }
+    };
+    // Moves until Ada has a few events (how many a move gives depends on the deal).
+    let mut ada_before = 0;
+    for _ in 0..60 {
+        ada_before = events_of(0).await.json.as_array().unwrap().len() as i64;
+        if ada_before >= 4 {
+            break;
+        }
+        assert!(step(&app, &t, &mut dice).await, "the game ended first");
+    }
+    let bruno_before = events_of(1).await.json.as_array().unwrap().len() as i64;
+    assert!(
+        ada_before >= 3 && bruno_before >= 1,
+        "{ada_before} {bruno_before}"
+    );
+    // Ada's first two events and every one of Bruno's are past the retention (45 days).
+    age_events(&app, "ada@example.test", 2);
+    age_events(&app, "bruno@example.test", i64::MAX);
+    let worker = Worker::new(&app.settings, herald::db::pool(&app.db_url, 2).unwrap()).unwrap();
+    let (deleted, more) = worker.prune_events().unwrap();
+    assert_eq!((deleted as i64, more), (2 + bruno_before, false));
+    assert_eq!(worker.prune_events().unwrap(), (0, false));
+
+    // Ada resuming from before her oldest kept event hears that she missed some, and where to
+    // resume; from there she gets the rest, every recent event kept.
+    for after in [0, 1] {
+        let r = app
+            .get(
+                &format!("/api/v1/me/events?after={after}"),
+                Some(&t.tokens[0]),
+            )
+            .await;
+        r.assert_problem(410, "cursor_expired");
+        assert_eq!(r.json["resume_after"], 2, "{}", r.text);
+    }
+    let rest = app
+        .get("/api/v1/me/events?after=2", Some(&t.tokens[0]))
+        .await;
+    assert_eq!(rest.status, 200, "{}", rest.text);
+    let ids: Vec<i64> = rest
+        .json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, (3..=ada_before).collect::<Vec<_>>());
+    // A stream resumed from before them is refused the same way; from the resume point it runs.
+    let stale = app
+        .send(
+            awc::http::Method::GET,
+            "/api/v1/me/events",
+            Some(&t.tokens[0]),
+            &[("Accept", "text/event-stream"), ("Last-Event-ID", "1")],
+            None,
+        )
+        .await;
+    stale.assert_problem(410, "cursor_expired");
+    let mut stream = open(&app.base, &t.tokens[0], Some(2)).await;
+    stream
+        .read_until(Duration::from_secs(10), |e| {
+            e.len() as i64 >= ada_before - 2
+        })
+        .await;
+    assert_eq!(stream.events.first().map(|e| e.0), Some(3));
+
+    // Bruno's whole log is gone: any cursor before his last event is told so; at it, all is well.
+    let r = events_of(1).await;
+    r.assert_problem(410, "cursor_expired");
+    assert_eq!(r.json["resume_after"], bruno_before, "{}", r.text);
+    let r = app
+        .get(
+            &format!("/api/v1/me/events?after={bruno_before}"),
+            Some(&t.tokens[1]),
+        )
+        .await;
+    assert_eq!((r.status, r.json.clone()), (200, json!([])), "{}", r.text);
+    // New events go on from the account's numbers.
+    while step(&app, &t, &mut dice).await {
+        let r = app
+            .get(
+                &format!("/api/v1/me/events?after={bruno_before}"),
+                Some(&t.tokens[1]),
+            )
+            .await;
+        if r.json.as_array().is_some_and(|l| !l.is_empty()) {
+            assert_eq!(r.json[0]["id"], bruno_before + 1, "{}", r.text);
+            return;
+        }
+    }
+    panic!("Bruno never had another event");
+}

@@ -278,3 +278,82 @@ async fn preflight(app: &crate::helpers::TestApp, origin: &str) -> crate::helper
     )
     .await
 }
+
+/// Reads `/api/v1/me` with `token` until it is refused; the number of reads answered.
+async fn calls_until_refused(app: &crate::helpers::TestApp, token: &str) -> usize {
+    for n in 0..40 {
+        let r = app.get("/api/v1/me", Some(token)).await;
+        if r.status == 429 {
+            return n;
+        }
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    panic!("never refused");
+}
+
+#[actix_web::test]
+async fn an_account_over_its_request_limit_waits_and_changes_nothing_while_others_go_on() {
+    // What ACCOUNT_REQUESTS_PER_MINUTE=5 sets.
+    let app = spawn_app_with(|s| s.auth.account_requests_per_minute = 5).await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    // Ada's personal token (her first call) counts for the same account as her access token.
+    let made = app
+        .post(
+            "/api/v1/me/tokens",
+            Some(&ada),
+            json!({"name": "bot", "scopes": ["read", "play"]}),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{}", made.text);
+    let personal = made.json["token"].as_str().unwrap().to_owned();
+    // Four more calls fill the minute; a window that turns meanwhile (the windows are the
+    // server's minutes) allows at most five more.
+    let answered = calls_until_refused(&app, &personal).await;
+    assert!((4..=9).contains(&answered), "{answered}");
+    let refused = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "options": {"preset": "standard"}, "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    refused.assert_problem(429, "rate_limited");
+    let wait: u64 = refused.header("retry-after").parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    let detail = refused.json["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("ACCOUNT_REQUESTS_PER_MINUTE") && detail.contains('5'),
+        "{detail}"
+    );
+    // Bruno is not held back, and the refused call made no game (he would be invited to it).
+    let mine = app.get("/api/v1/games", Some(&bruno)).await;
+    assert_eq!(mine.status, 200, "{}", mine.text);
+    assert_eq!(mine.json.as_array().map(Vec::len), Some(0), "{}", mine.text);
+    // Public reads without a token are not the account's: they go on.
+    assert_eq!(app.get("/api/v1/game-kinds", None).await.status, 200);
+}
+
+#[actix_web::test]
+async fn signed_in_form_posts_count_against_the_account_limit() {
+    let app = spawn_app_with(|s| s.auth.account_requests_per_minute = 3).await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let cookie = crate::web::signed_in(&app, &ada, "ada@example.test").await;
+    let mut statuses = Vec::new();
+    for _ in 0..10 {
+        // Without the page's CSRF token: refused (403) after the limit is counted, so nothing
+        // is saved either way.
+        let r = post_form(&app, "/settings", &cookie, "locale=en").await;
+        statuses.push(r.status);
+        if r.status == 429 {
+            let wait: u64 = r.header("retry-after").parse().unwrap();
+            assert!((1..=60).contains(&wait), "{wait}");
+            assert!(r.text.contains("ACCOUNT_REQUESTS_PER_MINUTE"), "{}", r.text);
+            break;
+        }
+        assert_eq!(r.status, 403, "{}", r.text);
+    }
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    // Reading pages is not counted.
+    assert_eq!(page(&app, "/settings", &cookie).await.status, 200);
+}

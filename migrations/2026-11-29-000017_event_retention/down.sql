@@ -1,0 +1,1 @@
+DROP INDEX account_events_by_age;
