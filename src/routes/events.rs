@@ -99,8 +99,25 @@ pub async fn get_my_events(
         .events
         .open(user)
         .ok_or(ApiError::RateLimited { retry_after_s: 30 })?;
-    let start = match resume.or(query.after) {
-        // A resumed stream first checks that nothing it missed has been pruned.
+    let stream = Stream {
+        pool: state.pool.clone(),
+        user,
+        credential: auth.credential,
+        last: start_of(&state, user, resume.or(query.after)).await?,
+        wake,
+        _slot: slot,
+    };
+    Ok(stream.response())
+}
+
+/// Where a stream starts: after the client's cursor, once it is checked that nothing the client
+/// missed has been pruned; without a cursor, after the account's latest event.
+///
+/// # Errors
+/// 410 `cursor_expired`; database failures.
+async fn start_of(state: &AppState, user: UserId, cursor: Option<i64>) -> Result<i64, ApiError> {
+    let kept_days = state.settings.events.retention_days;
+    Ok(match cursor {
         Some(n) => {
             crate::db::run(&state.pool, move |conn| {
                 events::since_kept(conn, user, n, 1, kept_days)
@@ -109,16 +126,7 @@ pub async fn get_my_events(
             n
         }
         None => crate::db::run(&state.pool, move |conn| events::last(conn, user)).await?,
-    };
-    let stream = Stream {
-        pool: state.pool.clone(),
-        user,
-        credential: auth.credential,
-        last: start,
-        wake,
-        _slot: slot,
-    };
-    Ok(stream.response())
+    })
 }
 
 /// Whether the client asked for `text/event-stream`.
@@ -200,11 +208,8 @@ async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, S
     let left = s.time_left()?;
     let (user, last) = (s.user, s.last);
     let read = crate::db::run(&s.pool, move |conn| events::since(conn, user, last, BATCH)).await;
-    let list = match read {
-        Ok(list) => list,
-        // The database went away: end the stream; the client reconnects with its last id.
-        Err(_) => return None,
-    };
+    // The database went away: end the stream; the client reconnects with its last id.
+    let list = read.ok()?;
     // Events pruned before this stream sent them (it fell more than the retention behind): it
     // ends, and the client's reconnection from its last id hears `cursor_expired`.
     if list.first().is_some_and(|e| e.id > s.last + 1) {
@@ -212,16 +217,27 @@ async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, S
     }
     if let Some(end) = list.last() {
         s.last = end.id;
-        let mut text = String::new();
-        for e in &list {
-            let data = serde_json::to_string(e).unwrap_or_default();
-            text.push_str(&format!(
-                "id: {}\nevent: {}\ndata: {data}\n\n",
-                e.id, e.kind
-            ));
-        }
-        return Some((Ok(Bytes::from(text)), s));
+        return Some((Ok(Bytes::from(frames(&list))), s));
     }
+    wait(s, left).await
+}
+
+/// Server-sent event frames of `list`, one per event.
+fn frames(list: &[AccountEvent]) -> String {
+    let mut text = String::new();
+    for e in list {
+        let data = serde_json::to_string(e).unwrap_or_default();
+        text.push_str(&format!(
+            "id: {}\nevent: {}\ndata: {data}\n\n",
+            e.id, e.kind
+        ));
+    }
+    text
+}
+
+/// Waits for the account's next event (an empty chunk: read the log again), a keep-alive, or
+/// the end of the stream's token.
+async fn wait(mut s: Stream, left: Duration) -> Option<(Result<Bytes, actix_web::Error>, Stream)> {
     let expiring = left < KEEP_ALIVE;
     let deadline = tokio::time::sleep(left.min(KEEP_ALIVE));
     tokio::pin!(deadline);
