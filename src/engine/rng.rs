@@ -52,11 +52,16 @@ impl Seed {
 }
 
 /// The generator handed to a game for one setup or one action. It keys ChaCha20 only when the
-/// first number is drawn: most actions draw none, and self-play makes one per action.
+/// first number is drawn: most actions draw none. Self-play keeps one per game and moves it to
+/// each action's stream with [`GameRng::to_action`], which keeps the keyed generator (the key is
+/// the game's seed throughout) and only resets its stream and position, lazily.
 pub struct GameRng {
     seed: Seed,
     stream: u64,
     inner: Option<ChaCha20Rng>,
+    /// Whether `inner` (when keyed) stands on `stream` where this generator last left it; false
+    /// after [`GameRng::to_action`] until the next number is drawn.
+    positioned: bool,
 }
 
 impl GameRng {
@@ -71,7 +76,15 @@ impl GameRng {
             seed: *seed,
             stream: n,
             inner: None,
+            positioned: true,
         }
+    }
+
+    /// Makes this the generator for action number `n` of the same game: exactly what
+    /// `GameRng::for_action(seed, n)` would draw, without keying ChaCha20 again.
+    pub fn to_action(&mut self, n: u64) {
+        self.stream = n;
+        self.positioned = false;
     }
 
     /// A generator from a plain integer, for tools (the referee's `"seed"`).
@@ -80,6 +93,15 @@ impl GameRng {
     }
 
     pub fn next_u32(&mut self) -> u32 {
+        if !self.positioned {
+            self.positioned = true;
+            if let Some(rng) = &mut self.inner {
+                // The first word of the stream, as a freshly keyed generator stands: the position
+                // first (so the stream change has no buffered words to keep), then the stream.
+                rng.set_word_pos(0);
+                rng.set_stream(self.stream);
+            }
+        }
         let (seed, stream) = (self.seed, self.stream);
         self.inner
             .get_or_insert_with(|| {
@@ -95,11 +117,12 @@ impl GameRng {
         if n == 0 {
             return 0;
         }
-        // Lemire: multiply into 64 bits, reject the few low words that would bias the result.
-        let threshold = n.wrapping_neg() % n;
+        // Lemire: multiply into 64 bits, reject the few low words that would bias the result. The
+        // threshold is below `n`, so a low word of at least `n` is accepted without dividing.
         loop {
             let m = u64::from(self.next_u32()) * u64::from(n);
-            if (m as u32) >= threshold {
+            let low = m as u32;
+            if low >= n || low >= n.wrapping_neg() % n {
                 return (m >> 32) as u32;
             }
         }
@@ -154,6 +177,26 @@ mod tests {
     const GOLDEN_D10_SEED7_STREAM3: [u8; 10] = [10, 10, 9, 8, 7, 1, 2, 1, 9, 4];
     const GOLDEN_SHUFFLE_SEED7_STREAM4: [u8; 10] = [1, 5, 0, 9, 7, 2, 8, 6, 4, 3];
     const GOLDEN_SEED_1_2_PREFIX: &str = "6fb662012d5c8629";
+
+    #[test]
+    fn a_generator_moved_to_an_action_draws_what_a_fresh_one_draws() {
+        let s = seed(5);
+        let mut moved = GameRng::for_action(&s, 1);
+        for n in [1u64, 2, 3, 9, 2, u64::MAX] {
+            moved.to_action(n);
+            // Draw past a whole buffer now and then, so positions inside and after it are reset.
+            let len = if n % 2 == 0 { 70 } else { 3 };
+            let fresh: Vec<u32> = {
+                let mut r = GameRng::for_action(&s, n);
+                (0..len).map(|_| r.next_u32()).collect()
+            };
+            let again: Vec<u32> = (0..len).map(|_| moved.next_u32()).collect();
+            assert_eq!(again, fresh, "stream {n}");
+        }
+        let mut undrawn = GameRng::for_setup(&s);
+        undrawn.to_action(4);
+        assert_eq!(undrawn.next_u32(), GameRng::for_action(&s, 4).next_u32());
+    }
 
     #[test]
     fn streams_differ_and_the_same_stream_repeats() {

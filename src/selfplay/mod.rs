@@ -95,13 +95,11 @@ fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String
         }
         Violation { message: text }
     };
-    let mut state = G::setup(
-        &run.rules,
-        run.seats,
-        &mut GameRng::for_setup(&seed),
-        &mut events,
-    )
-    .map_err(|e| fail(format!("setup failed: {e}"), &[]))?;
+    // One generator for the setup and every action: moved to each action's stream, it draws what
+    // a fresh `GameRng::for_action(&seed, n)` would, without keying ChaCha20 per turn.
+    let mut rng = GameRng::for_setup(&seed);
+    let mut state = G::setup(&run.rules, run.seats, &mut rng, &mut events)
+        .map_err(|e| fail(format!("setup failed: {e}"), &[]))?;
     let mut log: Vec<(Seat, G::Action)> = Vec::new();
     let mut n: u64 = 0;
     loop {
@@ -118,7 +116,7 @@ fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String
             ));
         };
         n += 1;
-        let mut rng = GameRng::for_action(&seed, n);
+        rng.to_action(n);
         if let Err(e) = driver::submit::<G>(&mut state, seat, &action, &mut rng, &mut events) {
             return Err(fail(
                 format!("the listed action {action} of seat {seat} was refused: {e}"),

@@ -15,7 +15,7 @@ use super::action::Action;
 use super::cards::{Card, CardSet, District, Rank, Suit};
 use super::options::{AceDeed, ForbidAllow, TradeRule};
 use super::play::{cost, deed_allowed, deed_price, placement_suits};
-use super::state::{Phase, State};
+use super::state::{Phase, Property, State};
 use super::tokens::Tokens;
 use crate::engine::Seat;
 
@@ -323,8 +323,10 @@ pub fn nth(state: &State, seat: Seat, i: u32) -> Option<Action> {
 }
 
 /// How many sections [`pick`] keeps: a hand of `h` cards gives at most `2h + 1` card-play
-/// sections, with at most five deeds, six trades and the end; play keeps hands far smaller.
-const KEPT: usize = 40;
+/// sections, with at most five deeds, one section of trades and the end. Play keeps hands at
+/// three cards or fewer (one card played and one drawn per turn), so 15 sections at most; the
+/// array stays small because [`pick`] fills it for every action.
+const KEPT: usize = 24;
 
 /// A run of consecutive legal actions that one sizing step counts, with what building any of
 /// them needs.
@@ -349,8 +351,12 @@ enum Section {
         card: Card,
         room: u16,
     },
-    /// Three of one suit for each allowed suit.
-    TradeThree(Suit),
+    /// Three of one suit, for each suit of `mask` (bit `i` for suit `i`) in order, then each
+    /// suit that may be taken (`takes` of them).
+    TradeThree {
+        mask: u8,
+        takes: u32,
+    },
     /// A group sized by enumerating its members (no closed form).
     Listed(Group),
     End,
@@ -367,10 +373,19 @@ fn member(state: &State, seat: Seat, section: Section, i: u32) -> Option<Action>
             ways,
             price,
         } => {
-            let (suits, n) = suits_of(card);
-            let suits = suits.get(..n).unwrap_or(&[]);
             let district = nth_district(mask, i.checked_div(ways)?)?;
-            let payment = unrank(suits, price, 1, &supply, i.checked_rem(ways)?)?;
+            let i = i.checked_rem(ways)?;
+            let bits = card.suits().bits();
+            let payment = match caps_of(bits, &supply) {
+                Some((caps, n)) => {
+                    let amounts = unrank_caps(caps.get(..n).unwrap_or(&[]), price, 1, i)?;
+                    payment_of(bits, amounts)
+                }
+                None => {
+                    let (suits, n) = suits_of(card);
+                    unrank(suits.get(..n).unwrap_or(&[]), price, 1, &supply, i)?
+                }
+            };
             Some(Action::Build {
                 card,
                 district,
@@ -385,25 +400,27 @@ fn member(state: &State, seat: Seat, section: Section, i: u32) -> Option<Action>
             .nth(i as usize)
             .map(|card| Action::Sell { card }),
         Section::Develop { card, room } => {
-            let (caps, n) = caps_of(card.suits().bits(), &supply)?;
+            let bits = card.suits().bits();
+            let (caps, n) = caps_of(bits, &supply)?;
             let caps = caps.get(..n).unwrap_or(&[]);
-            let (suits, n) = suits_of(card);
-            let suits = suits.get(..n).unwrap_or(&[]);
             let mut i = i;
             for t in 1..=room {
                 let ways = exact(caps, t, 0);
                 if i < ways {
-                    return unrank(suits, t, 0, &supply, i)
-                        .map(|payment| Action::Develop { card, payment });
+                    return unrank_caps(caps, t, 0, i).map(|amounts| Action::Develop {
+                        card,
+                        payment: payment_of(bits, amounts),
+                    });
                 }
                 i -= ways;
             }
             None
         }
-        Section::TradeThree(s) => {
+        Section::TradeThree { mask, takes } => {
+            let s = nth_suit(mask, i.checked_div(takes)?)?;
             let give = Tokens::of(s, 3);
             take_options(state, &give)
-                .nth(i as usize)
+                .nth(i.checked_rem(takes)? as usize)
                 .map(|take| Action::Trade { give, take })
         }
         Section::Listed(group) => nth_member(state, seat, group, i),
@@ -411,13 +428,19 @@ fn member(state: &State, seat: Seat, section: Section, i: u32) -> Option<Action>
     }
 }
 
-/// For each district, the suit bits a card needs to be placed there by `seat`: the same sets as
-/// [`placement_suits`], read straight from the columns.
-fn placement_bits(state: &State, seat: Seat) -> [u8; 5] {
+/// The top card of each of `seat`'s columns, read once per walk: it decides both where a card
+/// may be placed and which deeds may be developed.
+fn column_tops(state: &State, seat: Seat) -> [Option<Property>; 5] {
+    let columns = &state.players[seat].columns.0;
+    columns.each_ref().map(|c| c.last().copied())
+}
+
+/// For each district, the suit bits a card needs to be placed there: the same sets as
+/// [`placement_suits`], read from the column tops.
+fn placement_bits(state: &State, tops: &[Option<Property>; 5]) -> [u8; 5] {
     let mut out = [0u8; 5];
-    let columns = state.players[seat].columns.0.iter();
-    for ((slot, column), pawn) in out.iter_mut().zip(columns).zip(state.districts.0.iter()) {
-        *slot = match column.last() {
+    for ((slot, top), pawn) in out.iter_mut().zip(tops).zip(state.districts.0.iter()) {
+        *slot = match top {
             None if pawn.rank() == Rank::Excuse => 0x3f,
             None => pawn.suits().bits(),
             // A deed is always the top card of its column (MAG-PLACE-4 places nothing on it, and
@@ -515,12 +538,70 @@ fn deed_affordable(card: Card, caps: &[u16], rules: &super::options::Rules) -> b
     caps.iter().all(|&c| c >= need)
 }
 
+/// The index of the `i`-th set bit of `mask`, lowest first.
+fn nth_bit(mut mask: u8, i: u32) -> Option<usize> {
+    for _ in 0..i {
+        mask &= mask.checked_sub(1)?;
+    }
+    (mask != 0).then(|| mask.trailing_zeros() as usize)
+}
+
+/// The `i`-th suit of `mask` (bit `i` for suit `i`), in canonical order.
+fn nth_suit(mask: u8, i: u32) -> Option<Suit> {
+    Suit::ALL.get(nth_bit(mask, i)?).copied()
+}
+
 /// The `i`-th district of `mask`, in order.
 fn nth_district(mask: u8, i: u32) -> Option<District> {
-    District::ALL
-        .into_iter()
-        .filter(|d| mask & (1 << d.index()) != 0)
-        .nth(i as usize)
+    District::ALL.get(nth_bit(mask, i)?).copied()
+}
+
+/// The `i`-th way (in the order of [`compositions`]) to put `total` tokens on at most three suits
+/// with these supplies, at least `min` on each: the amount on each, in the order of `caps`.
+/// [`unrank`] over gathered supplies, sized by [`exact`].
+fn unrank_caps(caps: &[u16], total: u16, min: u16, mut i: u32) -> Option<[u16; 3]> {
+    let mut out = [0u16; 3];
+    let mut left = total;
+    for (j, &cap) in caps.iter().enumerate() {
+        let rest = caps.get(j + 1..).unwrap_or(&[]);
+        let slot = out.get_mut(j)?;
+        if rest.is_empty() {
+            if left < min || left > cap || i != 0 {
+                return None;
+            }
+            *slot = left;
+            return Some(out);
+        }
+        let mut chosen = None;
+        for k in min..=cap.min(left) {
+            let n = exact(rest, left - k, min);
+            if i < n {
+                chosen = Some(k);
+                break;
+            }
+            i -= n;
+        }
+        let k = chosen?;
+        *slot = k;
+        left -= k;
+    }
+    (left == 0 && i == 0).then_some(out)
+}
+
+/// Tokens with `amounts` on the suits of `bits`, in canonical order.
+fn payment_of(bits: u8, amounts: [u16; 3]) -> Tokens {
+    let mut out = Tokens::NONE;
+    let mut b = bits;
+    for a in amounts {
+        if b == 0 {
+            break;
+        }
+        if let Some(slot) = out.0.get_mut(b.trailing_zeros() as usize) {
+            *slot = a;
+        }
+        b &= b - 1;
+    }
+    out
 }
 
 /// The `i`-th way (in the order of [`compositions`]) to put `total` tokens on `suits`, at least
@@ -582,8 +663,9 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
     let player = &state.players[seat];
     let supply = player.supply;
     let rules = &state.rules;
+    let tops = column_tops(state, seat);
     if !state.turn.card_played {
-        let places = placement_bits(state, seat);
+        let places = placement_bits(state, &tops);
         // Builds: card by card (table order), then district, then payment. The same pass notes
         // which cards may be bought as deeds (a card placeable nowhere can be neither), so the
         // deeds below reuse its districts and supplies.
@@ -642,10 +724,14 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
     // Developments: deed by deed (district order), then amount, then payment. Only a column's
     // top card can be an unfinished deed (see `placement_bits`), so the scan reads five cards
     // rather than every placed one.
-    for column in &player.columns.0 {
-        let Some(p) = column.last() else { continue };
-        let Some(deed) = p.deed else { continue };
-        let card = p.card;
+    for p in &tops {
+        let Some(Property {
+            card,
+            deed: Some(deed),
+        }) = *p
+        else {
+            continue;
+        };
         let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
         let closed = if rules.deed_dev_each_suit {
             None
@@ -676,10 +762,18 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
             } else {
                 5
             };
-            for (s, &have) in Suit::ALL.into_iter().zip(supply.0.iter()) {
-                if have >= 3 && !visit(Section::TradeThree(s), takes) {
-                    return;
-                }
+            // One section for every suit held three times: they follow each other in the list.
+            let mut mask = 0u8;
+            for (i, &have) in supply.0.iter().enumerate() {
+                mask |= u8::from(have >= 3) << i;
+            }
+            if mask != 0
+                && !visit(
+                    Section::TradeThree { mask, takes },
+                    takes * mask.count_ones(),
+                )
+            {
+                return;
             }
         }
         TradeRule::AnyThree => {
