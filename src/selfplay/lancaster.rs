@@ -4,11 +4,16 @@
 //! face-down tiles in castle order only.
 
 use super::SelfPlay;
-use crate::engine::{Game, Seat, Viewer};
+use crate::engine::{Game, GameRng, Seat, Viewer};
 use crate::games::lancaster::state::Step;
 use crate::games::lancaster::{Action, Lancaster, State, check, rules};
 
 impl SelfPlay for Lancaster {
+    /// The default's draw from the list, built into a reused buffer (no allocation per action).
+    fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+        rules::pick(state, seat, rng)
+    }
+
     fn check_state(state: &State) -> Result<(), String> {
         check::check(state)
     }
@@ -38,6 +43,33 @@ impl SelfPlay for Lancaster {
     }
 
     fn check_actions(state: &State, seat: Seat, listed: &[Action]) -> Result<(), String> {
+        // The pick's count and index walk, and the pending test it and `apply` use, agree with
+        // the list and the pending set.
+        if state.is_pending(seat) != state.pending().contains(seat) {
+            return Err(format!(
+                "seat {seat}: is_pending says {} but the pending set {:?}",
+                state.is_pending(seat),
+                state.pending()
+            ));
+        }
+        let n = rules::count_legal(state, seat) as usize;
+        if n != listed.len() {
+            return Err(format!(
+                "seat {seat}: count says {n} legal actions, the list has {}",
+                listed.len()
+            ));
+        }
+        for (i, a) in listed.iter().enumerate() {
+            let nth = rules::nth_legal(state, seat, i as u32);
+            if nth.as_ref() != Some(a) {
+                return Err(format!(
+                    "seat {seat}: action {i} is {a} in the list but {nth:?} by index"
+                ));
+            }
+        }
+        if rules::nth_legal(state, seat, listed.len() as u32).is_some() {
+            return Err(format!("seat {seat}: an action past the end of the list"));
+        }
         for a in listed {
             let text = a.to_string();
             if text.parse::<Action>().ok().as_ref() != Some(a) {

@@ -72,6 +72,7 @@ pub mod present;
 mod properties;
 pub mod rules;
 pub mod score;
+mod sink;
 pub mod state;
 mod timeout;
 pub mod view;
@@ -151,7 +152,7 @@ impl Game for Lancaster {
         if state.is_over() {
             return Err(Illegal::new("LAN-GEN-1", "The game is over."));
         }
-        if !state.pending().contains(seat) {
+        if !state.is_pending(seat) {
             return Err(Illegal::new(
                 "LAN-GEN-2",
                 format!("Seat {seat} has no decision to take now."),

@@ -8,6 +8,7 @@ use super::events::{BallotShown, Event, Rank};
 use super::ids::{CardId, CountyId, FavourId, LawId, Piece, Space, Target};
 use super::options::Rules;
 use super::score::final_scoring;
+use super::sink::{Contains, Count, Nth, Sink};
 use super::state::{Ballot, Conflict, CountySlot, Faction, Frame, Loc, Stack, State, Step};
 use crate::engine::{GameRng, Illegal, Logged, OptionsError, Seat, SeatSet};
 
@@ -586,26 +587,56 @@ fn county_refusal(
 }
 
 /// The castle spaces `faction` may place on (LAN-CAS-1..2).
-fn castle_free(state: &State, faction: u8) -> impl Iterator<Item = Space> + '_ {
+fn castle_free(state: &State, faction: u8) -> impl Iterator<Item = Space> + use<> {
     let f = state.faction(faction);
     let (ally, n) = match f {
         Some(f) if f.ally => (true, data().ally_castle_spaces.len()),
         Some(_) => (false, data().castle_spaces.len()),
         None => (false, 0),
     };
+    // The taken spaces in one pass over the knights and tiles, not one pass per space (the
+    // placement list asks for every strength in court, and the turn order for every seat).
+    let mut taken = SpaceSet::default();
+    if let Some(f) = f {
+        for l in &f.knights {
+            if let Loc::Castle(s) = l
+                && s.ally == ally
+            {
+                taken.insert(s.idx);
+            }
+        }
+        // LAN-CAS-2 [I]: a built tile covers its space, unless the data says it does not.
+        if data().extension_covers_space {
+            for s in f.built.iter().filter(|s| s.ally == ally) {
+                taken.insert(s.idx);
+            }
+        }
+    }
     (0..n as u8)
+        .filter(move |idx| !taken.contains(*idx))
         .map(move |idx| Space { ally, idx })
-        .filter(move |s| {
-            // LAN-CAS-2 [I]: a built tile covers its space, unless the data says it does not.
-            f.is_some_and(|f| {
-                (!data().extension_covers_space || !f.built.contains(s))
-                    && !f.knights.contains(&Loc::Castle(*s))
-            })
-        })
+}
+
+/// Castle space indexes of one castle (every `u8`, the data's counts being `u8`s).
+#[derive(Debug, Clone, Copy, Default)]
+struct SpaceSet([u64; 4]);
+
+impl SpaceSet {
+    fn insert(&mut self, idx: u8) {
+        if let Some(word) = self.0.get_mut(usize::from(idx / 64)) {
+            *word |= 1 << (idx % 64);
+        }
+    }
+
+    fn contains(self, idx: u8) -> bool {
+        self.0
+            .get(usize::from(idx / 64))
+            .is_some_and(|word| word & (1 << (idx % 64)) != 0)
+    }
 }
 
 /// Every placement of `seat` (D2), one per distinct strength in court.
-fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
+fn placements(state: &State, seat: Seat, out: &mut impl Sink) {
     for ally in [false, true] {
         let Some(faction) = state.faction_for(seat, ally) else {
             continue;
@@ -622,19 +653,18 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
         let squires = if ally { 0 } else { f.squires };
         for s in strengths {
             for c in 0..state.counties.len() as u8 {
-                for n in 0..=squires {
-                    if county_refusal(state, faction, s, n, CountyId(c)).is_none() {
-                        out.push(Action::Place {
-                            knight: s,
-                            ally,
-                            target: Target::County(CountyId(c)),
-                            squires: n,
-                        });
-                    }
+                let county = CountyId(c);
+                if let Some(lo) = county_squires_from(state, faction, s, squires, county) {
+                    out.run(squires - lo + 1, |i| Action::Place {
+                        knight: s,
+                        ally,
+                        target: Target::County(county),
+                        squires: lo + i,
+                    });
                 }
             }
             for sp in castle_free(state, faction) {
-                out.push(Action::Place {
+                out.one(Action::Place {
                     knight: s,
                     ally,
                     target: Target::Castle(sp),
@@ -642,7 +672,7 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
                 });
             }
             for card in conflicts_open(state, faction) {
-                out.push(Action::Place {
+                out.one(Action::Place {
                     knight: s,
                     ally,
                     target: Target::Conflict(card),
@@ -651,6 +681,20 @@ fn placements(state: &State, seat: Seat, out: &mut Vec<Action>) {
             }
         }
     }
+}
+
+/// The fewest squires, of at most `most`, with which `faction`'s strength-`s` knight may enter
+/// county `c`: the placements [`county_refusal`] allows are exactly those with `lo..=most`
+/// squires. Only its strictly-stronger test depends on the squires, and more never hurt, so one
+/// check at `most` and the occupant's strength decide them all.
+fn county_squires_from(state: &State, faction: u8, s: u8, most: u32, c: CountyId) -> Option<u32> {
+    if county_refusal(state, faction, s, most, c).is_some() {
+        return None;
+    }
+    // Allowed with `most`, so `s + most` beats the occupant and `lo <= most`.
+    Some(state.county(c).map_or(0, |occ| {
+        (county_strength(&occ) + 1).saturating_sub(u32::from(s))
+    }))
 }
 
 fn has_placement(state: &State, seat: Seat) -> bool {
@@ -804,12 +848,10 @@ fn place(
 }
 
 /// The ballot options of `seat` (D3): yes or no with 0..=markers.
-fn vote_actions(state: &State, seat: Seat, out: &mut Vec<Action>) {
+fn vote_actions(state: &State, seat: Seat, out: &mut impl Sink) {
     let m = state.faction(seat.0).map_or(0, |f| f.voting_markers);
     for yes in [true, false] {
-        for markers in 0..=m {
-            out.push(Action::Vote { yes, markers });
-        }
+        out.run(m.saturating_add(1), |markers| Action::Vote { yes, markers });
     }
 }
 
@@ -1453,27 +1495,73 @@ fn end_round(state: &mut State, events: &mut Events) {
 
 /// Every action `seat` may take now.
 pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-    if !state.pending().contains(seat) {
+    if !state.is_pending(seat) {
         return Vec::new();
     }
     // Room for a usual list, so that building it rarely grows the vector.
     let mut out = Vec::with_capacity(64);
+    walk(state, seat, &mut out);
+    out
+}
+
+/// How many actions `seat` may take now: `legal_actions(..).len()` without the list.
+pub fn count_legal(state: &State, seat: Seat) -> u32 {
+    if !state.is_pending(seat) {
+        return 0;
+    }
+    let mut count = Count::default();
+    walk(state, seat, &mut count);
+    count.0
+}
+
+/// `legal_actions(..)[i]`, built alone.
+pub fn nth_legal(state: &State, seat: Seat, i: u32) -> Option<Action> {
+    if !state.is_pending(seat) {
+        return None;
+    }
+    let mut nth = Nth::new(i);
+    walk(state, seat, &mut nth);
+    nth.found
+}
+
+/// One of `seat`'s actions uniformly at random, exactly `legal_actions(..)[rng.index(len)]` (the
+/// same number drawn, nothing drawn when there is none), the list built into a per-thread
+/// buffer so that picking allocates nothing. (Counting and then building only the drawn action
+/// walked the rules twice and measured slower than one walk into the buffer.)
+pub fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+    thread_local! {
+        static LIST: std::cell::RefCell<Vec<Action>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    if !state.is_pending(seat) {
+        return None;
+    }
+    LIST.with_borrow_mut(|list| {
+        list.clear();
+        walk(state, seat, list);
+        let i = rng.index(list.len());
+        list.get(i).cloned()
+    })
+}
+
+/// The walk behind [`legal_actions`], for a seat that is pending.
+fn walk(state: &State, seat: Seat, out: &mut impl Sink) {
     if !state.frames.is_empty() {
         if let Some((_, frame)) = state.frame_for(seat) {
-            frame_actions(state, frame, &mut out);
+            frame_actions(state, frame, out);
         }
-        return out;
+        return;
     }
     match state.step {
         Step::StartExtension => {
             for idx in 0..data().castle_spaces.len() as u8 {
-                out.push(Action::StartExtension {
+                out.one(Action::StartExtension {
                     space: Space { ally: false, idx },
                 });
             }
         }
-        Step::Place { .. } => placements(state, seat, &mut out),
-        Step::Vote { .. } => vote_actions(state, seat, &mut out),
+        Step::Place { .. } => placements(state, seat, out),
+        Step::Vote { .. } => vote_actions(state, seat, out),
         Step::Castles => {
             for faction in [Some(seat.0), state.ally_of(seat)].into_iter().flatten() {
                 for sp in castle_left(state, faction) {
@@ -1484,13 +1572,13 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
                         .faction(faction)
                         .is_some_and(|f| can_pay(f, space.cost));
                     if affordable && castle_exchange_check(state, faction, space).is_ok() {
-                        out.push(Action::Castle {
+                        out.one(Action::Castle {
                             space: sp,
                             take: true,
                         });
                     }
                     // LAN-ENG-3: every effect may be declined.
-                    out.push(Action::Castle {
+                    out.one(Action::Castle {
                         space: sp,
                         take: false,
                     });
@@ -1499,14 +1587,13 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         }
         _ => {}
     }
-    out
 }
 
-fn frame_actions(state: &State, top: Frame, out: &mut Vec<Action>) {
+fn frame_actions(state: &State, top: Frame, out: &mut impl Sink) {
     match top {
         Frame::Favour { .. } => {
             for tile in face_up_favours(state) {
-                out.push(Action::Favour { tile });
+                out.one(Action::Favour { tile });
             }
         }
         Frame::Upgrade {
@@ -1514,60 +1601,59 @@ fn frame_actions(state: &State, top: Frame, out: &mut Vec<Action>) {
             deployed_only,
             only_strength,
         } => {
-            out.push(Action::Upgrade { knight: None });
+            out.one(Action::Upgrade { knight: None });
             let ally = state.faction(faction).is_some_and(|f| f.ally);
             for i in upgrade_options(state, faction, deployed_only, only_strength) {
-                out.push(Action::Upgrade {
+                out.one(Action::Upgrade {
                     knight: Some(Piece { ally, idx: i }),
                 });
             }
         }
         Frame::Build { faction } => {
             for space in build_options(state, faction) {
-                out.push(Action::Build { space });
+                out.one(Action::Build { space });
             }
         }
         Frame::Noble { faction } => {
             for county in noble_options(state, faction) {
-                out.push(Action::Noble { county });
+                out.one(Action::Noble { county });
             }
         }
         Frame::County { county } => {
             for take in county_takes(state, county) {
-                out.push(Action::County { take });
+                out.one(Action::County { take });
             }
         }
         Frame::Passage { faction, .. } => {
-            out.push(Action::Passage { card: None });
+            out.one(Action::Passage { card: None });
             for card in conflict_options(state, faction) {
-                out.push(Action::Passage { card: Some(card) });
+                out.one(Action::Passage { card: Some(card) });
             }
         }
         Frame::StartPlayer { .. } => {
             for seat in state.seats() {
-                out.push(Action::StartPlayer { seat });
+                out.one(Action::StartPlayer { seat });
             }
         }
         Frame::Reward {
             county, faction, ..
         } => {
             for i in applicable_rewards(state, county, faction) {
-                out.push(Action::Reward {
+                out.one(Action::Reward {
                     option: i.saturating_add(1),
                 });
             }
         }
         Frame::Exchange { faction, law } => {
-            for times in 0..=exchange_max(state, faction, law) {
-                out.push(Action::Exchange { times });
-            }
+            let max = exchange_max(state, faction, law);
+            out.run(max.saturating_add(1), |times| Action::Exchange { times });
         }
         Frame::Ransom { faction } => {
-            out.push(Action::Ransom { knight: None });
+            out.one(Action::Ransom { knight: None });
             if let Some(f) = state.faction(faction) {
                 for i in f.pieces_at(Loc::Captive) {
                     if f.gold >= u32::from(data().strength(usize::from(i))) {
-                        out.push(Action::Ransom {
+                        out.one(Action::Ransom {
                             knight: Some(f.piece(i)),
                         });
                     }
@@ -1818,12 +1904,9 @@ fn act_frame(
     rng: &mut GameRng,
     events: &mut Events,
 ) -> Result<(), Illegal> {
-    let listed = {
-        let mut v = Vec::new();
-        frame_actions(state, top, &mut v);
-        v
-    };
-    if !listed.contains(action) {
+    let mut listed = Contains::new(action);
+    frame_actions(state, top, &mut listed);
+    if !listed.found {
         if let (Frame::County { county }, Action::County { take: Take::Both }) = (top, action)
             && state.county(county).is_some()
             && !reward_applies(state, county)

@@ -456,6 +456,33 @@ impl State {
         (self.frame_seat(&top) == seat).then_some((self.frames.len() - 1, top))
     }
 
+    /// Whether `seat` has a decision to take now: `pending().contains(seat)` without building
+    /// the set (it is asked for every action: by the driver, by `apply` and by the listing).
+    pub fn is_pending(&self, seat: Seat) -> bool {
+        if self.is_over() {
+            return false;
+        }
+        // With decisions stacked, the seat's own one in a parallel block, or the top one.
+        if !self.frames.is_empty() {
+            return self.frame_for(seat).is_some();
+        }
+        let player = seat.0 < self.players;
+        match self.step {
+            Step::StartExtension => {
+                player
+                    && self
+                        .faction(seat.0)
+                        .is_some_and(|f| f.start_extension.is_none())
+            }
+            Step::Place { turn } => seat == turn,
+            Step::Vote { .. } => {
+                player && self.ballots.get(seat.index()).is_some_and(|b| b.is_none())
+            }
+            Step::Castles => player && self.faction(seat.0).is_some_and(|f| !f.castle_done),
+            _ => false,
+        }
+    }
+
     pub fn pending(&self) -> SeatSet {
         if self.is_over() {
             return SeatSet::EMPTY;

@@ -1900,3 +1900,94 @@ fn a_state_stored_before_surreys_deferred_choice_still_loads() {
     assert_eq!(json["next_start_player"], 1);
     assert_eq!(serde_json::from_value::<State>(json).unwrap(), s);
 }
+
+#[test]
+fn every_county_placement_the_rules_accept_is_listed_and_no_other_in_random_games() {
+    // LAN-CTY-1..5: the list counts a county's squire choices as one run from the fewest that
+    // win; every strength, county and squire count tried through `apply` must agree with it.
+    for players in 2..=5 {
+        let mut s = new_game(players, 7);
+        let mut policy = GameRng::from_u64(u64::from(players) + 7);
+        let mut tried = 0;
+        while let Some(seat) = Lancaster::pending(&s).lowest() {
+            let listed = Lancaster::legal_actions(&s, seat);
+            if matches!(s.step, Step::Place { .. }) && s.frames.is_empty() {
+                for ally in [false, true] {
+                    let most = s
+                        .faction_for(seat, ally)
+                        .and_then(|f| s.faction(f))
+                        .map_or(0, |f| f.squires + 1);
+                    for knight in 1..=5 {
+                        for c in 0..s.counties.len() as u8 {
+                            for squires in 0..=most {
+                                let a = Action::Place {
+                                    knight,
+                                    ally,
+                                    target: ids::Target::County(CountyId(c)),
+                                    squires,
+                                };
+                                let mut copy = s.clone();
+                                let ok = driver::submit::<Lancaster>(
+                                    &mut copy,
+                                    seat,
+                                    &a,
+                                    &mut GameRng::from_u64(0),
+                                    &mut Vec::new(),
+                                )
+                                .is_ok();
+                                assert_eq!(ok, listed.contains(&a), "{a}");
+                                tried += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            let a = listed[policy.index(listed.len())].clone();
+            driver::submit::<Lancaster>(
+                &mut s,
+                seat,
+                &a,
+                &mut GameRng::from_u64(0),
+                &mut Vec::new(),
+            )
+            .unwrap();
+        }
+        assert!(tried > 1000, "{tried}");
+    }
+}
+
+#[test]
+fn the_random_pick_draws_the_action_that_indexing_the_list_would() {
+    // Self-play plays the same games whether it picks from the list or by counting.
+    for players in 2..=5 {
+        let mut s = new_game(players, 3);
+        let mut policy = GameRng::from_u64(u64::from(players) + 3);
+        let mut n = 0u64;
+        while let Some(seat) = Lancaster::pending(&s).lowest() {
+            for p in (0..5).map(Seat) {
+                let listed = Lancaster::legal_actions(&s, p);
+                assert_eq!(rules::count_legal(&s, p) as usize, listed.len());
+                for (i, a) in listed.iter().enumerate() {
+                    assert_eq!(rules::nth_legal(&s, p, i as u32).as_ref(), Some(a));
+                }
+                assert_eq!(s.is_pending(p), Lancaster::pending(&s).contains(p));
+            }
+            let listed = Lancaster::legal_actions(&s, seat);
+            let mut by_list = GameRng::for_action(&Seed([5; 32]), n);
+            let mut by_pick = GameRng::for_action(&Seed([5; 32]), n);
+            let expected = listed[by_list.index(listed.len())].clone();
+            assert_eq!(rules::pick(&s, seat, &mut by_pick), Some(expected.clone()));
+            assert_eq!(by_list.next_u32(), by_pick.next_u32());
+            let a = listed[policy.index(listed.len())].clone();
+            n += 1;
+            driver::submit::<Lancaster>(
+                &mut s,
+                seat,
+                &a,
+                &mut GameRng::from_u64(n),
+                &mut Vec::new(),
+            )
+            .unwrap();
+        }
+    }
+}
