@@ -2,7 +2,7 @@
 # Checks that two herald binaries play the same Lancaster self-play games: the output of
 # `selfplay lancaster` (outcome tallies, action totals) must be byte-identical apart from the
 # timings of the last line, for 2..5 players unchecked and for a checked run.
-# Usage: scripts/lancaster-same-games.sh BEFORE_BINARY AFTER_BINARY
+# Usage: tests/tools/lancaster-same-games.sh BEFORE_BINARY AFTER_BINARY
 set -euo pipefail
 before=${1:?before binary}
 after=${2:?after binary}

@@ -2,7 +2,7 @@
 # Checks that two herald binaries play the same Magnate self-play games: for every preset, with
 # and without Courts (and a few rule options the presets leave alone), `selfplay magnate --games
 # N --seed 1` must print the same outcome tallies and action totals; only the timings may differ.
-# Usage: scripts/magnate-same-games.sh BASE_BINARY NEW_BINARY [GAMES]
+# Usage: tests/tools/magnate-same-games.sh BASE_BINARY NEW_BINARY [GAMES]
 set -euo pipefail
 base=${1:?base binary}
 new=${2:?new binary}
