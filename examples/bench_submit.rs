@@ -60,9 +60,11 @@ fn pgbench_tps(pg: &EmbeddedPostgres, seconds: u64) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
-/// The statements of a phase by total time: calls, total and mean milliseconds, rows.
+/// The statements of a phase by total time: calls, total and mean milliseconds, rows, and
+/// buffers touched per call (a scan that reads more of a table than it returns shows here).
 const TOP_STATEMENTS: &str = "SELECT calls, round(total_exec_time) AS total_ms, \
     round(mean_exec_time::numeric, 3) AS mean_ms, rows, \
+    round(shared_blks_hit::numeric / calls, 1) AS blocks_per_call, \
     left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS statement \
     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) \
     ORDER BY total_exec_time DESC LIMIT 15";

@@ -94,7 +94,7 @@ pub fn record(conn: &mut PgConnection, events: Vec<NewEvent>) -> Result<(), ApiE
     // design.md section 5): the counters moved in account order, the events numbered from them,
     // a delivery and its job for each webhook that takes the kind, and one notification per
     // account, which PostgreSQL delivers at commit.
-    diesel::sql_query(
+    crate::db::Kept::new(
         "WITH c AS ( \
            INSERT INTO account_event_counters AS k (user_id, last) \
            SELECT u, n FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS t(u, n, o) \

@@ -132,13 +132,6 @@ fn load_game(conn: &mut PgConnection, id: GameId, lock: bool) -> Result<Game, Ap
     game.ok_or_else(|| not_found(id))
 }
 
-fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiError> {
-    Ok(seat_rows(conn, &[id.0])?
-        .into_iter()
-        .map(|(_, s)| s)
-        .collect())
-}
-
 /// A seat with its player's display name and rating, as `seats_joined!` reads them.
 type SeatJoin = (GameSeat, Option<String>, Option<(f64, f64, Option<f64>)>);
 
@@ -183,6 +176,21 @@ fn seat_rows(
         .select(seat_columns!())
         .load(conn)?;
     named_seats(conn, rows)
+}
+
+/// One game's seats. Not [`seat_rows`] with one id: a plan made once per connection for `= ANY`
+/// of a list expects many games and scanned the whole games table (265 buffers a call against
+/// 10, `bench_submit`).
+fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiError> {
+    let rows: Vec<SeatJoin> = seats_joined!()
+        .filter(game_seats::game_id.eq(id.0))
+        .order(game_seats::seat)
+        .select(seat_columns!())
+        .load(conn)?;
+    Ok(named_seats(conn, rows)?
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect())
 }
 
 /// A game's head (everything but its state) and its seats, in one statement: the read of a

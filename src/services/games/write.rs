@@ -260,7 +260,7 @@ fn write_rows(
     let column =
         |f: fn(&GameSeat) -> Option<DateTime<Utc>>| seats.iter().map(f).collect::<Vec<_>>();
     let audience = |l: &LoggedJson| serde_json::to_value(l.audience).unwrap_or(Value::Null);
-    diesel::sql_query(
+    crate::db::Kept::new(
         "WITH g AS ( \
            UPDATE games SET state = $2, version = $3, action_count = $4, event_count = $5, \
              status = $6, outcome = $7, updated_at = $8, finished_at = $9 \
