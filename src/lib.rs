@@ -3,6 +3,12 @@
 //! `engine` and `games` are pure (no I/O, no clock, no OS randomness); everything else is the
 //! service around them. See `README.md` for the architecture map.
 
+/// Every binary built on herald (the server, the benchmarks, the tests) allocates through
+/// mimalloc: with glibc's allocator, allocation was a seventh of the CPU of the submission path
+/// (its arenas and consolidation under many threads; `perf` over `bench_submit`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub mod access;
 pub mod auth;
 pub mod cli;

@@ -818,3 +818,44 @@ async fn the_sign_in_limit_is_a_setting_and_a_bad_value_stops_the_server() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("SIGN_IN_PER_MINUTE"), "{said}");
 }
+
+/// A kept statement (the submission path's one write) is prepared once per connection however
+/// often it runs, and a marker written twice binds the same value at both places.
+#[actix_web::test]
+async fn a_kept_statement_is_prepared_once_per_connection_and_repeats_its_markers() {
+    use diesel::sql_types::{BigInt, Integer, Text};
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let url = crate::helpers::spawn_empty_database().await;
+    let mut conn = PgConnection::establish(&url).unwrap();
+    diesel::sql_query("CREATE TABLE kept_rows (a integer, b integer, c text)")
+        .execute(&mut conn)
+        .unwrap();
+    for n in 1..=3 {
+        let written =
+            herald::db::Kept::new("INSERT INTO kept_rows SELECT $1, $1 + $2, $3 WHERE $2 > 0")
+                .bind::<Integer, _>(n)
+                .bind::<Integer, _>(10)
+                .bind::<Text, _>(format!("row {n}"))
+                .execute(&mut conn)
+                .unwrap();
+        assert_eq!(written, 1);
+    }
+    let rows: String = diesel::select(diesel::dsl::sql::<Text>(
+        "(SELECT string_agg(a || ',' || b || ',' || c, ';' ORDER BY a) FROM kept_rows)",
+    ))
+    .get_result(&mut conn)
+    .unwrap();
+    assert_eq!(rows, "1,11,row 1;2,12,row 2;3,13,row 3");
+    let prepared: i64 = diesel::select(diesel::dsl::sql::<BigInt>(
+        "(SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'INSERT INTO kept_rows%')",
+    ))
+    .get_result(&mut conn)
+    .unwrap();
+    assert_eq!(prepared, 1, "the statement is kept, not prepared per call");
+    // A marker without a value is refused before anything is sent.
+    let missing = herald::db::Kept::new("SELECT $1, $2")
+        .bind::<Integer, _>(1)
+        .execute(&mut conn)
+        .unwrap_err();
+    assert!(missing.to_string().contains("$2"), "{missing}");
+}
