@@ -211,6 +211,15 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// The seconds to wait before trying again (`Retry-After`), for a rate limit.
+    pub fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            ApiError::RateLimited { retry_after_s }
+            | ApiError::AccountRateLimited { retry_after_s, .. } => Some(*retry_after_s),
+            _ => None,
+        }
+    }
+
     pub fn code(&self) -> ProblemCode {
         match self {
             ApiError::MalformedRequest(_) => ProblemCode::MalformedRequest,
@@ -300,11 +309,10 @@ impl ResponseError for ApiError {
             ApiError::Unauthenticated(_) => {
                 response.insert_header((header::WWW_AUTHENTICATE, "Bearer"));
             }
-            ApiError::RateLimited { retry_after_s }
-            | ApiError::AccountRateLimited { retry_after_s, .. } => {
-                response.insert_header((header::RETRY_AFTER, retry_after_s.to_string()));
-            }
             _ => {}
+        }
+        if let Some(wait) = self.retry_after_s() {
+            response.insert_header((header::RETRY_AFTER, wait.to_string()));
         }
         let body = serde_json::to_vec(&self.problem()).unwrap_or_default();
         response.body(body)

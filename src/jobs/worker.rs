@@ -1,8 +1,8 @@
 //! The worker: a thread that runs due jobs one at a time, schedules daily digests, deletes
-//! finished jobs and account events past their retention, and sleeps on the in-process doorbell
-//! (or at most [`POLL`]) when there is nothing to do; beside it, [`WEBHOOK_THREADS`] threads
-//! deliver webhooks (their own [`Lane`]). `herald serve` runs one; `herald worker` runs one on
-//! its own; several on one database share the work.
+//! finished jobs, and account events past their retention with their webhook deliveries, and
+//! sleeps on the in-process doorbell (or at most [`POLL`]) when there is nothing to do; beside
+//! it, [`WEBHOOK_THREADS`] threads deliver webhooks (their own [`Lane`]). `herald serve` runs
+//! one; `herald worker` runs one on its own; several on one database share the work.
 
 use super::{Env, Job, JobError, Lane, Ran};
 use crate::config::Settings;
@@ -27,7 +27,7 @@ const TIMEOUTS_EVERY: Duration = Duration::from_millis(500);
 /// receiver, so two slow receivers at once still leave the mail thread free.
 pub const WEBHOOK_THREADS: usize = 2;
 
-/// How often a worker deletes old finished jobs and old account events.
+/// How often a worker deletes old finished jobs, and old account events and webhook deliveries.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
 /// Runs jobs of one database.
@@ -138,6 +138,40 @@ impl Worker {
         Ok(crate::services::events::prune(&mut conn, before)?)
     }
 
+    /// Deletes webhook deliveries as old as the events [`Worker::prune_events`] deletes, once
+    /// finished or their event gone, a bounded number of batches; returns how many, and whether
+    /// some are left for the next call.
+    ///
+    /// # Errors
+    /// Database failures.
+    pub fn prune_deliveries(&self) -> anyhow::Result<(usize, bool)> {
+        let mut conn = self.pool.get()?;
+        let before = chrono::Utc::now() - self.keep_events;
+        Ok(crate::services::webhooks::prune_deliveries(
+            &mut conn, before,
+        )?)
+    }
+
+    /// The hourly pruning of account events, then of webhook deliveries (after, so that those
+    /// of the events just deleted go in the same run); true when either has more left.
+    fn prune_logs(&self) -> bool {
+        let mut more = false;
+        for (what, result) in [
+            ("account events", self.prune_events()),
+            ("webhook deliveries", self.prune_deliveries()),
+        ] {
+            match result {
+                Ok((deleted, left)) if deleted > 0 || left => {
+                    tracing::info!(deleted, more = left, "pruned old {what}");
+                    more |= left;
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "pruning old {what} failed"),
+            }
+        }
+        more
+    }
+
     /// Ends the vacations whose time is up, then applies the timeouts that are due (design.md
     /// section 14); returns how many timeouts.
     ///
@@ -174,19 +208,8 @@ impl Worker {
                 }
             }
             if last_event_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
-                last_event_prune = Some(Instant::now());
-                match self.prune_events() {
-                    // More to delete: again after the next mail step, not in an hour.
-                    Ok((deleted, true)) => {
-                        tracing::info!(deleted, "pruned old account events; more are left");
-                        last_event_prune = None;
-                    }
-                    Ok((deleted, false)) if deleted > 0 => {
-                        tracing::info!(deleted, "pruned old account events");
-                    }
-                    Ok(_) => {}
-                    Err(e) => tracing::warn!(error = %e, "pruning old account events failed"),
-                }
+                // More to delete: again after the next mail step, not in an hour.
+                last_event_prune = (!self.prune_logs()).then(Instant::now);
             }
             if last_timeouts.is_none_or(|t| t.elapsed() >= TIMEOUTS_EVERY) {
                 last_timeouts = Some(Instant::now());

@@ -83,12 +83,9 @@ pub async fn get_my_events(
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Read)?;
     let user = auth.user_id;
-    let resume = last_event_id(&req)?;
-    if query.after.is_some_and(|a| a < 0) {
-        return Err(ApiError::Validation("after: 0 or more".to_owned()));
-    }
+    let (resume, after) = cursors(&req, &query)?;
     let kept_days = state.settings.events.retention_days;
-    if let (Some(after), false) = (query.after, wants_stream(&req)) {
+    if let (Some(after), false) = (after, wants_stream(&req)) {
         let list = crate::db::run(&state.pool, move |conn| {
             events::since_kept(conn, user, after, BATCH, kept_days)
         })
@@ -103,7 +100,7 @@ pub async fn get_my_events(
         pool: state.pool.clone(),
         user,
         credential: auth.credential,
-        last: start_of(&state, user, resume.or(query.after)).await?,
+        last: start_of(&state, user, resume.or(after)).await?,
         wake,
         _slot: slot,
     };
@@ -135,6 +132,19 @@ fn wants_stream(req: &HttpRequest) -> bool {
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("text/event-stream"))
+}
+
+/// The client's cursors, each checked: the `Last-Event-ID` of a reconnecting stream, then
+/// `?after=N`.
+///
+/// # Errors
+/// 422 for a cursor that is not an event number.
+fn cursors(req: &HttpRequest, query: &EventsQuery) -> Result<(Option<i64>, Option<i64>), ApiError> {
+    let resume = last_event_id(req)?;
+    if query.after.is_some_and(|a| a < 0) {
+        return Err(ApiError::Validation("after: 0 or more".to_owned()));
+    }
+    Ok((resume, query.after))
 }
 
 /// The `Last-Event-ID` a reconnecting client sends, if any.

@@ -52,32 +52,9 @@ impl SelfPlay for Lancaster {
                 state.pending()
             ));
         }
-        let n = rules::count_legal(state, seat) as usize;
-        if n != listed.len() {
-            return Err(format!(
-                "seat {seat}: count says {n} legal actions, the list has {}",
-                listed.len()
-            ));
-        }
-        for (i, a) in listed.iter().enumerate() {
-            let nth = rules::nth_legal(state, seat, i as u32);
-            if nth.as_ref() != Some(a) {
-                return Err(format!(
-                    "seat {seat}: action {i} is {a} in the list but {nth:?} by index"
-                ));
-            }
-        }
-        if rules::nth_legal(state, seat, listed.len() as u32).is_some() {
-            return Err(format!("seat {seat}: an action past the end of the list"));
-        }
-        for a in listed {
-            let text = a.to_string();
-            if text.parse::<Action>().ok().as_ref() != Some(a) {
-                return Err(format!(
-                    "notation {text} does not read back to the same action"
-                ));
-            }
-        }
+        super::check_counted::<Lancaster>(seat, listed, rules::count_legal(state, seat), |i| {
+            rules::nth_legal(state, seat, i)
+        })?;
         // LAN-SET-7 with `extension_draw = random`: the draw replaces the choice, so no tile is
         // ever offered.
         if state.rules.draws_extensions()

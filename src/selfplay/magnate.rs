@@ -44,28 +44,10 @@ impl SelfPlay for Magnate {
                 "seat {seat}'s view shows the opponent's deed preferences"
             ));
         }
-        let n = legal::count(state, seat) as usize;
-        if n != listed.len() {
-            return Err(format!(
-                "seat {seat}: count says {n} legal actions, the list has {}",
-                listed.len()
-            ));
-        }
-        for (i, a) in listed.iter().enumerate() {
-            let nth = legal::nth(state, seat, i as u32);
-            if nth.as_ref() != Some(a) {
-                return Err(format!(
-                    "seat {seat}: action {i} is {a} in the list but {nth:?} by index"
-                ));
-            }
-            let text = a.to_string();
-            if text.parse::<Action>().ok().as_ref() != Some(a) {
-                return Err(format!(
-                    "notation {text} does not read back to the same action"
-                ));
-            }
-        }
-        Ok(())
+        // The counted pick draws from exactly the listed actions.
+        super::check_counted::<Magnate>(seat, listed, legal::count(state, seat), |i| {
+            legal::nth(state, seat, i)
+        })
     }
 
     fn outcome_label(state: &State) -> String {

@@ -125,14 +125,7 @@ impl SelfPlay for Merchants {
     }
 
     fn check_actions(state: &State, seat: Seat, listed: &[Action]) -> Result<(), String> {
-        for a in listed {
-            let text = a.to_string();
-            if text.parse::<Action>().ok().as_ref() != Some(a) {
-                return Err(format!(
-                    "notation {text} does not read back to the same action"
-                ));
-            }
-        }
+        super::check_notation::<Merchants>(listed)?;
         if seat.0 >= state.seats {
             return Ok(());
         }

@@ -190,6 +190,56 @@ fn check_step<G: SelfPlay>(
     Ok(())
 }
 
+/// For a game whose `pick` counts and indexes without building the list: `count` (its count of
+/// `seat`'s legal actions) is the list's length, `nth(i)` is the list's `i`-th action and nothing
+/// is past its end, so the pick draws from exactly the listed actions; and each listed action's
+/// notation reads back to it.
+///
+/// # Errors
+/// The first disagreement, naming the seat and the action.
+fn check_counted<G: SelfPlay>(
+    seat: Seat,
+    listed: &[G::Action],
+    count: u32,
+    nth: impl Fn(u32) -> Option<G::Action>,
+) -> Result<(), String> {
+    let n = count as usize;
+    if n != listed.len() {
+        return Err(format!(
+            "seat {seat}: count says {n} legal actions, the list has {}",
+            listed.len()
+        ));
+    }
+    for (i, a) in listed.iter().enumerate() {
+        let by_index = nth(i as u32);
+        if by_index.as_ref() != Some(a) {
+            return Err(format!(
+                "seat {seat}: action {i} is {a} in the list but {by_index:?} by index"
+            ));
+        }
+    }
+    if nth(listed.len() as u32).is_some() {
+        return Err(format!("seat {seat}: an action past the end of the list"));
+    }
+    check_notation::<G>(listed)
+}
+
+/// Each listed action's notation reads back to the same action.
+///
+/// # Errors
+/// The first that does not.
+fn check_notation<G: SelfPlay>(listed: &[G::Action]) -> Result<(), String> {
+    for a in listed {
+        let text = a.to_string();
+        if text.parse::<G::Action>().ok().as_ref() != Some(a) {
+            return Err(format!(
+                "notation {text} does not read back to the same action"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Replays the action log from the seed and compares the stored forms byte for byte.
 fn replay_check<G: SelfPlay>(
     run: &Run<G::Rules>,
@@ -285,4 +335,34 @@ pub fn report(summary: &Summary, elapsed: Duration) -> String {
         summary.games, summary.actions
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_counted;
+    use crate::engine::Seat;
+    use crate::games::nim::{Action, Nim};
+
+    fn take(stones: u32) -> Action {
+        Action::Take { stones }
+    }
+
+    #[test]
+    fn a_counted_pick_that_disagrees_with_the_list_is_named_with_its_seat_and_action() {
+        let listed = [take(1), take(2), take(3)];
+        let by_index = |end: u32| move |i: u32| (i < end).then(|| take(i + 1));
+        assert_eq!(
+            check_counted::<Nim>(Seat(0), &listed, 3, by_index(3)),
+            Ok(())
+        );
+        let short = check_counted::<Nim>(Seat(1), &listed, 2, by_index(3)).unwrap_err();
+        assert_eq!(short, "seat 1: count says 2 legal actions, the list has 3");
+        let off = check_counted::<Nim>(Seat(0), &listed, 3, |i| Some(take(i + 2))).unwrap_err();
+        assert!(
+            off.starts_with("seat 0: action 0 is take 1 in the list but Some(Take"),
+            "{off}"
+        );
+        let past = check_counted::<Nim>(Seat(0), &listed, 3, by_index(4)).unwrap_err();
+        assert_eq!(past, "seat 0: an action past the end of the list");
+    }
 }

@@ -197,7 +197,8 @@ pub fn since_kept(
     Ok(list)
 }
 
-/// Events deleted per statement by [`prune`]: each batch commits on its own, so it holds its few
+/// Events deleted per statement by [`prune`] (and webhook deliveries by
+/// [`super::webhooks::prune_deliveries`]): each batch commits on its own, so it holds its few
 /// row locks for milliseconds (writers only insert new events, so they never wait on it).
 pub const PRUNE_BATCH: i64 = 1000;
 
@@ -211,17 +212,29 @@ const PRUNE_BATCHES_PER_CALL: usize = 20;
 /// # Errors
 /// Database failures.
 pub fn prune(conn: &mut PgConnection, before: DateTime<Utc>) -> QueryResult<(usize, bool)> {
+    prune_in_batches(
+        conn,
+        "DELETE FROM account_events e USING ( \
+           SELECT user_id, seq FROM account_events WHERE at < $1 ORDER BY at LIMIT $2) old \
+         WHERE e.user_id = old.user_id AND e.seq = old.seq",
+        before,
+    )
+}
+
+/// Runs `delete` (bound to `before` and the batch size) up to [`PRUNE_BATCHES_PER_CALL`] times,
+/// until a batch is not full; returns how many rows, and whether some may be left.
+pub(crate) fn prune_in_batches(
+    conn: &mut PgConnection,
+    delete: &'static str,
+    before: DateTime<Utc>,
+) -> QueryResult<(usize, bool)> {
     use diesel::sql_types::{BigInt, Timestamptz};
     let mut deleted = 0;
     for _ in 0..PRUNE_BATCHES_PER_CALL {
-        let n = diesel::sql_query(
-            "DELETE FROM account_events e USING ( \
-               SELECT user_id, seq FROM account_events WHERE at < $1 ORDER BY at LIMIT $2) old \
-             WHERE e.user_id = old.user_id AND e.seq = old.seq",
-        )
-        .bind::<Timestamptz, _>(before)
-        .bind::<BigInt, _>(PRUNE_BATCH)
-        .execute(conn)?;
+        let n = diesel::sql_query(delete)
+            .bind::<Timestamptz, _>(before)
+            .bind::<BigInt, _>(PRUNE_BATCH)
+            .execute(conn)?;
         deleted += n;
         if i64::try_from(n).unwrap_or(i64::MAX) < PRUNE_BATCH {
             return Ok((deleted, false));

@@ -287,6 +287,34 @@ pub fn delete(conn: &mut PgConnection, user: UserId, id: Uuid) -> Result<(), Api
     Ok(())
 }
 
+/// Deletes the deliveries written before `before` (the retention of account events), oldest
+/// first, in batches as [`super::events::prune`]: the finished ones (delivered or given up),
+/// and the pending ones whose event is gone (pruned: it can no longer be sent). A pending one
+/// whose event is still kept stays, to be tried. Returns how many, and whether some are left
+/// for another call.
+///
+/// A delivery is written in the statement of its event, so it is as old as the event; a
+/// subscription's log (the latest 50, by event number) loses only lines whose events are gone.
+///
+/// # Errors
+/// Database failures.
+pub fn prune_deliveries(
+    conn: &mut PgConnection,
+    before: DateTime<Utc>,
+) -> QueryResult<(usize, bool)> {
+    super::events::prune_in_batches(
+        conn,
+        "DELETE FROM webhook_deliveries d USING ( \
+           SELECT webhook_id, seq FROM webhook_deliveries x \
+           WHERE created_at < $1 AND (status <> 'pending' OR NOT EXISTS ( \
+             SELECT 1 FROM webhooks w JOIN account_events e ON e.user_id = w.user_id \
+             WHERE w.id = x.webhook_id AND e.seq = x.seq)) \
+           ORDER BY created_at LIMIT $2) old \
+         WHERE d.webhook_id = old.webhook_id AND d.seq = old.seq",
+        before,
+    )
+}
+
 /// One try at delivering event `seq` to webhook `webhook_id`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct DeliverWebhook {

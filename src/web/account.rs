@@ -3,7 +3,7 @@
 
 use super::extract::{PageError, SignedIn, db};
 use super::i18n::{request_locale, t};
-use super::layout::{Chrome, message, page, respond, see_other};
+use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
 use super::play::{chrome_of, error_page};
 use super::session;
 use crate::domain::{DisplayName, EmailAddress, GameId, Locale, UserId};
@@ -356,12 +356,16 @@ pub(super) fn link_limit(
         format!("email-link:client:{client}"),
     ];
     let retry = state.limiter.check(&[&keys[0], &keys[1]]).err()?;
-    let text = ApiError::RateLimited {
+    let e = ApiError::RateLimited {
         retry_after_s: retry,
-    }
-    .to_string();
-    let status = StatusCode::TOO_MANY_REQUESTS;
-    Some(message(chrome, status, t(chrome.locale, "sign_in"), &text))
+    };
+    let page = message(
+        chrome,
+        actix_web::ResponseError::status_code(&e),
+        t(chrome.locale, "sign_in"),
+        &e.to_string(),
+    );
+    Some(with_retry_after(page, e.retry_after_s()))
 }
 
 /// A 403 page: a refused CSRF token or a link that is not the reader's.

@@ -52,7 +52,7 @@ impl PageError {
         }
     }
 
-    /// A service's error, as the page shows it.
+    /// A service's error, as the page shows it (a rate limit with its `Retry-After`).
     pub fn api(chrome: &Chrome, e: &ApiError) -> PageError {
         PageError::from_response(error_page(chrome, e))
     }
@@ -163,7 +163,7 @@ impl FromRequest for SignedIn {
                     // page does not (the browser fetches pages on its own).
                     if req.method() == actix_web::http::Method::POST {
                         crate::auth::within_limit(&state, user)
-                            .map_err(|e| rate_limited_page(&chrome, &e))?;
+                            .map_err(|e| PageError::api(&chrome, &e))?;
                     }
                     Ok(SignedIn {
                         user,
@@ -180,18 +180,6 @@ impl FromRequest for SignedIn {
             }
         })
     }
-}
-
-/// The page of a refused form post: 429 with `Retry-After` and the limit named.
-fn rate_limited_page(chrome: &Chrome, e: &ApiError) -> PageError {
-    let mut res = error_page(chrome, e);
-    if let ApiError::AccountRateLimited { retry_after_s, .. } = e
-        && let Ok(wait) = actix_web::http::header::HeaderValue::from_str(&retry_after_s.to_string())
-    {
-        res.headers_mut()
-            .insert(actix_web::http::header::RETRY_AFTER, wait);
-    }
-    PageError::from_response(res)
 }
 
 /// Whoever reads a public page: a signed-in account (with its shell) or a visitor (the shell in

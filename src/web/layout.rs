@@ -93,6 +93,20 @@ pub fn respond(status: StatusCode, markup: Markup) -> HttpResponse {
         .body(markup.into_string())
 }
 
+/// `page` answering a request refused by a rate limit (`retry_after_s`, from
+/// [`crate::error::ApiError::retry_after_s`]): with `Retry-After`, as the API's 429 has, so a
+/// browser or script knows when to try again. Every page answer that may be a rate limit goes
+/// through here; without a wait, `page` as it is.
+pub fn with_retry_after(mut page: HttpResponse, retry_after_s: Option<u64>) -> HttpResponse {
+    if let Some(wait) = retry_after_s {
+        page.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from(wait),
+        );
+    }
+    page
+}
+
 /// A 303 to `location` (Post/Redirect/Get).
 pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()

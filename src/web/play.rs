@@ -3,7 +3,7 @@
 
 use super::games::Fields;
 use super::i18n::t;
-use super::layout::{Chrome, message, page, respond, see_other};
+use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
 use super::session::{self, Viewer};
 use crate::auth::links::LinkError;
 use crate::domain::{GameId, Locale, UserId};
@@ -37,6 +37,8 @@ pub struct FormProblem {
 pub struct PageNotes {
     pub problem: Option<FormProblem>,
     pub notice: Option<Notice>,
+    /// A rate limit's wait, for the page's `Retry-After`.
+    pub retry_after_s: Option<u64>,
 }
 
 /// A sentence above the game: a translated one by key, or the service's own words.
@@ -156,12 +158,15 @@ async fn render(
 ) -> HttpResponse {
     let fallback = super::i18n::request_locale(req);
     let st = state.clone();
+    let wait = notes.retry_after_s;
     let loaded = crate::db::run(&state.pool, move |conn| {
         load(conn, &st, viewer, game, fallback, notes)
     })
     .await;
     match loaded {
-        Ok((chrome, Ok(view))) => respond(status, whole_page(&chrome, &view)),
+        Ok((chrome, Ok(view))) => {
+            with_retry_after(respond(status, whole_page(&chrome, &view)), wait)
+        }
         Ok((chrome, Err(e))) => error_page(&chrome, &e),
         Err(e) => error_page(&Chrome::anonymous(fallback), &ApiError::from(e)),
     }
@@ -330,7 +335,9 @@ pub async fn chat(
         Ok(_) => see_other(&format!("/play/{game}#chat-title")),
         Err(e) => {
             let status = actix_web::ResponseError::status_code(&e);
-            let Refused(notes, _) = Refused::at_form("chat", &fields, None, e.to_string());
+            let Refused(mut notes, _) = Refused::at_form("chat", &fields, None, e.to_string());
+            // Over CHAT_PER_MINUTE: the reason next to the form, and the wait in `Retry-After`.
+            notes.retry_after_s = e.retry_after_s();
             render(&state, &req, game, viewer, *notes, status).await
         }
     }
@@ -377,7 +384,7 @@ pub(super) fn error_page(chrome: &Chrome, e: &ApiError) -> HttpResponse {
     } else {
         e.to_string()
     };
-    message(chrome, status, title, &text)
+    with_retry_after(message(chrome, status, title, &text), e.retry_after_s())
 }
 
 /// Whether a request came without a body (no length, or a length of zero, and not chunked).
@@ -425,8 +432,16 @@ impl Refused {
         let notes = PageNotes {
             problem: None,
             notice: Some(notice),
+            retry_after_s: None,
         };
         Refused(Box::new(notes), status)
+    }
+
+    /// Refused by a rate limit: its sentence above the game, its status and its wait.
+    fn limited(e: &ApiError) -> Refused {
+        let mut refused = Refused::notice(Notice::Text(e.to_string()), e.status_code());
+        refused.0.retry_after_s = e.retry_after_s();
+        refused
     }
 
     /// Refused by the rules or the form's own checks: the reason next to the form.
@@ -440,6 +455,7 @@ impl Refused {
         let notes = PageNotes {
             problem: Some(problem),
             notice: None,
+            retry_after_s: None,
         };
         Refused(Box::new(notes), StatusCode::UNPROCESSABLE_ENTITY)
     }
@@ -460,8 +476,7 @@ fn posted(
     // A form post counts against the account's limit like an API call (the game page, shown
     // again, says how long to wait).
     if let Err(e) = crate::auth::within_limit(state, *user) {
-        let status = StatusCode::TOO_MANY_REQUESTS;
-        return Err(Refused::notice(Notice::Text(e.to_string()), status));
+        return Err(Refused::limited(&e));
     }
     // No body at all (a one-click form, its choice in the address) is no fields; a body that
     // cannot be read as a form (too large, another media type) is refused, never taken for none.

@@ -823,3 +823,94 @@ async fn events_past_the_retention_are_pruned_and_a_client_resuming_before_them_
     }
     panic!("Bruno never had another event");
 }
+
+/// Sets delivery `seq` of webhook `hook` to `status` and makes it older than the retention.
+fn age_delivery(app: &TestApp, hook: &str, seq: i64, status: &str) {
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let mut conn = PgConnection::establish(&app.db_url).unwrap();
+    let n = diesel::sql_query(
+        "UPDATE webhook_deliveries SET status = $3, \
+           created_at = now() - interval '46 days', updated_at = now() - interval '43 days' \
+         WHERE webhook_id = $1::uuid AND seq = $2",
+    )
+    .bind::<diesel::sql_types::Text, _>(hook)
+    .bind::<diesel::sql_types::BigInt, _>(seq)
+    .bind::<diesel::sql_types::Text, _>(status)
+    .execute(&mut conn)
+    .unwrap();
+    assert_eq!(n, 1);
+}
+
+#[actix_web::test]
+async fn old_finished_webhook_deliveries_are_pruned_and_recent_or_queued_ones_kept() {
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let sub = app
+        .post(
+            "/api/v1/me/webhooks",
+            Some(&t.tokens[1]),
+            json!({"url": "http://127.0.0.1:9/hook", "events": ["your_move", "game_started", "game_over", "chat", "pairing", "deadline_soon"]}),
+        )
+        .await;
+    assert_eq!(sub.status, 201, "{}", sub.text);
+    let hook = sub.json["id"].as_str().unwrap().to_owned();
+    let log_of = || {
+        let (app, token, hook) = (&app, t.tokens[1].clone(), hook.clone());
+        async move {
+            let r = app
+                .get(&format!("/api/v1/me/webhooks/{hook}"), Some(&token))
+                .await;
+            let mut lines: Vec<(i64, String)> = r.json["deliveries"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| {
+                    let status = d["status"].as_str().unwrap().to_owned();
+                    (d["event_id"].as_i64().unwrap(), status)
+                })
+                .collect();
+            lines.sort_unstable();
+            lines
+        }
+    };
+    // Moves until Bruno's webhook has six deliveries queued (none is tried: no worker runs).
+    let mut dice = Dice::new(5);
+    let mut seqs: Vec<i64> = Vec::new();
+    for _ in 0..80 {
+        seqs = log_of().await.into_iter().map(|(s, _)| s).collect();
+        if seqs.len() >= 6 {
+            break;
+        }
+        assert!(step(&app, &t, &mut dice).await, "the game ended first");
+    }
+    assert!(seqs.len() >= 6, "{seqs:?}");
+    // The oldest three are past the retention with their events: one delivered, one given up,
+    // one still queued; the fourth was delivered lately.
+    age_delivery(&app, &hook, seqs[0], "delivered");
+    age_delivery(&app, &hook, seqs[1], "failed");
+    age_delivery(&app, &hook, seqs[2], "pending");
+    age_events(&app, "bruno@example.test", seqs[2]);
+    {
+        use diesel::{Connection, PgConnection, RunQueryDsl};
+        let mut conn = PgConnection::establish(&app.db_url).unwrap();
+        diesel::sql_query("UPDATE webhook_deliveries SET status = 'delivered' WHERE seq = $1")
+            .bind::<diesel::sql_types::BigInt, _>(seqs[3])
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let worker = Worker::new(&app.settings, herald::db::pool(&app.db_url, 2).unwrap()).unwrap();
+    let status = |i: usize, s: &str| (seqs[i], s.to_owned());
+    let recent: Vec<(i64, String)> = std::iter::once(status(3, "delivered"))
+        .chain((4..seqs.len()).map(|i| status(i, "pending")))
+        .collect();
+    // Before its event is pruned, the queued one stays, to be tried; the finished ones go.
+    assert_eq!(worker.prune_deliveries().unwrap(), (2, false));
+    let mut want = vec![status(2, "pending")];
+    want.extend(recent.iter().cloned());
+    assert_eq!(log_of().await, want);
+    // Once its event is gone it cannot be sent, and goes too; recent and queued ones stay.
+    worker.prune_events().unwrap();
+    assert_eq!(worker.prune_deliveries().unwrap(), (1, false));
+    assert_eq!(worker.prune_deliveries().unwrap(), (0, false));
+    assert_eq!(log_of().await, recent);
+}

@@ -339,6 +339,16 @@ async fn signed_in_form_posts_count_against_the_account_limit() {
     let app = spawn_app_with(|s| s.auth.account_requests_per_minute = 3).await;
     let ada = app.user("ada@example.test", "Ada").await;
     let cookie = crate::web::signed_in(&app, &ada, "ada@example.test").await;
+    // A game of hers (one call), whose page answers its own form posts.
+    let game = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "magnate", "options": {"preset": "standard"}, "invite": ["bruno@example.test"]}),
+        )
+        .await;
+    assert_eq!(game.status, 201, "{}", game.text);
+    let play = format!("/play/{}/chat", game.json["id"].as_str().unwrap());
     let mut statuses = Vec::new();
     for _ in 0..10 {
         // Without the page's CSRF token: refused (403) after the limit is counted, so nothing
@@ -354,6 +364,20 @@ async fn signed_in_form_posts_count_against_the_account_limit() {
         assert_eq!(r.status, 403, "{}", r.text);
     }
     assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    // The game page (shown again) refuses its own posts the same way, with the wait (posted
+    // until refused: the minute may have turned since).
+    let mut refused = false;
+    for _ in 0..10 {
+        let r = post_form(&app, &play, &cookie, "text=hi").await;
+        if r.status == 429 {
+            let wait: u64 = r.header("retry-after").parse().unwrap();
+            assert!((1..=60).contains(&wait), "{wait}");
+            refused = true;
+            break;
+        }
+        assert_eq!(r.status, 403, "{}", r.text);
+    }
+    assert!(refused, "the game page's post was never refused");
     // Reading pages is not counted.
     assert_eq!(page(&app, "/settings", &cookie).await.status, 200);
 }
