@@ -5,9 +5,11 @@
 //!
 //! A private PostgreSQL (fsync and synchronous_commit on, as `bench_submit`) and the server in
 //! process. Phase `empty`: 32 players sign up; 16 pairs play Magnate through the API for the given
-//! seconds (the `bench_submit` load: submissions/s, p50, p99); then the 32 players ask
-//! `GET /api/v1/games?my_turn=true` (their games waiting for them, nearest deadline first) back to
-//! back for as long (calls/s, p50, p99). Phase `fill`: games are played through the engine (the
+//! seconds (the `bench_submit` load: submissions/s, p50, p99; a game left unfinished is resigned
+//! at the end, so each phase lists only its own); then the 16 light players, and after them the
+//! 16 heavy ones (see below), ask `GET /api/v1/games?my_turn=true` (their games waiting for them,
+//! nearest deadline first) back to back for as long (calls/s, p50, p99, and the statements by
+//! time). Phase `fill`: games are played through the engine (the
 //! driver and the self-play policy, `Seed::from_numbers(1, i)`) and written with `COPY FROM
 //! STDIN` as the server stores them: game rows with the state, seats with their clocks; for an
 //! active game its actions and its events with their audiences, a row each, for a finished game
@@ -34,7 +36,7 @@
 
 mod common;
 
-use common::{client, play_pairs};
+use common::{TOP_STATEMENTS, client, play_pairs, psql};
 use diesel::pg::CopyFormat;
 use diesel::prelude::ExecuteCopyFromDsl;
 use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl};
@@ -110,10 +112,30 @@ async fn measure_submissions(base: &str, tokens: &[String], seconds: u64) -> Mea
     }
 }
 
-/// Every player asks for its games waiting for it (nearest deadline first) until `until`;
-/// `extra` is the number of games the answers listed, summed.
-/// "My games" asked by every benchmark player at once: the heavy players' and the others'.
-async fn measure_my_games(base: &str, tokens: &[String], seconds: u64) -> (Measured, Measured) {
+/// "My games" asked by the light players, then by the heavy ones: each group alone, so that
+/// neither's latency holds the other's work (measured together, the heavy players' lists, 30
+/// times longer after the fill, slowed the light ones too). After each, where the database's time
+/// went (`pg_stat_statements`). Returns (heavy, light).
+async fn my_games_with_statements(
+    url: &str,
+    base: &str,
+    tokens: &[String],
+    seconds: u64,
+) -> (Measured, Measured) {
+    let mut groups = Vec::new();
+    for (name, part) in [("light", &tokens[HEAVY..]), ("heavy", &tokens[..HEAVY])] {
+        psql(url, "SELECT pg_stat_statements_reset()");
+        groups.push(measure_my_games(base, part, seconds).await);
+        println!("statements while the {name} players asked for their games:");
+        print!("{}", psql(url, TOP_STATEMENTS));
+    }
+    let heavy = groups.pop().unwrap();
+    (heavy, groups.pop().unwrap())
+}
+
+/// Every player of `tokens` asks for its games waiting for it (nearest deadline first), back to
+/// back, for `seconds`; `extra` is the number of games the answers listed, summed.
+async fn measure_my_games(base: &str, tokens: &[String], seconds: u64) -> Measured {
     let until = Instant::now() + Duration::from_secs(seconds);
     let start = Instant::now();
     let tasks: Vec<_> = tokens
@@ -137,21 +159,19 @@ async fn measure_my_games(base: &str, tokens: &[String], seconds: u64) -> (Measu
             })
         })
         .collect();
-    let mut results = Vec::new();
+    let mut latencies = Vec::new();
+    let mut extra = 0;
     for t in tasks {
-        results.push(t.await.unwrap());
+        let (l, n) = t.await.unwrap();
+        latencies.extend(l);
+        extra += n;
     }
-    let seconds = start.elapsed().as_secs_f64();
-    let group = |part: &[(Vec<Duration>, u64)]| {
-        let mut latencies: Vec<Duration> = part.iter().flat_map(|(l, _)| l.clone()).collect();
-        latencies.sort_unstable();
-        Measured {
-            latencies,
-            seconds,
-            extra: part.iter().map(|(_, n)| n).sum(),
-        }
-    };
-    (group(&results[..HEAVY]), group(&results[HEAVY..]))
+    latencies.sort_unstable();
+    Measured {
+        latencies,
+        seconds: start.elapsed().as_secs_f64(),
+        extra,
+    }
 }
 
 /// Reads one filled active game and one filled finished game of player 0 through the API, so a
@@ -962,7 +982,11 @@ fn main() {
     // spaced for the bulk load; the measurements run after an explicit one.
     let mut pg = EmbeddedPostgres::start(
         &dir.join("pg"),
-        &[("max_connections", "300"), ("max_wal_size", "2GB")],
+        &[
+            ("max_connections", "300"),
+            ("max_wal_size", "2GB"),
+            ("shared_preload_libraries", "pg_stat_statements"),
+        ],
     )
     .unwrap();
     pg.remove_after_exit(&dir).unwrap();
@@ -981,7 +1005,7 @@ fn main() {
 
         let empty = (
             measure_submissions(&base, &tokens, seconds).await,
-            measure_my_games(&base, &tokens, seconds).await,
+            my_games_with_statements(&url, &base, &tokens, seconds).await,
         );
         report("empty", &empty.0, &empty.1);
 
@@ -993,7 +1017,7 @@ fn main() {
 
         let full = (
             measure_submissions(&base, &tokens, seconds).await,
-            measure_my_games(&base, &tokens, seconds).await,
+            my_games_with_statements(&url, &base, &tokens, seconds).await,
         );
         report("full", &full.0, &full.1);
         println!(

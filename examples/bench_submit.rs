@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::play_pairs;
+use common::{TOP_STATEMENTS, play_pairs, psql};
 use diesel::{Connection, PgConnection};
 use herald::config::Settings;
 use herald::devdb::EmbeddedPostgres;
@@ -58,29 +58,6 @@ fn pgbench_tps(pg: &EmbeddedPostgres, seconds: u64) -> Option<f64> {
         .find(|l| l.starts_with("tps = "))
         .and_then(|l| l.split_whitespace().nth(2))
         .and_then(|v| v.parse().ok())
-}
-
-/// The statements of a phase by total time: calls, total and mean milliseconds, rows, and
-/// buffers touched per call (a scan that reads more of a table than it returns shows here).
-const TOP_STATEMENTS: &str = "SELECT calls, round(total_exec_time) AS total_ms, \
-    round(mean_exec_time::numeric, 3) AS mean_ms, rows, \
-    round(shared_blks_hit::numeric / calls, 1) AS blocks_per_call, \
-    left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS statement \
-    FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) \
-    ORDER BY total_exec_time DESC LIMIT 15";
-
-/// Runs `sql` with `psql` (the extension is created on first use); its output, or nothing.
-fn psql(url: &str, sql: &str) -> String {
-    let run = |q: &str| {
-        Command::new("/usr/lib/postgresql/15/bin/psql")
-            .args(["-X", "-q", "-c", q, url])
-            .output()
-            .ok()
-            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-            .unwrap_or_default()
-    };
-    run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    run(sql)
 }
 
 fn main() {

@@ -101,6 +101,19 @@ pub async fn play(
         let mut current: Option<(usize, Value)> = None;
         loop {
             if Instant::now() >= until {
+                // Resigned, so that the lists a later phase measures hold only its own games.
+                let (st, body) = client
+                    .call(
+                        "POST",
+                        &format!("/api/v1/games/{id}/resign"),
+                        Some(&tokens[0]),
+                        Some(json!({})),
+                    )
+                    .await;
+                // 409: the game ended with the last move.
+                if st != 200 && st != 409 {
+                    eprintln!("resigning game {id} at the end of the phase: {st} {body}");
+                }
                 return (latencies, reads);
             }
             let (seat, g) = match current.take() {
@@ -223,4 +236,27 @@ pub async fn play_pairs(
         reads += r;
     }
     (all, reads)
+}
+
+/// The statements of a phase by total time: calls, total and mean milliseconds, rows, and
+/// buffers touched per call (a scan that reads more of a table than it returns shows here).
+pub const TOP_STATEMENTS: &str = "SELECT calls, round(total_exec_time) AS total_ms, \
+    round(mean_exec_time::numeric, 3) AS mean_ms, rows, \
+    round(shared_blks_hit::numeric / calls, 1) AS blocks_per_call, \
+    left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS statement \
+    FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) \
+    ORDER BY total_exec_time DESC LIMIT 15";
+
+/// Runs `sql` with `psql` (the extension is created on first use); its output, or nothing.
+pub fn psql(url: &str, sql: &str) -> String {
+    let run = |q: &str| {
+        std::process::Command::new("/usr/lib/postgresql/15/bin/psql")
+            .args(["-X", "-q", "-c", q, url])
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    };
+    run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    run(sql)
 }
