@@ -734,12 +734,7 @@ fn copy_chunk(conn: &mut PgConnection, fill: &Fill, from: u64, to: u64, buf: &mu
     if from < fill.finished {
         buf.clear();
         fill.archives(buf, from, to);
-        copy!(
-            conn,
-            ga::table,
-            (ga::game_id, ga::actions, ga::events),
-            buf
-        );
+        copy!(conn, ga::table, (ga::game_id, ga::actions, ga::events), buf);
         buf.clear();
         fill.results(buf, from, to);
         copy!(
