@@ -136,7 +136,8 @@ fn load_game(conn: &mut PgConnection, id: GameId, lock: bool) -> Result<Game, Ap
 type SeatJoin = (GameSeat, Option<String>, Option<(f64, f64, Option<f64>)>);
 
 /// The seats joined with their games, their players and those players' ratings in the game's
-/// kind: written once for [`seat_rows`] and [`head_and_seats`], which select from it.
+/// kind: written once for [`seat_rows`], [`load_seats`] and [`head_and_seats`], which select
+/// from it.
 macro_rules! seats_joined {
     () => {
         game_seats::table
