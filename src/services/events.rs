@@ -362,12 +362,13 @@ fn listen_until_error(
     pool: &crate::db::PgPool,
     sender: &tokio::sync::broadcast::Sender<Uuid>,
 ) -> anyhow::Result<()> {
-    let mut conn = pool.get()?;
-    diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(&mut conn)?;
+    let mut pooled = pool.get()?;
+    let conn: &mut diesel::PgConnection = &mut pooled;
+    diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(conn)?;
     // Whatever was written while nobody listened is read by each stream from the log itself.
     let outcome = (|| -> anyhow::Result<()> {
         loop {
-            diesel::sql_query("SELECT 1").execute(&mut conn)?;
+            diesel::sql_query("SELECT 1").execute(&mut *conn)?;
             for n in conn.notifications_iter() {
                 if let Ok(user) = n?.payload.parse::<Uuid>() {
                     // No stream listening is not an error.
@@ -378,7 +379,7 @@ fn listen_until_error(
         }
     })();
     // The connection goes back to the pool: it must not keep listening there.
-    let _ = diesel::sql_query("UNLISTEN *").execute(&mut conn);
+    let _ = diesel::sql_query("UNLISTEN *").execute(conn);
     outcome
 }
 

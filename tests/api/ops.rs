@@ -859,3 +859,34 @@ async fn a_kept_statement_is_prepared_once_per_connection_and_repeats_its_marker
         .unwrap_err();
     assert!(missing.to_string().contains("$2"), "{missing}");
 }
+
+/// A pooled connection is handed out untested for half a second after its last test, and a
+/// dead one is tested and replaced once that has passed: a database restart costs at most the
+/// requests of that half second, never the connection for good.
+#[actix_web::test]
+async fn a_dead_pooled_connection_is_replaced_after_the_alive_window() {
+    use diesel::RunQueryDsl;
+    use diesel::sql_types::Integer;
+    #[derive(diesel::QueryableByName)]
+    struct Pid {
+        #[diesel(sql_type = Integer)]
+        pid: i32,
+    }
+    let pid = |conn: &mut diesel::PgConnection| {
+        diesel::sql_query("SELECT pg_backend_pid() AS pid")
+            .get_result::<Pid>(conn)
+            .map(|p| p.pid)
+    };
+    let url = crate::helpers::spawn_empty_database().await;
+    let pool = herald::db::pool(&url, 1).unwrap();
+    let first = pid(&mut pool.get().unwrap()).unwrap();
+    // Within the window the same connection comes back without a test.
+    assert_eq!(pid(&mut pool.get().unwrap()).unwrap(), first);
+    let mut other = <diesel::PgConnection as diesel::Connection>::establish(&url).unwrap();
+    diesel::sql_query(format!("SELECT pg_terminate_backend({first})"))
+        .execute(&mut other)
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    let after = pid(&mut pool.get().unwrap()).expect("a working connection after the window");
+    assert_ne!(after, first, "the dead connection was replaced");
+}
