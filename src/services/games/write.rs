@@ -170,7 +170,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         outcome,
         updated_at: now,
         finished_at,
-        ..game.clone()
+        ..game.clone_without_state()
     };
     Ok(Written { game, seats })
 }
