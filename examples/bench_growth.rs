@@ -6,10 +6,11 @@
 //! A private PostgreSQL (fsync and synchronous_commit on, as `bench_submit`) and the server in
 //! process. Phase `empty`: 32 players sign up; 16 pairs play Magnate through the API for the given
 //! seconds (the `bench_submit` load: submissions/s, p50, p99; a game left unfinished is resigned
-//! at the end, so each phase lists only its own); then the 16 light players, and after them the
-//! 16 heavy ones (see below), ask `GET /api/v1/games?my_turn=true` (their games waiting for them,
-//! nearest deadline first) back to back for as long (calls/s, p50, p99, and the statements by
-//! time). Phase `fill`: games are played through the engine (the
+//! at the end, so each phase lists only its own); then each pair opens one game, and the 16
+//! light players, and after them the 16 heavy ones (see below), ask `GET
+//! /api/v1/games?my_turn=true` (their games waiting for them, nearest deadline first: the open
+//! game for one player of each pair) back to back for as long (calls/s, p50, p99, and the
+//! statements by time); the open games are then resigned. Phase `fill`: games are played through the engine (the
 //! driver and the self-play policy, `Seed::from_numbers(1, i)`) and written with `COPY FROM
 //! STDIN` as the server stores them: game rows with the state, seats with their clocks; for an
 //! active game its actions and its events with their audiences, a row each, for a finished game
@@ -24,7 +25,8 @@
 //! are as long before the fill as after it and their "my games" shows the growth alone.
 //! `VACUUM (ANALYZE)` and a `CHECKPOINT` follow, as on a database that has lived (and so that no
 //! autovacuum or checkpoint runs during the measurement). Phase `full`: the same measurements
-//! again, then the ratios of the p99s.
+//! again, then the ratios of the p99s. Each phase measures three rounds, and the ratios compare
+//! the median p99s: on this shared machine one round alone can be far off.
 //!
 //! Run: `cargo run --release --example bench_growth [seconds] [--finished N] [--active M]
 //! [--distinct K]` (default 10 s per measurement, 50,000 finished and 100,000 active games;
@@ -121,13 +123,36 @@ async fn my_games_with_statements(
     base: &str,
     tokens: &[String],
     seconds: u64,
+    statements: bool,
 ) -> (Measured, Measured) {
+    // One game in progress per pair while they ask, so that a light player's list is not empty
+    // (the submissions' games are resigned when they end): it holds one game, waiting for one
+    // of the two, before the fill as after it.
+    let setup = client(base);
+    let mut open = Vec::new();
+    for g in 0..tokens.len() / 2 {
+        let email = format!("p{}@bench.test", 2 * g + 1);
+        open.push(setup.game(&tokens[2 * g], &tokens[2 * g + 1], &email).await);
+    }
     let mut groups = Vec::new();
     for (name, part) in [("light", &tokens[HEAVY..]), ("heavy", &tokens[..HEAVY])] {
         psql(url, "SELECT pg_stat_statements_reset()");
         groups.push(measure_my_games(base, part, seconds).await);
-        println!("statements while the {name} players asked for their games:");
-        print!("{}", psql(url, TOP_STATEMENTS));
+        if statements {
+            println!("statements while the {name} players asked for their games:");
+            print!("{}", psql(url, TOP_STATEMENTS));
+        }
+    }
+    for (id, seats) in open {
+        let (st, body) = setup
+            .call(
+                "POST",
+                &format!("/api/v1/games/{id}/resign"),
+                Some(&seats[0]),
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(st, 200, "resigning the open game {id}: {body}");
     }
     let heavy = groups.pop().unwrap();
     (heavy, groups.pop().unwrap())
@@ -216,6 +241,36 @@ async fn check_filled(base: &str, token: &str) {
         ));
     }
     println!("{line}");
+}
+
+/// Rounds of measurement per phase. One round's p99 on this shared 2-core machine moved by
+/// half from one minute to the next (an empty phase once came out 1.7 times slower than the
+/// full one after it), so each phase measures [`ROUNDS`] times and the ratios compare medians.
+const ROUNDS: usize = 3;
+
+/// [`ROUNDS`] rounds of the submissions then "my games" (the statements printed after the
+/// last); returns the median p99 of the submissions, the light and the heavy players' lists.
+async fn rounds(phase: &str, url: &str, base: &str, tokens: &[String], seconds: u64) -> [f64; 3] {
+    let mut p99s = [const { Vec::new() }; 3];
+    for round in 1..=ROUNDS {
+        let submit = measure_submissions(base, tokens, seconds).await;
+        let mine = my_games_with_statements(url, base, tokens, seconds, round == ROUNDS).await;
+        report(&format!("{phase} round={round}"), &submit, &mine);
+        for (all, m) in p99s.iter_mut().zip([&submit, &mine.1, &mine.0]) {
+            all.push(m.pct(0.99));
+        }
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let [a, b, c] = p99s;
+    let medians = [median(a), median(b), median(c)];
+    println!(
+        "phase={phase} median_p99_ms submissions={:.1} my_games_light={:.1} my_games_heavy={:.1}",
+        medians[0], medians[1], medians[2]
+    );
+    medians
 }
 
 fn report(phase: &str, submit: &Measured, mine: &(Measured, Measured)) {
@@ -998,11 +1053,7 @@ fn main() {
             tokens.push(setup.user(i).await);
         }
 
-        let empty = (
-            measure_submissions(&base, &tokens, seconds).await,
-            my_games_with_statements(&url, &base, &tokens, seconds).await,
-        );
-        report("empty", &empty.0, &empty.1);
+        let empty = rounds("empty", &url, &base, &tokens, seconds).await;
 
         let fill_url = url.clone();
         actix_web::rt::task::spawn_blocking(move || fill(&fill_url, finished, active, distinct))
@@ -1010,17 +1061,13 @@ fn main() {
             .unwrap();
         check_filled(&base, &tokens[0]).await;
 
-        let full = (
-            measure_submissions(&base, &tokens, seconds).await,
-            my_games_with_statements(&url, &base, &tokens, seconds).await,
-        );
-        report("full", &full.0, &full.1);
+        let full = rounds("full", &url, &base, &tokens, seconds).await;
         println!(
             "ratio submit_p99={:.2} my_games_light_p99={:.2} (the growth alone; limit 1.5) \
-             my_games_heavy_p99={:.2} (a list some 30 times longer)",
-            full.0.pct(0.99) / empty.0.pct(0.99),
-            full.1.1.pct(0.99) / empty.1.1.pct(0.99),
-            full.1.0.pct(0.99) / empty.1.0.pct(0.99)
+             my_games_heavy_p99={:.2} (a list some 30 times longer); medians of {ROUNDS} rounds",
+            full[0] / empty[0],
+            full[1] / empty[1],
+            full[2] / empty[2]
         );
         handle.stop(true).await;
     });
