@@ -759,7 +759,6 @@ pub fn list(
     user: UserId,
     filter: ListFilter,
 ) -> Result<Vec<GameSummary>, ApiError> {
-    let email = email_of(conn, user)?;
     // Whose turn it is lives on the seat: asked for, only the caller's pending seats are read
     // (an index walk), never their whole history of games; and no state is read at all.
     let mut query = games::table
@@ -776,6 +775,9 @@ pub fn list(
             .filter(games::id.eq_any(pending))
             .filter(games::status.eq(GameStatus::Active.as_str()));
     } else {
+        // Invitations are to an address: only this list needs it (a round trip saved on the
+        // clients' most frequent call, "my turn").
+        let email = email_of(conn, user)?;
         let mine = game_seats::table
             .filter(
                 game_seats::user_id.eq(user.0).or(game_seats::user_id
