@@ -103,9 +103,9 @@ fn main() {
     );
     explain(
         &mut conn,
-        "a player's games by nearest deadline",
+        "a player's games by nearest deadline (their pending seats, as the server asks)",
         "SELECT game_id, deadline FROM game_seats \
-         WHERE user_id = md5('u1')::uuid AND deadline IS NOT NULL \
+         WHERE user_id = md5('u1')::uuid AND is_pending \
          ORDER BY deadline LIMIT 50",
     );
     pg.stop();
