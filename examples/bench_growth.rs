@@ -144,14 +144,7 @@ async fn my_games_with_statements(
         }
     }
     for (id, seats) in open {
-        let (st, body) = setup
-            .call(
-                "POST",
-                &format!("/api/v1/games/{id}/resign"),
-                Some(&seats[0]),
-                Some(json!({})),
-            )
-            .await;
+        let (st, body) = setup.resign(&id, &seats[0]).await;
         assert_eq!(st, 200, "resigning the open game {id}: {body}");
     }
     let heavy = groups.pop().unwrap();

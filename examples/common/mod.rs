@@ -51,6 +51,17 @@ impl Client {
         t["access_token"].as_str().unwrap().to_owned()
     }
 
+    /// `token`'s player resigns game `id`: the status and the answer.
+    pub async fn resign(&self, id: &str, token: &str) -> (u16, Value) {
+        self.call(
+            "POST",
+            &format!("/api/v1/games/{id}/resign"),
+            Some(token),
+            Some(json!({})),
+        )
+        .await
+    }
+
     /// A new game between the pair; the tokens by seat.
     pub async fn game(&self, a: &str, b: &str, b_email: &str) -> (String, [String; 2]) {
         let (st, g) = self
@@ -102,14 +113,7 @@ pub async fn play(
         loop {
             if Instant::now() >= until {
                 // Resigned, so that the lists a later phase measures hold only its own games.
-                let (st, body) = client
-                    .call(
-                        "POST",
-                        &format!("/api/v1/games/{id}/resign"),
-                        Some(&tokens[0]),
-                        Some(json!({})),
-                    )
-                    .await;
+                let (st, body) = client.resign(&id, &tokens[0]).await;
                 // 409: the game ended with the last move.
                 if st != 200 && st != 409 {
                     eprintln!("resigning game {id} at the end of the phase: {st} {body}");
