@@ -175,7 +175,7 @@ fn main() {
         let before = sizes(&mut conn);
         let mut moves = 0;
         for g in 0..games {
-            let (id, tokens) = client.game(&a, &b, "p1@bench.test").await;
+            let (id, tokens) = client.game(&a, &b, &common::email(1)).await;
             moves += play_out(&client, &id, &tokens, g as u64 + 1).await;
         }
         // Let the worker send the game-over mails (their jobs are part of what a game stores

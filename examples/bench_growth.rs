@@ -5,28 +5,28 @@
 //!
 //! A private PostgreSQL (fsync and synchronous_commit on, as `bench_submit`) and the server in
 //! process. Phase `empty`: 32 players sign up; 16 pairs play Magnate through the API for the given
-//! seconds (the `bench_submit` load: submissions/s, p50, p99; a game left unfinished is resigned
-//! at the end, so each phase lists only its own); then each pair opens one game, and the 16
-//! light players, and after them the 16 heavy ones (see below), ask `GET
-//! /api/v1/games?my_turn=true` (their games waiting for them, nearest deadline first: the open
-//! game for one player of each pair) back to back for as long (calls/s, p50, p99, and the
-//! statements by time); the open games are then resigned. Phase `fill`: games are played through the engine (the
-//! driver and the self-play policy, `Seed::from_numbers(1, i)`) and written with `COPY FROM
-//! STDIN` as the server stores them: game rows with the state, seats with their clocks; for an
-//! active game its actions and its events with their audiences, a row each, for a finished game
-//! its record as one archive row (the actions and events as two JSON arrays, as the server moves
-//! them when a game ends) and a result per seat; an active game is the same game stopped halfway,
-//! its pending seats with a deadline in the next three days. Playing a million distinct games and storing each would take too long on this 2-core
-//! machine, so `--distinct K` games (default 2,000) are played and their rows reused under fresh
-//! game ids, seats and seeds (a copy's seed therefore does not replay its actions: its fairness
-//! check would fail; nothing here reads it). The seats go to 10,000 generated accounts, and the
-//! first 16 of the 32 benchmark players ("heavy") also sit in about 300 finished and 30 active
-//! filler games, so that their lists are long; the other 16 ("light") sit in none, so their lists
-//! are as long before the fill as after it and their "my games" shows the growth alone.
+//! seconds (the `bench_submit` load: submissions/s, p50, p99; a game left unfinished is resigned at
+//! the end, so each phase lists only its own); then each pair opens one game, and the 16 light
+//! players, and after them the 16 heavy ones (see below), ask `GET /api/v1/games?my_turn=true`
+//! (their games waiting for them, nearest deadline first: the open game for one player of each
+//! pair) back to back for as long (calls/s, p50, p99, and the statements by time); the open games
+//! are then resigned. Phase `fill`: games are played through the engine (the driver and the
+//! self-play policy, `Seed::from_numbers(1, i)`) and written with `COPY FROM STDIN` as the server
+//! stores them: game rows with the state, seats with their clocks; for an active game its actions
+//! and its events with their audiences, a row each, for a finished game its record as one archive
+//! row (the actions and events as two JSON arrays, as the server moves them when a game ends) and a
+//! result per seat; an active game is the same game stopped halfway, its pending seats with a
+//! deadline in the next three days. Playing a million distinct games and storing each would take
+//! too long on this 2-core machine, so `--distinct K` games (default 2,000) are played and their
+//! rows reused under fresh game ids, seats and seeds (a copy's seed therefore does not replay its
+//! actions: its fairness check would fail; nothing here reads it). The seats go to 10,000 generated
+//! accounts, and the first 16 of the 32 benchmark players ("heavy") also sit in about 300 finished
+//! and 30 active filler games, so that their lists are long; the other 16 ("light") sit in none, so
+//! their lists are as long before the fill as after it and their "my games" shows the growth alone.
 //! `VACUUM (ANALYZE)` and a `CHECKPOINT` follow, as on a database that has lived (and so that no
 //! autovacuum or checkpoint runs during the measurement). Phase `full`: the same measurements
-//! again, then the ratios of the p99s. Each phase measures three rounds, and the ratios compare
-//! the median p99s: on this shared machine one round alone can be far off.
+//! again, then the ratios of the p99s. Each phase measures three rounds, and the ratios compare the
+//! median p99s: on this shared machine one round alone can be far off.
 //!
 //! Run: `cargo run --release --example bench_growth [seconds] [--finished N] [--active M]
 //! [--distinct K]` (default 10 s per measurement, 50,000 finished and 100,000 active games;
@@ -131,7 +131,7 @@ async fn my_games_with_statements(
     let setup = client(base);
     let mut open = Vec::new();
     for g in 0..tokens.len() / 2 {
-        let email = format!("p{}@bench.test", 2 * g + 1);
+        let email = common::email(2 * g + 1);
         open.push(setup.game(&tokens[2 * g], &tokens[2 * g + 1], &email).await);
     }
     let mut groups = Vec::new();
@@ -873,7 +873,7 @@ fn fill(url: &str, finished: u64, active: u64, distinct: u64) {
                 .unwrap();
         (0..PLAYERS)
             .map(|i| {
-                let email = format!("p{i}@bench.test");
+                let email = common::email(i);
                 let a = found.iter().find(|a| a.email == email).unwrap();
                 (a.id, email)
             })

@@ -141,7 +141,7 @@ fn main() {
                         .game(
                             &tokens[2 * g],
                             &tokens[2 * g + 1],
-                            &format!("p{}@bench.test", 2 * g + 1),
+                            &common::email(2 * g + 1),
                         )
                         .await;
                     advance(&setup, &id, &seats, g).await;

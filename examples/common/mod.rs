@@ -37,7 +37,7 @@ impl Client {
     }
 
     pub async fn user(&self, i: usize) -> String {
-        let email = format!("p{i}@bench.test");
+        let email = email(i);
         let (st, _) = self.call("POST", "/api/v1/accounts", None, Some(json!({"email": email, "display_name": format!("P{i}"), "password": "bench password 1234"}))).await;
         assert_eq!(st, 201);
         let (_, t) = self
@@ -226,7 +226,7 @@ pub async fn play_pairs(
                 client(g),
                 tokens[2 * g].clone(),
                 tokens[2 * g + 1].clone(),
-                format!("p{}@bench.test", 2 * g + 1),
+                email(2 * g + 1),
                 until,
                 g as u64 + 1,
             ))
@@ -240,6 +240,11 @@ pub async fn play_pairs(
         reads += r;
     }
     (all, reads)
+}
+
+/// The address of benchmark player `i` (signed up by [`Client::user`]).
+pub fn email(i: usize) -> String {
+    format!("p{i}@bench.test")
 }
 
 /// The statements of a phase by total time: calls, total and mean milliseconds, rows, and
