@@ -57,6 +57,21 @@ fn sizes(conn: &mut PgConnection) -> Vec<Size> {
     .unwrap()
 }
 
+/// Ended games whose record the worker has not archived yet.
+fn unarchived(conn: &mut PgConnection) -> i64 {
+    #[derive(QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let c: Count = sql_query(
+        "SELECT count(*) AS n FROM jobs WHERE kind = 'game.archive_record' AND status <> 'done'",
+    )
+    .get_result(conn)
+    .unwrap();
+    c.n
+}
+
 /// The resident set of process `pid`, in kB.
 fn rss_kb(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
@@ -178,8 +193,16 @@ fn main() {
             let (id, tokens) = client.game(&a, &b, &common::email(1)).await;
             moves += play_out(&client, &id, &tokens, g as u64 + 1).await;
         }
-        // Let the worker send the game-over mails (their jobs are part of what a game stores
-        // until they are cleaned) and autovacuum settle.
+        // Let the worker archive every game's record and send the game-over mails (their jobs
+        // are part of what a game stores until they are cleaned), and autovacuum settle.
+        let waiting = Instant::now();
+        while unarchived(&mut conn) > 0 {
+            assert!(
+                waiting.elapsed() < Duration::from_secs(300),
+                "the worker did not archive the games' records"
+            );
+            actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+        }
         actix_web::rt::time::sleep(Duration::from_secs(5)).await;
         sql_query("VACUUM ANALYZE").execute(&mut conn).unwrap();
         let after = sizes(&mut conn);

@@ -38,7 +38,7 @@
 
 mod common;
 
-use common::{TOP_STATEMENTS, client, play_pairs, psql};
+use common::{TOP_STATEMENTS, client, percentile_ms, play_pairs, psql};
 use diesel::pg::CopyFormat;
 use diesel::prelude::ExecuteCopyFromDsl;
 use diesel::{Connection, PgConnection, QueryableByName, RunQueryDsl};
@@ -91,9 +91,7 @@ struct Measured {
 
 impl Measured {
     fn pct(&self, p: f64) -> f64 {
-        let all = &self.latencies;
-        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+        percentile_ms(&self.latencies, p)
     }
 
     fn per_s(&self) -> f64 {
@@ -104,11 +102,10 @@ impl Measured {
 async fn measure_submissions(base: &str, tokens: &[String], seconds: u64) -> Measured {
     let until = Instant::now() + Duration::from_secs(seconds);
     let start = Instant::now();
-    let (mut latencies, _) = play_pairs(|_| client(base), tokens, until).await;
+    let played = play_pairs(|_| client(base), tokens, until).await;
     let seconds = start.elapsed().as_secs_f64();
-    latencies.sort_unstable();
     Measured {
-        latencies,
+        latencies: played.latencies,
         seconds,
         extra: 0,
     }
@@ -1037,6 +1034,8 @@ fn main() {
     let url = pg.url("herald_bench");
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
     let settings = common::settings(&url, &dir.join("data"));
+    // Ended games' records are archived beside the load throughout, as by `herald serve`.
+    let _archiver = common::Archiver::start(&settings);
 
     actix_web::rt::System::new().block_on(async move {
         let (base, handle) = common::serve(settings);

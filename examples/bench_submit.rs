@@ -12,9 +12,8 @@
 
 mod common;
 
-use common::{TOP_STATEMENTS, play_pairs, psql};
+use common::{TOP_STATEMENTS, percentile_ms, play_pairs, psql};
 use diesel::{Connection, PgConnection};
-use herald::config::Settings;
 use herald::devdb::EmbeddedPostgres;
 use herald::startup::{Application, ServerOptions};
 use std::process::Command;
@@ -89,12 +88,7 @@ fn main() {
     let url = pg.url("herald_bench");
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
     // One JWT secret for every instance, as README says for several instances on one database.
-    let mut settings = Settings::for_tests(url.clone(), dir.join("data"));
-    settings.database.pool_size = 32;
-    settings.auth.sign_in_per_minute = 10_000;
-    // Each client submits for its account as fast as the server answers.
-    settings.auth.account_requests_per_minute = 1_000_000;
-    settings.auth.registrations_per_hour = 10_000;
+    let settings = common::settings(&url, &dir.join("data"));
     match tps {
         Some(t) => println!("pgbench_tpcb_tps={t:.0} target_60pct={:.0}", t * 0.6),
         None => println!("pgbench_tpcb_tps=unavailable"),
@@ -129,22 +123,28 @@ fn main() {
                 }
             }
             psql(&url, "SELECT pg_stat_statements_reset()");
+            let archiver = common::Archiver::start(&settings);
             let until = Instant::now() + Duration::from_secs(seconds);
             let start = Instant::now();
-            let (mut all, reads) = play_pairs(client, &tokens, until).await;
+            let played = play_pairs(client, &tokens, until).await;
             let elapsed = start.elapsed().as_secs_f64();
-            all.sort_unstable();
-            let pct = |p: f64| {
-                all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-                    .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-            };
+            drop(archiver);
+            let all = &played.latencies;
             let per_s = all.len() as f64 / elapsed;
             println!(
-                "instances={n} clients=32 games={GAMES} seconds={elapsed:.1} reads={reads} \
+                "instances={n} clients=32 games={GAMES} seconds={elapsed:.1} reads={} \
                  submissions={} submissions_per_s={per_s:.0} p50_ms={:.1} p99_ms={:.1}",
+                played.reads,
                 all.len(),
-                pct(0.5),
-                pct(0.99)
+                percentile_ms(all, 0.5),
+                percentile_ms(all, 0.99)
+            );
+            // The submissions that ended a game write its results, ratings and record.
+            println!(
+                "game_endings={} p50_ms={:.1} max_ms={:.1}",
+                played.endings.len(),
+                percentile_ms(&played.endings, 0.5),
+                percentile_ms(&played.endings, 1.0)
             );
             // Where the database's time went in this phase, by statement.
             print!("{}", psql(&url, TOP_STATEMENTS));

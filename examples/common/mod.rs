@@ -95,7 +95,34 @@ impl Client {
     }
 }
 
-/// One pair of clients playing games back to back until `until`; returns submission latencies.
+/// What clients playing games measured.
+#[derive(Debug, Default)]
+pub struct Played {
+    /// Every submission's latency.
+    pub latencies: Vec<Duration>,
+    /// The latencies of the submissions that ended their game (also in `latencies`): the
+    /// results, ratings and record are written then.
+    pub endings: Vec<Duration>,
+    /// Game reads.
+    pub reads: u64,
+}
+
+impl Played {
+    fn extend(&mut self, other: Played) {
+        self.latencies.extend(other.latencies);
+        self.endings.extend(other.endings);
+        self.reads += other.reads;
+    }
+}
+
+/// Percentile `p` (0..1) of `sorted`, in milliseconds (0 when empty).
+pub fn percentile_ms(sorted: &[Duration], p: f64) -> f64 {
+    sorted
+        .get(((sorted.len() as f64 * p) as usize).min(sorted.len().saturating_sub(1)))
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+/// One pair of clients playing games back to back until `until`.
 pub async fn play(
     client: Client,
     a: String,
@@ -103,9 +130,8 @@ pub async fn play(
     b_email: String,
     until: Instant,
     seed: u64,
-) -> (Vec<Duration>, u64) {
-    let mut latencies = Vec::new();
-    let mut reads = 0u64;
+) -> Played {
+    let mut played = Played::default();
     let mut rng = seed | 1;
     while Instant::now() < until {
         let (id, tokens) = client.game(&a, &b, &b_email).await;
@@ -118,7 +144,7 @@ pub async fn play(
                 if st != 200 && st != 409 {
                     eprintln!("resigning game {id} at the end of the phase: {st} {body}");
                 }
-                return (latencies, reads);
+                return played;
             }
             let (seat, g) = match current.take() {
                 Some(x) => x,
@@ -128,7 +154,7 @@ pub async fn play(
                         let (_, g) = client
                             .call("GET", &format!("/api/v1/games/{id}"), Some(token), None)
                             .await;
-                        reads += 1;
+                        played.reads += 1;
                         if g["status"] != "active" {
                             break;
                         }
@@ -161,8 +187,12 @@ pub async fn play(
                     Some(json!({"expected_version": g["version"], "actions": [action]})),
                 )
                 .await;
-            latencies.push(start.elapsed());
+            let took = start.elapsed();
+            played.latencies.push(took);
             assert_eq!(st, 200, "{next}");
+            if next["status"] == "finished" {
+                played.endings.push(took);
+            }
             if next["legal_actions"]
                 .as_array()
                 .is_some_and(|l| !l.is_empty())
@@ -171,7 +201,7 @@ pub async fn play(
             }
         }
     }
-    (latencies, reads)
+    played
 }
 
 /// The benchmarks' settings: a pool of 32, and rate limits that 32 clients from one address, each
@@ -185,6 +215,50 @@ pub fn settings(url: &str, data: &std::path::Path) -> herald::config::Settings {
     s.auth.account_requests_per_minute = 1_000_000;
     s.auth.registrations_per_hour = 10_000;
     s
+}
+
+/// A thread that moves the records of ended games into their archive rows, as `herald serve`'s
+/// job worker does after each game (the benchmarks send no mail, so it runs those jobs only and
+/// leaves the mail jobs queued); it stops when dropped.
+pub struct Archiver {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Archiver {
+    pub fn start(settings: &herald::config::Settings) -> Archiver {
+        use herald::jobs::{BackgroundJob, Lane, Ran};
+        use std::sync::atomic::Ordering;
+        let url = settings.database.url.clone().unwrap();
+        let worker =
+            herald::jobs::Worker::new(settings, herald::db::pool(&url, 1).unwrap()).unwrap();
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        let lane = Lane::Kind(herald::services::games::record::ArchiveRecord::KIND);
+        let thread = std::thread::spawn(move || {
+            while !stopped.load(Ordering::Relaxed) {
+                match worker.run_once_in(lane) {
+                    Ok(Ran::Done { .. }) => {}
+                    Ok(Ran::Idle) => std::thread::sleep(Duration::from_millis(20)),
+                    Ok(other) => panic!("archiving a record failed: {other:?}"),
+                    Err(e) => panic!("the archiver lost its database: {e}"),
+                }
+            }
+        });
+        Archiver {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Archiver {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Starts a server with `settings` in this process (two workers); its address and handle.
@@ -214,12 +288,12 @@ pub fn client(base: &str) -> Client {
 }
 
 /// Every pair of `tokens` (players 2g and 2g+1, signed up by [`Client::user`]) plays games back
-/// to back until `until`, pair g through `client(g)`: the submission latencies and the reads.
+/// to back until `until`, pair g through `client(g)`: what they measured, latencies sorted.
 pub async fn play_pairs(
     client: impl Fn(usize) -> Client,
     tokens: &[String],
     until: Instant,
-) -> (Vec<Duration>, u64) {
+) -> Played {
     let tasks: Vec<_> = (0..tokens.len() / 2)
         .map(|g| {
             actix_web::rt::spawn(play(
@@ -232,14 +306,13 @@ pub async fn play_pairs(
             ))
         })
         .collect();
-    let mut all = Vec::new();
-    let mut reads = 0;
+    let mut all = Played::default();
     for t in tasks {
-        let (l, r) = t.await.unwrap();
-        all.extend(l);
-        reads += r;
+        all.extend(t.await.unwrap());
     }
-    (all, reads)
+    all.latencies.sort_unstable();
+    all.endings.sort_unstable();
+    all
 }
 
 /// The address of benchmark player `i` (signed up by [`Client::user`]).

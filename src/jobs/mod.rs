@@ -86,6 +86,7 @@ pub const KINDS: &[(&str, Runner)] = {
         WebhookDisabledMail,
     };
     use crate::services::competitions::AdvanceJob;
+    use crate::services::games::record::ArchiveRecord;
     use crate::services::webhooks::DeliverWebhook;
     &[
         (InvitationMail::KIND, run_typed::<InvitationMail>),
@@ -106,6 +107,7 @@ pub const KINDS: &[(&str, Runner)] = {
         (DeliverWebhook::KIND, run_typed::<DeliverWebhook>),
         (WebhookDisabledMail::KIND, run_typed::<WebhookDisabledMail>),
         (AnswerMail::KIND, run_typed::<AnswerMail>),
+        (ArchiveRecord::KIND, run_typed::<ArchiveRecord>),
     ]
 };
 
@@ -256,6 +258,9 @@ pub enum Lane {
     Mail,
     /// Webhook deliveries only.
     Webhooks,
+    /// One kind only (a job's `KIND`: the benchmarks run the games' record archiving and
+    /// nothing else, as they send no mail).
+    Kind(&'static str),
 }
 
 impl Lane {
@@ -265,6 +270,7 @@ impl Lane {
             Lane::All => String::new(),
             Lane::Mail => format!("AND kind <> '{}' ", DeliverWebhook::KIND),
             Lane::Webhooks => format!("AND kind = '{}' ", DeliverWebhook::KIND),
+            Lane::Kind(kind) => format!("AND kind = '{kind}' "),
         }
     }
 }

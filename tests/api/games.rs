@@ -910,13 +910,29 @@ async fn a_finished_games_record_is_archived_in_one_row_and_reads_and_replays_th
         )
         .await;
     assert_eq!(r.status, 200, "{}", r.text);
+    // The move is a job after the commit: the game has ended and its record is still in rows.
+    assert_eq!(rows_of(&app, "game_archives", &table.id), 0);
+    let ended = app.get(&path, None).await;
+    assert_eq!(ended.status, 200, "{}", ended.text);
+    let worker =
+        herald::jobs::Worker::new(&app.settings, herald::db::pool(&app.db_url, 1).unwrap())
+            .unwrap();
+    worker.drain().unwrap();
     assert_eq!(rows_of(&app, "game_actions", &table.id), 0);
     assert_eq!(rows_of(&app, "game_events", &table.id), 0);
     assert_eq!(rows_of(&app, "game_archives", &table.id), 1);
+    // A second run of the job (a repeat after a crash) changes nothing.
+    use diesel::Connection;
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    let id = uuid::Uuid::parse_str(&table.id).unwrap();
+    herald::services::games::record::archive(&mut conn, id).unwrap();
+    assert_eq!(rows_of(&app, "game_archives", &table.id), 1);
 
-    // Everything seat 0 saw is still there, in order, now with what it could not see.
+    // Everything seat 0 saw is still there, in order, now with what it could not see; and the
+    // record reads the same from its rows and from its archive.
     let after = app.get(&path, None).await;
     assert_eq!(after.status, 200, "{}", after.text);
+    assert_eq!(after.json, ended.json);
     let after = after.json.as_array().unwrap().clone();
     let before = before.as_array().unwrap();
     assert!(after.len() >= before.len());

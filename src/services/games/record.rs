@@ -1,16 +1,24 @@
 //! A game's record — its actions and the events they caused — wherever it is kept. While a game
-//! is played the write path appends one row per action and per event; in the transaction that
-//! ends it, [`archive`] moves the record into one `game_archives` row of two JSON arrays, which
-//! PostgreSQL compresses as a whole (issue 20: a finished Magnate game's ~150 action and ~290
-//! event rows with their index entries were most of its bytes). Every reader goes through here,
-//! so none cares where the record is.
+//! is played the write path appends one row per action and per event; the transaction that ends
+//! it queues an [`ArchiveRecord`] job, which moves the record into one `game_archives` row of two
+//! JSON arrays, which PostgreSQL compresses as a whole (issue 20: a finished Magnate game's ~150
+//! action and ~290 event rows with their index entries were most of its bytes). The move is a job
+//! and not part of the last move's transaction because it is the slowest statement of the
+//! submission path (some 900 buffers, 10–30 ms under `bench_submit`'s load), and the player who
+//! made the last move need not wait for it.
+//!
+//! Every reader goes through here, so none cares where the record is. Each reads the rows first
+//! and the archive only when they hold nothing: the move deletes the rows and writes the archive
+//! in one transaction, so a reader whose rows statement ran before it committed has the rows, and
+//! one whose rows statement ran after it finds the archive (the other order could miss both).
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
+use crate::jobs::{BackgroundJob, Env, JobError};
 use crate::schema::{game_actions, game_archives, game_events};
 
 /// One stored action.
@@ -37,9 +45,6 @@ pub struct Event {
 /// # Errors
 /// Database failures.
 pub fn actions(conn: &mut PgConnection, game: Uuid) -> QueryResult<Vec<Action>> {
-    if let Some(list) = archived(conn, game, Part::Actions)? {
-        return Ok(list);
-    }
     let rows: Vec<(i64, i16, Value, DateTime<Utc>)> = game_actions::table
         .filter(game_actions::game_id.eq(game))
         .order(game_actions::seq)
@@ -50,6 +55,9 @@ pub fn actions(conn: &mut PgConnection, game: Uuid) -> QueryResult<Vec<Action>> 
             game_actions::created_at,
         ))
         .load(conn)?;
+    if rows.is_empty() {
+        return Ok(archived(conn, game, Part::Actions)?.unwrap_or_default());
+    }
     Ok(rows
         .into_iter()
         .map(|(seq, seat, action, created_at)| Action {
@@ -66,12 +74,6 @@ pub fn actions(conn: &mut PgConnection, game: Uuid) -> QueryResult<Vec<Action>> 
 /// # Errors
 /// Database failures.
 pub fn events(conn: &mut PgConnection, game: Uuid, from: i64, to: i64) -> QueryResult<Vec<Event>> {
-    if let Some(list) = archived::<Event>(conn, game, Part::Events)? {
-        return Ok(list
-            .into_iter()
-            .filter(|e| (from..=to).contains(&e.action_seq))
-            .collect());
-    }
     let rows: Vec<(i64, i64, Value, Value, DateTime<Utc>)> = game_events::table
         .filter(game_events::game_id.eq(game))
         .filter(game_events::action_seq.ge(from))
@@ -85,6 +87,13 @@ pub fn events(conn: &mut PgConnection, game: Uuid, from: i64, to: i64) -> QueryR
             game_events::created_at,
         ))
         .load(conn)?;
+    if rows.is_empty() {
+        return Ok(archived::<Event>(conn, game, Part::Events)?
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|e| (from..=to).contains(&e.action_seq))
+            .collect());
+    }
     Ok(rows
         .into_iter()
         .map(|(seq, action_seq, audience, event, created_at)| Event {
@@ -108,19 +117,21 @@ pub fn last_action_of(
     upto: Option<i64>,
 ) -> QueryResult<Option<i64>> {
     let upto = upto.unwrap_or(i64::MAX);
-    if let Some(list) = archived::<Action>(conn, game, Part::Actions)? {
-        return Ok(list
-            .iter()
-            .filter(|a| a.seat == seat && a.seq <= upto)
-            .map(|a| a.seq)
-            .max());
-    }
-    game_actions::table
+    let found: Option<i64> = game_actions::table
         .filter(game_actions::game_id.eq(game))
         .filter(game_actions::seat.eq(seat))
         .filter(game_actions::seq.le(upto))
         .select(diesel::dsl::max(game_actions::seq))
-        .first(conn)
+        .first(conn)?;
+    if found.is_some() {
+        return Ok(found);
+    }
+    Ok(archived::<Action>(conn, game, Part::Actions)?
+        .unwrap_or_default()
+        .iter()
+        .filter(|a| a.seat == seat && a.seq <= upto)
+        .map(|a| a.seq)
+        .max())
 }
 
 /// How many actions `seat` took after action `after`.
@@ -133,27 +144,51 @@ pub fn actions_since(
     seat: i16,
     after: i64,
 ) -> QueryResult<i64> {
-    if let Some(list) = archived::<Action>(conn, game, Part::Actions)? {
-        let n = list
-            .iter()
-            .filter(|a| a.seat == seat && a.seq > after)
-            .count();
-        return Ok(i64::try_from(n).unwrap_or(i64::MAX));
-    }
-    game_actions::table
+    let found: i64 = game_actions::table
         .filter(game_actions::game_id.eq(game))
         .filter(game_actions::seat.eq(seat))
         .filter(game_actions::seq.gt(after))
         .count()
-        .get_result(conn)
+        .get_result(conn)?;
+    if found > 0 {
+        return Ok(found);
+    }
+    let n = archived::<Action>(conn, game, Part::Actions)?
+        .unwrap_or_default()
+        .iter()
+        .filter(|a| a.seat == seat && a.seq > after)
+        .count();
+    Ok(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
-/// Moves the record of `game`, which has just ended, into its archive row (in the caller's
-/// transaction, after the last action and events are written).
+/// Moves the record of a game that has ended into its archive row; queued by the transaction
+/// that ends it (see the module's doc).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ArchiveRecord {
+    pub game: Uuid,
+}
+
+impl BackgroundJob for ArchiveRecord {
+    const KIND: &'static str = "game.archive_record";
+    fn run(&self, _env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        archive(conn, self.game).map_err(|e| JobError::Retry(e.to_string()))
+    }
+}
+
+/// Moves the record of `game`, which has ended, into its archive row, once: a game archived
+/// already is left as it is (its rows are gone, and a second archive row would be refused).
 ///
 /// # Errors
 /// Database failures.
 pub fn archive(conn: &mut PgConnection, game: Uuid) -> QueryResult<()> {
+    let done: Option<Uuid> = game_archives::table
+        .find(game)
+        .select(game_archives::game_id)
+        .first(conn)
+        .optional()?;
+    if done.is_some() {
+        return Ok(());
+    }
     diesel::sql_query(
         "WITH a AS (DELETE FROM game_actions WHERE game_id = $1 \
                     RETURNING seq, seat, action, created_at), \

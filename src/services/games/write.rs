@@ -9,7 +9,7 @@ use crate::domain::GameId;
 use crate::engine::registry::{AnyState, LoggedJson};
 use crate::engine::{Seat, SeatSet, Standing};
 use crate::error::ApiError;
-use crate::jobs::NewJob;
+use crate::jobs::{BackgroundJob, NewJob};
 use crate::models::{Game, GameResult, GameSeat};
 use crate::schema::game_results;
 use crate::services::clocks::Clock;
@@ -125,10 +125,14 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         finished: status == GameStatus::Finished,
         seat_count: game.seat_count,
     };
-    let mails = match state {
+    let mut jobs = match state {
         Some(_) => notifications::jobs_for_change(&change),
         None => Vec::new(),
     };
+    if state.is_some() && finished_at.is_some() {
+        // The record moves into one compressed row after the commit (see `record`).
+        jobs.push(super::record::ArchiveRecord { game: game.id }.job());
+    }
     let row = GameRow {
         state: state.map(AnyState::to_json),
         version,
@@ -139,15 +143,13 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         now,
         finished_at,
     };
-    write_rows(conn, game, &row, &changed, actor, &actions, &events, &mails)?;
+    write_rows(conn, game, &row, &changed, actor, &actions, &events, &jobs)?;
     if let (Some(state), Some(at)) = (state, finished_at) {
         let results = insert_results(conn, game, &seats, state, ending, at)?;
         // Here and only here: the results are written once per game, so the ratings are too.
         crate::services::ratings::record_game(conn, game, &results)?;
         // A competition's game: its result counts there, and the round may be complete.
         crate::services::competitions::game_ended(conn, game, &results)?;
-        // The record is complete: it moves into one compressed row (see `record`).
-        super::record::archive(conn, game.id)?;
     }
     if state.is_some() {
         let seated: Vec<(i16, Option<uuid::Uuid>)> =
@@ -242,7 +244,8 @@ struct GameRow<'a> {
 /// 5): the game row; the seats that change, each next reminder computed from the new deadline
 /// and the player's offsets (the first offset point after the decision began; none for a
 /// dropped seat or with mail turned off); the actions numbered from the game's count; the
-/// events with their audiences; and the mails.
+/// events with their audiences; and the jobs (mails, and the record's archive when the game
+/// ends).
 #[allow(clippy::too_many_arguments)]
 fn write_rows(
     conn: &mut PgConnection,
@@ -252,7 +255,7 @@ fn write_rows(
     actor: Option<Seat>,
     actions: &[Value],
     events: &[(i64, LoggedJson)],
-    mails: &[NewJob],
+    jobs: &[NewJob],
 ) -> Result<(), ApiError> {
     use diesel::sql_types::{
         Array, BigInt, Bool, Integer, Jsonb, Nullable, SmallInt, Text, Timestamptz,
@@ -316,8 +319,8 @@ fn write_rows(
     .bind::<Array<BigInt>, _>(events.iter().map(|(q, _)| *q).collect::<Vec<_>>())
     .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| audience(l)).collect::<Vec<_>>())
     .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| &l.event).collect::<Vec<_>>())
-    .bind::<Array<Text>, _>(mails.iter().map(|j| j.kind).collect::<Vec<_>>())
-    .bind::<Array<Jsonb>, _>(mails.iter().map(|j| &j.payload).collect::<Vec<_>>())
+    .bind::<Array<Text>, _>(jobs.iter().map(|j| j.kind).collect::<Vec<_>>())
+    .bind::<Array<Jsonb>, _>(jobs.iter().map(|j| &j.payload).collect::<Vec<_>>())
     .execute(conn)?;
     Ok(())
 }
