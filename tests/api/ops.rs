@@ -890,3 +890,93 @@ async fn a_dead_pooled_connection_is_replaced_after_the_alive_window() {
     let after = pid(&mut pool.get().unwrap()).expect("a working connection after the window");
     assert_ne!(after, first, "the dead connection was replaced");
 }
+
+/// The scans of table `games` and of each of its indexes so far, by name (`seq` for the table's
+/// sequential scans).
+fn games_scans(db_url: &str) -> BTreeMap<String, i64> {
+    use diesel::{Connection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Scans {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        name: String,
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = diesel::PgConnection::establish(db_url).unwrap();
+    let rows: Vec<Scans> = diesel::sql_query(
+        "SELECT 'seq' AS name, seq_scan AS n FROM pg_stat_user_tables WHERE relname = 'games' \
+         UNION ALL SELECT indexrelname::text, idx_scan FROM pg_stat_user_indexes \
+         WHERE relname = 'games'",
+    )
+    .load(&mut conn)
+    .unwrap();
+    rows.into_iter().map(|r| (r.name, r.n)).collect()
+}
+
+#[actix_web::test]
+async fn the_lobby_and_the_archive_read_games_by_index_never_the_whole_table() {
+    use diesel::{Connection, RunQueryDsl};
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let r = app
+        .post(
+            &format!("/api/v1/games/{}/resign", table.id),
+            Some(&table.tokens[0]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // The games table grows with every game ever played. A server whose connections avoid a
+    // sequential scan wherever an index can serve: the lists must not need one.
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query(
+        "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET enable_seqscan = off', \
+         current_database()); END $$",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    let server = Application::build(
+        app.settings.clone(),
+        ServerOptions {
+            workers: 1,
+            handle_signals: false,
+        },
+    )
+    .unwrap();
+    let base = format!("http://127.0.0.1:{}", server.port());
+    actix_web::rt::spawn(server.run_until_stopped());
+    let before = games_scans(&app.db_url);
+    let http = awc::Client::new();
+    for (path, token) in [
+        ("/api/v1/lobby", Some(&table.tokens[1])),
+        ("/archive", None),
+        ("/archive?kind=magnate", None),
+    ] {
+        let mut req = http.get(format!("{base}{path}"));
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        let mut res = req.send().await.unwrap();
+        let body = res.body().await.unwrap();
+        assert_eq!(res.status(), 200, "{path}: {body:?}");
+    }
+    // The server's connections report their counts within a second or so of going idle: wait
+    // until each list's index shows its scan, then compare the table's sequential scans.
+    let started = std::time::Instant::now();
+    let after = loop {
+        let now = games_scans(&app.db_url);
+        let used = |index: &str| now.get(index) > before.get(index);
+        if used("games_by_status_created")
+            && used("games_by_status_finished")
+            && used("games_by_status_kind_finished")
+        {
+            break now;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "the lists' indexes were not used: before {before:?}, now {now:?}"
+        );
+        actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
+    };
+    assert_eq!(after.get("seq"), before.get("seq"), "{before:?} {after:?}");
+}
