@@ -586,13 +586,7 @@ async fn resigning_ends_the_game_the_record_becomes_public_and_the_seed_is_revea
         before_the_end.push(refused.text);
     }
 
-    let r = app
-        .post(
-            &format!("/api/v1/games/{}/resign", table.id),
-            Some(&table.tokens[0]),
-            json!({}),
-        )
-        .await;
+    let r = app.resign(&table, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json["status"], "finished");
     assert_eq!(r.json["outcome"]["winners"], json!([1]));
@@ -611,13 +605,7 @@ async fn resigning_ends_the_game_the_record_becomes_public_and_the_seed_is_revea
         "the resigned seat places second"
     );
 
-    let again = app
-        .post(
-            &format!("/api/v1/games/{}/resign", table.id),
-            Some(&table.tokens[1]),
-            json!({}),
-        )
-        .await;
+    let again = app.resign(&table, 1).await;
     again.assert_problem(409, "game_over");
     let late = app
         .submit(
@@ -902,13 +890,7 @@ async fn a_finished_games_record_is_archived_in_one_row_and_reads_and_replays_th
     assert!(rows_of(&app, "game_events", &table.id) > played);
     assert_eq!(rows_of(&app, "game_archives", &table.id), 0);
 
-    let r = app
-        .post(
-            &format!("/api/v1/games/{}/resign", table.id),
-            Some(&table.tokens[0]),
-            json!({}),
-        )
-        .await;
+    let r = app.resign(&table, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     // The move is a job after the commit: the game has ended and its record is still in rows.
     assert_eq!(rows_of(&app, "game_archives", &table.id), 0);

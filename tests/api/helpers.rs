@@ -301,6 +301,16 @@ impl TestApp {
         .await
     }
 
+    /// Seat `seat` resigns the game of `table`.
+    pub async fn resign(&self, table: &Table, seat: usize) -> Reply {
+        self.post(
+            &format!("/api/v1/games/{}/resign", table.id),
+            Some(&table.tokens[seat]),
+            json!({}),
+        )
+        .await
+    }
+
     /// The `game_results` rows of a game, by seat, as JSON objects (not in the API yet: the
     /// competitions and ratings read them).
     #[allow(dead_code, reason = "used by the games and play tests")]

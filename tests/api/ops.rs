@@ -918,13 +918,7 @@ async fn the_lobby_and_the_archive_read_games_by_index_never_the_whole_table() {
     use diesel::{Connection, RunQueryDsl};
     let app = spawn_app().await;
     let table = app.table().await;
-    let r = app
-        .post(
-            &format!("/api/v1/games/{}/resign", table.id),
-            Some(&table.tokens[0]),
-            json!({}),
-        )
-        .await;
+    let r = app.resign(&table, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     // The games table grows with every game ever played. A server whose connections avoid a
     // sequential scan wherever an index can serve: the lists must not need one.

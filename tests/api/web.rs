@@ -998,13 +998,7 @@ async fn a_finished_game_shows_the_winner_to_its_players_and_to_anyone() {
     let app = spawn_app().await;
     let table = app.table().await;
     let cookie = open_link(&app, &table, 1).await;
-    let r = app
-        .post(
-            &format!("/api/v1/games/{}/resign", table.id),
-            Some(&table.tokens[0]),
-            serde_json::json!({}),
-        )
-        .await;
+    let r = app.resign(&table, 0).await;
     assert_eq!(r.status, 200, "{}", r.text);
     let mine = page(&app, &format!("/play/{}", table.id), &cookie).await;
     assert_eq!(mine.status, 200);
@@ -1636,13 +1630,7 @@ async fn the_archive_lists_finished_games_for_anyone_by_game_and_by_player() {
         !listed("/archive".to_owned()).await.text.contains(&table.id),
         "not before it ends"
     );
-    let resigned = app
-        .post(
-            &format!("/api/v1/games/{}/resign", table.id),
-            Some(&table.tokens[0]),
-            serde_json::json!({}),
-        )
-        .await;
+    let resigned = app.resign(&table, 0).await;
     assert_eq!(resigned.status, 200, "{}", resigned.text);
     let ada = user_id(&app, &table.tokens[0]).await;
     let all = listed("/archive".to_owned()).await;
