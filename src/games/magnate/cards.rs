@@ -239,8 +239,32 @@ pub const CARDS: [CardInfo; 45] = [
     card("TSLK", "the Window", Rank::Court, S | L | K),
 ];
 
+/// For each card, the higher die that makes it pay income when completed (MAG-INC-2/3): its
+/// rank for 2–9, 1 for an Ace (double 1s), 0 (never) for the others. Read for every property at
+/// every roll, so it is a byte table rather than a match on [`CardInfo::rank`]. Evaluated at
+/// compile time: an index out of range would fail the build, not a game.
+#[allow(clippy::indexing_slicing)]
+const PAYS_ON: [u8; 45] = {
+    let mut out = [0u8; 45];
+    let mut i = 0;
+    while i < CARDS.len() {
+        out[i] = match CARDS[i].rank {
+            Rank::Ace => 1,
+            Rank::Number(r) => r,
+            _ => 0,
+        };
+        i += 1;
+    }
+    out
+};
+
 impl Card {
     pub const EXCUSE: Card = Card(36);
+
+    /// The higher die (1–9) on which this card pays income, 0 if none does (see [`PAYS_ON`]).
+    pub fn pays_on(self) -> u8 {
+        PAYS_ON.get(self.index()).copied().unwrap_or(0)
+    }
 
     /// Every card, in table order.
     pub fn all() -> impl Iterator<Item = Card> {

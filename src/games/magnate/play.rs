@@ -259,9 +259,7 @@ pub fn deed(
 /// MAG-SELL-1..3: what selling a card brings.
 pub fn sale_value(card: Card) -> Tokens {
     let mut gained = Tokens::NONE;
-    for s in card.suits().iter() {
-        gained.add(s, if card.rank() == Rank::Ace { 2 } else { 1 });
-    }
+    gained.add_suits(card.suits(), if card.rank() == Rank::Ace { 2 } else { 1 });
     gained
 }
 
