@@ -451,7 +451,7 @@ fn read_columns(state: &State, seat: Seat) -> Columns {
         .zip(state.districts.0.iter())
     {
         *slot = match column.last() {
-            None if pawn.rank() == Rank::Excuse => 0x3f,
+            None if *pawn == Card::EXCUSE => 0x3f,
             None => pawn.suits().bits(),
             // A deed is always the top card of its column (MAG-PLACE-4 places nothing on it, and
             // the position format refuses cards on top of one), so the top card alone tells
@@ -500,6 +500,7 @@ fn caps_of(bits: u8, supply: &Tokens) -> Option<([u16; 3], usize)> {
 
 /// The ways to put exactly `total` tokens on suits with these supplies, at least `min` on each
 /// ([`count_compositions`] over gathered supplies).
+#[inline]
 fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
     match caps {
         [] => u32::from(total == 0),
@@ -517,6 +518,7 @@ fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
 }
 
 /// The ways to put at most `room` tokens in all (none included) on suits with these supplies.
+#[inline]
 fn at_most(caps: &[u16], room: u16) -> u32 {
     match caps {
         [] => 1,

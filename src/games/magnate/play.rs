@@ -181,7 +181,8 @@ pub fn check_build_payment(card: Card, payment: &Tokens, rules: &Rules) -> Resul
         ));
     }
     let suits = card.suits();
-    if let Some((s, _)) = payment.iter().find(|(s, _)| !suits.contains(*s)) {
+    let paid = payment.suits();
+    if let Some(s) = paid.minus(suits).first() {
         return Err(Illegal::new(
             "MAG-BUILD-2",
             format!(
@@ -190,7 +191,7 @@ pub fn check_build_payment(card: Card, payment: &Tokens, rules: &Rules) -> Resul
             ),
         ));
     }
-    if let Some(s) = suits.iter().find(|s| payment.get(*s) == 0) {
+    if let Some(s) = suits.minus(paid).first() {
         return Err(Illegal::new(
             "MAG-BUILD-3",
             format!(

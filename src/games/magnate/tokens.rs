@@ -75,10 +75,11 @@ impl Tokens {
 
     /// The suits with a count above zero.
     pub fn suits(&self) -> SuitSet {
-        Suit::ALL
-            .into_iter()
-            .filter(|s| self.get(*s) > 0)
-            .fold(SuitSet::EMPTY, SuitSet::with)
+        let mut bits = 0u8;
+        for (i, &n) in self.0.iter().enumerate() {
+            bits |= u8::from(n > 0) << i;
+        }
+        SuitSet::from_bits(bits)
     }
 
     /// Suits with their counts, canonical order, zeros skipped.
