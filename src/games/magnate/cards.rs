@@ -125,6 +125,17 @@ impl SuitSet {
         self.0.count_ones() as usize
     }
 
+    /// The first suit in canonical order, if any.
+    pub fn first(self) -> Option<Suit> {
+        Suit::ALL.get(self.0.trailing_zeros() as usize).copied()
+    }
+
+    /// The suits of `self` that are not in `other`.
+    #[must_use]
+    pub fn minus(self, other: SuitSet) -> SuitSet {
+        SuitSet(self.0 & !other.0)
+    }
+
     /// One bit per suit, bit `i` for the suit of index `i`.
     pub fn bits(self) -> u8 {
         self.0
@@ -239,8 +250,46 @@ pub const CARDS: [CardInfo; 45] = [
     card("TSLK", "the Window", Rank::Court, S | L | K),
 ];
 
+/// Each card's suits and rank, packed from [`CARDS`] at compile time: the engine reads them for
+/// every card it looks at, and a table of 45 small entries stays in one or two cache lines where
+/// the full [`CardInfo`] rows (names and codes included) spread over thirty.
+#[allow(clippy::indexing_slicing)]
+const PACKED: [(SuitSet, Rank); 45] = {
+    let mut out = [(SuitSet::EMPTY, Rank::Excuse); 45];
+    let mut i = 0;
+    while i < CARDS.len() {
+        out[i] = (CARDS[i].suits, CARDS[i].rank);
+        i += 1;
+    }
+    out
+};
+
+/// For each card, the higher die that makes it pay income when completed (MAG-INC-2/3): its
+/// rank for 2–9, 1 for an Ace (double 1s), 0 (never) for the others. Read for every property at
+/// every roll, so it is a byte table rather than a match on [`CardInfo::rank`]. Evaluated at
+/// compile time: an index out of range would fail the build, not a game.
+#[allow(clippy::indexing_slicing)]
+const PAYS_ON: [u8; 45] = {
+    let mut out = [0u8; 45];
+    let mut i = 0;
+    while i < CARDS.len() {
+        out[i] = match CARDS[i].rank {
+            Rank::Ace => 1,
+            Rank::Number(r) => r,
+            _ => 0,
+        };
+        i += 1;
+    }
+    out
+};
+
 impl Card {
     pub const EXCUSE: Card = Card(36);
+
+    /// The higher die (1–9) on which this card pays income, 0 if none does (see [`PAYS_ON`]).
+    pub fn pays_on(self) -> u8 {
+        PAYS_ON.get(self.index()).copied().unwrap_or(0)
+    }
 
     /// Every card, in table order.
     pub fn all() -> impl Iterator<Item = Card> {
@@ -270,11 +319,11 @@ impl Card {
     }
 
     pub fn rank(self) -> Rank {
-        self.info().rank
+        PACKED.get(self.index()).map_or(Rank::Excuse, |p| p.1)
     }
 
     pub fn suits(self) -> SuitSet {
-        self.info().suits
+        PACKED.get(self.index()).map_or(SuitSet::EMPTY, |p| p.0)
     }
 
     /// MAG-CARD-3: the two cards' suit sets intersect.

@@ -22,7 +22,7 @@ pub fn check(state: &State, seat: Seat, card: Card, payment: &Tokens) -> Result<
         ));
     }
     let suits = card.suits();
-    if let Some((s, _)) = payment.iter().find(|(s, _)| !suits.contains(*s)) {
+    if let Some(s) = payment.suits().minus(suits).first() {
         return Err(Illegal::new(
             "MAG-DEV-2",
             format!(

@@ -428,26 +428,45 @@ fn member(state: &State, seat: Seat, section: Section, i: u32) -> Option<Action>
     }
 }
 
-/// The top card of each of `seat`'s columns, read once per walk: it decides both where a card
-/// may be placed and which deeds may be developed.
-fn column_tops(state: &State, seat: Seat) -> [Option<Property>; 5] {
-    let columns = &state.players[seat].columns.0;
-    columns.each_ref().map(|c| c.last().copied())
+/// What a walk reads from `seat`'s columns, once and without copying them: for each district
+/// the suit bits a card needs to be placed there (the same sets as [`placement_suits`]), and
+/// the unfinished deeds in district order with the tokens already on each.
+struct Columns {
+    places: [u8; 5],
+    deeds: [(Card, u16); 5],
+    n_deeds: usize,
 }
 
-/// For each district, the suit bits a card needs to be placed there: the same sets as
-/// [`placement_suits`], read from the column tops.
-fn placement_bits(state: &State, tops: &[Option<Property>; 5]) -> [u8; 5] {
-    let mut out = [0u8; 5];
-    for ((slot, top), pawn) in out.iter_mut().zip(tops).zip(state.districts.0.iter()) {
-        *slot = match top {
-            None if pawn.rank() == Rank::Excuse => 0x3f,
+fn read_columns(state: &State, seat: Seat) -> Columns {
+    let mut out = Columns {
+        places: [0; 5],
+        deeds: [(Card::EXCUSE, 0); 5],
+        n_deeds: 0,
+    };
+    let columns = &state.players[seat].columns.0;
+    for ((slot, column), pawn) in out
+        .places
+        .iter_mut()
+        .zip(columns)
+        .zip(state.districts.0.iter())
+    {
+        *slot = match column.last() {
+            None if *pawn == Card::EXCUSE => 0x3f,
             None => pawn.suits().bits(),
             // A deed is always the top card of its column (MAG-PLACE-4 places nothing on it, and
             // the position format refuses cards on top of one), so the top card alone tells
-            // whether an unfinished deed blocks the column.
-            Some(last) if last.deed.is_some() => 0,
-            Some(last) => last.card.suits().bits(),
+            // whether an unfinished deed blocks the column and which deeds may be developed.
+            Some(Property {
+                card,
+                deed: Some(deed),
+            }) => {
+                if let Some(d) = out.deeds.get_mut(out.n_deeds) {
+                    *d = (*card, deed.tokens.total() as u16);
+                }
+                out.n_deeds += 1;
+                0
+            }
+            Some(top) => top.card.suits().bits(),
         };
     }
     out
@@ -481,6 +500,7 @@ fn caps_of(bits: u8, supply: &Tokens) -> Option<([u16; 3], usize)> {
 
 /// The ways to put exactly `total` tokens on suits with these supplies, at least `min` on each
 /// ([`count_compositions`] over gathered supplies).
+#[inline]
 fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
     match caps {
         [] => u32::from(total == 0),
@@ -498,6 +518,7 @@ fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
 }
 
 /// The ways to put at most `room` tokens in all (none included) on suits with these supplies.
+#[inline]
 fn at_most(caps: &[u16], room: u16) -> u32 {
     match caps {
         [] => 1,
@@ -663,17 +684,16 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
     let player = &state.players[seat];
     let supply = player.supply;
     let rules = &state.rules;
-    let tops = column_tops(state, seat);
+    let columns = read_columns(state, seat);
     if !state.turn.card_played {
-        let places = placement_bits(state, &tops);
+        let places = &columns.places;
         // Builds: card by card (table order), then district, then payment. The same pass notes
         // which cards may be bought as deeds (a card placeable nowhere can be neither), so the
-        // deeds below reuse its districts and supplies.
+        // deeds below need only their districts again.
         let mut deedable = CardSet::EMPTY;
-        let mut deed_masks = [0u8; 64];
         for card in player.hand.iter() {
             let bits = card.suits().bits();
-            let mask = district_mask(bits, &places);
+            let mask = district_mask(bits, places);
             if mask == 0 {
                 continue;
             }
@@ -692,9 +712,8 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
                     )
                 }
             };
-            if affordable && let Some(slot) = deed_masks.get_mut(card.index()) {
+            if affordable {
                 deedable.insert(card);
-                *slot = mask;
             }
             if ways == 0 {
                 continue;
@@ -711,7 +730,7 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
         }
         // Deeds: card by card, then district.
         for card in deedable.iter() {
-            let mask = deed_masks.get(card.index()).copied().unwrap_or(0);
+            let mask = district_mask(card.suits().bits(), places);
             if mask != 0 && !visit(Section::Deed { card, mask }, mask.count_ones()) {
                 return;
             }
@@ -722,17 +741,11 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
         }
     }
     // Developments: deed by deed (district order), then amount, then payment. Only a column's
-    // top card can be an unfinished deed (see `placement_bits`), so the scan reads five cards
+    // top card can be an unfinished deed (see `read_columns`), so the scan reads five cards
     // rather than every placed one.
-    for p in &tops {
-        let Some(Property {
-            card,
-            deed: Some(deed),
-        }) = *p
-        else {
-            continue;
-        };
-        let room = cost(card, rules).saturating_sub(deed.tokens.total() as u16);
+    let deeds = columns.deeds.get(..columns.n_deeds).unwrap_or(&[]);
+    for &(card, on) in deeds {
+        let room = cost(card, rules).saturating_sub(on);
         let closed = if rules.deed_dev_each_suit {
             None
         } else {

@@ -181,7 +181,8 @@ pub fn check_build_payment(card: Card, payment: &Tokens, rules: &Rules) -> Resul
         ));
     }
     let suits = card.suits();
-    if let Some((s, _)) = payment.iter().find(|(s, _)| !suits.contains(*s)) {
+    let paid = payment.suits();
+    if let Some(s) = paid.minus(suits).first() {
         return Err(Illegal::new(
             "MAG-BUILD-2",
             format!(
@@ -190,7 +191,7 @@ pub fn check_build_payment(card: Card, payment: &Tokens, rules: &Rules) -> Resul
             ),
         ));
     }
-    if let Some(s) = suits.iter().find(|s| payment.get(*s) == 0) {
+    if let Some(s) = suits.minus(paid).first() {
         return Err(Illegal::new(
             "MAG-BUILD-3",
             format!(
@@ -259,9 +260,7 @@ pub fn deed(
 /// MAG-SELL-1..3: what selling a card brings.
 pub fn sale_value(card: Card) -> Tokens {
     let mut gained = Tokens::NONE;
-    for s in card.suits().iter() {
-        gained.add(s, if card.rank() == Rank::Ace { 2 } else { 1 });
-    }
+    gained.add_suits(card.suits(), if card.rank() == Rank::Ace { 2 } else { 1 });
     gained
 }
 

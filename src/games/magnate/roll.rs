@@ -48,9 +48,7 @@ fn income(state: &State, player: &Player, hi: u8) -> Tokens {
     let mut gained = Tokens::NONE;
     if hi == 10 {
         for crown in player.crowns.iter() {
-            for s in crown.suits().iter() {
-                gained.add(s, 1);
-            }
+            gained.add_suits(crown.suits(), 1);
         }
         return gained;
     }
@@ -58,21 +56,12 @@ fn income(state: &State, player: &Player, hi: u8) -> Tokens {
     // A loop per column (the income of every roll scans them all).
     for column in &player.columns.0 {
         for p in column {
-            let pays = match p.card.rank() {
-                Rank::Number(r) => r == hi,
-                Rank::Ace => hi == 1,
-                _ => false,
-            };
-            if !pays {
+            // MAG-INC-2/3: a number card pays on its rank, an Ace on double 1s.
+            if p.card.pays_on() != hi {
                 continue;
             }
-            match (&p.deed, p.card.rank()) {
-                (None, _) | (Some(_), Rank::Ace) => {
-                    for s in p.card.suits().iter() {
-                        gained.add(s, 1);
-                    }
-                }
-                (Some(deed), _) => {
+            match &p.deed {
+                Some(deed) if p.card.rank() != Rank::Ace => {
                     if let Some(s) = deed_income_suit(
                         deed,
                         p.card.suits(),
@@ -83,6 +72,7 @@ fn income(state: &State, player: &Player, hi: u8) -> Tokens {
                         gained.add(s, 1);
                     }
                 }
+                _ => gained.add_suits(p.card.suits(), 1),
             }
         }
     }

@@ -104,19 +104,31 @@ impl Player {
         self.property(card).and_then(|p| p.deed.as_ref())
     }
 
-    /// `card` where this player placed it (a loop per column: every development looks it up).
+    /// `card` where this player placed it. Every development looks its deed up, and a deed is
+    /// always a column's top card, so the five tops are read before the columns are searched.
     pub fn property(&self, card: Card) -> Option<&Property> {
-        self.columns
-            .0
+        let columns = &self.columns.0;
+        columns
             .iter()
-            .find_map(|c| c.iter().find(|p| p.card == card))
+            .find_map(|c| c.last().filter(|p| p.card == card))
+            .or_else(|| {
+                columns
+                    .iter()
+                    .find_map(|c| c.iter().find(|p| p.card == card))
+            })
     }
 
     pub fn property_mut(&mut self, card: Card) -> Option<&mut Property> {
-        self.columns
-            .0
-            .iter_mut()
-            .find_map(|c| c.iter_mut().find(|p| p.card == card))
+        let columns = &mut self.columns.0;
+        match columns
+            .iter()
+            .position(|c| c.last().is_some_and(|p| p.card == card))
+        {
+            Some(i) => columns.get_mut(i).and_then(|c| c.last_mut()),
+            None => columns
+                .iter_mut()
+                .find_map(|c| c.iter_mut().find(|p| p.card == card)),
+        }
     }
 
     /// Whether this player has an unfinished deed in `district` (MAG-PLACE-4).
