@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::Client;
+use common::{Client, percentile_ms};
 use diesel::{Connection, PgConnection};
 use herald::devdb::EmbeddedPostgres;
 use serde_json::json;
@@ -90,10 +90,7 @@ async fn advance(client: &Client, id: &str, tokens: &[String; 2], salt: usize) {
 
 fn report(phase: &str, mut all: Vec<Duration>, elapsed: f64, not_modified: u64) {
     all.sort_unstable();
-    let pct = |p: f64| {
-        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
-            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
-    };
+    let pct = |p: f64| percentile_ms(&all, p);
     println!(
         "phase={phase} reads={} reads_per_s={:.0} not_modified={not_modified} p50_ms={:.2} p99_ms={:.2}",
         all.len(),
