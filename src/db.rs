@@ -85,23 +85,33 @@ pub fn pool(url: &str, size: u32) -> anyhow::Result<PgPool> {
         .max_size(size)
         .min_idle(Some(0))
         .connection_timeout(std::time::Duration::from_secs(10))
-        .connection_customizer(Box::new(GenericPlans))
+        .connection_customizer(Box::new(SessionSettings))
         .build_unchecked(Manager(ConnectionManager::new(url))))
 }
 
-/// Plans a kept statement once per connection. diesel keeps its statements prepared, but
-/// PostgreSQL re-plans a prepared statement for every execution while it judges the parameters
-/// may matter; for our statements (keys, a user's seats, joins to names and ratings) they do not,
-/// and that re-planning was more than half of the database's time on a game read (`perf`,
-/// `bench_reads`: 2,900 reads/s before, 4,700 after). The due-time scans compare with `now()` in
-/// their SQL, which no plan knows in advance anyway.
-#[derive(Debug)]
-struct GenericPlans;
+/// How the server's connections plan their statements.
+///
+/// Each kept statement is planned once per connection. diesel keeps its statements prepared,
+/// but PostgreSQL re-plans a prepared statement for every execution while it judges the
+/// parameters may matter; for our statements (keys, a user's seats, joins to names and ratings)
+/// they do not, and that re-planning was more than half of the database's time on a game read
+/// (`perf`, `bench_reads`: 2,900 reads/s before, 4,700 after). The due-time scans compare with
+/// `now()` in their SQL, which no plan knows in advance anyway.
+///
+/// And no statement starts parallel workers. Every statement of the server reads a page of rows
+/// at most, and starting workers costs milliseconds: the lobby's plan over 100,000 finished
+/// games gathered from two workers and took 14–23 ms, against 0.3–0.6 ms without them (README,
+/// benchmarks).
+const SESSION_SETTINGS: &str =
+    "SET plan_cache_mode = force_generic_plan; SET max_parallel_workers_per_gather = 0";
 
-impl diesel::r2d2::CustomizeConnection<Conn, diesel::r2d2::Error> for GenericPlans {
+#[derive(Debug)]
+struct SessionSettings;
+
+impl diesel::r2d2::CustomizeConnection<Conn, diesel::r2d2::Error> for SessionSettings {
     fn on_acquire(&self, conn: &mut Conn) -> Result<(), diesel::r2d2::Error> {
         use diesel::connection::SimpleConnection;
-        conn.batch_execute("SET plan_cache_mode = force_generic_plan")
+        conn.batch_execute(SESSION_SETTINGS)
             .map_err(diesel::r2d2::Error::QueryError)
     }
 }
