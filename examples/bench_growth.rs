@@ -360,7 +360,7 @@ fn play_proto(kind: GameKind, rules: &Value, index: u64) -> Proto {
         .iter()
         .map(|(s, a)| (s.0, json_text(&action_json::<Magnate>(a))))
         .collect();
-    let end = kind.load(&serde_json::to_value(&state).unwrap()).unwrap();
+    let end = kind.load(&serde_json::to_vec(&state).unwrap()).unwrap();
     let results = end
         .standings(2)
         .iter()

@@ -12,7 +12,8 @@ pub struct Game {
     pub options: serde_json::Value,
     pub seed: Vec<u8>,
     pub seed_commitment: String,
-    pub state: Option<serde_json::Value>,
+    /// The engine's state as its JSON text, read into the typed state without a `Value` tree.
+    pub state: Option<crate::db::JsonText>,
     pub version: i64,
     pub action_count: i64,
     pub event_count: i64,
@@ -89,7 +90,7 @@ pub struct GameHead {
 
 impl GameHead {
     /// The row with `state` put back.
-    pub fn with_state(self, state: Option<serde_json::Value>) -> Game {
+    pub fn with_state(self, state: Option<crate::db::JsonText>) -> Game {
         let GameHead {
             id,
             kind,

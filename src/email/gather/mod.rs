@@ -268,7 +268,7 @@ impl Loaded {
             Some(state) => self
                 .table
                 .kind
-                .load(state)
+                .load(&state.0)
                 .map(Some)
                 .map_err(|e| JobError::Permanent(format!("unreadable state: {e}"))),
         }

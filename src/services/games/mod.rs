@@ -284,7 +284,7 @@ fn load_state(game: &Game) -> Result<Option<AnyState>, ApiError> {
         return Ok(None);
     };
     kind_of(game)?
-        .load(state)
+        .load(&state.0)
         .map(Some)
         .map_err(|e| internal(&format!("game {} has an unreadable state", game.id), e))
 }
@@ -724,7 +724,7 @@ pub fn read(
         let game = head.with_state(None);
         return Ok(resource::assemble(&game, &seats, you, (*seen).clone()));
     }
-    let (state, version): (Option<serde_json::Value>, i64) = games::table
+    let (state, version): (Option<crate::db::JsonText>, i64) = games::table
         .find(id.0)
         .select((games::state, games::version))
         .first(conn)?;

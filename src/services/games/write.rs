@@ -134,7 +134,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         jobs.push(super::record::ArchiveRecord { game: game.id }.job());
     }
     let row = GameRow {
-        state: state.map(AnyState::to_json),
+        state: state.map(|s| crate::db::JsonText(s.to_json_text())),
         version,
         action_count,
         event_count,
@@ -230,7 +230,7 @@ impl Timing {
 
 /// The game row's new values.
 struct GameRow<'a> {
-    state: Option<Value>,
+    state: Option<crate::db::JsonText>,
     version: i64,
     action_count: i64,
     event_count: i64,
