@@ -136,6 +136,9 @@ pub async fn play(
     while Instant::now() < until {
         let (id, tokens) = client.game(&a, &b, &b_email).await;
         let mut current: Option<(usize, Value)> = None;
+        // The seat whose turn the last answer showed: its client reads first, as a client that
+        // learns of its turn (by event or mail) reads its view once.
+        let mut next_up = 0;
         loop {
             if Instant::now() >= until {
                 // Resigned, so that the lists a later phase measures hold only its own games.
@@ -150,7 +153,8 @@ pub async fn play(
                 Some(x) => x,
                 None => {
                     let mut found = None;
-                    for (seat, token) in tokens.iter().enumerate() {
+                    for seat in [next_up, 1 - next_up] {
+                        let token = &tokens[seat];
                         let (_, g) = client
                             .call("GET", &format!("/api/v1/games/{id}"), Some(token), None)
                             .await;
@@ -198,6 +202,11 @@ pub async fn play(
                 .is_some_and(|l| !l.is_empty())
             {
                 current = Some((seat, next));
+            } else if let Some(up) = next["seats"]
+                .as_array()
+                .and_then(|s| s.iter().position(|s| s["pending"] == true))
+            {
+                next_up = up;
             }
         }
     }
