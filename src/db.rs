@@ -258,11 +258,6 @@ impl QueryId for Kept<'_> {
 
 impl<Conn> diesel::RunQueryDsl<Conn> for Kept<'_> {}
 
-// Rows of a kept statement are read by column name (`QueryableByName`).
-impl diesel::query_builder::Query for Kept<'_> {
-    type SqlType = diesel::sql_types::Untyped;
-}
-
 /// A `jsonb` column read and written as its JSON text. A game's state goes straight from these
 /// bytes to its typed form and back: going through a `serde_json::Value` tree (a map per
 /// object) took a few percent of the machine's CPU in `perf` of every submission and game read.

@@ -3,7 +3,7 @@ use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use uuid::Uuid;
 
-#[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Identifiable)]
+#[derive(Debug, Clone, Queryable, Selectable, Identifiable)]
 #[diesel(table_name = games, check_for_backend(diesel::pg::Pg))]
 pub struct Game {
     pub id: Uuid,
@@ -154,7 +154,7 @@ pub struct NewGame<'a> {
     pub spectator_chat: bool,
 }
 
-#[derive(Debug, Clone, Queryable, QueryableByName, Selectable)]
+#[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = game_seats, check_for_backend(diesel::pg::Pg))]
 pub struct GameSeat {
     pub game_id: Uuid,

@@ -194,72 +194,6 @@ fn load_seats(conn: &mut PgConnection, id: GameId) -> Result<Vec<SeatRow>, ApiEr
         .collect())
 }
 
-/// A game's row locked for a change, with its seats (their players' names and ratings in the
-/// game's kind), in one statement: the first round trip of a submission, where a lock and then a
-/// seats read were two. The state, the largest column, comes with seat 0's row only. The rows
-/// are read by column name, so the list below names every column of [`Game`] and [`GameSeat`]
-/// (a test of every submission fails on a missing one).
-///
-/// The game row is the newest (a wait for its lock ends with the row as committed), the seats
-/// are as the statement began. Every writer that changes a seat and gives the game a new version
-/// fails this submission's version check; the one that does not (a director's deadline
-/// extension) moves deadlines only, and the submission sets anew the deadline of each seat it
-/// writes.
-fn lock_game_and_seats(
-    conn: &mut PgConnection,
-    id: GameId,
-) -> Result<(Game, Vec<SeatRow>), ApiError> {
-    use diesel::sql_types::{Double, Nullable, Text};
-    #[derive(QueryableByName)]
-    struct Locked {
-        #[diesel(embed)]
-        game: Game,
-        #[diesel(embed)]
-        seat: GameSeat,
-        #[diesel(sql_type = Nullable<Text>)]
-        display_name: Option<String>,
-        #[diesel(sql_type = Nullable<Double>)]
-        rating: Option<f64>,
-        #[diesel(sql_type = Nullable<Double>)]
-        deviation: Option<f64>,
-        #[diesel(sql_type = Nullable<Double>)]
-        sigma: Option<f64>,
-    }
-    let rows: Vec<Locked> = crate::db::Kept::new(
-        "SELECT g.id, g.kind, g.rules_version, g.options, g.seed, g.seed_commitment, \
-           CASE WHEN s.seat = 0 THEN g.state END AS state, g.version, g.action_count, \
-           g.event_count, g.status, g.outcome, g.seat_count, g.created_by, g.created_at, \
-           g.updated_at, g.finished_at, g.clock, g.rated, g.spectator_chat, \
-           s.game_id, s.seat, s.user_id, s.invited_email, s.is_pending, s.entropy, s.joined_at, \
-           s.deadline, s.pending_since, s.bank_seconds, s.timeouts, s.dropped, \
-           s.next_reminder_at, s.closed, \
-           u.display_name, r.rating, r.deviation, r.sigma \
-         FROM games g JOIN game_seats s ON s.game_id = g.id \
-         LEFT JOIN users u ON u.id = s.user_id \
-         LEFT JOIN ratings r ON r.user_id = s.user_id AND r.kind = g.kind \
-         WHERE g.id = $1 ORDER BY s.seat FOR UPDATE OF g",
-    )
-    .bind::<diesel::sql_types::Uuid, _>(id.0)
-    .load(conn)?;
-    let mut game = None;
-    let joined: Vec<SeatJoin> = rows
-        .into_iter()
-        .map(|r| {
-            // Seat 0's row, the one with the state.
-            game.get_or_insert(r.game);
-            let rating = r.rating.zip(r.deviation).map(|(m, d)| (m, d, r.sigma));
-            (r.seat, r.display_name, rating)
-        })
-        .collect();
-    // Every game has its seats from its creation on, so no row means no game.
-    let game = game.ok_or_else(|| not_found(id))?;
-    let seats = named_seats(conn, joined)?
-        .into_iter()
-        .map(|(_, s)| s)
-        .collect();
-    Ok((game, seats))
-}
-
 /// A game's head (everything but its state) and its seats, in one statement: the read of a
 /// game whose view is kept by version needs nothing else from the database. Every game has its
 /// seats from its creation on, so no row means no game.
@@ -954,15 +888,13 @@ pub fn submit(
         )));
     }
     let stored = conn.transaction(|conn| {
-        let (game, seats) = match mode {
-            Mode::Store => lock_game_and_seats(conn, id)?,
-            Mode::Check => (load_game(conn, id, false)?, load_seats(conn, id)?),
-        };
+        let game = load_game(conn, id, mode == Mode::Store)?;
         if let Some(key) = key.filter(|_| mode == Mode::Store)
             && let Some(stored) = idempotency::claim(conn, user, key)?
         {
             return Ok(Stored::Answer(Submitted::Replayed(stored)));
         }
+        let seats = load_seats(conn, id)?;
         let seat = resource::seat_of(&seats, Some(user))
             .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
         match GameStatus::from_db(&game.status) {
