@@ -6,7 +6,6 @@
 use crate::helpers::{Dice, Reply, Table, TestApp, spawn_app, without_notation};
 use futures_util::StreamExt;
 use herald::jobs::Worker;
-use herald::startup::{Application, ServerOptions};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -197,16 +196,7 @@ async fn a_stream_follows_a_whole_game_in_order_and_resumes_after_a_drop_with_no
 #[actix_web::test]
 async fn a_second_server_on_the_same_database_wakes_its_streams_and_sends_each_event_once() {
     let app = spawn_app().await;
-    let other = Application::build(
-        app.settings.clone(),
-        ServerOptions {
-            workers: 1,
-            handle_signals: false,
-        },
-    )
-    .unwrap();
-    let other_base = format!("http://127.0.0.1:{}", other.port());
-    actix_web::rt::spawn(other.run_until_stopped());
+    let other_base = app.second_server();
     let t = app.table().await;
     // Ada follows on the second server while the moves go to the first.
     let mut stream = open(&other_base, &t.tokens[0], Some(0)).await;

@@ -301,6 +301,22 @@ impl TestApp {
         .await
     }
 
+    /// A second server on this app's database and settings (several stateless instances, as
+    /// README describes them); its base URL.
+    pub fn second_server(&self) -> String {
+        let server = Application::build(
+            self.settings.clone(),
+            ServerOptions {
+                workers: 1,
+                handle_signals: false,
+            },
+        )
+        .unwrap();
+        let base = format!("http://127.0.0.1:{}", server.port());
+        actix_web::rt::spawn(server.run_until_stopped());
+        base
+    }
+
     /// Seat `seat` resigns the game of `table`.
     pub async fn resign(&self, table: &Table, seat: usize) -> Reply {
         self.post(

@@ -976,16 +976,7 @@ async fn the_lobby_and_the_archive_read_games_by_index_never_the_whole_table() {
     )
     .execute(&mut conn)
     .unwrap();
-    let server = Application::build(
-        app.settings.clone(),
-        ServerOptions {
-            workers: 1,
-            handle_signals: false,
-        },
-    )
-    .unwrap();
-    let base = format!("http://127.0.0.1:{}", server.port());
-    actix_web::rt::spawn(server.run_until_stopped());
+    let base = app.second_server();
     let before = games_scans(&app.db_url);
     let http = awc::Client::new();
     for (path, token) in [
