@@ -101,8 +101,8 @@ fn main() {
             let mut bases = Vec::new();
             let mut handles = Vec::new();
             for _ in 0..n {
-                let mut each = settings.clone();
-                each.database.pool_size = (32 / n as u32).max(8);
+                // Each with the pool `herald serve` would have.
+                let each = settings.clone();
                 let app = Application::build(
                     each,
                     ServerOptions {

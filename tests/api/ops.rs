@@ -819,6 +819,31 @@ async fn the_sign_in_limit_is_a_setting_and_a_bad_value_stops_the_server() {
     assert!(said.contains("SIGN_IN_PER_MINUTE"), "{said}");
 }
 
+/// `DATABASE_POOL_SIZE` is read when the server starts, like the rate limits: a value that is not
+/// a whole number of at least 1 stops it, named, before it serves anything.
+#[actix_web::test]
+async fn a_bad_pool_size_stops_the_server_naming_it() {
+    let url = crate::helpers::spawn_empty_database().await;
+    for bad in ["0", "many", "-4"] {
+        let dir = std::env::temp_dir().join(format!("herald-pool-{}", std::process::id()));
+        let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+            .arg("serve")
+            .env("DATABASE_URL", &url)
+            .env("BIND_ADDR", "127.0.0.1:0")
+            .env("DATA_DIR", &dir)
+            .env("DATABASE_POOL_SIZE", bad)
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!out.status.success(), "{bad}: the server started");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("DATABASE_POOL_SIZE") && said.contains(bad),
+            "{bad}: {said}"
+        );
+    }
+}
+
 /// A kept statement (the submission path's one write) is prepared once per connection however
 /// often it runs, and a marker written twice binds the same value at both places.
 #[actix_web::test]
