@@ -312,8 +312,8 @@ fn at_least_one(
 impl Settings {
     /// Reads the environment: `BIND_ADDR`, `DATABASE_URL`, `DATABASE_POOL_SIZE`, `DATA_DIR`,
     /// `PUBLIC_URL`, `JWT_SECRET`, `SMTP_URL`, `METRICS_TOKEN`, `MAIL_DOMAIN`,
-    /// `INBOUND_SMTP_ADDR`, `INBOUND_SECRET`, ... Creates `DATA_DIR` and, when `JWT_SECRET` is unset, a secret kept
-    /// in `DATA_DIR/jwt_secret` (mode 0600) so tokens survive restarts.
+    /// `INBOUND_SMTP_ADDR`, `INBOUND_SECRET`, ... Creates `DATA_DIR` and, when `JWT_SECRET` is
+    /// unset, a secret kept in `DATA_DIR/jwt_secret` (mode 0600) so tokens survive restarts.
     ///
     /// # Errors
     /// An unparsable `BIND_ADDR`, `MAIL_DOMAIN` or `INBOUND_SMTP_ADDR`, or a `DATA_DIR` that cannot be created or written.

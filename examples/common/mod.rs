@@ -214,16 +214,20 @@ pub async fn play(
 }
 
 /// The benchmarks' settings: the pool `herald serve` has on this machine (`DATABASE_POOL_SIZE`
-/// when set, else four connections per core), and rate limits that 32 clients from one address, each
-/// reading or submitting for its account as fast as the server answers (bench_reads: some 150
-/// reads a second per account), never meet (one JWT secret: clone these for every server that
-/// must accept the same tokens).
+/// when set, else four connections per core), and rate limits that 32 clients from one address,
+/// each reading or submitting for its account as fast as the server answers (bench_reads: some
+/// 150 reads a second per account), never meet (one JWT secret: clone these for every server
+/// that must accept the same tokens).
 pub fn settings(url: &str, data: &std::path::Path) -> herald::config::Settings {
     let mut s = herald::config::Settings::for_tests(url.to_owned(), data.to_path_buf());
-    s.database.pool_size = std::env::var("DATABASE_POOL_SIZE")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or_else(herald::config::default_pool_size);
+    s.database.pool_size = std::env::var("DATABASE_POOL_SIZE").map_or_else(
+        |_| herald::config::default_pool_size(),
+        |v| {
+            v.trim()
+                .parse()
+                .expect("DATABASE_POOL_SIZE: a whole number")
+        },
+    );
     s.auth.sign_in_per_minute = 10_000;
     s.auth.account_requests_per_minute = 1_000_000;
     s.auth.registrations_per_hour = 10_000;
