@@ -2,13 +2,53 @@
 
 use super::SelfPlay;
 use crate::engine::{Game, GameRng, Seat};
+use crate::games::magnate::legal::Tops;
 use crate::games::magnate::position::Position;
-use crate::games::magnate::state::opponent;
+use crate::games::magnate::state::{SEATS, opponent};
 use crate::games::magnate::{Action, Magnate, State, legal};
 
 impl SelfPlay for Magnate {
+    /// Each seat's column tops, which every pick reads and an action changes in one column at
+    /// most.
+    type Cache = [Tops; 2];
+
+    fn cache(state: &State) -> [Tops; 2] {
+        SEATS.map(|s| Tops::read(state, s))
+    }
+
     fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
         legal::pick(state, seat, rng)
+    }
+
+    fn pick_cached(
+        state: &State,
+        seat: Seat,
+        rng: &mut GameRng,
+        cache: &mut [Tops; 2],
+    ) -> Option<Action> {
+        legal::pick_with(state, seat, cache.get(seat.index())?, rng)
+    }
+
+    fn update_cache(cache: &mut [Tops; 2], state: &State, seat: Seat, action: &Action) {
+        if let Some(tops) = cache.get_mut(seat.index()) {
+            tops.after(state, seat, action);
+        }
+        // The end of the game removes both players' unfinished deeds.
+        if state.is_over() {
+            *cache = Self::cache(state);
+        }
+    }
+
+    fn check_cache(cache: &[Tops; 2], state: &State) -> Result<(), String> {
+        for (kept, seat) in cache.iter().zip(SEATS) {
+            let fresh = Tops::read(state, seat);
+            if *kept != fresh {
+                return Err(format!(
+                    "seat {seat}'s kept column tops {kept:?} differ from the columns {fresh:?}"
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn check_state(state: &State) -> Result<(), String> {
