@@ -102,3 +102,50 @@ impl SelfPlay for Magnate {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::engine::Seed;
+    use crate::engine::driver::submit;
+    use crate::games::magnate::Options;
+
+    /// The kept tops follow every action of random games, and tops that missed a change to a
+    /// column are reported by the check `--check` runs after every action.
+    #[test]
+    fn kept_column_tops_follow_the_game_and_stale_ones_are_caught() {
+        let options: Options = serde_json::from_value(serde_json::json!({"courts": true})).unwrap();
+        let rules = options.resolve().unwrap();
+        let mut caught = 0;
+        for game in 0..20u8 {
+            let seed = Seed([game; 32]);
+            let mut rng = GameRng::for_setup(&seed);
+            let mut policy = GameRng::for_action(&seed, u64::MAX);
+            let mut events = Vec::new();
+            let mut state = Magnate::setup(&rules, 2, &mut rng, &mut events).unwrap();
+            let mut cache = Magnate::cache(&state);
+            assert!(Magnate::check_cache(&Default::default(), &state).is_err());
+            let mut n = 0;
+            while let Some(seat) = Magnate::pending(&state).lowest() {
+                let action = Magnate::pick_cached(&state, seat, &mut policy, &mut cache).unwrap();
+                n += 1;
+                rng.to_action(n);
+                let stale = cache;
+                submit::<Magnate>(&mut state, seat, &action, &mut rng, &mut events).unwrap();
+                Magnate::update_cache(&mut cache, &state, seat, &action);
+                assert_eq!(
+                    Magnate::check_cache(&cache, &state),
+                    Ok(()),
+                    "after {action}"
+                );
+                if stale != cache {
+                    let err = Magnate::check_cache(&stale, &state).unwrap_err();
+                    assert!(err.contains("kept column tops"), "{err}");
+                    caught += 1;
+                }
+            }
+        }
+        assert!(caught > 100, "only {caught} changes of the tops");
+    }
+}
