@@ -336,9 +336,10 @@ pub fn nth(state: &State, seat: Seat, i: u32) -> Option<Action> {
 
 /// How many sections [`pick`] keeps: a hand of `h` cards gives at most `2h + 1` card-play
 /// sections, with at most five deeds, one section of trades and the end. Play keeps hands at
-/// three cards or fewer (one card played and one drawn per turn), so 15 sections at most; the
-/// array stays small because [`pick`] fills it for every action.
-const KEPT: usize = 24;
+/// three cards or fewer (one card played and one drawn per turn), so 14 sections at most (16
+/// leave room for a hand of four); the array stays small because [`pick`] fills it for every
+/// action.
+const KEPT: usize = 16;
 
 /// A run of consecutive legal actions that one sizing step counts, with what building any of
 /// them needs.
@@ -571,47 +572,81 @@ fn caps_of(bits: u8, supply: &Tokens) -> Option<([u16; 3], usize)> {
 }
 
 /// The ways to put exactly `total` tokens on suits with these supplies, at least `min` on each
-/// ([`count_compositions`] over gathered supplies).
+/// ([`count_compositions`] over gathered supplies). Every card has at most three suits, so the
+/// cases up to three are written out without recursion and inline into the walk; more suits go
+/// through [`exact_many`].
 #[inline]
 fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
     match caps {
         [] => u32::from(total == 0),
         [a] => u32::from(total >= min && total <= *a),
-        [a, b] => {
-            let lo = i32::from(min).max(i32::from(total) - i32::from(*b));
-            let hi = i32::from(*a).min(i32::from(total) - i32::from(min));
-            (hi - lo + 1).max(0) as u32
-        }
-        [a, rest @ ..] => {
-            let top = (*a).min(total);
-            (min..=top).map(|k| exact(rest, total - k, min)).sum()
-        }
+        [a, b] => exact2(*a, *b, total, min),
+        [a, b, c] => (min..=(*a).min(total))
+            .map(|k| exact2(*b, *c, total - k, min))
+            .sum(),
+        _ => exact_many(caps, total, min),
     }
 }
 
-/// The ways to put at most `room` tokens in all (none included) on suits with these supplies.
+/// [`exact`] for two suits: `x + y = total` with `x` in `[min, a]` and `y` in `[min, b]`.
+#[inline]
+fn exact2(a: u16, b: u16, total: u16, min: u16) -> u32 {
+    let lo = i32::from(min).max(i32::from(total) - i32::from(b));
+    let hi = i32::from(a).min(i32::from(total) - i32::from(min));
+    (hi - lo + 1).max(0) as u32
+}
+
+/// [`exact`] for any number of suits, by recursion on the first.
+fn exact_many(caps: &[u16], total: u16, min: u16) -> u32 {
+    match caps {
+        [a, rest @ ..] if rest.len() > 2 => {
+            let top = (*a).min(total);
+            (min..=top).map(|k| exact_many(rest, total - k, min)).sum()
+        }
+        _ => exact(caps, total, min),
+    }
+}
+
+/// The ways to put at most `room` tokens in all (none included) on suits with these supplies;
+/// up to three suits without recursion, as [`exact`].
 #[inline]
 fn at_most(caps: &[u16], room: u16) -> u32 {
     match caps {
         [] => 1,
         [a] => u32::from((*a).min(room)) + 1,
-        [a, b] => {
-            // The sum over x in 0..=min(a, room) of min(b, room - x) + 1: terms of b + 1 while
-            // room - x >= b, then falling by one down to room - top + 1.
-            let (a, b, room) = (u32::from(*a), u32::from(*b), u32::from(room));
-            let top = a.min(room);
-            let (flat, from) = if room >= b {
-                ((top.min(room - b) + 1) * (b + 1), room - b + 1)
-            } else {
-                (0, 0)
-            };
-            if from > top {
-                return flat;
-            }
-            let (hi, lo) = (room + 1 - from, room + 1 - top);
-            flat + (hi + lo) * (top - from + 1) / 2
-        }
-        [a, rest @ ..] => (0..=(*a).min(room)).map(|x| at_most(rest, room - x)).sum(),
+        [a, b] => at_most2(*a, *b, room),
+        [a, b, c] => (0..=(*a).min(room))
+            .map(|x| at_most2(*b, *c, room - x))
+            .sum(),
+        _ => at_most_many(caps, room),
+    }
+}
+
+/// [`at_most`] for two suits: the sum over x in 0..=min(a, room) of min(b, room - x) + 1:
+/// terms of b + 1 while room - x >= b, then falling by one down to room - top + 1.
+#[inline]
+fn at_most2(a: u16, b: u16, room: u16) -> u32 {
+    let (a, b, room) = (u32::from(a), u32::from(b), u32::from(room));
+    let top = a.min(room);
+    let (flat, from) = if room >= b {
+        ((top.min(room - b) + 1) * (b + 1), room - b + 1)
+    } else {
+        (0, 0)
+    };
+    if from > top {
+        return flat;
+    }
+    let (hi, lo) = (room + 1 - from, room + 1 - top);
+    flat + (hi + lo) * (top - from + 1) / 2
+}
+
+/// [`at_most`] for any number of suits, by recursion on the first.
+fn at_most_many(caps: &[u16], room: u16) -> u32 {
+    match caps {
+        [a, rest @ ..] if rest.len() > 2 => (0..=(*a).min(room))
+            .map(|x| at_most_many(rest, room - x))
+            .sum(),
+        _ => at_most(caps, room),
     }
 }
 
