@@ -226,6 +226,8 @@ impl crate::present::Present for Nim {
 }
 
 impl SelfPlay for Nim {
+    type Cache = ();
+
     fn check_state(state: &State) -> Result<(), String> {
         match (state.stones, state.winner) {
             (0, None) => Err("an empty pile and no winner".into()),

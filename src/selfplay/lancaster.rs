@@ -9,6 +9,8 @@ use crate::games::lancaster::state::Step;
 use crate::games::lancaster::{Action, Lancaster, State, check, rules};
 
 impl SelfPlay for Lancaster {
+    type Cache = ();
+
     /// The default's draw from the list, built into a reused buffer (no allocation per action).
     fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
         rules::pick(state, seat, rng)

@@ -55,6 +55,8 @@ const SCRIPT_CONDS: &[&str] = &[
 ];
 
 impl SelfPlay for Merchants {
+    type Cache = ();
+
     /// A random legal action; now and then (one time in 20) the pending seat files random
     /// standing orders instead, which the engine may apply at once.
     fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {

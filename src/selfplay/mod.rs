@@ -14,6 +14,43 @@ mod merchants;
 
 /// What self-play needs from a game beyond [`Game`].
 pub trait SelfPlay: Game {
+    /// What a game keeps from action to action to pick faster (`()` for most): derived from the
+    /// state, never stored with it, and checked against a fresh one after every action with
+    /// `--check`.
+    type Cache: Default;
+
+    /// The cache for `state`, built afresh.
+    fn cache(_state: &Self::State) -> Self::Cache {
+        Self::Cache::default()
+    }
+
+    /// [`SelfPlay::pick`] with the cache of `state` at hand; exactly what `pick` draws.
+    fn pick_cached(
+        state: &Self::State,
+        seat: Seat,
+        rng: &mut GameRng,
+        _cache: &mut Self::Cache,
+    ) -> Option<Self::Action> {
+        Self::pick(state, seat, rng)
+    }
+
+    /// Brings `cache` up to date after `seat`'s `action` was applied to `state`.
+    fn update_cache(
+        _cache: &mut Self::Cache,
+        _state: &Self::State,
+        _seat: Seat,
+        _action: &Self::Action,
+    ) {
+    }
+
+    /// Whether the kept cache still equals a fresh one.
+    ///
+    /// # Errors
+    /// What differs.
+    fn check_cache(_cache: &Self::Cache, _state: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
+
     /// One of `seat`'s legal actions, uniformly at random (`legal_actions` then an index by
     /// default; a game may count and index without building the list).
     fn pick(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Action> {
@@ -101,15 +138,17 @@ fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String
     let mut state = G::setup(&run.rules, run.seats, &mut rng, &mut events)
         .map_err(|e| fail(format!("setup failed: {e}"), &[]))?;
     let mut log: Vec<(Seat, G::Action)> = Vec::new();
+    let mut cache = G::cache(&state);
     let mut n: u64 = 0;
     loop {
         let pending = G::pending(&state);
         if run.check {
             check_step::<G>(&state, &events, &log).map_err(|m| fail(m, &log))?;
+            G::check_cache(&cache, &state).map_err(|m| fail(m, &log))?;
         }
         let Some(seat) = pending.lowest() else { break };
         events.clear();
-        let Some(action) = G::pick(&state, seat, &mut policy) else {
+        let Some(action) = G::pick_cached(&state, seat, &mut policy, &mut cache) else {
             return Err(fail(
                 format!("seat {seat} is pending but has no legal action"),
                 &log,
@@ -123,6 +162,7 @@ fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String
                 &log,
             ));
         }
+        G::update_cache(&mut cache, &state, seat, &action);
         if run.check {
             log.push((seat, action));
         }

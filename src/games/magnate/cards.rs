@@ -283,8 +283,41 @@ const PAYS_ON: [u8; 45] = {
     out
 };
 
+/// Marks an Ace in [`BUILD_COST`]: its cost is an option (MAG-BUILD-1).
+const ACE_COST: u8 = u8::MAX;
+
+/// Each card's cost to build outright and a deed's target (MAG-BUILD-1, MAG-DEV-3): its rank
+/// for 2–9, 10 for Pawns and Courts, 0 for Crowns and the Excuse, [`ACE_COST`] for Aces. The
+/// legal walk reads it for every card of the hand at every action, so it is a byte table
+/// rather than a match on the rank. Evaluated at compile time.
+#[allow(clippy::indexing_slicing)]
+const BUILD_COST: [u8; 45] = {
+    let mut out = [0u8; 45];
+    let mut i = 0;
+    while i < CARDS.len() {
+        out[i] = match CARDS[i].rank {
+            Rank::Ace => ACE_COST,
+            Rank::Number(r) => r,
+            Rank::Court | Rank::Pawn => 10,
+            Rank::Crown | Rank::Excuse => 0,
+        };
+        i += 1;
+    }
+    out
+};
+
 impl Card {
     pub const EXCUSE: Card = Card(36);
+
+    /// What building this card outright costs (MAG-BUILD-1), or `None` for an Ace, whose cost
+    /// the options set (see [`BUILD_COST`]).
+    pub fn fixed_cost(self) -> Option<u8> {
+        match BUILD_COST.get(self.index()) {
+            Some(&ACE_COST) => None,
+            Some(&c) => Some(c),
+            None => Some(0),
+        }
+    }
 
     /// The higher die (1–9) on which this card pays income, 0 if none does (see [`PAYS_ON`]).
     pub fn pays_on(self) -> u8 {

@@ -266,7 +266,7 @@ pub fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 /// How many legal actions `seat` has now; `legal_actions(..).len()` without building the list.
 pub fn count(state: &State, seat: Seat) -> u32 {
     let mut total: u32 = 0;
-    walk(state, seat, |_, size| {
+    walk(state, seat, &Tops::read(state, seat), |_, size| {
         total = total.saturating_add(size);
         true
     });
@@ -280,10 +280,22 @@ pub fn count(state: &State, seat: Seat) -> u32 {
 /// allocation) and the drawn index is found among them. Only a state with more sections than the
 /// array holds (a hand far larger than play reaches) walks again, through [`nth`].
 pub fn pick(state: &State, seat: Seat, rng: &mut crate::engine::GameRng) -> Option<Action> {
+    pick_with(state, seat, &Tops::read(state, seat), rng)
+}
+
+/// [`pick`] with `seat`'s column tops already known (`tops` must equal `Tops::read(state,
+/// seat)`): self-play keeps them across actions (see [`Tops::after`]) rather than reading the
+/// five columns again for every action.
+pub fn pick_with(
+    state: &State,
+    seat: Seat,
+    tops: &Tops,
+    rng: &mut crate::engine::GameRng,
+) -> Option<Action> {
     let mut kept = [(Section::End, 0u32); KEPT];
     let mut n = 0usize;
     let mut total: u32 = 0;
-    walk(state, seat, |section, size| {
+    walk(state, seat, tops, |section, size| {
         if let Some(slot) = kept.get_mut(n) {
             *slot = (section, size);
         }
@@ -311,7 +323,7 @@ pub fn pick(state: &State, seat: Seat, rng: &mut crate::engine::GameRng) -> Opti
 pub fn nth(state: &State, seat: Seat, i: u32) -> Option<Action> {
     let mut left = i;
     let mut found = None;
-    walk(state, seat, |section, size| {
+    walk(state, seat, &Tops::read(state, seat), |section, size| {
         if left < size {
             found = Some((section, left));
             return false;
@@ -324,9 +336,10 @@ pub fn nth(state: &State, seat: Seat, i: u32) -> Option<Action> {
 
 /// How many sections [`pick`] keeps: a hand of `h` cards gives at most `2h + 1` card-play
 /// sections, with at most five deeds, one section of trades and the end. Play keeps hands at
-/// three cards or fewer (one card played and one drawn per turn), so 15 sections at most; the
-/// array stays small because [`pick`] fills it for every action.
-const KEPT: usize = 24;
+/// three cards or fewer (one card played and one drawn per turn), so 14 sections at most (16
+/// leave room for a hand of four); the array stays small because [`pick`] fills it for every
+/// action.
+const KEPT: usize = 16;
 
 /// A run of consecutive legal actions that one sizing step counts, with what building any of
 /// them needs.
@@ -428,48 +441,108 @@ fn member(state: &State, seat: Seat, section: Section, i: u32) -> Option<Action>
     }
 }
 
-/// What a walk reads from `seat`'s columns, once and without copying them: for each district
-/// the suit bits a card needs to be placed there (the same sets as [`placement_suits`]), and
-/// the unfinished deeds in district order with the tokens already on each.
-struct Columns {
+/// What a walk reads from one seat's columns: for each district the suit bits a card needs to
+/// be placed there (the same sets as [`placement_suits`]), and the unfinished deed on top of its
+/// column, if any, with the tokens already on it. Self-play keeps one per seat from action to
+/// action ([`Tops::after`]): reading five columns' tops at every pick cost a tenth of its time,
+/// and an action changes at most one column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tops {
     places: [u8; 5],
+    /// The deed on top of each district's column where `deed_mask` has the district's bit, and
+    /// `(Card::EXCUSE, 0)` elsewhere (so that equal tops compare equal).
     deeds: [(Card, u16); 5],
-    n_deeds: usize,
+    deed_mask: u8,
 }
 
-fn read_columns(state: &State, seat: Seat) -> Columns {
-    let mut out = Columns {
-        places: [0; 5],
-        deeds: [(Card::EXCUSE, 0); 5],
-        n_deeds: 0,
-    };
-    let columns = &state.players[seat].columns.0;
-    for ((slot, column), pawn) in out
-        .places
-        .iter_mut()
-        .zip(columns)
-        .zip(state.districts.0.iter())
-    {
-        *slot = match column.last() {
-            None if *pawn == Card::EXCUSE => 0x3f,
-            None => pawn.suits().bits(),
+/// Tops where nothing may be placed and nothing developed (self-play reads real ones before the
+/// first pick).
+impl Default for Tops {
+    fn default() -> Tops {
+        Tops {
+            places: [0; 5],
+            deeds: [(Card::EXCUSE, 0); 5],
+            deed_mask: 0,
+        }
+    }
+}
+
+impl Tops {
+    /// `seat`'s column tops in `state`, read afresh.
+    pub fn read(state: &State, seat: Seat) -> Tops {
+        let mut out = Tops::default();
+        for d in District::ALL {
+            out.refresh(state, seat, d);
+        }
+        out
+    }
+
+    /// Brings the tops up to date after `seat`'s `action` was applied to `state`, reading only
+    /// the column it may have changed: a build or a deed goes on top of one column; a
+    /// development changes the deed on top of one (and may complete it). Nothing else changes a
+    /// column (income, taxes, trades, sales, draws and preferences touch supplies, hands, piles
+    /// and the deed's preference, which the tops leave out), except the end of the game, which
+    /// removes unfinished deeds: then everything is read again. Self-play compares the kept
+    /// tops with fresh ones after every action with `--check`.
+    pub fn after(&mut self, state: &State, seat: Seat, action: &Action) {
+        match *action {
+            Action::Build { district, .. } | Action::Deed { district, .. } => {
+                self.refresh(state, seat, district);
+            }
+            Action::Develop { card, .. } => {
+                let mut mask = self.deed_mask;
+                while mask != 0 {
+                    let d = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    if self.deeds.get(d).is_some_and(|&(c, _)| c == card)
+                        && let Some(&district) = District::ALL.get(d)
+                    {
+                        self.refresh(state, seat, district);
+                        return;
+                    }
+                }
+            }
+            Action::End if state.is_over() => *self = Tops::read(state, seat),
+            _ => {}
+        }
+    }
+
+    /// Reads the top of `seat`'s column in `district` again.
+    fn refresh(&mut self, state: &State, seat: Seat, district: District) {
+        let d = district.index();
+        let bit = 1u8 << d;
+        let mut deed = None;
+        let place = match state.players[seat].columns[district].last() {
+            None => {
+                let pawn = state.districts[district];
+                if pawn == Card::EXCUSE {
+                    0x3f
+                } else {
+                    pawn.suits().bits()
+                }
+            }
             // A deed is always the top card of its column (MAG-PLACE-4 places nothing on it, and
             // the position format refuses cards on top of one), so the top card alone tells
             // whether an unfinished deed blocks the column and which deeds may be developed.
             Some(Property {
                 card,
-                deed: Some(deed),
+                deed: Some(on),
             }) => {
-                if let Some(d) = out.deeds.get_mut(out.n_deeds) {
-                    *d = (*card, deed.tokens.total() as u16);
-                }
-                out.n_deeds += 1;
+                deed = Some((*card, on.tokens.total() as u16));
                 0
             }
             Some(top) => top.card.suits().bits(),
         };
+        if let (Some(p), Some(slot)) = (self.places.get_mut(d), self.deeds.get_mut(d)) {
+            *p = place;
+            *slot = deed.unwrap_or((Card::EXCUSE, 0));
+        }
+        if deed.is_some() {
+            self.deed_mask |= bit;
+        } else {
+            self.deed_mask &= !bit;
+        }
     }
-    out
 }
 
 /// The districts (bit `d` for district `d`) where a card of suit bits `suits` may be placed.
@@ -499,47 +572,81 @@ fn caps_of(bits: u8, supply: &Tokens) -> Option<([u16; 3], usize)> {
 }
 
 /// The ways to put exactly `total` tokens on suits with these supplies, at least `min` on each
-/// ([`count_compositions`] over gathered supplies).
+/// ([`count_compositions`] over gathered supplies). Every card has at most three suits, so the
+/// cases up to three are written out without recursion and inline into the walk; more suits go
+/// through [`exact_many`].
 #[inline]
 fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
     match caps {
         [] => u32::from(total == 0),
         [a] => u32::from(total >= min && total <= *a),
-        [a, b] => {
-            let lo = i32::from(min).max(i32::from(total) - i32::from(*b));
-            let hi = i32::from(*a).min(i32::from(total) - i32::from(min));
-            (hi - lo + 1).max(0) as u32
-        }
-        [a, rest @ ..] => {
-            let top = (*a).min(total);
-            (min..=top).map(|k| exact(rest, total - k, min)).sum()
-        }
+        [a, b] => exact2(*a, *b, total, min),
+        [a, b, c] => (min..=(*a).min(total))
+            .map(|k| exact2(*b, *c, total - k, min))
+            .sum(),
+        _ => exact_many(caps, total, min),
     }
 }
 
-/// The ways to put at most `room` tokens in all (none included) on suits with these supplies.
+/// [`exact`] for two suits: `x + y = total` with `x` in `[min, a]` and `y` in `[min, b]`.
+#[inline]
+fn exact2(a: u16, b: u16, total: u16, min: u16) -> u32 {
+    let lo = i32::from(min).max(i32::from(total) - i32::from(b));
+    let hi = i32::from(a).min(i32::from(total) - i32::from(min));
+    (hi - lo + 1).max(0) as u32
+}
+
+/// [`exact`] for any number of suits, by recursion on the first.
+fn exact_many(caps: &[u16], total: u16, min: u16) -> u32 {
+    match caps {
+        [a, rest @ ..] if rest.len() > 2 => {
+            let top = (*a).min(total);
+            (min..=top).map(|k| exact_many(rest, total - k, min)).sum()
+        }
+        _ => exact(caps, total, min),
+    }
+}
+
+/// The ways to put at most `room` tokens in all (none included) on suits with these supplies;
+/// up to three suits without recursion, as [`exact`].
 #[inline]
 fn at_most(caps: &[u16], room: u16) -> u32 {
     match caps {
         [] => 1,
         [a] => u32::from((*a).min(room)) + 1,
-        [a, b] => {
-            // The sum over x in 0..=min(a, room) of min(b, room - x) + 1: terms of b + 1 while
-            // room - x >= b, then falling by one down to room - top + 1.
-            let (a, b, room) = (u32::from(*a), u32::from(*b), u32::from(room));
-            let top = a.min(room);
-            let (flat, from) = if room >= b {
-                ((top.min(room - b) + 1) * (b + 1), room - b + 1)
-            } else {
-                (0, 0)
-            };
-            if from > top {
-                return flat;
-            }
-            let (hi, lo) = (room + 1 - from, room + 1 - top);
-            flat + (hi + lo) * (top - from + 1) / 2
-        }
-        [a, rest @ ..] => (0..=(*a).min(room)).map(|x| at_most(rest, room - x)).sum(),
+        [a, b] => at_most2(*a, *b, room),
+        [a, b, c] => (0..=(*a).min(room))
+            .map(|x| at_most2(*b, *c, room - x))
+            .sum(),
+        _ => at_most_many(caps, room),
+    }
+}
+
+/// [`at_most`] for two suits: the sum over x in 0..=min(a, room) of min(b, room - x) + 1:
+/// terms of b + 1 while room - x >= b, then falling by one down to room - top + 1.
+#[inline]
+fn at_most2(a: u16, b: u16, room: u16) -> u32 {
+    let (a, b, room) = (u32::from(a), u32::from(b), u32::from(room));
+    let top = a.min(room);
+    let (flat, from) = if room >= b {
+        ((top.min(room - b) + 1) * (b + 1), room - b + 1)
+    } else {
+        (0, 0)
+    };
+    if from > top {
+        return flat;
+    }
+    let (hi, lo) = (room + 1 - from, room + 1 - top);
+    flat + (hi + lo) * (top - from + 1) / 2
+}
+
+/// [`at_most`] for any number of suits, by recursion on the first.
+fn at_most_many(caps: &[u16], room: u16) -> u32 {
+    match caps {
+        [a, rest @ ..] if rest.len() > 2 => (0..=(*a).min(room))
+            .map(|x| at_most_many(rest, room - x))
+            .sum(),
+        _ => at_most(caps, room),
     }
 }
 
@@ -677,16 +784,15 @@ fn nth_member(state: &State, seat: Seat, group: Group, i: u32) -> Option<Action>
 /// (one card's builds, one card's deeds, the sales, one deed's developments, one suit's trades,
 /// the end) with closed forms, and hands `visit` each non-empty section with its size until
 /// `visit` returns false. Nothing is built here: [`member`] builds one action of a section.
-fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) {
+fn walk(state: &State, seat: Seat, tops: &Tops, mut visit: impl FnMut(Section, u32) -> bool) {
     if state.is_over() || seat != state.turn.seat || state.turn.phase != Phase::Action {
         return;
     }
     let player = &state.players[seat];
     let supply = player.supply;
     let rules = &state.rules;
-    let columns = read_columns(state, seat);
     if !state.turn.card_played {
-        let places = &columns.places;
+        let places = &tops.places;
         // Builds: card by card (table order), then district, then payment. The same pass notes
         // which cards may be bought as deeds (a card placeable nowhere can be neither), so the
         // deeds below need only their districts again.
@@ -741,10 +847,14 @@ fn walk(state: &State, seat: Seat, mut visit: impl FnMut(Section, u32) -> bool) 
         }
     }
     // Developments: deed by deed (district order), then amount, then payment. Only a column's
-    // top card can be an unfinished deed (see `read_columns`), so the scan reads five cards
-    // rather than every placed one.
-    let deeds = columns.deeds.get(..columns.n_deeds).unwrap_or(&[]);
-    for &(card, on) in deeds {
+    // top card can be an unfinished deed (see [`Tops`]), so the tops tell them all.
+    let mut deeds = tops.deed_mask;
+    while deeds != 0 {
+        let d = deeds.trailing_zeros() as usize;
+        deeds &= deeds - 1;
+        let Some(&(card, on)) = tops.deeds.get(d) else {
+            continue;
+        };
         let room = cost(card, rules).saturating_sub(on);
         let closed = if rules.deed_dev_each_suit {
             None

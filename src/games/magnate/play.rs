@@ -11,11 +11,9 @@ use crate::engine::{Illegal, Logged, Seat};
 
 /// MAG-BUILD-1, MAG-DEV-3: what building the card outright costs, and a deed's target.
 pub fn cost(card: Card, rules: &Rules) -> u16 {
-    match card.rank() {
-        Rank::Ace => u16::from(rules.ace_build_cost),
-        Rank::Number(r) => u16::from(r),
-        Rank::Court | Rank::Pawn => 10,
-        Rank::Crown | Rank::Excuse => 0,
+    match card.fixed_cost() {
+        Some(c) => u16::from(c),
+        None => u16::from(rules.ace_build_cost),
     }
 }
 
