@@ -201,10 +201,11 @@ const DEFAULT_SEEN_CACHE_ENTRIES: usize = 2048;
 /// A request holds its connection only for its transaction, and every statement of the server
 /// is short, so more connections than the cores can keep busy only add PostgreSQL backends that
 /// take turns on the same cores. On two cores with the embedded database, `bench_submit`
-/// alternating a pool of 8 with one of 32, ten pairs of runs: the p99 lower with 8 in nine
-/// (47–70 ms against 56–101), the rate higher in seven; 16 did no better than 32 (README,
-/// benchmarks). Four was too few there (the event listener and the job worker hold connections
-/// too): about a third fewer submissions a second.
+/// alternating a pool of 8 with one of 32, ten pairs of runs on a busy machine: the p99 lower
+/// with 8 in nine (47–70 ms against 56–101), the rate higher in seven; 16 did no better than 32.
+/// On a quiet machine the gap is small (p99 31–40 against 33–41 ms, README, benchmarks). Four
+/// was too few (the event listener and the job worker hold connections too): about a third fewer
+/// submissions a second.
 #[must_use]
 pub fn default_pool_size() -> u32 {
     let cores = std::thread::available_parallelism()
