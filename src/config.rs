@@ -198,19 +198,30 @@ const DEFAULT_SEEN_CACHE_ENTRIES: usize = 2048;
 /// The pool's size when `DATABASE_POOL_SIZE` is unset: four connections per core of this
 /// machine, between 8 and 32.
 ///
-/// A request holds its connection only for its transaction, and every statement of the server
-/// is short, so more connections than the cores can keep busy only add PostgreSQL backends that
-/// take turns on the same cores. On two cores with the embedded database, `bench_submit`
-/// alternating a pool of 8 with one of 32, ten pairs of runs on a busy machine: the p99 lower
-/// with 8 in nine (47–70 ms against 56–101), the rate higher in seven; 16 did no better than 32.
-/// On a quiet machine the gap is small (p99 31–40 against 33–41 ms, README, benchmarks). Four
-/// was too few (the event listener and the job worker hold connections too): about a third fewer
-/// submissions a second.
+/// A request holds its connection for its transaction, and the server's statements are short,
+/// so connections beyond what the cores keep busy only add PostgreSQL backends that take turns
+/// on the same cores: on two cores with the embedded database, `bench_submit` had a shorter
+/// tail with 8 than with 16 or 32, and a third less throughput with 4 (README, Benchmarks).
+/// The cores counted are this machine's: with a database elsewhere, its cores and the round
+/// trip matter more, and `DATABASE_POOL_SIZE` says what fits.
 #[must_use]
 pub fn default_pool_size() -> u32 {
     let cores = std::thread::available_parallelism()
         .map_or(2, |n| u32::try_from(n.get()).unwrap_or(u32::MAX));
     pool_for_cores(cores)
+}
+
+/// `DATABASE_POOL_SIZE` as `herald serve` reads it (`value` is the variable's value, `None`
+/// when unset): for the programs that build their settings another way, such as the benchmarks.
+///
+/// # Errors
+/// A value that is not a whole number of at least 1, named.
+pub fn pool_size_from(value: Option<String>) -> anyhow::Result<u32> {
+    at_least_one(
+        &|_: &str| value.clone().filter(|v| !v.trim().is_empty()),
+        "DATABASE_POOL_SIZE",
+        default_pool_size(),
+    )
 }
 
 fn pool_for_cores(cores: u32) -> u32 {
@@ -292,8 +303,8 @@ impl fmt::Debug for AuthSettings {
 
 const DEFAULT_BIND_ADDR: &str = "127.0.0.1:8080";
 
-/// A limit from the variable `name` (a rate, a number of days): a whole number of at least 1, else
-/// `default` when unset.
+/// A limit from the variable `name` (a rate, a number of days, the pool's size): a whole number
+/// of at least 1, else `default` when unset.
 fn at_least_one(
     var: &impl Fn(&str) -> Option<String>,
     name: &str,
@@ -317,7 +328,9 @@ impl Settings {
     /// unset, a secret kept in `DATA_DIR/jwt_secret` (mode 0600) so tokens survive restarts.
     ///
     /// # Errors
-    /// An unparsable `BIND_ADDR`, `MAIL_DOMAIN` or `INBOUND_SMTP_ADDR`, or a `DATA_DIR` that cannot be created or written.
+    /// An unparsable `BIND_ADDR`, `MAIL_DOMAIN` or `INBOUND_SMTP_ADDR`, a rate limit or
+    /// `DATABASE_POOL_SIZE` that is not a whole number of at least 1, or a `DATA_DIR` that cannot
+    /// be created or written.
     pub fn from_env() -> anyhow::Result<Settings> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let bind = var("BIND_ADDR").unwrap_or_else(|| DEFAULT_BIND_ADDR.to_owned());
@@ -382,7 +395,7 @@ impl Settings {
             },
             database: DatabaseSettings {
                 url: var("DATABASE_URL"),
-                pool_size: at_least_one(&var, "DATABASE_POOL_SIZE", default_pool_size())?,
+                pool_size: pool_size_from(var("DATABASE_POOL_SIZE"))?,
             },
             auth: AuthSettings {
                 jwt_secret,

@@ -27,6 +27,13 @@ const TIMEOUTS_EVERY: Duration = Duration::from_millis(500);
 /// receiver, so two slow receivers at once still leave the mail thread free.
 pub const WEBHOOK_THREADS: usize = 2;
 
+/// The connections a worker's pool needs: one per webhook thread (a delivery keeps its
+/// connection, in its job's transaction, while it waits for the receiver) and one for the mail
+/// thread, which also times out due decisions and schedules reminders and digests. With fewer,
+/// two slow receivers would leave the mail thread waiting for a connection.
+pub const CONNECTIONS: u32 = 3;
+const _: () = assert!(CONNECTIONS as usize == WEBHOOK_THREADS + 1);
+
 /// How often a worker deletes old finished jobs, and old account events and webhook deliveries.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 

@@ -24,7 +24,7 @@ impl SelfPlay for Magnate {
         state: &State,
         seat: Seat,
         rng: &mut GameRng,
-        cache: &mut [Tops; 2],
+        cache: &[Tops; 2],
     ) -> Option<Action> {
         legal::pick_with(state, seat, cache.get(seat.index())?, rng)
     }
@@ -128,7 +128,7 @@ mod tests {
             assert!(Magnate::check_cache(&Default::default(), &state).is_err());
             let mut n = 0;
             while let Some(seat) = Magnate::pending(&state).lowest() {
-                let action = Magnate::pick_cached(&state, seat, &mut policy, &mut cache).unwrap();
+                let action = Magnate::pick_cached(&state, seat, &mut policy, &cache).unwrap();
                 n += 1;
                 rng.to_action(n);
                 let stale = cache;

@@ -29,7 +29,7 @@ pub trait SelfPlay: Game {
         state: &Self::State,
         seat: Seat,
         rng: &mut GameRng,
-        _cache: &mut Self::Cache,
+        _cache: &Self::Cache,
     ) -> Option<Self::Action> {
         Self::pick(state, seat, rng)
     }
@@ -148,7 +148,7 @@ fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String
         }
         let Some(seat) = pending.lowest() else { break };
         events.clear();
-        let Some(action) = G::pick_cached(&state, seat, &mut policy, &mut cache) else {
+        let Some(action) = G::pick_cached(&state, seat, &mut policy, &cache) else {
             return Err(fail(
                 format!("seat {seat} is pending but has no legal action"),
                 &log,

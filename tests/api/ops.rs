@@ -826,17 +826,41 @@ async fn a_bad_pool_size_stops_the_server_naming_it() {
     let url = crate::helpers::spawn_empty_database().await;
     for bad in ["0", "many", "-4"] {
         let dir = std::env::temp_dir().join(format!("herald-pool-{}", std::process::id()));
-        let out = Command::new(env!("CARGO_BIN_EXE_herald"))
+        let mut server = Command::new(env!("CARGO_BIN_EXE_herald"))
             .arg("serve")
             .env("DATABASE_URL", &url)
             .env("BIND_ADDR", "127.0.0.1:0")
             .env("DATA_DIR", &dir)
             .env("DATABASE_POOL_SIZE", bad)
-            .output()
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
             .unwrap();
+        // A server that accepted the value would serve until stopped: fail, do not hang.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let status = loop {
+            if let Some(status) = server.try_wait().unwrap() {
+                break Some(status);
+            }
+            if Instant::now() > deadline {
+                let _ = server.kill();
+                let _ = server.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(!out.status.success(), "{bad}: the server started");
-        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            status.is_some_and(|s| !s.success()),
+            "{bad}: the server started"
+        );
+        let mut said = String::new();
+        server
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut said)
+            .unwrap();
         assert!(
             said.contains("DATABASE_POOL_SIZE") && said.contains(bad),
             "{bad}: {said}"

@@ -292,6 +292,8 @@ pub fn pick_with(
     tops: &Tops,
     rng: &mut crate::engine::GameRng,
 ) -> Option<Action> {
+    // Stale tops would draw from a different list than `nth`'s fallback reads (debug builds).
+    debug_assert!(*tops == Tops::read(state, seat), "stale column tops");
     let mut kept = [(Section::End, 0u32); KEPT];
     let mut n = 0usize;
     let mut total: u32 = 0;
@@ -477,13 +479,14 @@ impl Tops {
         out
     }
 
-    /// Brings the tops up to date after `seat`'s `action` was applied to `state`, reading only
+    /// Brings `seat`'s tops up to date after its `action` was applied to `state`, reading only
     /// the column it may have changed: a build or a deed goes on top of one column; a
     /// development changes the deed on top of one (and may complete it). Nothing else changes a
     /// column (income, taxes, trades, sales, draws and preferences touch supplies, hands, piles
     /// and the deed's preference, which the tops leave out), except the end of the game, which
-    /// removes unfinished deeds: then everything is read again. Self-play compares the kept
-    /// tops with fresh ones after every action with `--check`.
+    /// removes both players' unfinished deeds: then this seat's tops are read again, and the
+    /// caller must read the other seat's too (self-play does). Self-play compares the kept tops
+    /// with fresh ones after every action with `--check`.
     pub fn after(&mut self, state: &State, seat: Seat, action: &Action) {
         match *action {
             Action::Build { district, .. } | Action::Deed { district, .. } => {

@@ -15,7 +15,8 @@
 //! supply → `Player::supply`; district → [`cards::District`]; column → `Player::columns`; property
 //! → [`state::Property`]; deed → [`state::Deed`]; card play → build / deed / sell
 //! ([`play`]); develop → [`develop`]; trade → [`trade`]; roll, taxation, income → [`roll`]; draw,
-//! final turns, end → [`turn`]; district total, district points → [`score`].
+//! final turns, end → [`turn`]; district total, district points → [`score`]; the last card of a
+//! column (MAG-PLACE-3), which the next card must share a suit with → its top, [`legal::Tops`].
 //!
 //! The engine is pure: it imports `engine`, serde and thiserror only. [`present`] (the words of
 //! mails and pages) is the one module outside it.
