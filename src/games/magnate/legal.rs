@@ -484,9 +484,9 @@ impl Tops {
     /// development changes the deed on top of one (and may complete it). Nothing else changes a
     /// column (income, taxes, trades, sales, draws and preferences touch supplies, hands, piles
     /// and the deed's preference, which the tops leave out), except the end of the game, which
-    /// removes both players' unfinished deeds: then this seat's tops are read again, and the
-    /// caller must read the other seat's too (self-play does). Self-play compares the kept tops
-    /// with fresh ones after every action with `--check`.
+    /// removes both players' unfinished deeds: the caller reads both seats' tops again then
+    /// (self-play does). Self-play compares the kept tops with fresh ones after every action
+    /// with `--check`.
     pub fn after(&mut self, state: &State, seat: Seat, action: &Action) {
         match *action {
             Action::Build { district, .. } | Action::Deed { district, .. } => {
@@ -505,7 +505,6 @@ impl Tops {
                     }
                 }
             }
-            Action::End if state.is_over() => *self = Tops::read(state, seat),
             _ => {}
         }
     }
@@ -576,8 +575,8 @@ fn caps_of(bits: u8, supply: &Tokens) -> Option<([u16; 3], usize)> {
 
 /// The ways to put exactly `total` tokens on suits with these supplies, at least `min` on each
 /// ([`count_compositions`] over gathered supplies). Every card has at most three suits, so the
-/// cases up to three are written out without recursion and inline into the walk; more suits go
-/// through [`exact_many`].
+/// cases up to three are written out without recursion and inline into the walk; more suits
+/// (none today) recurse on the first.
 #[inline]
 fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
     match caps {
@@ -587,7 +586,9 @@ fn exact(caps: &[u16], total: u16, min: u16) -> u32 {
         [a, b, c] => (min..=(*a).min(total))
             .map(|k| exact2(*b, *c, total - k, min))
             .sum(),
-        _ => exact_many(caps, total, min),
+        [a, rest @ ..] => (min..=(*a).min(total))
+            .map(|k| exact(rest, total - k, min))
+            .sum(),
     }
 }
 
@@ -597,17 +598,6 @@ fn exact2(a: u16, b: u16, total: u16, min: u16) -> u32 {
     let lo = i32::from(min).max(i32::from(total) - i32::from(b));
     let hi = i32::from(a).min(i32::from(total) - i32::from(min));
     (hi - lo + 1).max(0) as u32
-}
-
-/// [`exact`] for any number of suits, by recursion on the first.
-fn exact_many(caps: &[u16], total: u16, min: u16) -> u32 {
-    match caps {
-        [a, rest @ ..] if rest.len() > 2 => {
-            let top = (*a).min(total);
-            (min..=top).map(|k| exact_many(rest, total - k, min)).sum()
-        }
-        _ => exact(caps, total, min),
-    }
 }
 
 /// The ways to put at most `room` tokens in all (none included) on suits with these supplies;
@@ -621,7 +611,7 @@ fn at_most(caps: &[u16], room: u16) -> u32 {
         [a, b, c] => (0..=(*a).min(room))
             .map(|x| at_most2(*b, *c, room - x))
             .sum(),
-        _ => at_most_many(caps, room),
+        [a, rest @ ..] => (0..=(*a).min(room)).map(|x| at_most(rest, room - x)).sum(),
     }
 }
 
@@ -641,16 +631,6 @@ fn at_most2(a: u16, b: u16, room: u16) -> u32 {
     }
     let (hi, lo) = (room + 1 - from, room + 1 - top);
     flat + (hi + lo) * (top - from + 1) / 2
-}
-
-/// [`at_most`] for any number of suits, by recursion on the first.
-fn at_most_many(caps: &[u16], room: u16) -> u32 {
-    match caps {
-        [a, rest @ ..] if rest.len() > 2 => (0..=(*a).min(room))
-            .map(|x| at_most_many(rest, room - x))
-            .sum(),
-        _ => at_most(caps, room),
-    }
 }
 
 /// Whether `seat` may buy `card` as a deed now: allowed by the options (MAG-DEED-2/3) and its
