@@ -126,8 +126,10 @@ fn main() {
             let archiver = common::Archiver::start(&settings);
             let until = Instant::now() + Duration::from_secs(seconds);
             let start = Instant::now();
+            let cpu = common::Cpu::now(&dir);
             let played = play_pairs(client, &tokens, until).await;
             let elapsed = start.elapsed().as_secs_f64();
+            let used = common::Cpu::now(&dir).per(cpu, played.latencies.len());
             drop(archiver);
             let all = &played.latencies;
             let per_s = all.len() as f64 / elapsed;
@@ -139,6 +141,9 @@ fn main() {
                 percentile_ms(all, 0.5),
                 percentile_ms(all, 0.99)
             );
+            // Where the machine's CPU went, per submission (the reads, the new games and the
+            // archiver included): this process is the servers and the clients.
+            println!("cpu_ms_per_submission {used}");
             // The submissions that ended a game write its results, ratings and record.
             println!(
                 "game_endings={} p50_ms={:.1} max_ms={:.1}",

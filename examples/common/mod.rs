@@ -36,6 +36,29 @@ impl Client {
         )
     }
 
+    /// A game read or a submission, as the playing clients need it: the rest of the answer
+    /// (the view above all) is skipped unparsed, as a client that knows its types would.
+    pub async fn play_call(
+        &self,
+        path: &str,
+        token: &str,
+        body: Option<Value>,
+    ) -> (u16, Result<Answer, String>) {
+        let req = match body {
+            Some(_) => self.http.post(format!("{}{path}", self.base)),
+            None => self.http.get(format!("{}{path}", self.base)),
+        }
+        .insert_header(("Authorization", format!("Bearer {token}")));
+        let mut resp = match body {
+            Some(b) => req.send_json(&b).await.unwrap(),
+            None => req.send().await.unwrap(),
+        };
+        let bytes = resp.body().limit(16 << 20).await.unwrap();
+        let answer = serde_json::from_slice::<Answer>(&bytes)
+            .map_err(|_| String::from_utf8_lossy(&bytes).into_owned());
+        (resp.status().as_u16(), answer)
+    }
+
     pub async fn user(&self, i: usize) -> String {
         let email = email(i);
         let (st, _) = self.call("POST", "/api/v1/accounts", None, Some(json!({"email": email, "display_name": format!("P{i}"), "password": "bench password 1234"}))).await;
@@ -95,6 +118,21 @@ impl Client {
     }
 }
 
+/// The parts of a game resource the playing clients read.
+#[derive(Debug, serde::Deserialize)]
+pub struct Answer {
+    pub status: String,
+    pub version: i64,
+    #[serde(default)]
+    pub legal_actions: Vec<Value>,
+    pub seats: Vec<AnswerSeat>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+pub struct AnswerSeat {
+    pub pending: bool,
+}
+
 /// What clients playing games measured.
 #[derive(Debug, Default)]
 pub struct Played {
@@ -135,7 +173,7 @@ pub async fn play(
     let mut rng = seed | 1;
     while Instant::now() < until {
         let (id, tokens) = client.game(&a, &b, &b_email).await;
-        let mut current: Option<(usize, Value)> = None;
+        let mut current: Option<(usize, Answer)> = None;
         // The seat whose turn the last answer showed: its client reads first, as a client that
         // learns of its turn (by event or mail) reads its view once.
         let mut next_up = 0;
@@ -154,15 +192,15 @@ pub async fn play(
                 None => {
                     let mut found = None;
                     for seat in [next_up, 1 - next_up] {
-                        let token = &tokens[seat];
-                        let (_, g) = client
-                            .call("GET", &format!("/api/v1/games/{id}"), Some(token), None)
+                        let (st, g) = client
+                            .play_call(&format!("/api/v1/games/{id}"), &tokens[seat], None)
                             .await;
                         played.reads += 1;
-                        if g["status"] != "active" {
+                        let g = g.unwrap_or_else(|body| panic!("reading game {id}: {st} {body}"));
+                        if g.status != "active" {
                             break;
                         }
-                        if g["legal_actions"].as_array().is_some_and(|l| !l.is_empty()) {
+                        if !g.legal_actions.is_empty() {
                             found = Some((seat, g));
                             break;
                         }
@@ -173,7 +211,7 @@ pub async fn play(
                     }
                 }
             };
-            let legal = g["legal_actions"].as_array().unwrap();
+            let legal = &g.legal_actions;
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
@@ -184,28 +222,25 @@ pub async fn play(
                 .clone();
             let start = Instant::now();
             let (st, next) = client
-                .call(
-                    "POST",
+                .play_call(
                     &format!("/api/v1/games/{id}/actions"),
-                    Some(&tokens[seat]),
-                    Some(json!({"expected_version": g["version"], "actions": [action]})),
+                    &tokens[seat],
+                    Some(json!({"expected_version": g.version, "actions": [action]})),
                 )
                 .await;
             let took = start.elapsed();
             played.latencies.push(took);
-            assert_eq!(st, 200, "{next}");
-            if next["status"] == "finished" {
+            let next = match (st, next) {
+                (200, Ok(next)) => next,
+                (st, Ok(next)) => panic!("submission to game {id}: {st} {next:?}"),
+                (st, Err(body)) => panic!("submission to game {id}: {st} {body}"),
+            };
+            if next.status == "finished" {
                 played.endings.push(took);
             }
-            if next["legal_actions"]
-                .as_array()
-                .is_some_and(|l| !l.is_empty())
-            {
+            if !next.legal_actions.is_empty() {
                 current = Some((seat, next));
-            } else if let Some(up) = next["seats"]
-                .as_array()
-                .and_then(|s| s.iter().position(|s| s["pending"] == true))
-            {
+            } else if let Some(up) = next.seats.iter().position(|s| s.pending) {
                 next_up = up;
             }
         }
@@ -353,4 +388,67 @@ pub fn psql(url: &str, sql: &str) -> String {
     };
     run("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
     run(sql)
+}
+
+/// CPU time used so far, in milliseconds: by this process (the servers and the clients) and by
+/// the PostgreSQL cluster whose command line names `pg_dir` (its postmaster and backends). Read
+/// from `/proc` (Linux reports it in hundredths of a second); zero where it cannot be read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Cpu {
+    pub this_process_ms: u64,
+    pub postgres_ms: u64,
+}
+
+impl Cpu {
+    pub fn now(pg_dir: &std::path::Path) -> Cpu {
+        // Fields after the command name (which may hold spaces): state is field 3, ppid 4,
+        // utime 14 and stime 15.
+        let stat = |pid: &str| -> Option<(String, u32, u64)> {
+            let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let (head, rest) = text.rsplit_once(')')?;
+            let comm = head.split_once('(')?.1.to_owned();
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+            Some((comm, f.get(1)?.parse().ok()?, ticks))
+        };
+        let needle = pg_dir.to_string_lossy().into_owned();
+        let mut postgres: Vec<(u32, u32, u64)> = Vec::new();
+        let mut postmaster = None;
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Ok(pid) = name.parse::<u32>() else {
+                continue;
+            };
+            let Some((comm, ppid, ticks)) = stat(&name) else {
+                continue;
+            };
+            if comm != "postgres" {
+                continue;
+            }
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            if String::from_utf8_lossy(&cmdline).contains(&needle) {
+                postmaster = Some(pid);
+            }
+            postgres.push((pid, ppid, ticks));
+        }
+        let postgres_ticks: u64 = postgres
+            .iter()
+            .filter(|(pid, ppid, _)| Some(*pid) == postmaster || Some(*ppid) == postmaster)
+            .map(|(_, _, t)| t)
+            .sum();
+        Cpu {
+            this_process_ms: stat("self").map_or(0, |s| s.2 * 10),
+            postgres_ms: postgres_ticks * 10,
+        }
+    }
+
+    /// The CPU used since `earlier`, per unit of work, as `herald=… postgres=…` (milliseconds).
+    pub fn per(&self, earlier: Cpu, units: usize) -> String {
+        let each = |now: u64, then: u64| now.saturating_sub(then) as f64 / units.max(1) as f64;
+        format!(
+            "this_process={:.2} postgres={:.2}",
+            each(self.this_process_ms, earlier.this_process_ms),
+            each(self.postgres_ms, earlier.postgres_ms)
+        )
+    }
 }
