@@ -28,6 +28,24 @@ pub fn submit<G: Game>(
     rng: &mut GameRng,
     events: &mut Vec<Logged<G::Event>>,
 ) -> Result<(), Refusal> {
+    submit_with::<G>(state, seat, action, events, |state, events| {
+        G::apply(state, seat, action, rng, events)
+    })
+}
+
+/// [`submit`] with the game's rules applied by `apply` (which must do what [`Game::apply`]
+/// does for this action): self-play hands a game what it keeps from action to action this way,
+/// through the same checks.
+///
+/// # Errors
+/// As [`submit`].
+pub fn submit_with<G: Game>(
+    state: &mut G::State,
+    seat: Seat,
+    action: &G::Action,
+    events: &mut Vec<Logged<G::Event>>,
+    apply: impl FnOnce(&mut G::State, &mut Vec<Logged<G::Event>>) -> Result<(), Illegal>,
+) -> Result<(), Refusal> {
     let pending = G::pending(state);
     if pending.is_empty() {
         return Err(Refusal::GameOver);
@@ -36,6 +54,6 @@ pub fn submit<G: Game>(
         return Err(Refusal::NotYourTurn(seat));
     }
     let before = events.len();
-    G::apply(state, seat, action, rng, events).inspect_err(|_| events.truncate(before))?;
+    apply(state, events).inspect_err(|_| events.truncate(before))?;
     Ok(())
 }

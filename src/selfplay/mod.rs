@@ -34,6 +34,25 @@ pub trait SelfPlay: Game {
         Self::pick(state, seat, rng)
     }
 
+    /// Checks and applies `seat`'s `action` as [`driver::submit`] does, with the cache at hand
+    /// (a game may read from it what applying the action needs); exactly what `submit` does.
+    ///
+    /// # Errors
+    /// As [`driver::submit`].
+    fn submit_cached(
+        state: &mut Self::State,
+        seat: Seat,
+        action: &Self::Action,
+        rng: &mut GameRng,
+        events: &mut Vec<Logged<Self::Event>>,
+        _cache: &Self::Cache,
+    ) -> Result<(), driver::Refusal>
+    where
+        Self: Sized,
+    {
+        driver::submit::<Self>(state, seat, action, rng, events)
+    }
+
     /// Brings `cache` up to date after `seat`'s `action` was applied to `state`.
     fn update_cache(
         _cache: &mut Self::Cache,
@@ -156,7 +175,7 @@ fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String
         };
         n += 1;
         rng.to_action(n);
-        if let Err(e) = driver::submit::<G>(&mut state, seat, &action, &mut rng, &mut events) {
+        if let Err(e) = G::submit_cached(&mut state, seat, &action, &mut rng, &mut events, &cache) {
             return Err(fail(
                 format!("the listed action {action} of seat {seat} was refused: {e}"),
                 &log,

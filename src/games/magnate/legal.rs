@@ -509,6 +509,28 @@ impl Tops {
         }
     }
 
+    /// The unfinished deeds on top of the columns, with their districts, in district order.
+    pub fn deeds(&self) -> impl Iterator<Item = (District, Card)> + '_ {
+        let mut mask = self.deed_mask;
+        std::iter::from_fn(move || {
+            while mask != 0 {
+                let d = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                if let (Some(&district), Some(&(card, _))) =
+                    (District::ALL.get(d), self.deeds.get(d))
+                {
+                    return Some((district, card));
+                }
+            }
+            None
+        })
+    }
+
+    /// How many unfinished deeds the tops hold.
+    pub fn deed_count(&self) -> u32 {
+        self.deed_mask.count_ones()
+    }
+
     /// Reads the top of `seat`'s column in `district` again.
     fn refresh(&mut self, state: &State, seat: Seat, district: District) {
         let d = district.index();

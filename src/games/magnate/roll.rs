@@ -1,11 +1,11 @@
 //! The start of a turn: roll, taxation, income (MAG-ROLL, MAG-TAX, MAG-INC).
 
-use super::cards::{Rank, Suit};
+use super::cards::{Card, District, Rank, Suit};
 use super::events::Event;
 use super::options::AutoPick;
 use super::state::{Deed, Phase, Player, Roll, SEATS, State};
 use super::tokens::Tokens;
-use crate::engine::{Illegal, Logged};
+use crate::engine::{Illegal, Logged, Seat};
 
 /// MAG-INC-6: the suit an unfinished deed pays when its rank comes up. `supply` is the owner's
 /// supply after this roll's taxation, before its income.
@@ -61,22 +61,117 @@ fn income(state: &State, player: &Player, hi: u8) -> Tokens {
                 continue;
             }
             match &p.deed {
-                Some(deed) if p.card.rank() != Rank::Ace => {
-                    if let Some(s) = deed_income_suit(
-                        deed,
-                        p.card.suits(),
-                        player,
-                        state.rules.auto_pick,
-                        &supply,
-                    ) {
-                        gained.add(s, 1);
-                    }
-                }
-                _ => gained.add_suits(p.card.suits(), 1),
+                Some(deed) => deed_pays(state, player, p.card, deed, &supply, &mut gained),
+                None => gained.add_suits(p.card.suits(), 1),
             }
         }
     }
     gained
+}
+
+/// What each seat's properties pay when the higher die shows `hi` (MAG-INC-1..4), Crowns on a 10
+/// included: read from every column at every roll ([`Scan`], the server), or with what completed
+/// properties pay kept from action to action ([`Kept`], self-play). Both give the same tokens.
+pub trait Income {
+    fn income(&self, state: &State, seat: Seat, hi: u8) -> Tokens;
+}
+
+/// Income read from the columns at each roll.
+pub struct Scan;
+
+impl Income for Scan {
+    fn income(&self, state: &State, seat: Seat, hi: u8) -> Tokens {
+        income(state, &state.players[seat], hi)
+    }
+}
+
+/// What each seat's completed properties pay for each higher die (1 for Aces on double 1s, 2–9
+/// for the ranks; Crowns, which pay on a 10, are read from the Crowns themselves). A completed
+/// property never leaves its column before the game ends, and it only joins one by a build or
+/// the development that completes a deed, so a caller that sees every action keeps this up to
+/// date with [`Kept::completed`]; the unfinished deeds, whose suit depends on the supply, are
+/// read at each roll from the column tops (a deed is always its column's top card). Self-play
+/// compares it with a fresh [`Kept::read`] after every action with `--check`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Kept([[Tokens; 10]; 2]);
+
+impl Kept {
+    /// What `state`'s completed properties pay, read afresh.
+    pub fn read(state: &State) -> Kept {
+        let mut out = Kept::default();
+        for seat in SEATS {
+            for (_, p) in state.players[seat].placed() {
+                if p.is_completed() {
+                    out.completed(seat, p.card);
+                }
+            }
+        }
+        out
+    }
+
+    /// Notes that `card` joined `seat`'s completed properties (built, or a deed completed).
+    pub fn completed(&mut self, seat: Seat, card: Card) {
+        if let Some(t) = self
+            .0
+            .get_mut(seat.index())
+            .and_then(|per_die| per_die.get_mut(usize::from(card.pays_on())))
+        {
+            t.add_suits(card.suits(), 1);
+        }
+    }
+}
+
+impl Kept {
+    /// What `seat`'s properties pay when the higher die shows `hi`: the kept part of the
+    /// completed ones, plus the unfinished `deeds` (each with the district whose column it tops,
+    /// as [`super::legal::Tops`] keeps them), so that no column is read but a paying deed's.
+    pub fn income(
+        &self,
+        state: &State,
+        seat: Seat,
+        hi: u8,
+        deeds: impl Iterator<Item = (District, Card)>,
+    ) -> Tokens {
+        let player = &state.players[seat];
+        if hi == 10 {
+            return income(state, player, hi);
+        }
+        let mut gained = self
+            .0
+            .get(seat.index())
+            .and_then(|per_die| per_die.get(usize::from(hi)))
+            .copied()
+            .unwrap_or_default();
+        let supply = player.supply;
+        for (district, card) in deeds {
+            if card.pays_on() == hi
+                && let Some(p) = player.columns[district].last()
+                && let Some(deed) = &p.deed
+            {
+                deed_pays(state, player, p.card, deed, &supply, &mut gained);
+            }
+        }
+        gained
+    }
+}
+
+/// What one unfinished deed pays when its rank comes up (MAG-INC-2/3/6): an Ace deed its suit,
+/// any other one suit of the card.
+fn deed_pays(
+    state: &State,
+    player: &Player,
+    card: Card,
+    deed: &Deed,
+    supply: &Tokens,
+    gained: &mut Tokens,
+) {
+    if card.rank() == Rank::Ace {
+        gained.add_suits(card.suits(), 1);
+    } else if let Some(s) =
+        deed_income_suit(deed, card.suits(), player, state.rules.auto_pick, supply)
+    {
+        gained.add(s, 1);
+    }
 }
 
 /// Checks dice a caller chose (the referee's `roll`): faces in range, the d6 given exactly when
@@ -119,6 +214,16 @@ pub fn check_dice(state: &State, d10: [u8; 2], d6: [u8; 2]) -> Result<(), Illega
 /// Resolves a roll for the active seat: taxation first, then income for both players from the
 /// higher die; the active player may then act.
 pub fn resolve(state: &mut State, roll: Roll, events: &mut Vec<Logged<Event>>) {
+    resolve_with(state, roll, events, &Scan);
+}
+
+/// [`resolve`] with the income read through `paid`.
+pub fn resolve_with(
+    state: &mut State,
+    roll: Roll,
+    events: &mut Vec<Logged<Event>>,
+    paid: &impl Income,
+) {
     let seat = state.turn.seat;
     let d6 = match roll.d6 {
         [0, 0] => None,
@@ -146,10 +251,7 @@ pub fn resolve(state: &mut State, roll: Roll, events: &mut Vec<Logged<Event>>) {
         events.push(Logged::public(Event::Taxed { suits, lost }));
     }
     let hi = roll.hi();
-    let gained = [
-        income(state, &state.players[SEATS[0]], hi),
-        income(state, &state.players[SEATS[1]], hi),
-    ];
+    let gained = SEATS.map(|s| paid.income(state, s, hi));
     for (g, s) in gained.iter().zip(SEATS) {
         state.players[s].supply.add_all(g);
     }

@@ -89,7 +89,29 @@ fn printed(card: Card) -> u32 {
 }
 
 pub fn score(state: &State) -> Score {
-    let mut districts = BTreeMap::new();
+    let (per_district, figures) = tally(state);
+    Score {
+        districts: District::ALL
+            .into_iter()
+            .zip(per_district)
+            .map(|(d, t)| (d.letter(), t))
+            .collect(),
+        district_points: figures.district_points,
+        totals: figures.totals,
+        tokens: figures.tokens,
+    }
+}
+
+/// The figures [`decide`] compares, without the per-district map (the outcome needs no more).
+struct Figures {
+    district_points: [u32; 2],
+    totals: [u32; 2],
+    tokens: [u32; 2],
+}
+
+/// Each district's totals in district order, and the deciding figures.
+fn tally(state: &State) -> ([[u32; 2]; 5], Figures) {
+    let mut districts = [[0u32; 2]; 5];
     let mut points = [0u32; 2];
     let mut totals = [0u32; 2];
     let mut raw = [0u32; 2];
@@ -119,7 +141,9 @@ pub fn score(state: &State) -> Score {
         }
         totals[0] += a;
         totals[1] += b;
-        districts.insert(d.letter(), t);
+        if let Some(slot) = districts.get_mut(d.index()) {
+            *slot = t;
+        }
     }
     if state.rules.tiebreak_total == TiebreakTotal::Raw {
         totals = raw;
@@ -128,16 +152,26 @@ pub fn score(state: &State) -> Score {
         state.players[Seat(0)].supply.total(),
         state.players[Seat(1)].supply.total(),
     ];
-    Score {
+    (
         districts,
-        district_points: points,
-        totals,
-        tokens,
-    }
+        Figures {
+            district_points: points,
+            totals,
+            tokens,
+        },
+    )
 }
 
 /// MAG-SCORE-5 and MAG-TIE: the first figure that differs decides.
 pub fn decide(score: &Score) -> MagnateOutcome {
+    decide_on(&Figures {
+        district_points: score.district_points,
+        totals: score.totals,
+        tokens: score.tokens,
+    })
+}
+
+fn decide_on(score: &Figures) -> MagnateOutcome {
     let figures = [
         (Tiebreak::DistrictPoints, score.district_points),
         (Tiebreak::Totals, score.totals),
@@ -206,5 +240,5 @@ pub fn outcome(state: &State) -> Option<MagnateOutcome> {
             reason: Some(reason),
         });
     }
-    Some(decide(&score(state)))
+    Some(decide_on(&tally(state).1))
 }

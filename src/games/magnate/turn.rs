@@ -37,6 +37,16 @@ pub enum Dice {
 
 /// Rolls the dice for the active seat from `chance` and resolves the roll.
 pub fn roll_now(state: &mut State, chance: &mut impl Chance, events: &mut Vec<Logged<Event>>) {
+    roll_with(state, chance, events, &roll::Scan);
+}
+
+/// [`roll_now`] with the income read through `paid`.
+fn roll_with(
+    state: &mut State,
+    chance: &mut impl Chance,
+    events: &mut Vec<Logged<Event>>,
+    paid: &impl roll::Income,
+) {
     let d10 = [chance.die(10), chance.die(10)];
     let mut d6 = [0, 0];
     if d10.contains(&1) {
@@ -46,7 +56,7 @@ pub fn roll_now(state: &mut State, chance: &mut impl Chance, events: &mut Vec<Lo
             }
         }
     }
-    roll::resolve(state, Roll { d10, d6 }, events);
+    roll::resolve_with(state, Roll { d10, d6 }, events, paid);
 }
 
 /// Checks and applies one action of `seat`. A refused action leaves the state as it was, except
@@ -59,6 +69,20 @@ pub fn act(
     chance: &mut impl Chance,
     events: &mut Vec<Logged<Event>>,
     dice: Dice,
+) -> Result<(), Illegal> {
+    act_with(state, seat, action, chance, events, dice, &roll::Scan)
+}
+
+/// [`act`] with the income of the rolls it makes read through `paid` (self-play keeps what
+/// completed properties pay, [`roll::Kept`], rather than reading every column at every roll).
+pub fn act_with(
+    state: &mut State,
+    seat: Seat,
+    action: &Action,
+    chance: &mut impl Chance,
+    events: &mut Vec<Logged<Event>>,
+    dice: Dice,
+    paid: &impl roll::Income,
 ) -> Result<(), Illegal> {
     if state.is_over() {
         return Err(Illegal::new(
@@ -105,7 +129,7 @@ pub fn act(
     }
     if active && state.turn.phase == Phase::Roll {
         // MAG-TURN-2: nothing happens before the roll.
-        roll_now(state, chance, events);
+        roll_with(state, chance, events, paid);
     }
     match *action {
         Action::Build {
@@ -120,7 +144,7 @@ pub fn act(
         }
         Action::Trade { ref give, take } => trade::trade(state, seat, give, take, events),
         Action::Prefer { card, suit } => develop::prefer(state, seat, card, suit, events),
-        Action::End => end(state, seat, chance, events, dice),
+        Action::End => end(state, seat, chance, events, dice, paid),
         Action::Roll { .. } => Ok(()),
     }
 }
@@ -132,6 +156,7 @@ fn end(
     chance: &mut impl Chance,
     events: &mut Vec<Logged<Event>>,
     dice: Dice,
+    paid: &impl roll::Income,
 ) -> Result<(), Illegal> {
     if !state.turn.card_played && !state.players[seat].hand.is_empty() {
         return Err(Illegal::new(
@@ -167,7 +192,7 @@ fn end(
         card_played: false,
     };
     if dice == Dice::Auto {
-        roll_now(state, chance, events);
+        roll_with(state, chance, events, paid);
     }
     Ok(())
 }
