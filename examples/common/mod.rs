@@ -18,20 +18,9 @@ impl Client {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let mut req = match method {
-            "GET" => self.http.get(format!("{}{path}", self.base)),
-            _ => self.http.post(format!("{}{path}", self.base)),
-        };
-        if let Some(t) = token {
-            req = req.insert_header(("Authorization", format!("Bearer {t}")));
-        }
-        let mut resp = match body {
-            Some(b) => req.send_json(&b).await.unwrap(),
-            None => req.send().await.unwrap(),
-        };
-        let bytes = resp.body().limit(16 << 20).await.unwrap();
+        let (status, bytes) = self.send(method, path, token, body).await;
         (
-            resp.status().as_u16(),
+            status,
             serde_json::from_slice(&bytes).unwrap_or(Value::Null),
         )
     }
@@ -44,19 +33,34 @@ impl Client {
         token: &str,
         body: Option<Value>,
     ) -> (u16, Result<Answer, String>) {
-        let req = match body {
-            Some(_) => self.http.post(format!("{}{path}", self.base)),
-            None => self.http.get(format!("{}{path}", self.base)),
+        let method = if body.is_some() { "POST" } else { "GET" };
+        let (status, bytes) = self.send(method, path, Some(token), body).await;
+        let answer = serde_json::from_slice::<Answer>(&bytes)
+            .map_err(|_| String::from_utf8_lossy(&bytes).into_owned());
+        (status, answer)
+    }
+
+    /// A GET (or a POST of `body`) and its answer's status and bytes.
+    async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, actix_web::web::Bytes) {
+        let mut req = match method {
+            "GET" => self.http.get(format!("{}{path}", self.base)),
+            _ => self.http.post(format!("{}{path}", self.base)),
+        };
+        if let Some(t) = token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
         }
-        .insert_header(("Authorization", format!("Bearer {token}")));
         let mut resp = match body {
             Some(b) => req.send_json(&b).await.unwrap(),
             None => req.send().await.unwrap(),
         };
         let bytes = resp.body().limit(16 << 20).await.unwrap();
-        let answer = serde_json::from_slice::<Answer>(&bytes)
-            .map_err(|_| String::from_utf8_lossy(&bytes).into_owned());
-        (resp.status().as_u16(), answer)
+        (resp.status().as_u16(), bytes)
     }
 
     pub async fn user(&self, i: usize) -> String {

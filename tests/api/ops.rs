@@ -476,11 +476,26 @@ impl Served {
         if let Some(token) = token {
             req = req.insert_header(("Authorization", format!("Bearer {token}")));
         }
-        let mut res = match body {
+        let sent = match body {
             Some(b) => req.send_json(&b).await,
             None => req.send().await,
-        }
-        .unwrap();
+        };
+        // A refused connection means the server is gone or stopped listening: say which, with
+        // what it logged, rather than only the client's error.
+        let mut res = sent.unwrap_or_else(|e| {
+            panic!(
+                "{method} {path}: {e}; the server {}; its log:\n{}",
+                match Command::new("ps")
+                    .args(["-o", "stat=,etime=", "-p", &self.child.id().to_string()])
+                    .output()
+                {
+                    Ok(ps) if ps.status.success() =>
+                        format!("runs ({})", String::from_utf8_lossy(&ps.stdout).trim()),
+                    _ => "has exited".to_owned(),
+                },
+                self.log()
+            )
+        });
         let bytes = res.body().limit(1 << 20).await.unwrap();
         (
             res.status().as_u16(),
@@ -1060,4 +1075,134 @@ async fn the_lobby_and_the_archive_read_games_by_index_never_the_whole_table() {
         actix_web::rt::time::sleep(std::time::Duration::from_millis(200)).await;
     };
     assert_eq!(after.get("seq"), before.get("seq"), "{before:?} {after:?}");
+}
+
+/// A webhook receiver that accepts each delivery and never answers: the connection stays open
+/// for `hold`, longer than a delivery's 10-second timeout. Records when it accepted each one.
+fn silent_receiver(hold: Duration) -> (String, Arc<std::sync::Mutex<Vec<Instant>>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let accepted = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = accepted.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(conn) = conn else { continue };
+            seen.lock().unwrap().push(Instant::now());
+            std::thread::spawn(move || {
+                std::thread::sleep(hold);
+                drop(conn);
+            });
+        }
+    });
+    (url, accepted)
+}
+
+/// Design.md section 17: a slow receiver never delays mail. In `herald serve` itself, two
+/// receivers that hold every delivery open take both webhook threads (each holding its pooled
+/// connection while it waits); a sign-in mail asked for meanwhile is still written within
+/// seconds, long before either delivery times out.
+#[actix_web::test]
+async fn two_silent_webhook_receivers_delay_no_mail_from_herald_serve() {
+    let db = spawn_app().await;
+    let srv = Served::start(&db.db_url, &[("WEBHOOKS_ALLOW_PRIVATE", "true")]).await;
+    let ada = srv.account("ada@example.test", "Ada").await;
+    let bruno = srv.account("bruno@example.test", "Bruno").await;
+    let (st, g) = srv
+        .call(
+            "POST",
+            "/api/v1/games",
+            Some(&ada),
+            Some(json!({"kind": "magnate", "invite": ["bruno@example.test"]})),
+        )
+        .await;
+    assert_eq!(st, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_owned();
+    let (st, b) = srv
+        .call(
+            "POST",
+            &format!("/api/v1/games/{id}/join"),
+            Some(&bruno),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(st, 200, "{b}");
+    // The start's mails are written before the receivers are subscribed.
+    let mail = srv.dir.join("data/mail");
+    let count = |dir: &Path| std::fs::read_dir(dir).map_or(0, |d| d.count());
+    let started = Instant::now();
+    while count(&mail) < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no start mails"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(100)).await;
+    }
+    actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+    let before = count(&mail);
+
+    let hold = Duration::from_secs(20);
+    let mut receivers = Vec::new();
+    for token in [&ada, &bruno] {
+        let (url, accepted) = silent_receiver(hold);
+        let (st, b) = srv
+            .call(
+                "POST",
+                "/api/v1/me/webhooks",
+                Some(token),
+                Some(json!({"url": url, "events": ["chat"]})),
+            )
+            .await;
+        assert_eq!(st, 201, "{b}");
+        receivers.push(accepted);
+    }
+    // Each says something: the other's receiver gets a delivery, and neither answers.
+    for token in [&ada, &bruno] {
+        let (st, b) = srv
+            .call(
+                "POST",
+                &format!("/api/v1/games/{id}/chat"),
+                Some(token),
+                Some(json!({"text": "good luck"})),
+            )
+            .await;
+        assert_eq!(st, 201, "{b}");
+    }
+    let started = Instant::now();
+    while receivers.iter().any(|r| r.lock().unwrap().is_empty()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the deliveries did not reach both receivers: {}",
+            srv.log()
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    let held_since = receivers
+        .iter()
+        .map(|r| r.lock().unwrap()[0])
+        .max()
+        .unwrap();
+
+    // Both webhook threads wait; the mail thread still sends.
+    let (st, _) = srv
+        .call(
+            "POST",
+            "/api/v1/auth/email-link",
+            None,
+            Some(json!({"email": "ada@example.test"})),
+        )
+        .await;
+    assert!((200..300).contains(&st), "{st}");
+    while count(&mail) <= before {
+        assert!(
+            held_since.elapsed() < Duration::from_secs(8),
+            "no mail while two webhook deliveries hang: {}",
+            srv.log()
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(50)).await;
+    }
+    for r in &receivers {
+        assert_eq!(r.lock().unwrap().len(), 1, "a delivery was retried already");
+    }
+    let (clean, _, log) = srv.terminate();
+    assert!(clean, "{log}");
 }
