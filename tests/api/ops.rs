@@ -468,6 +468,8 @@ impl Served {
         token: Option<&str>,
         body: Option<Value>,
     ) -> (u16, Value) {
+        // Anything else after the port would be read as part of it (and the port then dropped).
+        assert!(path.starts_with('/'), "not a path: {path:?}");
         let client = awc::Client::builder()
             .timeout(Duration::from_secs(20))
             .disable_redirects()
@@ -597,8 +599,32 @@ fn secrets_of(link: &str, out: &mut Vec<String>) {
     }
 }
 
-/// The links to `base` in a mail file (plain part: whole, unencoded lines; HTML: unescaped).
-fn links_in(text: &str, base: &str) -> Vec<String> {
+/// The links to `base` in a mail file, as its reader sees them: in its headers (unfolded) and in
+/// its decoded text and HTML parts (HTML unescaped). Read undecoded, a quoted-printable soft line
+/// break could cut a link anywhere, even right after the host, where the rest of the address
+/// (`=`) would be taken for a port.
+fn links_in(raw: &[u8], base: &str) -> Vec<String> {
+    let raw_text = String::from_utf8_lossy(raw);
+    let headers = raw_text
+        .split("\r\n\r\n")
+        .next()
+        .unwrap_or("")
+        .replace("\r\n ", " ")
+        .replace("\r\n\t", " ");
+    let message = mail_parser::MessageParser::default()
+        .parse(raw)
+        .expect("a mail herald wrote parses");
+    let mut text = headers;
+    for i in 0.. {
+        let (plain, html) = (message.body_text(i), message.body_html(i));
+        if plain.is_none() && html.is_none() {
+            break;
+        }
+        for part in [plain, html].into_iter().flatten() {
+            text.push('\n');
+            text.push_str(&part);
+        }
+    }
     let text = text.replace("&amp;", "&");
     text.split(|c: char| c.is_whitespace() || "\"'<>".contains(c))
         .filter(|w| w.starts_with(base))
@@ -664,7 +690,7 @@ async fn herald_serve_logs_one_access_line_per_request_without_queries_tokens_or
     };
     let mut links = Vec::new();
     for f in &files {
-        links.extend(links_in(&std::fs::read_to_string(f).unwrap(), PUBLIC));
+        links.extend(links_in(&std::fs::read(f).unwrap(), PUBLIC));
     }
     links.sort();
     links.dedup();
