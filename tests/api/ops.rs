@@ -527,6 +527,30 @@ impl Served {
         b["access_token"].as_str().unwrap().to_owned()
     }
 
+    /// A Magnate game made by `creator`, inviting `invitee`, who joins it: started. Its id.
+    async fn magnate_game(&self, creator: &str, invitee: &str, invitee_token: &str) -> String {
+        let (st, g) = self
+            .call(
+                "POST",
+                "/api/v1/games",
+                Some(creator),
+                Some(json!({"kind": "magnate", "invite": [invitee]})),
+            )
+            .await;
+        assert_eq!(st, 201, "{g}");
+        let id = g["id"].as_str().unwrap().to_owned();
+        let (st, b) = self
+            .call(
+                "POST",
+                &format!("/api/v1/games/{id}/join"),
+                Some(invitee_token),
+                Some(json!({})),
+            )
+            .await;
+        assert_eq!(st, 200, "{b}");
+        id
+    }
+
     /// SIGTERM; returns whether it exited 0 and how long it took.
     fn terminate(mut self) -> (bool, Duration, String) {
         let started = Instant::now();
@@ -638,25 +662,7 @@ async fn herald_serve_logs_one_access_line_per_request_without_queries_tokens_or
     let srv = Served::start(&db.db_url, &[]).await;
     let ada = srv.account("ada@example.test", "Ada").await;
     let bruno = srv.account("bruno@example.test", "Bruno").await;
-    let (st, g) = srv
-        .call(
-            "POST",
-            "/api/v1/games",
-            Some(&ada),
-            Some(json!({"kind": "magnate", "invite": ["bruno@example.test"]})),
-        )
-        .await;
-    assert_eq!(st, 201, "{g}");
-    let id = g["id"].as_str().unwrap().to_owned();
-    let (st, _) = srv
-        .call(
-            "POST",
-            &format!("/api/v1/games/{id}/join"),
-            Some(&bruno),
-            Some(json!({})),
-        )
-        .await;
-    assert_eq!(st, 200);
+    srv.magnate_game(&ada, "bruno@example.test", &bruno).await;
     let (st, _) = srv
         .call(
             "POST",
@@ -1133,25 +1139,7 @@ async fn two_silent_webhook_receivers_delay_no_mail_from_herald_serve() {
     let srv = Served::start(&db.db_url, &[("WEBHOOKS_ALLOW_PRIVATE", "true")]).await;
     let ada = srv.account("ada@example.test", "Ada").await;
     let bruno = srv.account("bruno@example.test", "Bruno").await;
-    let (st, g) = srv
-        .call(
-            "POST",
-            "/api/v1/games",
-            Some(&ada),
-            Some(json!({"kind": "magnate", "invite": ["bruno@example.test"]})),
-        )
-        .await;
-    assert_eq!(st, 201, "{g}");
-    let id = g["id"].as_str().unwrap().to_owned();
-    let (st, b) = srv
-        .call(
-            "POST",
-            &format!("/api/v1/games/{id}/join"),
-            Some(&bruno),
-            Some(json!({})),
-        )
-        .await;
-    assert_eq!(st, 200, "{b}");
+    let id = srv.magnate_game(&ada, "bruno@example.test", &bruno).await;
     // The start's mails are written before the receivers are subscribed.
     let mail = srv.dir.join("data/mail");
     let count = |dir: &Path| std::fs::read_dir(dir).map_or(0, |d| d.count());
