@@ -51,16 +51,29 @@ impl Seed {
     }
 }
 
-/// The generator handed to a game for one setup or one action. It keys ChaCha20 only when the
+/// The generator handed to a game for one setup or one action. It computes nothing until the
 /// first number is drawn: most actions draw none. Self-play keeps one per game and moves it to
-/// each action's stream with [`GameRng::to_action`], which keeps the keyed generator (the key is
-/// the game's seed throughout) and only resets its stream and position, lazily.
+/// each action's stream with [`GameRng::to_action`].
+///
+/// An action draws a few words (a roll two), so the first 16 words of a stream (ChaCha20's
+/// block 0) come from [`block0`], one block of our own computed alone; rand_chacha computes
+/// four blocks for each refill, and repositioning it for every action threw three away. A
+/// stream drawn past word 15 continues from the keyed [`ChaCha20Rng`] at word 16; a test checks
+/// the words against rand_chacha's for many seeds and streams.
 pub struct GameRng {
     seed: Seed,
+    /// The seed as ChaCha20's eight key words (little-endian).
+    key: [u32; 8],
     stream: u64,
+    /// Block 0 of `stream`, once computed; `next` is the next of its words to hand out (16: the
+    /// block is used up or not computed, see `fresh`).
+    block: [u32; 16],
+    next: usize,
+    /// Whether block 0 of `stream` must still be computed: the first draw on a stream.
+    fresh: bool,
+    /// The keyed generator, for words 16 onwards of a stream.
     inner: Option<ChaCha20Rng>,
-    /// Whether `inner` (when keyed) stands on `stream` where this generator last left it; false
-    /// after [`GameRng::to_action`] until the next number is drawn.
+    /// Whether `inner` (when keyed) stands on `stream` where this generator last left it.
     positioned: bool,
 }
 
@@ -72,18 +85,29 @@ impl GameRng {
 
     /// The generator for action number `n` (the first action is 1).
     pub fn for_action(seed: &Seed, n: u64) -> GameRng {
+        let mut key = [0u32; 8];
+        for (word, bytes) in key.iter_mut().zip(seed.0.chunks_exact(4)) {
+            let mut le = [0u8; 4];
+            le.copy_from_slice(bytes);
+            *word = u32::from_le_bytes(le);
+        }
         GameRng {
             seed: *seed,
+            key,
             stream: n,
+            block: [0; 16],
+            next: 16,
+            fresh: true,
             inner: None,
-            positioned: true,
+            positioned: false,
         }
     }
 
     /// Makes this the generator for action number `n` of the same game: exactly what
-    /// `GameRng::for_action(seed, n)` would draw, without keying ChaCha20 again.
+    /// `GameRng::for_action(seed, n)` would draw, without reading the key again.
     pub fn to_action(&mut self, n: u64) {
         self.stream = n;
+        self.fresh = true;
         self.positioned = false;
     }
 
@@ -92,13 +116,29 @@ impl GameRng {
         GameRng::for_setup(&Seed::from_numbers(seed, 0))
     }
 
+    #[inline]
     pub fn next_u32(&mut self) -> u32 {
+        if self.fresh {
+            self.fresh = false;
+            self.block = block0(&self.key, self.stream);
+            self.next = 0;
+        }
+        if let Some(&word) = self.block.get(self.next) {
+            self.next += 1;
+            return word;
+        }
+        self.past_block0()
+    }
+
+    /// Word 16 onwards of the stream, from the keyed generator.
+    #[cold]
+    fn past_block0(&mut self) -> u32 {
         if !self.positioned {
             self.positioned = true;
             if let Some(rng) = &mut self.inner {
-                // The first word of the stream, as a freshly keyed generator stands: the position
-                // first (so the stream change has no buffered words to keep), then the stream.
-                rng.set_word_pos(0);
+                // Word 16, as a freshly keyed generator stands after block 0: the position first
+                // (so the stream change has no buffered words to keep), then the stream.
+                rng.set_word_pos(16);
                 rng.set_stream(self.stream);
             }
         }
@@ -107,6 +147,7 @@ impl GameRng {
             .get_or_insert_with(|| {
                 let mut rng = ChaCha20Rng::from_seed(seed.0);
                 rng.set_stream(stream);
+                rng.set_word_pos(16);
                 rng
             })
             .next_u32()
@@ -145,6 +186,77 @@ impl GameRng {
             items.swap(i, j);
         }
     }
+}
+
+/// ChaCha20's constant words ("expand 32-byte k").
+const SIGMA: [u32; 4] = [0x6170_7865, 0x3320_646e, 0x7962_2d32, 0x6b20_6574];
+
+/// Four words, one row of ChaCha20's state, operated on lane by lane (vectorised by LLVM: four
+/// column or diagonal quarter rounds at once; self-play ran about 4 % faster than with a scalar
+/// block of sixteen words).
+type Row = [u32; 4];
+
+#[inline(always)]
+fn add(x: Row, y: Row) -> Row {
+    let ([x0, x1, x2, x3], [y0, y1, y2, y3]) = (x, y);
+    [
+        x0.wrapping_add(y0),
+        x1.wrapping_add(y1),
+        x2.wrapping_add(y2),
+        x3.wrapping_add(y3),
+    ]
+}
+
+#[inline(always)]
+fn xor_rotate(x: Row, y: Row, r: u32) -> Row {
+    let ([x0, x1, x2, x3], [y0, y1, y2, y3]) = (x, y);
+    [
+        (x0 ^ y0).rotate_left(r),
+        (x1 ^ y1).rotate_left(r),
+        (x2 ^ y2).rotate_left(r),
+        (x3 ^ y3).rotate_left(r),
+    ]
+}
+
+/// Four quarter rounds at once, one per lane.
+#[inline(always)]
+fn quarters(mut a: Row, mut b: Row, mut c: Row, mut d: Row) -> (Row, Row, Row, Row) {
+    a = add(a, b);
+    d = xor_rotate(d, a, 16);
+    c = add(c, d);
+    b = xor_rotate(b, c, 12);
+    a = add(a, b);
+    d = xor_rotate(d, a, 8);
+    c = add(c, d);
+    b = xor_rotate(b, c, 7);
+    (a, b, c, d)
+}
+
+/// Block 0 of ChaCha20 keyed by `key` on stream `stream`, as rand_chacha lays out its state:
+/// the constants, the key, a 64-bit block counter (0 here) and the 64-bit stream.
+#[inline]
+fn block0(key: &[u32; 8], stream: u64) -> [u32; 16] {
+    let [k0, k1, k2, k3, k4, k5, k6, k7] = *key;
+    let (a0, b0, c0, d0) = (
+        SIGMA,
+        [k0, k1, k2, k3],
+        [k4, k5, k6, k7],
+        [0, 0, stream as u32, (stream >> 32) as u32],
+    );
+    let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
+    for _ in 0..10 {
+        (a, b, c, d) = quarters(a, b, c, d);
+        // The diagonals into the lanes: lane i takes words (i, 5 + i, 10 + i, 15 + i) mod rows.
+        let ([b0_, b1, b2, b3], [c0_, c1, c2, c3], [d0_, d1, d2, d3]) = (b, c, d);
+        (a, b, c, d) = quarters(a, [b1, b2, b3, b0_], [c2, c3, c0_, c1], [d3, d0_, d1, d2]);
+        let ([b0_, b1, b2, b3], [c0_, c1, c2, c3], [d0_, d1, d2, d3]) = (b, c, d);
+        (b, c, d) = ([b3, b0_, b1, b2], [c2, c3, c0_, c1], [d1, d2, d3, d0_]);
+    }
+    let ([w0, w1, w2, w3], [w4, w5, w6, w7]) = (add(a, a0), add(b, b0));
+    let ([w8, w9, w10, w11], [w12, w13, w14, w15]) = (add(c, c0), add(d, d0));
+    [
+        w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15,
+    ]
 }
 
 #[cfg(test)]
@@ -196,6 +308,42 @@ mod tests {
         let mut undrawn = GameRng::for_setup(&s);
         undrawn.to_action(4);
         assert_eq!(undrawn.next_u32(), GameRng::for_action(&s, 4).next_u32());
+    }
+
+    #[test]
+    fn block_zero_and_beyond_equal_rand_chachas_words() {
+        let mut seeds = vec![seed(0), seed(0xff), Seed::from_numbers(1, 2)];
+        seeds.extend((0..40u64).map(|i| Seed::from_numbers(7, i)));
+        let streams = [
+            0u64,
+            1,
+            2,
+            3,
+            17,
+            255,
+            1 << 32,
+            (1 << 32) + 5,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        for s in &seeds {
+            // One generator moved from stream to stream, as self-play uses it.
+            let mut moved = GameRng::for_setup(s);
+            for (k, &n) in streams.iter().enumerate() {
+                let expected: Vec<u32> = {
+                    let mut r = ChaCha20Rng::from_seed(s.0);
+                    r.set_stream(n);
+                    (0..70).map(|_| r.next_u32()).collect()
+                };
+                let mut fresh = GameRng::for_action(s, n);
+                let got: Vec<u32> = (0..40).map(|_| fresh.next_u32()).collect();
+                assert_eq!(got, expected.get(..40).unwrap_or(&[]), "stream {n}");
+                moved.to_action(n);
+                let len = [40, 3, 16, 17, 70][k % 5];
+                let again: Vec<u32> = (0..len).map(|_| moved.next_u32()).collect();
+                assert_eq!(again, expected.get(..len).unwrap_or(&[]), "stream {n}");
+            }
+        }
     }
 
     #[test]
