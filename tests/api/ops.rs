@@ -482,8 +482,8 @@ impl Served {
             Some(b) => req.send_json(&b).await,
             None => req.send().await,
         };
-        // A refused connection means the server is gone or stopped listening: say which, with
-        // what it logged, rather than only the client's error.
+        // A failed call says whether the server still runs, and what it logged: the client's
+        // error alone ("Connection refused") could not tell a dead server from a bad address.
         let mut res = sent.unwrap_or_else(|e| {
             panic!(
                 "{method} {path}: {e}; the server {}; its log:\n{}",
