@@ -551,6 +551,19 @@ impl Served {
         id
     }
 
+    /// Asks for a sign-in link by mail for `email` (queued for the worker).
+    async fn mail_sign_in_link(&self, email: &str) {
+        let (st, b) = self
+            .call(
+                "POST",
+                "/api/v1/auth/email-link",
+                None,
+                Some(json!({ "email": email })),
+            )
+            .await;
+        assert!((200..300).contains(&st), "{st} {b}");
+    }
+
     /// SIGTERM; returns whether it exited 0 and how long it took.
     fn terminate(mut self) -> (bool, Duration, String) {
         let started = Instant::now();
@@ -663,15 +676,7 @@ async fn herald_serve_logs_one_access_line_per_request_without_queries_tokens_or
     let ada = srv.account("ada@example.test", "Ada").await;
     let bruno = srv.account("bruno@example.test", "Bruno").await;
     srv.magnate_game(&ada, "bruno@example.test", &bruno).await;
-    let (st, _) = srv
-        .call(
-            "POST",
-            "/api/v1/auth/email-link",
-            None,
-            Some(json!({"email": "ada@example.test"})),
-        )
-        .await;
-    assert!((200..300).contains(&st), "{st}");
+    srv.mail_sign_in_link("ada@example.test").await;
     let (st, _) = srv
         .call(
             "DELETE",
@@ -1197,15 +1202,7 @@ async fn two_silent_webhook_receivers_delay_no_mail_from_herald_serve() {
         .unwrap();
 
     // Both webhook threads wait; the mail thread still sends.
-    let (st, _) = srv
-        .call(
-            "POST",
-            "/api/v1/auth/email-link",
-            None,
-            Some(json!({"email": "ada@example.test"})),
-        )
-        .await;
-    assert!((200..300).contains(&st), "{st}");
+    srv.mail_sign_in_link("ada@example.test").await;
     while count(&mail) <= before {
         assert!(
             held_since.elapsed() < Duration::from_secs(8),
