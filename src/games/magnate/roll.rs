@@ -119,9 +119,7 @@ impl Kept {
             t.add_suits(card.suits(), 1);
         }
     }
-}
 
-impl Kept {
     /// What `seat`'s properties pay when the higher die shows `hi`: the kept part of the
     /// completed ones, plus the unfinished `deeds` (each with the district whose column it tops,
     /// as [`super::legal::Tops`] keeps them), so that no column is read but a paying deed's.
