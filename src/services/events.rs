@@ -17,7 +17,7 @@ use diesel::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -79,62 +79,105 @@ pub struct NewEvent {
 /// # Errors
 /// Database failures.
 pub fn record(conn: &mut PgConnection, events: Vec<NewEvent>) -> Result<(), ApiError> {
-    use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text};
+    static SQL: LazyLock<String> =
+        LazyLock::new(|| format!("WITH {} SELECT 1", Batch::sql(1, None)));
     if events.is_empty() {
         return Ok(());
     }
-    let mut by_user: BTreeMap<Uuid, Vec<NewEvent>> = BTreeMap::new();
-    for e in events {
-        by_user.entry(e.user.0).or_default().push(e);
-    }
-    let users: Vec<Uuid> = by_user.keys().copied().collect();
-    let counts: Vec<i64> = by_user.values().map(|l| l.len() as i64).collect();
-    let list: Vec<NewEvent> = by_user.into_values().flatten().collect();
-    // One statement for every account and all it implies (a submission is on the hot path of
-    // design.md section 5): the counters moved in account order, the events numbered from them,
-    // a delivery and its job for each webhook that takes the kind, and one notification per
-    // account, which PostgreSQL delivers at commit.
-    crate::db::Kept::new(
-        "WITH c AS ( \
-           INSERT INTO account_event_counters AS k (user_id, last) \
-           SELECT u, n FROM unnest($1::uuid[], $2::bigint[]) WITH ORDINALITY AS t(u, n, o) \
-           ORDER BY o \
-           ON CONFLICT (user_id) DO UPDATE SET last = k.last + EXCLUDED.last \
-           RETURNING k.user_id, k.last), \
-         ev AS ( \
-           SELECT e.u AS user_id, e.kind, e.game_id, e.data, \
-             c.last - count(*) OVER (PARTITION BY e.u) \
-               + row_number() OVER (PARTITION BY e.u ORDER BY e.o) AS seq \
-           FROM unnest($3::uuid[], $4::text[], $5::uuid[], $6::jsonb[]) \
-             WITH ORDINALITY AS e(u, kind, game_id, data, o) \
-           JOIN c ON c.user_id = e.u), \
-         written AS ( \
-           INSERT INTO account_events (user_id, seq, kind, game_id, data) \
-           SELECT user_id, seq, kind, game_id, data FROM ev), \
-         hooks AS ( \
-           INSERT INTO webhook_deliveries (webhook_id, seq) \
-           SELECT w.id, ev.seq FROM ev JOIN webhooks w ON w.user_id = ev.user_id \
-           WHERE w.disabled_at IS NULL AND ev.kind = ANY (w.events) \
-           ON CONFLICT DO NOTHING \
-           RETURNING webhook_id, seq), \
-         queued AS ( \
-           INSERT INTO jobs (kind, payload) \
-           SELECT $7, jsonb_build_object('webhook_id', webhook_id, 'seq', seq) \
-           FROM hooks ORDER BY seq) \
-         SELECT pg_notify($8, user_id::text) FROM c",
-    )
-    .bind::<Array<diesel::sql_types::Uuid>, _>(&users)
-    .bind::<Array<BigInt>, _>(&counts)
-    .bind::<Array<diesel::sql_types::Uuid>, _>(list.iter().map(|e| e.user.0).collect::<Vec<_>>())
-    .bind::<Array<Text>, _>(list.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>())
-    .bind::<Array<Nullable<diesel::sql_types::Uuid>>, _>(
-        list.iter().map(|e| e.game.map(|g| g.0)).collect::<Vec<_>>(),
-    )
-    .bind::<Array<Jsonb>, _>(list.into_iter().map(|e| e.data).collect::<Vec<_>>())
-    .bind::<Text, _>(<super::webhooks::DeliverWebhook as crate::jobs::BackgroundJob>::KIND)
-    .bind::<Text, _>(CHANNEL)
-    .execute(conn)?;
+    Batch::of(events)
+        .bind(crate::db::Kept::new(SQL.as_str()))
+        .execute(conn)?;
     Ok(())
+}
+
+/// Events ready to be written by one statement: the accounts in id order with how many events
+/// each gets, then the events account by account.
+pub(crate) struct Batch {
+    users: Vec<Uuid>,
+    counts: Vec<i64>,
+    list: Vec<NewEvent>,
+}
+
+impl Batch {
+    pub(crate) fn of(events: Vec<NewEvent>) -> Batch {
+        let mut by_user: BTreeMap<Uuid, Vec<NewEvent>> = BTreeMap::new();
+        for e in events {
+            by_user.entry(e.user.0).or_default().push(e);
+        }
+        Batch {
+            users: by_user.keys().copied().collect(),
+            counts: by_user.values().map(|l| l.len() as i64).collect(),
+            list: by_user.into_values().flatten().collect(),
+        }
+    }
+
+    /// The common table expressions that write a batch, for a statement of its own or inside
+    /// another one (a submission is on the hot path of design.md section 5): the counters moved
+    /// in account order, the events numbered from them, a delivery and its job for each webhook
+    /// that takes the kind, and one notification per account, which PostgreSQL delivers at
+    /// commit. Its eight values are `$first` onwards, as [`Batch::bind`] adds them; with a
+    /// `guard`, nothing is written unless that earlier expression returned a row.
+    pub(crate) fn sql(first: usize, guard: Option<&str>) -> String {
+        let p = |n: usize| format!("${}", first + n);
+        let guard = guard.map_or(String::new(), |g| {
+            format!("WHERE EXISTS (SELECT FROM {g}) ")
+        });
+        format!(
+            "c AS ( \
+               INSERT INTO account_event_counters AS k (user_id, last) \
+               SELECT u, n FROM unnest({users}::uuid[], {counts}::bigint[]) WITH ORDINALITY AS t(u, n, o) \
+               {guard}ORDER BY o \
+               ON CONFLICT (user_id) DO UPDATE SET last = k.last + EXCLUDED.last \
+               RETURNING k.user_id, k.last, pg_notify({channel}, k.user_id::text) AS woken), \
+             ev AS ( \
+               SELECT e.u AS user_id, e.kind, e.game_id, e.data, \
+                 c.last - count(*) OVER (PARTITION BY e.u) \
+                   + row_number() OVER (PARTITION BY e.u ORDER BY e.o) AS seq \
+               FROM unnest({user}::uuid[], {kind}::text[], {game}::uuid[], {data}::jsonb[]) \
+                 WITH ORDINALITY AS e(u, kind, game_id, data, o) \
+               JOIN c ON c.user_id = e.u), \
+             written AS ( \
+               INSERT INTO account_events (user_id, seq, kind, game_id, data) \
+               SELECT user_id, seq, kind, game_id, data FROM ev), \
+             hooks AS ( \
+               INSERT INTO webhook_deliveries (webhook_id, seq) \
+               SELECT w.id, ev.seq FROM ev JOIN webhooks w ON w.user_id = ev.user_id \
+               WHERE w.disabled_at IS NULL AND ev.kind = ANY (w.events) \
+               ON CONFLICT DO NOTHING \
+               RETURNING webhook_id, seq), \
+             queued AS ( \
+               INSERT INTO jobs (kind, payload) \
+               SELECT {job}, jsonb_build_object('webhook_id', webhook_id, 'seq', seq) \
+               FROM hooks ORDER BY seq)",
+            users = p(0),
+            counts = p(1),
+            user = p(2),
+            kind = p(3),
+            game = p(4),
+            data = p(5),
+            job = p(6),
+            channel = p(7),
+        )
+    }
+
+    /// Adds the batch's eight values to `query`, in the order [`Batch::sql`] numbers them.
+    pub(crate) fn bind<'a>(&'a self, query: crate::db::Kept<'a>) -> crate::db::Kept<'a> {
+        use diesel::sql_types::{Array, BigInt, Jsonb, Nullable, Text};
+        let list = &self.list;
+        query
+            .bind::<Array<diesel::sql_types::Uuid>, _>(&self.users)
+            .bind::<Array<BigInt>, _>(&self.counts)
+            .bind::<Array<diesel::sql_types::Uuid>, _>(
+                list.iter().map(|e| e.user.0).collect::<Vec<_>>(),
+            )
+            .bind::<Array<Text>, _>(list.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>())
+            .bind::<Array<Nullable<diesel::sql_types::Uuid>>, _>(
+                list.iter().map(|e| e.game.map(|g| g.0)).collect::<Vec<_>>(),
+            )
+            .bind::<Array<Jsonb>, _>(list.iter().map(|e| &e.data).collect::<Vec<_>>())
+            .bind::<Text, _>(<super::webhooks::DeliverWebhook as crate::jobs::BackgroundJob>::KIND)
+            .bind::<Text, _>(CHANNEL)
+    }
 }
 
 /// One event as clients receive it.
@@ -386,14 +429,13 @@ fn listen_until_error(
 /// The events of one change of a game, as the one write path describes it: `game_started` to
 /// every seat when it starts, `your_move` to each seat that became pending, `game_over` to every
 /// seat at the end.
-pub(crate) fn for_change(
-    conn: &mut PgConnection,
+pub(crate) fn of_change(
     kind: &str,
     seats: &[(i16, Option<Uuid>)],
     change: &crate::services::notifications::Change,
     started: bool,
     outcome: Option<&Value>,
-) -> Result<(), ApiError> {
+) -> Vec<NewEvent> {
     let game = change.game;
     let mut out = Vec::new();
     for (seat, user) in seats {
@@ -424,7 +466,7 @@ pub(crate) fn for_change(
             out.push(event(EventKind::GameOver, data));
         }
     }
-    record(conn, out)
+    out
 }
 
 /// The account's last event number (0 before the first).

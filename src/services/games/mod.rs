@@ -206,6 +206,40 @@ fn head_and_seats(
         .order(game_seats::seat)
         .select((GameHead::as_select(), seat_columns!()))
         .load(conn)?;
+    first_with_seats(conn, id, rows)
+}
+
+/// A game whole and its seats, in one statement and outside any lock: the read of a
+/// submission's unlocked path. The state comes with seat 0's row only (seats are numbered from
+/// 0 from the game's creation on), not once per seat.
+fn game_and_seats(conn: &mut PgConnection, id: GameId) -> Result<(Game, Vec<SeatRow>), ApiError> {
+    use diesel::sql_types::{Jsonb, Nullable};
+    type Row = (GameHead, Option<crate::db::JsonText>, SeatJoin);
+    let rows: Vec<Row> = seats_joined!()
+        .filter(game_seats::game_id.eq(id.0))
+        .order(game_seats::seat)
+        .select((
+            GameHead::as_select(),
+            diesel::dsl::sql::<Nullable<Jsonb>>(
+                "CASE WHEN game_seats.seat = 0 THEN games.state END",
+            ),
+            seat_columns!(),
+        ))
+        .load(conn)?;
+    let rows = rows
+        .into_iter()
+        .map(|(h, s, seat)| ((h, s), seat))
+        .collect();
+    let ((head, state), seats) = first_with_seats(conn, id, rows)?;
+    Ok((head.with_state(state), seats))
+}
+
+/// The first row's game and every row's seat, named; no row means no game.
+fn first_with_seats<G>(
+    conn: &mut PgConnection,
+    id: GameId,
+    rows: Vec<(G, SeatJoin)>,
+) -> Result<(G, Vec<SeatRow>), ApiError> {
     let mut rows = rows.into_iter();
     let Some((head, first)) = rows.next() else {
         return Err(not_found(id));
@@ -486,8 +520,8 @@ pub fn create_seated(
             seats: &seats,
             state: Some(&state),
             actor: None,
-            actions: Vec::new(),
-            events: events.into_iter().map(|e| (0, e)).collect(),
+            actions: &[],
+            events: &events.into_iter().map(|e| (0, e)).collect::<Vec<_>>(),
             ending: Ending::Played,
             timed_out: false,
         },
@@ -643,8 +677,8 @@ pub fn join(
                 seats: &seats,
                 state: state.as_ref(),
                 actor: None,
-                actions: Vec::new(),
-                events,
+                actions: &[],
+                events: &events,
                 ending: Ending::Played,
                 timed_out: false,
             },
@@ -866,10 +900,16 @@ pub enum Mode {
     Check,
 }
 
-/// Applies a list of actions by the caller, all or nothing (design.md section 5): the game row
-/// locked, then in order: a seat (403), game over, stale version, and for each action not
-/// pending / illegal; then state, version, pending flags, actions and events are written in the
-/// same transaction. In [`Mode::Check`] nothing is written or locked.
+/// Applies a list of actions by the caller, all or nothing (design.md section 5): in order a
+/// seat (403), game over, stale version, and for each action not pending / illegal; then state,
+/// version, pending flags, actions and events are written at once. In [`Mode::Check`] nothing
+/// is written or locked.
+///
+/// Most submissions take two round trips: the game and its seats read in one statement, and
+/// one statement that writes everything if the game's version is still the one read
+/// ([`write::commit_unlocked`]). A submission with an idempotency key, one that ends the game,
+/// and one that lost a race to another writer take a transaction with the game row locked (the
+/// loser then gets its answer from the game as it now is, usually `stale_version`).
 ///
 /// # Errors
 /// The first refusal, as its problem (`game_over`, `stale_version`, `not_your_turn`,
@@ -887,98 +927,164 @@ pub fn submit(
             "actions must list 1 to {MAX_ACTIONS_PER_REQUEST} actions"
         )));
     }
-    let stored = conn.transaction(|conn| {
-        let game = load_game(conn, id, mode == Mode::Store)?;
-        if let Some(key) = key.filter(|_| mode == Mode::Store)
+    if mode == Mode::Check || key.is_none() {
+        // A refusal here is final: it is the answer the game as committed gives.
+        let (game, seats) = game_and_seats(conn, id)?;
+        let applied = apply(&game, &seats, user, submission)?;
+        if mode == Mode::Check {
+            return Ok(Submitted::Checked {
+                version: game.version,
+            });
+        }
+        if applied.state.outcome().is_none()
+            && let Some(written) = write::commit_unlocked(conn, applied.step(&game, &seats))?
+        {
+            crate::jobs::wake();
+            return Ok(stored(user, written, applied));
+        }
+    }
+    let locked = conn.transaction(|conn| {
+        let game = load_game(conn, id, true)?;
+        if let Some(key) = key
             && let Some(stored) = idempotency::claim(conn, user, key)?
         {
             return Ok(Stored::Answer(Submitted::Replayed(stored)));
         }
         let seats = load_seats(conn, id)?;
-        let seat = resource::seat_of(&seats, Some(user))
-            .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
-        match GameStatus::from_db(&game.status) {
-            GameStatus::Waiting => {
-                return Err(ApiError::Conflict("the game has not started: seats are still open".to_owned()));
-            }
-            GameStatus::Finished | GameStatus::Aborted => return Err(ApiError::GameOver { index: None }),
-            GameStatus::Active => {}
-        }
-        if submission.expected_version != game.version {
-            return Err(ApiError::StaleVersion {
-                current: game.version,
-                expected: submission.expected_version,
-            });
-        }
-        let kind = kind_of(&game)?;
-        let mut state = load_state(&game)?.ok_or_else(|| internal("active game without state", game.id))?;
-        let seed = seed_of(&game, &seats)?;
-        let mut stored_actions = Vec::with_capacity(submission.actions.len());
-        let mut events: Vec<(i64, LoggedJson)> = Vec::new();
-        for (index, raw) in submission.actions.iter().enumerate() {
-            let action = kind.parse_action(raw).map_err(|detail| ApiError::InvalidAction {
-                detail: format!("action {index}: {detail}"),
-                index,
-            })?;
-            let number = game.action_count + 1 + i64::try_from(index).unwrap_or(i64::MAX);
-            let pending = state.pending();
-            let logged = state
-                .submit(seat, &action, &seed, u64::try_from(number).unwrap_or(u64::MAX))
-                .map_err(|refused| refusal(refused, index, pending))?;
-            events.extend(logged.into_iter().map(|e| (number, e)));
-            stored_actions.push(action.to_json());
-        }
-        if mode == Mode::Check {
-            return Ok(Stored::Checked { version: game.version });
-        }
-        let actions = stored_actions.len();
-        let Written { game, seats } = write::commit(
-            conn,
-            Step {
-                game: &game,
-                seats: &seats,
-                state: Some(&state),
-                actor: Some(seat),
-                actions: stored_actions,
-                events,
-                ending: Ending::Played,
-                timed_out: false,
-            },
-        )?;
-        tracing::info!(game.id = %id, user.id = %user, seat = seat.0, actions, version = game.version, "actions stored");
+        let applied = apply(&game, &seats, user, submission)?;
+        let written = write::commit(conn, applied.step(&game, &seats))?;
         match key {
             // The stored answer must be written in the transaction that made it.
             Some(key) => {
-                let rendered = resource::render(&game, &seats, Some(&state), Some(user));
-                let body = serde_json::to_value(&rendered).map_err(ApiError::internal)?;
+                let answer = stored(user, written, applied);
+                let Submitted::Fresh(rendered) = &answer else {
+                    return Err(internal("a fresh submission", "answered otherwise"));
+                };
+                let body = serde_json::to_value(rendered).map_err(ApiError::internal)?;
                 idempotency::store(conn, user, key, 200, &body)?;
-                Ok(Stored::Answer(Submitted::Fresh(Box::new(rendered))))
+                Ok(Stored::Answer(answer))
             }
-            None => Ok(Stored::ToRender(Box::new((game, seats, state)))),
+            None => Ok(Stored::ToRender(Box::new((written, applied)))),
         }
     })?;
     crate::jobs::wake();
-    // Rendering (the view, the legal actions) happens after the commit, without the row lock.
-    Ok(match stored {
+    Ok(match locked {
         Stored::Answer(answer) => answer,
+        // Rendering (the view, the legal actions) happens after the commit, without the row lock.
         Stored::ToRender(parts) => {
-            let (game, seats, state) = *parts;
-            Submitted::Fresh(Box::new(resource::render(
-                &game,
-                &seats,
-                Some(&state),
-                Some(user),
-            )))
+            let (written, applied) = *parts;
+            stored(user, written, applied)
         }
-        Stored::Checked { version } => Submitted::Checked { version },
     })
+}
+
+/// A submission checked against the game as read: the caller's seat, the state after its
+/// actions, the actions as stored and the events they caused.
+struct Applied {
+    seat: crate::engine::Seat,
+    state: AnyState,
+    actions: Vec<Value>,
+    events: Vec<(i64, LoggedJson)>,
+}
+
+impl Applied {
+    fn step<'a>(&'a self, game: &'a Game, seats: &'a [SeatRow]) -> Step<'a> {
+        Step {
+            game,
+            seats,
+            state: Some(&self.state),
+            actor: Some(self.seat),
+            actions: &self.actions,
+            events: &self.events,
+            ending: Ending::Played,
+            timed_out: false,
+        }
+    }
+}
+
+/// Checks `submission` by `user` against `game` and plays it on a copy of the state.
+fn apply(
+    game: &Game,
+    seats: &[SeatRow],
+    user: UserId,
+    submission: &Submission,
+) -> Result<Applied, ApiError> {
+    let seat = resource::seat_of(seats, Some(user))
+        .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
+    match GameStatus::from_db(&game.status) {
+        GameStatus::Waiting => {
+            return Err(ApiError::Conflict(
+                "the game has not started: seats are still open".to_owned(),
+            ));
+        }
+        GameStatus::Finished | GameStatus::Aborted => {
+            return Err(ApiError::GameOver { index: None });
+        }
+        GameStatus::Active => {}
+    }
+    if submission.expected_version != game.version {
+        return Err(ApiError::StaleVersion {
+            current: game.version,
+            expected: submission.expected_version,
+        });
+    }
+    let kind = kind_of(game)?;
+    let mut state =
+        load_state(game)?.ok_or_else(|| internal("active game without state", game.id))?;
+    let seed = seed_of(game, seats)?;
+    let mut actions = Vec::with_capacity(submission.actions.len());
+    let mut events: Vec<(i64, LoggedJson)> = Vec::new();
+    for (index, raw) in submission.actions.iter().enumerate() {
+        let action = kind
+            .parse_action(raw)
+            .map_err(|detail| ApiError::InvalidAction {
+                detail: format!("action {index}: {detail}"),
+                index,
+            })?;
+        let number = game.action_count + 1 + i64::try_from(index).unwrap_or(i64::MAX);
+        let pending = state.pending();
+        let logged = state
+            .submit(
+                seat,
+                &action,
+                &seed,
+                u64::try_from(number).unwrap_or(u64::MAX),
+            )
+            .map_err(|refused| refusal(refused, index, pending))?;
+        events.extend(logged.into_iter().map(|e| (number, e)));
+        actions.push(action.to_json());
+    }
+    Ok(Applied {
+        seat,
+        state,
+        actions,
+        events,
+    })
+}
+
+/// The answer to a stored submission: logged, and the game rendered for `user`.
+fn stored(user: UserId, written: Written, applied: Applied) -> Submitted {
+    let Written { game, seats } = written;
+    tracing::info!(
+        game.id = %game.id,
+        user.id = %user,
+        seat = applied.seat.0,
+        actions = applied.actions.len(),
+        version = game.version,
+        "actions stored"
+    );
+    Submitted::Fresh(Box::new(resource::render(
+        &game,
+        &seats,
+        Some(&applied.state),
+        Some(user),
+    )))
 }
 
 /// What the submission transaction hands back.
 enum Stored {
     Answer(Submitted),
-    ToRender(Box<(Game, Vec<SeatRow>, AnyState)>),
-    Checked { version: i64 },
+    ToRender(Box<(Written, Applied)>),
 }
 
 /// The caller resigns: the game ends at once and the other seats win. Stored as the action
@@ -1019,8 +1125,8 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
                 seats: &seats,
                 state: Some(&state),
                 actor: Some(seat),
-                actions: vec![json!({"type": "resign", "notation": "resign"})],
-                events: vec![(game.action_count + 1, event)],
+                actions: &[json!({"type": "resign", "notation": "resign"})],
+                events: &[(game.action_count + 1, event)],
                 ending: Ending::Resigned,
                 timed_out: false,
             },

@@ -1,8 +1,14 @@
 //! The one write path of a game (design.md section 5). Every change of a started or starting
-//! game — the join that fills the last seat, a submission, a resignation, and next a timeout —
-//! is described as a [`Step`] and stored by [`commit`], inside the caller's transaction and with
+//! game — the join that fills the last seat, a submission, a resignation, a timeout — is
+//! described as a [`Step`] and stored by [`commit`], inside the caller's transaction and with
 //! the game row already locked: the game row (state, version, counts, status, outcome), the
-//! pending flags, the actions, the events, the mails, and a result per seat when the game ends.
+//! pending flags, the actions, the events, the mails, the accounts' events, and a result per
+//! seat when the game ends.
+//!
+//! A submission that does not end the game may instead be stored by [`commit_unlocked`], without
+//! a transaction or a lock: its one statement writes nothing unless the game row still has the
+//! version the step was computed from (checked under the row's lock the update takes), so of two
+//! racing writers exactly one is stored, and the other learns it and takes the locked path.
 
 use super::resource::{GameStatus, SeatRow};
 use crate::domain::GameId;
@@ -51,9 +57,9 @@ pub struct Step<'a> {
     /// time): its consecutive timeouts grow instead of starting again from zero.
     pub timed_out: bool,
     /// The actions the actor took, numbered from the game's `action_count + 1`.
-    pub actions: Vec<Value>,
+    pub actions: &'a [Value],
     /// The events, each with the number of the action that caused it (0 for the setup).
-    pub events: Vec<(i64, LoggedJson)>,
+    pub events: &'a [(i64, LoggedJson)],
     pub ending: Ending,
 }
 
@@ -63,11 +69,37 @@ pub struct Written {
     pub seats: Vec<SeatRow>,
 }
 
-/// Stores `step`.
+/// Stores `step`, the game row locked by the caller's transaction.
 ///
 /// # Errors
 /// Database failures only: every check happened before.
 pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiError> {
+    store(conn, step)?.ok_or_else(|| {
+        ApiError::internal(anyhow::anyhow!("a game's version moved under its row lock"))
+    })
+}
+
+/// Stores `step` in one statement of its own, without the game row's lock: `None` when another
+/// writer changed the game since `step.game` was read, and then nothing is written. A step that
+/// ends the game is refused: its results, ratings and competition take statements of their own,
+/// which need [`commit`]'s transaction.
+///
+/// # Errors
+/// Database failures; an ending step.
+pub fn commit_unlocked(
+    conn: &mut PgConnection,
+    step: Step<'_>,
+) -> Result<Option<Written>, ApiError> {
+    if step.state.and_then(AnyState::outcome).is_some() {
+        return Err(ApiError::internal(anyhow::anyhow!(
+            "a step that ends the game was given to the unlocked write"
+        )));
+    }
+    store(conn, step)
+}
+
+/// Writes `step` unless the game's version moved since it was read (`None`).
+fn store(conn: &mut PgConnection, step: Step<'_>) -> Result<Option<Written>, ApiError> {
     let Step {
         game,
         seats,
@@ -87,8 +119,8 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         (Some(_), Some(_)) => GameStatus::Finished,
     };
     let version = game.version + 1;
-    let action_count = game.action_count + count(&actions);
-    let event_count = game.event_count + count(&events);
+    let action_count = game.action_count + count(actions);
+    let event_count = game.event_count + count(events);
     let finished_at = (status == GameStatus::Finished).then_some(now);
     let before: SeatSet = seats
         .iter()
@@ -133,6 +165,20 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         // The record moves into one compressed row after the commit (see `record`).
         jobs.push(super::record::ArchiveRecord { game: game.id }.job());
     }
+    let accounts = match state {
+        Some(_) => {
+            let seated: Vec<(i16, Option<uuid::Uuid>)> =
+                seats.iter().map(|s| (s.row.seat, s.row.user_id)).collect();
+            crate::services::events::of_change(
+                &game.kind,
+                &seated,
+                &change,
+                game.state.is_none(),
+                outcome.as_ref(),
+            )
+        }
+        None => Vec::new(),
+    };
     let row = GameRow {
         state: state.map(|s| crate::db::JsonText(s.to_json_text())),
         version,
@@ -143,25 +189,24 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         now,
         finished_at,
     };
-    write_rows(conn, game, &row, &changed, actor, &actions, &events, &jobs)?;
+    let batch = crate::services::events::Batch::of(accounts);
+    let parts = Parts {
+        seats: &changed,
+        actor,
+        actions,
+        events,
+        jobs: &jobs,
+        accounts: &batch,
+    };
+    if !write_rows(conn, game, &row, &parts)? {
+        return Ok(None);
+    }
     if let (Some(state), Some(at)) = (state, finished_at) {
         let results = insert_results(conn, game, &seats, state, ending, at)?;
         // Here and only here: the results are written once per game, so the ratings are too.
         crate::services::ratings::record_game(conn, game, &results)?;
         // A competition's game: its result counts there, and the round may be complete.
         crate::services::competitions::game_ended(conn, game, &results)?;
-    }
-    if state.is_some() {
-        let seated: Vec<(i16, Option<uuid::Uuid>)> =
-            seats.iter().map(|s| (s.row.seat, s.row.user_id)).collect();
-        crate::services::events::for_change(
-            conn,
-            &game.kind,
-            &seated,
-            &change,
-            game.state.is_none(),
-            outcome.as_ref(),
-        )?;
     }
     let game = Game {
         state: None,
@@ -174,7 +219,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
         finished_at,
         ..game.clone_without_state()
     };
-    Ok(Written { game, seats })
+    Ok(Some(Written { game, seats }))
 }
 
 /// What a step does to one seat's clock.
@@ -240,34 +285,26 @@ struct GameRow<'a> {
     finished_at: Option<DateTime<Utc>>,
 }
 
-/// Writes the step in one statement (one round trip on the submission path, design.md section
-/// 5): the game row; the seats that change, each next reminder computed from the new deadline
-/// and the player's offsets (the first offset point after the decision began; none for a
-/// dropped seat or with mail turned off); the actions numbered from the game's count; the
-/// events with their audiences; and the jobs (mails, and the record's archive when the game
-/// ends).
-#[allow(clippy::too_many_arguments)]
-fn write_rows(
-    conn: &mut PgConnection,
-    game: &Game,
-    row: &GameRow<'_>,
-    seats: &[GameSeat],
+/// What the step's statement writes besides the game row.
+struct Parts<'a> {
+    /// The seats that change.
+    seats: &'a [GameSeat],
     actor: Option<Seat>,
-    actions: &[Value],
-    events: &[(i64, LoggedJson)],
-    jobs: &[NewJob],
-) -> Result<(), ApiError> {
-    use diesel::sql_types::{
-        Array, BigInt, Bool, Integer, Jsonb, Nullable, SmallInt, Text, Timestamptz,
-    };
-    let column =
-        |f: fn(&GameSeat) -> Option<DateTime<Utc>>| seats.iter().map(f).collect::<Vec<_>>();
-    let audience = |l: &LoggedJson| serde_json::to_value(l.audience).unwrap_or(Value::Null);
-    crate::db::Kept::new(
+    actions: &'a [Value],
+    events: &'a [(i64, LoggedJson)],
+    jobs: &'a [NewJob],
+    accounts: &'a crate::services::events::Batch,
+}
+
+/// The step's statement: its first 23 values are bound by [`write_rows`], the accounts' events'
+/// from 24 on.
+static WRITE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
         "WITH g AS ( \
            UPDATE games SET state = $2, version = $3, action_count = $4, event_count = $5, \
              status = $6, outcome = $7, updated_at = $8, finished_at = $9 \
-           WHERE id = $1), \
+           WHERE id = $1 AND version = $3 - 1 \
+           RETURNING id), \
          s AS ( \
            UPDATE game_seats s SET is_pending = v.is_pending, deadline = v.deadline, \
              pending_since = v.pending_since, bank_seconds = v.bank_seconds, \
@@ -280,49 +317,84 @@ fn write_rows(
                  FROM (SELECT s.user_id) me \
                  LEFT JOIN notification_settings n ON n.user_id = me.user_id)) AS o \
                WHERE v.deadline - make_interval(secs => o) > v.pending_since) END \
-           FROM unnest($10, $11, $12, $13, $14, $15, $16) \
+           FROM g, unnest($10, $11, $12, $13, $14, $15, $16) \
              AS v(seat, is_pending, deadline, pending_since, bank_seconds, timeouts, dropped) \
-           WHERE s.game_id = $1 AND s.seat = v.seat), \
+           WHERE s.game_id = g.id AND s.seat = v.seat), \
          a AS ( \
            INSERT INTO game_actions (game_id, seq, seat, action, created_at) \
-           SELECT $1, $4 - cardinality($18::jsonb[]) + o, $17, x, $8 \
-           FROM unnest($18::jsonb[]) WITH ORDINALITY AS t(x, o)), \
+           SELECT g.id, $4 - cardinality($18::jsonb[]) + o, $17, x, $8 \
+           FROM g, unnest($18::jsonb[]) WITH ORDINALITY AS t(x, o)), \
          e AS ( \
            INSERT INTO game_events (game_id, seq, action_seq, audience, event, created_at) \
-           SELECT $1, $5 - cardinality($19::bigint[]) + o, q, au, ev, $8 \
-           FROM unnest($19::bigint[], $20::jsonb[], $21::jsonb[]) WITH ORDINALITY AS t(q, au, ev, o)), \
+           SELECT g.id, $5 - cardinality($19::bigint[]) + o, q, au, ev, $8 \
+           FROM g, unnest($19::bigint[], $20::jsonb[], $21::jsonb[]) WITH ORDINALITY AS t(q, au, ev, o)), \
          j AS ( \
            INSERT INTO jobs (kind, payload) \
-           SELECT k, p FROM unnest($22::text[], $23::jsonb[]) WITH ORDINALITY AS t(k, p, o) \
-           ORDER BY o) \
-         SELECT 1",
+           SELECT k, p FROM g, unnest($22::text[], $23::jsonb[]) WITH ORDINALITY AS t(k, p, o) \
+           ORDER BY o), \
+         {accounts} \
+         SELECT 1 FROM g",
+        accounts = crate::services::events::Batch::sql(24, Some("g")),
     )
-    .bind::<diesel::sql_types::Uuid, _>(game.id)
-    .bind::<Nullable<Jsonb>, _>(&row.state)
-    .bind::<BigInt, _>(row.version)
-    .bind::<BigInt, _>(row.action_count)
-    .bind::<BigInt, _>(row.event_count)
-    .bind::<Text, _>(row.status)
-    .bind::<Nullable<Jsonb>, _>(row.outcome)
-    .bind::<Timestamptz, _>(row.now)
-    .bind::<Nullable<Timestamptz>, _>(row.finished_at)
-    .bind::<Array<SmallInt>, _>(seats.iter().map(|r| r.seat).collect::<Vec<_>>())
-    .bind::<Array<Bool>, _>(seats.iter().map(|r| r.is_pending).collect::<Vec<_>>())
-    .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.deadline))
-    .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.pending_since))
-    .bind::<Array<Nullable<BigInt>>, _>(seats.iter().map(|r| r.bank_seconds).collect::<Vec<_>>())
-    .bind::<Array<Integer>, _>(seats.iter().map(|r| r.timeouts).collect::<Vec<_>>())
-    .bind::<Array<Bool>, _>(seats.iter().map(|r| r.dropped).collect::<Vec<_>>())
-    // Without an actor there are no actions.
-    .bind::<SmallInt, _>(actor.map_or(-1, |s| i16::from(s.0)))
-    .bind::<Array<Jsonb>, _>(if actor.is_some() { actions } else { &[] })
-    .bind::<Array<BigInt>, _>(events.iter().map(|(q, _)| *q).collect::<Vec<_>>())
-    .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| audience(l)).collect::<Vec<_>>())
-    .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| &l.event).collect::<Vec<_>>())
-    .bind::<Array<Text>, _>(jobs.iter().map(|j| j.kind).collect::<Vec<_>>())
-    .bind::<Array<Jsonb>, _>(jobs.iter().map(|j| &j.payload).collect::<Vec<_>>())
-    .execute(conn)?;
-    Ok(())
+});
+
+/// Writes the step in one statement (one round trip on the submission path, design.md section
+/// 5), and only if the game row still has the version before the step (else nothing, and
+/// `false`): the game row; the seats that change, each next reminder computed from the new
+/// deadline and the player's offsets (the first offset point after the decision began; none for
+/// a dropped seat or with mail turned off); the actions numbered from the game's count; the
+/// events with their audiences; the jobs (mails, and the record's archive when the game ends);
+/// and the accounts' events.
+///
+/// Without the row's lock, a seat's deadline moved meanwhile (a director's extension, a return
+/// from vacation) is written over only for the seats that change here, whose deadlines start
+/// afresh anyway; the rest of what the step computes comes from columns only a step writes.
+fn write_rows(
+    conn: &mut PgConnection,
+    game: &Game,
+    row: &GameRow<'_>,
+    parts: &Parts<'_>,
+) -> Result<bool, ApiError> {
+    use diesel::sql_types::{
+        Array, BigInt, Bool, Integer, Jsonb, Nullable, SmallInt, Text, Timestamptz,
+    };
+    let seats = parts.seats;
+    let events = parts.events;
+    let column =
+        |f: fn(&GameSeat) -> Option<DateTime<Utc>>| seats.iter().map(f).collect::<Vec<_>>();
+    let audience = |l: &LoggedJson| serde_json::to_value(l.audience).unwrap_or(Value::Null);
+    let query = crate::db::Kept::new(WRITE.as_str())
+        .bind::<diesel::sql_types::Uuid, _>(game.id)
+        .bind::<Nullable<Jsonb>, _>(&row.state)
+        .bind::<BigInt, _>(row.version)
+        .bind::<BigInt, _>(row.action_count)
+        .bind::<BigInt, _>(row.event_count)
+        .bind::<Text, _>(row.status)
+        .bind::<Nullable<Jsonb>, _>(row.outcome)
+        .bind::<Timestamptz, _>(row.now)
+        .bind::<Nullable<Timestamptz>, _>(row.finished_at)
+        .bind::<Array<SmallInt>, _>(seats.iter().map(|r| r.seat).collect::<Vec<_>>())
+        .bind::<Array<Bool>, _>(seats.iter().map(|r| r.is_pending).collect::<Vec<_>>())
+        .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.deadline))
+        .bind::<Array<Nullable<Timestamptz>>, _>(column(|r| r.pending_since))
+        .bind::<Array<Nullable<BigInt>>, _>(
+            seats.iter().map(|r| r.bank_seconds).collect::<Vec<_>>(),
+        )
+        .bind::<Array<Integer>, _>(seats.iter().map(|r| r.timeouts).collect::<Vec<_>>())
+        .bind::<Array<Bool>, _>(seats.iter().map(|r| r.dropped).collect::<Vec<_>>())
+        // Without an actor there are no actions.
+        .bind::<SmallInt, _>(parts.actor.map_or(-1, |s| i16::from(s.0)))
+        .bind::<Array<Jsonb>, _>(if parts.actor.is_some() {
+            parts.actions
+        } else {
+            &[]
+        })
+        .bind::<Array<BigInt>, _>(events.iter().map(|(q, _)| *q).collect::<Vec<_>>())
+        .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| audience(l)).collect::<Vec<_>>())
+        .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| &l.event).collect::<Vec<_>>())
+        .bind::<Array<Text>, _>(parts.jobs.iter().map(|j| j.kind).collect::<Vec<_>>())
+        .bind::<Array<Jsonb>, _>(parts.jobs.iter().map(|j| &j.payload).collect::<Vec<_>>());
+    Ok(parts.accounts.bind(query).execute(conn)? == 1)
 }
 
 fn count<T>(items: &[T]) -> i64 {
