@@ -213,16 +213,15 @@ fn head_and_seats(
 /// submission's unlocked path. The state comes with seat 0's row only (seats are numbered from
 /// 0 from the game's creation on), not once per seat.
 fn game_and_seats(conn: &mut PgConnection, id: GameId) -> Result<(Game, Vec<SeatRow>), ApiError> {
-    use diesel::sql_types::{Jsonb, Nullable};
     type Row = (GameHead, Option<crate::db::JsonText>, SeatJoin);
     let rows: Vec<Row> = seats_joined!()
         .filter(game_seats::game_id.eq(id.0))
         .order(game_seats::seat)
         .select((
             GameHead::as_select(),
-            diesel::dsl::sql::<Nullable<Jsonb>>(
-                "CASE WHEN game_seats.seat = 0 THEN games.state END",
-            ),
+            // A typed expression, not an SQL literal: diesel keeps a literal's statement
+            // unprepared, and planning it at every call cost more than the round trip saved.
+            diesel::dsl::case_when(game_seats::seat.eq(0), games::state),
             seat_columns!(),
         ))
         .load(conn)?;
