@@ -3,6 +3,9 @@
 //!
 //! Every change happens in one transaction with the game row locked (`SELECT ... FOR UPDATE`), so
 //! concurrent requests on one game are serialised and exactly one of two racing moves is stored.
+//! A submission that does not end the game is the exception: its one write statement is that
+//! transaction, and the row lock its update takes checks the version it was computed from
+//! ([`submit`]).
 
 pub mod archive;
 mod fairness;
@@ -1008,19 +1011,7 @@ fn apply(
     user: UserId,
     submission: &Submission,
 ) -> Result<Applied, ApiError> {
-    let seat = resource::seat_of(seats, Some(user))
-        .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
-    match GameStatus::from_db(&game.status) {
-        GameStatus::Waiting => {
-            return Err(ApiError::Conflict(
-                "the game has not started: seats are still open".to_owned(),
-            ));
-        }
-        GameStatus::Finished | GameStatus::Aborted => {
-            return Err(ApiError::GameOver { index: None });
-        }
-        GameStatus::Active => {}
-    }
+    let seat = seat_in_play(game, seats, user, "seats are still open")?;
     if submission.expected_version != game.version {
         return Err(ApiError::StaleVersion {
             current: game.version,
@@ -1061,6 +1052,25 @@ fn apply(
     })
 }
 
+/// The caller's seat in a game in play: 403 without one, 409 `conflict` before the start
+/// (`waiting` says what that means here), `game_over` after the end.
+fn seat_in_play(
+    game: &Game,
+    seats: &[SeatRow],
+    user: UserId,
+    waiting: &str,
+) -> Result<crate::engine::Seat, ApiError> {
+    let seat = resource::seat_of(seats, Some(user))
+        .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
+    match GameStatus::from_db(&game.status) {
+        GameStatus::Waiting => Err(ApiError::Conflict(format!(
+            "the game has not started: {waiting}"
+        ))),
+        GameStatus::Finished | GameStatus::Aborted => Err(ApiError::GameOver { index: None }),
+        GameStatus::Active => Ok(seat),
+    }
+}
+
 /// The answer to a stored submission: logged, and the game rendered for `user`.
 fn stored(user: UserId, written: Written, applied: Applied) -> Submitted {
     let Written { game, seats } = written;
@@ -1095,19 +1105,7 @@ pub fn resign(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
     conn.transaction(|conn| {
         let game = load_game(conn, id, true)?;
         let seats = load_seats(conn, id)?;
-        let seat = resource::seat_of(&seats, Some(user))
-            .ok_or_else(|| ApiError::Forbidden("you have no seat in this game".to_owned()))?;
-        match GameStatus::from_db(&game.status) {
-            GameStatus::Waiting => {
-                return Err(ApiError::Conflict(
-                    "the game has not started: there is nothing to resign".to_owned(),
-                ));
-            }
-            GameStatus::Finished | GameStatus::Aborted => {
-                return Err(ApiError::GameOver { index: None });
-            }
-            GameStatus::Active => {}
-        }
+        let seat = seat_in_play(&game, &seats, user, "there is nothing to resign")?;
         let mut state =
             load_state(&game)?.ok_or_else(|| internal("active game without state", game.id))?;
         state
