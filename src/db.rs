@@ -209,6 +209,12 @@ impl<'a> Kept<'a> {
         }
     }
 
+    /// How many values are bound so far.
+    #[must_use]
+    pub fn values(&self) -> usize {
+        self.binds.len()
+    }
+
     /// The next parameter, sent as SQL type `ST`.
     #[must_use]
     pub fn bind<ST, T>(mut self, value: T) -> Self

@@ -302,3 +302,92 @@ async fn twenty_racing_submissions_of_the_same_turn_store_exactly_one() {
         "the setup and one action"
     );
 }
+
+/// What a stored move writes, counted: actions, game events, jobs, account events, the
+/// accounts' counters, webhook deliveries.
+fn written(conn: &mut diesel::PgConnection) -> Vec<i64> {
+    use diesel::RunQueryDsl;
+    diesel::select(diesel::dsl::sql::<
+        diesel::sql_types::Array<diesel::sql_types::BigInt>,
+    >(
+        "ARRAY[(SELECT count(*) FROM game_actions), (SELECT count(*) FROM game_events), \
+         (SELECT count(*) FROM jobs), (SELECT count(*) FROM account_events), \
+         (SELECT coalesce(sum(last), 0)::bigint FROM account_event_counters), \
+         (SELECT count(*) FROM webhook_deliveries)]",
+    ))
+    .get_result(conn)
+    .unwrap()
+}
+
+/// A move read while another transaction holds the game row with its version moved: the
+/// move's write waits for that transaction's end (seen in `pg_stat_activity`), which then
+/// commits (`true`) or rolls back. Returns the move's answer, the version before, and what was
+/// written before and after.
+async fn move_beside_an_open_writer(
+    commit: bool,
+) -> (crate::helpers::Reply, i64, Vec<i64>, Vec<i64>) {
+    use diesel::connection::SimpleConnection;
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let version = g["version"].as_i64().unwrap();
+    let action = without_notation(&g["legal_actions"][0]);
+    let mut other = PgConnection::establish(&app.db_url).unwrap();
+    let mut watch = PgConnection::establish(&app.db_url).unwrap();
+    let before = written(&mut watch);
+    other
+        .batch_execute(&format!(
+            "BEGIN; UPDATE games SET version = version + 1 WHERE id = '{}'",
+            table.id
+        ))
+        .unwrap();
+    let submitted = app.submit(&table, mover, version, json!([action]));
+    let release = async {
+        let waiting = || {
+            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+                "(SELECT count(*) FROM pg_stat_activity \
+                  WHERE wait_event_type = 'Lock' AND datname = current_database())",
+            ))
+            .get_result::<i64>(&mut watch)
+            .unwrap()
+        };
+        let mut waited = 0;
+        let mut watching = waiting;
+        while watching() == 0 {
+            waited += 1;
+            assert!(
+                waited < 500,
+                "the move's write never waited for the open writer"
+            );
+            actix_web::rt::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        other
+            .batch_execute(if commit { "COMMIT" } else { "ROLLBACK" })
+            .unwrap();
+    };
+    let (reply, ()) = futures_util::future::join(submitted, release).await;
+    let mut watch = PgConnection::establish(&app.db_url).unwrap();
+    let after = written(&mut watch);
+    (reply, version, before, after)
+}
+
+#[actix_web::test]
+async fn a_move_whose_version_moved_before_its_write_is_refused_as_stale_and_writes_nothing() {
+    let (reply, version, before, after) = move_beside_an_open_writer(true).await;
+    reply.assert_problem(409, "stale_version");
+    assert_eq!(reply.json["version"], version + 1);
+    assert_eq!(
+        before, after,
+        "actions, events, jobs, account events, counters, deliveries"
+    );
+}
+
+#[actix_web::test]
+async fn a_move_whose_write_waited_for_a_writer_that_rolled_back_is_stored_once() {
+    let (reply, version, before, after) = move_beside_an_open_writer(false).await;
+    assert_eq!(reply.status, 200, "{}", reply.text);
+    assert_eq!(reply.json["version"], version + 1);
+    assert_eq!(after[0], before[0] + 1, "one action stored");
+    assert!(after[1] > before[1], "the move's game events");
+}

@@ -318,6 +318,10 @@ fn replace(
     let rounds = pending.iter().map(|g| g.round);
     let (from, to) = (rounds.clone().min(), rounds.max());
     for g in &pending {
+        // The game's version moves first: a move read before the change is then refused as
+        // stale rather than stored for the account replaced, and the game row is locked before
+        // its seats, in the order every write of a game takes them.
+        crate::services::games::invitations::changed(conn, crate::domain::GameId(g.game_id))?;
         diesel::update(
             game_seats::table
                 .filter(game_seats::game_id.eq(g.game_id))

@@ -359,7 +359,7 @@ pub fn invitation_state(
 }
 
 /// A stored change a client must notice: the version moves on.
-fn changed(conn: &mut PgConnection, id: GameId) -> QueryResult<usize> {
+pub(crate) fn changed(conn: &mut PgConnection, id: GameId) -> QueryResult<usize> {
     diesel::update(games::table.find(id.0))
         .set((
             games::version.eq(games::version + 1),

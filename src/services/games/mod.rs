@@ -938,14 +938,16 @@ pub fn submit(
                 version: game.version,
             });
         }
+        // A move that ends the game is played again under the lock below (rare; its results,
+        // ratings and competition round need the transaction); so is a move that lost a race.
         if applied.state.outcome().is_none()
             && let Some(written) = write::commit_unlocked(conn, applied.step(&game, &seats))?
         {
             crate::jobs::wake();
-            return Ok(stored(user, written, applied));
+            return Ok(Submitted::Fresh(answer_for(user, written, applied)));
         }
     }
-    let locked = conn.transaction(|conn| {
+    let locked = conn.transaction::<_, ApiError, _>(|conn| {
         let game = load_game(conn, id, true)?;
         if let Some(key) = key
             && let Some(stored) = idempotency::claim(conn, user, key)?
@@ -958,13 +960,10 @@ pub fn submit(
         match key {
             // The stored answer must be written in the transaction that made it.
             Some(key) => {
-                let answer = stored(user, written, applied);
-                let Submitted::Fresh(rendered) = &answer else {
-                    return Err(internal("a fresh submission", "answered otherwise"));
-                };
-                let body = serde_json::to_value(rendered).map_err(ApiError::internal)?;
+                let rendered = answer_for(user, written, applied);
+                let body = serde_json::to_value(&rendered).map_err(ApiError::internal)?;
                 idempotency::store(conn, user, key, 200, &body)?;
-                Ok(Stored::Answer(answer))
+                Ok(Stored::Answer(Submitted::Fresh(rendered)))
             }
             None => Ok(Stored::ToRender(Box::new((written, applied)))),
         }
@@ -975,7 +974,7 @@ pub fn submit(
         // Rendering (the view, the legal actions) happens after the commit, without the row lock.
         Stored::ToRender(parts) => {
             let (written, applied) = *parts;
-            stored(user, written, applied)
+            Submitted::Fresh(answer_for(user, written, applied))
         }
     })
 }
@@ -1072,7 +1071,7 @@ fn seat_in_play(
 }
 
 /// The answer to a stored submission: logged, and the game rendered for `user`.
-fn stored(user: UserId, written: Written, applied: Applied) -> Submitted {
+fn answer_for(user: UserId, written: Written, applied: Applied) -> Box<GameResource> {
     let Written { game, seats } = written;
     tracing::info!(
         game.id = %game.id,
@@ -1082,12 +1081,12 @@ fn stored(user: UserId, written: Written, applied: Applied) -> Submitted {
         version = game.version,
         "actions stored"
     );
-    Submitted::Fresh(Box::new(resource::render(
+    Box::new(resource::render(
         &game,
         &seats,
         Some(&applied.state),
         Some(user),
-    )))
+    ))
 }
 
 /// What the submission transaction hands back.

@@ -45,7 +45,8 @@ impl Ending {
 
 /// One change of a game, as its writer describes it.
 pub struct Step<'a> {
-    /// The game row as read under its lock.
+    /// The game row as read: under its lock for [`commit`], or not for [`commit_unlocked`],
+    /// whose write then checks that its version has not moved.
     pub game: &'a Game,
     /// Its seats as read (their pending flags are the ones before the step).
     pub seats: &'a [SeatRow],
@@ -296,8 +297,12 @@ struct Parts<'a> {
     accounts: &'a crate::services::events::Batch,
 }
 
-/// The step's statement: its first 23 values are bound by [`write_rows`], the accounts' events'
-/// from 24 on.
+/// How many values [`write_rows`] binds before the accounts' events' ([`WRITE`] numbers those
+/// from the next one on).
+const GAME_VALUES: usize = 23;
+
+/// The step's statement: its first [`GAME_VALUES`] values are bound by [`write_rows`], the
+/// accounts' events' after them.
 static WRITE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH g AS ( \
@@ -334,7 +339,7 @@ static WRITE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
            ORDER BY o), \
          {accounts} \
          SELECT 1 FROM g",
-        accounts = crate::services::events::Batch::sql(24, Some("g")),
+        accounts = crate::services::events::Batch::sql(GAME_VALUES + 1, Some("g")),
     )
 });
 
@@ -394,6 +399,8 @@ fn write_rows(
         .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| &l.event).collect::<Vec<_>>())
         .bind::<Array<Text>, _>(parts.jobs.iter().map(|j| j.kind).collect::<Vec<_>>())
         .bind::<Array<Jsonb>, _>(parts.jobs.iter().map(|j| &j.payload).collect::<Vec<_>>());
+    // The accounts' events' markers in `WRITE` follow from this count (tests run debug builds).
+    debug_assert_eq!(query.values(), GAME_VALUES, "the game's values in WRITE");
     Ok(parts.accounts.bind(query).execute(conn)? == 1)
 }
 
