@@ -344,7 +344,7 @@ async fn move_beside_an_open_writer(
         .unwrap();
     let submitted = app.submit(&table, mover, version, json!([action]));
     let release = async {
-        let waiting = || {
+        let mut waiting = || {
             diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
                 "(SELECT count(*) FROM pg_stat_activity \
                   WHERE wait_event_type = 'Lock' AND datname = current_database())",
@@ -353,8 +353,7 @@ async fn move_beside_an_open_writer(
             .unwrap()
         };
         let mut waited = 0;
-        let mut watching = waiting;
-        while watching() == 0 {
+        while waiting() == 0 {
             waited += 1;
             assert!(
                 waited < 500,
@@ -367,7 +366,6 @@ async fn move_beside_an_open_writer(
             .unwrap();
     };
     let (reply, ()) = futures_util::future::join(submitted, release).await;
-    let mut watch = PgConnection::establish(&app.db_url).unwrap();
     let after = written(&mut watch);
     (reply, version, before, after)
 }
