@@ -264,6 +264,9 @@ pub enum Lane {
 }
 
 impl Lane {
+    /// The lane's condition, written into the poll as literals: the partial indexes that let
+    /// each lane skip the others' due jobs (`jobs_due_by_kind`, `jobs_due_but_webhooks`,
+    /// migration `jobs_due_by_lane`) match only conditions the planner sees as constants.
     fn filter(self) -> String {
         use crate::services::webhooks::DeliverWebhook;
         match self {

@@ -1217,3 +1217,63 @@ async fn two_silent_webhook_receivers_delay_no_mail_from_herald_serve() {
     let (clean, _, log) = srv.terminate();
     assert!(clean, "{log}");
 }
+
+/// Each worker lane finds its next due job by index, whatever the other lanes have waiting: the
+/// webhook lane never reads through the mails due ahead of its delivery, the mail lane never
+/// through deliveries, a lane of one kind (the benchmarks' archiver) through neither. Counted by
+/// the rows the poll's transaction fetched by index (`pg_stat_xact_user_tables`).
+#[actix_web::test]
+async fn each_job_lane_takes_its_next_job_without_reading_the_other_lanes_backlog() {
+    use diesel::connection::SimpleConnection;
+    use diesel::{Connection, QueryableByName, RunQueryDsl};
+    use herald::jobs::{Lane, Ran, run_one};
+    #[derive(QueryableByName)]
+    struct Fetched {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let url = crate::helpers::spawn_empty_database().await;
+    let mut conn = diesel::PgConnection::establish(&url).unwrap();
+    herald::db::migrate(&mut conn).unwrap();
+    for (lane, backlog, wanted) in [
+        (Lane::Webhooks, "mail.turn", "webhook.deliver"),
+        (Lane::Mail, "webhook.deliver", "mail.turn"),
+        (
+            Lane::Kind("game.archive_record"),
+            "mail.turn",
+            "game.archive_record",
+        ),
+    ] {
+        // 3,000 jobs of other kinds due before the one this lane takes.
+        conn.batch_execute(&format!(
+            "TRUNCATE jobs; \
+             INSERT INTO jobs (kind, payload, run_at) \
+             SELECT '{backlog}', '{{}}', now() - interval '2 hours' + i * interval '1 ms' \
+             FROM generate_series(1, 3000) i; \
+             INSERT INTO jobs (kind, payload, run_at) \
+             VALUES ('{wanted}', '{{}}', now() - interval '1 hour'); ANALYZE jobs"
+        ))
+        .unwrap();
+        let (ran, fetched) = conn
+            .transaction::<_, diesel::result::Error, _>(|conn| {
+                let mut kinds = Vec::new();
+                let ran = run_one(conn, lane, &mut |_, job| {
+                    kinds.push(job.kind.clone());
+                    Ok(())
+                })?;
+                let fetched: Fetched = diesel::sql_query(
+                    "SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::bigint AS n \
+                     FROM pg_stat_xact_user_tables WHERE relname = 'jobs'",
+                )
+                .get_result(conn)?;
+                assert_eq!(kinds, [wanted], "{lane:?} took its own job");
+                Ok((ran, fetched.n))
+            })
+            .unwrap();
+        assert!(matches!(ran, Ran::Done { .. }), "{lane:?}: {ran:?}");
+        assert!(
+            fetched < 10,
+            "{lane:?} read {fetched} jobs to find its one among 3,000 of {backlog}"
+        );
+    }
+}
