@@ -1226,7 +1226,7 @@ async fn two_silent_webhook_receivers_delay_no_mail_from_herald_serve() {
 async fn each_job_lane_takes_its_next_job_without_reading_the_other_lanes_backlog() {
     use diesel::connection::SimpleConnection;
     use diesel::{Connection, QueryableByName, RunQueryDsl};
-    use herald::jobs::{Lane, Ran, run_one};
+    use herald::jobs::{BackgroundJob, Lane, Ran, run_one};
     #[derive(QueryableByName)]
     struct Fetched {
         #[diesel(sql_type = diesel::sql_types::BigInt)]
@@ -1235,14 +1235,13 @@ async fn each_job_lane_takes_its_next_job_without_reading_the_other_lanes_backlo
     let url = crate::helpers::spawn_empty_database().await;
     let mut conn = diesel::PgConnection::establish(&url).unwrap();
     herald::db::migrate(&mut conn).unwrap();
+    // The kinds as the jobs name them: the mail lane's index names the webhooks' kind.
+    let webhook = <herald::services::webhooks::DeliverWebhook as BackgroundJob>::KIND;
+    let archive = <herald::services::games::record::ArchiveRecord as BackgroundJob>::KIND;
     for (lane, backlog, wanted) in [
-        (Lane::Webhooks, "mail.turn", "webhook.deliver"),
-        (Lane::Mail, "webhook.deliver", "mail.turn"),
-        (
-            Lane::Kind("game.archive_record"),
-            "mail.turn",
-            "game.archive_record",
-        ),
+        (Lane::Webhooks, "mail.turn", webhook),
+        (Lane::Mail, webhook, "mail.turn"),
+        (Lane::Kind(archive), "mail.turn", archive),
     ] {
         // 3,000 jobs of other kinds due before the one this lane takes.
         conn.batch_execute(&format!(
