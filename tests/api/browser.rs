@@ -440,7 +440,8 @@ async fn three_lancaster_players_follow_their_mail_links_and_play_a_round_with_a
     for width in [360, 1280, 1280] {
         browsers.push(driver.session(width).await);
     }
-    let shots = std::env::temp_dir().join(format!("herald-lancaster-{}", rand_suffix()));
+    // Beside the Magnate page's screenshots, overwritten at each run (not a new /tmp folder each).
+    let shots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
     let mut followed = [false; 3];
     let mut voted = [false; 3];
     let mut shot_vote = false;
@@ -534,7 +535,7 @@ async fn the_merchants_page_reads_at_360_and_1280_pixels() {
         "chiara@example.test",
     ];
     let driver = Driver::start().await;
-    let shots = std::env::temp_dir().join(format!("herald-merchants-{}", rand_suffix()));
+    let shots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
     let b = driver.session(360).await;
     // Ada's seat, signed in from an emailed link.
     let r = app

@@ -102,7 +102,7 @@ async fn two_players_finish_a_magnate_game_over_http_and_verify_confirms_the_dic
         .env("DATABASE_URL", &app.db_url)
         .env(
             "DATA_DIR",
-            std::env::temp_dir().join("herald-verify-unused"),
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("herald-verify-unused"),
         )
         .env("RUST_LOG", "warn")
         .output()

@@ -369,7 +369,7 @@ fn rebuild(app: &TestApp) -> String {
         .env("DATABASE_URL", &app.db_url)
         .env(
             "DATA_DIR",
-            std::env::temp_dir().join("herald-rebuild-unused"),
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("herald-rebuild-unused"),
         )
         .env("RUST_LOG", "warn")
         .output()
