@@ -221,18 +221,10 @@ impl Browser<'_> {
             .await;
     }
 
-    async fn screenshot(&self, width: u32, name: &str) {
+    /// A screenshot of the whole page at `width` pixels, written to `target/name` (overwritten at
+    /// each run); its path.
+    async fn screenshot(&self, width: u32, name: &str) -> std::path::PathBuf {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
-        self.screenshot_in(width, &dir, name).await;
-    }
-
-    /// A screenshot of the whole page at `width` pixels, written to `dir/name`; its path.
-    async fn screenshot_in(
-        &self,
-        width: u32,
-        dir: &std::path::Path,
-        name: &str,
-    ) -> std::path::PathBuf {
         let height: u64 = self
             .call(
                 "POST",
@@ -252,7 +244,7 @@ impl Browser<'_> {
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(png.as_str().unwrap())
             .unwrap();
-        std::fs::create_dir_all(dir).unwrap();
+        std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         path
@@ -440,8 +432,6 @@ async fn three_lancaster_players_follow_their_mail_links_and_play_a_round_with_a
     for width in [360, 1280, 1280] {
         browsers.push(driver.session(width).await);
     }
-    // Beside the Magnate page's screenshots, overwritten at each run (not a new /tmp folder each).
-    let shots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
     let mut followed = [false; 3];
     let mut voted = [false; 3];
     let mut shot_vote = false;
@@ -487,7 +477,7 @@ async fn three_lancaster_players_follow_their_mail_links_and_play_a_round_with_a
             if !shot_vote {
                 let width = if seat == 0 { 360 } else { 1280 };
                 let path = b
-                    .screenshot_in(width, &shots, &format!("lancaster-vote-{width}.png"))
+                    .screenshot(width, &format!("lancaster-vote-{width}.png"))
                     .await;
                 println!("screenshot: {}", path.display());
                 shot_vote = true;
@@ -515,7 +505,7 @@ async fn three_lancaster_players_follow_their_mail_links_and_play_a_round_with_a
         let b = &browsers[seat];
         b.go(&page_url).await;
         let path = b
-            .screenshot_in(width, &shots, &format!("lancaster-seat{seat}-{width}.png"))
+            .screenshot(width, &format!("lancaster-seat{seat}-{width}.png"))
             .await;
         println!("screenshot: {}", path.display());
     }
@@ -535,7 +525,6 @@ async fn the_merchants_page_reads_at_360_and_1280_pixels() {
         "chiara@example.test",
     ];
     let driver = Driver::start().await;
-    let shots = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
     let b = driver.session(360).await;
     // Ada's seat, signed in from an emailed link.
     let r = app
@@ -555,9 +544,7 @@ async fn the_merchants_page_reads_at_360_and_1280_pixels() {
             .contains("Your sealed ship")
     );
     for width in [360, 1280] {
-        let path = b
-            .screenshot_in(width, &shots, &format!("merchants-{width}.png"))
-            .await;
+        let path = b.screenshot(width, &format!("merchants-{width}.png")).await;
         println!("screenshot: {}", path.display());
     }
     b.close().await;

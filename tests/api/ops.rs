@@ -1239,10 +1239,11 @@ async fn each_job_lane_takes_its_next_job_without_reading_the_other_lanes_backlo
     // The kinds as the jobs name them: the mail lane's index names the webhooks' kind.
     let webhook = <herald::services::webhooks::DeliverWebhook as BackgroundJob>::KIND;
     let archive = <herald::services::games::record::ArchiveRecord as BackgroundJob>::KIND;
+    let mail = <herald::email::jobs::TurnMail as BackgroundJob>::KIND;
     for (lane, backlog, wanted) in [
-        (Lane::Webhooks, "mail.turn", webhook),
-        (Lane::Mail, webhook, "mail.turn"),
-        (Lane::Kind(archive), "mail.turn", archive),
+        (Lane::Webhooks, mail, webhook),
+        (Lane::Mail, webhook, mail),
+        (Lane::Kind(archive), mail, archive),
     ] {
         // 3,000 jobs of other kinds due before the one this lane takes.
         conn.batch_execute(&format!(
