@@ -51,6 +51,10 @@ pub enum Notice {
 /// Everything one rendering of the game page needs.
 pub struct GamePage {
     pub game: GameResource,
+    /// The game's view and the reader's legal actions, read back from the resource's JSON text
+    /// for the page to look into (the API passes that text on untouched).
+    pub view: Option<serde_json::Value>,
+    pub legal_actions: Vec<serde_json::Value>,
     pub history: Vec<HistoryEntry>,
     pub locale: Locale,
     pub csrf: Option<String>,
@@ -211,6 +215,8 @@ fn load(
         Ok(GamePage {
             history: games::history(conn, user, game, Watch::Anyone)?,
             chat: crate::services::chat::list(conn, user, game).unwrap_or_default(),
+            view: found.view.as_deref().map(parsed),
+            legal_actions: found.legal_actions.iter().map(|a| parsed(a)).collect(),
             game: found,
             locale: chrome.locale,
             csrf,
@@ -218,6 +224,11 @@ fn load(
         })
     });
     Ok((chrome, page))
+}
+
+/// JSON text the engine wrote, as a value (it always parses).
+fn parsed(text: &serde_json::value::RawValue) -> serde_json::Value {
+    serde_json::from_str(text.get()).unwrap_or(serde_json::Value::Null)
 }
 
 /// For a reader who is not signed in, under a game still being played: anyone may watch
@@ -245,7 +256,7 @@ fn watcher_sign_in(chrome: &Chrome, view: &GamePage) -> maud::Markup {
 /// The game's page: its own body, the cancel form, the clock, the rules link.
 fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
     let mut title = super::history::title(view);
-    if !view.game.legal_actions.is_empty() {
+    if !view.legal_actions.is_empty() {
         // The tab says so too, for a player with several games open.
         title = format!("{} · {title}", t(view.locale, "your_move"));
     }

@@ -10,6 +10,7 @@ use crate::services::ratings::SeatRating;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -186,10 +187,10 @@ pub struct GameResource {
     pub you: Option<You>,
     /// The game-specific view for the caller; `null` until the game starts.
     #[schema(value_type = Option<crate::routes::schemas::GameView>)]
-    pub view: Option<Value>,
+    pub view: Option<Box<RawValue>>,
     /// What the caller may do now, each submittable as listed; empty when not pending.
     #[schema(value_type = Vec<crate::routes::schemas::GameAction>)]
-    pub legal_actions: Vec<Value>,
+    pub legal_actions: Vec<Box<RawValue>>,
     /// Once the game is over, the result as its game reports it: `winners` (seats) and the
     /// game's own detail (Magnate: the `tiebreak` that decided; Lancaster: `scores` per seat).
     #[schema(value_type = Option<Object>)]
@@ -212,12 +213,13 @@ pub fn seat_of(seats: &[SeatRow], user: Option<UserId>) -> Option<Seat> {
 
 /// What a game's state shows one viewer at one version: the part of the resource that runs the
 /// engine (its view, the seat's legal actions, who is pending). A stored state never changes under
-/// its version, so this is kept and served again while the version stays (see `seen`).
+/// its version, so this is kept and served again while the version stays (see `seen`). Kept as
+/// JSON text: an answer only passes them on, and text is copied and written out whole.
 #[derive(Debug, Clone, Default)]
 pub struct Seen {
     pub pending: crate::engine::SeatSet,
-    pub view: Option<Value>,
-    pub legal_actions: Vec<Value>,
+    pub view: Option<Box<RawValue>>,
+    pub legal_actions: Vec<Box<RawValue>>,
 }
 
 impl Seen {
@@ -226,10 +228,10 @@ impl Seen {
         let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
         Seen {
             pending: state.map(AnyState::pending).unwrap_or_default(),
-            view: state.map(|s| s.view(viewer)),
+            view: state.map(|s| s.view_text(viewer)),
             legal_actions: match (state, you) {
                 (Some(state), Some(seat)) if status == GameStatus::Active => {
-                    state.legal_actions(seat)
+                    state.legal_actions_text(seat)
                 }
                 _ => Vec::new(),
             },

@@ -491,7 +491,7 @@ fn problem_box(p: &GamePage, action: &str) -> Markup {
 /// The viewer's decisions: a form per kind, offering exactly the listed actions.
 fn decisions(p: &GamePage, view: &Value, who: &Who) -> Markup {
     let l = p.locale;
-    let legal = &p.game.legal_actions;
+    let legal = &p.legal_actions;
     let url = |kind: &str| {
         format!(
             "/play/{}/{kind}?v={}&csrf={}",
@@ -702,7 +702,7 @@ fn status(p: &GamePage, view: &Value, who: &Who) -> Markup {
                     @for s in &results { li { (crate::web::history::sentence(p, s, &|_| None)) } }
                 }
             }
-        } @else if !p.game.legal_actions.is_empty() {
+        } @else if !p.legal_actions.is_empty() {
             div.status.mine role="status" { strong { (t(l, "your_move")) } }
         } @else if !pending.is_empty() {
             div.status role="status" { (t(l, "waiting_for")) " " strong { (pending.join(", ")) } }
@@ -714,7 +714,7 @@ fn status(p: &GamePage, view: &Value, who: &Who) -> Markup {
 /// The body of the game page.
 pub fn body(p: &GamePage) -> Markup {
     let l = p.locale;
-    let Some(view) = p.game.view.as_ref() else {
+    let Some(view) = p.view.as_ref() else {
         return html! {
             h1 { (title(p)) }
             p.status { (t(l, "status_waiting")) }

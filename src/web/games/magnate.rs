@@ -85,7 +85,7 @@ fn str_list(v: &Value) -> Vec<String> {
 /// The body of the game page.
 pub fn body(p: &GamePage) -> Markup {
     let l = p.locale;
-    let Some(view) = p.game.view.as_ref() else {
+    let Some(view) = p.view.as_ref() else {
         return html! {
             h1 { (title(p)) }
             p.status { (t(l, "status_waiting")) }
@@ -94,7 +94,7 @@ pub fn body(p: &GamePage) -> Markup {
     let me = me(p);
     let turn_seat = view["turn"]["seat"].as_u64().map(|s| s as usize);
     let active = p.game.status == crate::services::games::GameStatus::Active;
-    let my_turn = active && !p.game.legal_actions.is_empty();
+    let my_turn = active && !p.legal_actions.is_empty();
     html! {
         h1 { (title(p)) }
         (status_line(p, my_turn, turn_seat))
@@ -134,7 +134,7 @@ pub fn body(p: &GamePage) -> Markup {
 fn status_line(p: &GamePage, my_turn: bool, turn_seat: Option<usize>) -> Markup {
     let l = p.locale;
     let csrf = p.csrf.clone().unwrap_or_default();
-    let end = p.game.legal_actions.iter().any(|a| a["type"] == "end");
+    let end = p.legal_actions.iter().any(|a| a["type"] == "end");
     html! {
         @match p.game.status {
             crate::services::games::GameStatus::Finished | crate::services::games::GameStatus::Aborted => {
@@ -187,7 +187,6 @@ fn hand(p: &GamePage, view: &Value, seat: usize, my_turn: bool) -> Markup {
     let l = p.locale;
     let cards = str_list(&view["players"][seat]["hand"]);
     let sellable: BTreeSet<String> = p
-        .game
         .legal_actions
         .iter()
         .filter(|a| a["type"] == "sell")
@@ -595,7 +594,7 @@ fn prefer_form(p: &GamePage, my_deeds: &BTreeSet<String>) -> Markup {
 /// hand and the status line.
 fn actions(p: &GamePage, view: &Value, seat: usize) -> Markup {
     let l = p.locale;
-    let legal = &p.game.legal_actions;
+    let legal = &p.legal_actions;
     let districts: HashMap<String, String> = view["districts"]
         .as_array()
         .into_iter()

@@ -1562,7 +1562,7 @@ fn attacked_in_anothers_turn(p: &GamePage, view: &Value) -> bool {
     let d = &view["decision"];
     let combat = d["kind"] == "combat" || d["kind"] == "window";
     let defender = d["defender"]["kind"] == "player" && d["defender"]["id"].as_u64() == me;
-    combat && (defender || d["kind"] == "window") && !p.game.legal_actions.is_empty() && {
+    combat && (defender || d["kind"] == "window") && !p.legal_actions.is_empty() && {
         let attacker = d["aggressor"]["kind"] == "player" && d["aggressor"]["id"].as_u64() == me;
         !attacker
     }
@@ -1580,7 +1580,6 @@ fn form(p: &GamePage, n: &Names<'_>, kind: &str) -> Markup {
     );
     let title = w(l, form_key(kind.to_owned()));
     let choices: Vec<(&str, String)> = p
-        .game
         .legal_actions
         .iter()
         .filter(|a| a["type"] == kind)
@@ -1636,7 +1635,7 @@ fn form(p: &GamePage, n: &Names<'_>, kind: &str) -> Markup {
 /// The viewer's decisions: the prompt, then a form per kind of listed action, grouped.
 fn decisions(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
     let l = p.locale;
-    let legal = &p.game.legal_actions;
+    let legal = &p.legal_actions;
     let listed = kinds(legal);
     let reminder = crate::engine::registry::GameKind::parse(&p.game.kind)
         .zip(p.game.you.as_ref())
@@ -1910,7 +1909,7 @@ fn status(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
                     @for s in &results { li { (crate::web::history::sentence(p, s, &|_| None)) } }
                 }
             }
-        } @else if !p.game.legal_actions.is_empty() {
+        } @else if !p.legal_actions.is_empty() {
             div.status.mine role="status" { strong { (t(l, "your_move")) } }
         } @else if !pending.is_empty() {
             div.status role="status" { (t(l, "waiting_for")) " " strong { (pending.join(", ")) } }
@@ -1936,7 +1935,7 @@ fn status(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
 /// The body of the game page.
 pub fn body(p: &GamePage) -> Markup {
     let l = p.locale;
-    let Some(view) = p.game.view.as_ref() else {
+    let Some(view) = p.view.as_ref() else {
         return html! {
             h1 { (title(p)) }
             p.status { (t(l, "status_waiting")) }

@@ -118,7 +118,6 @@ pub fn plain_body(p: &GamePage, title: &str) -> Markup {
         p.csrf.as_deref().unwrap_or("")
     );
     let notations: Vec<&str> = p
-        .game
         .legal_actions
         .iter()
         .filter_map(|a| a["notation"].as_str())
