@@ -157,7 +157,8 @@ pub struct GameSettings {
     /// `CLOCK_MIN_SECONDS` (default 3600): the shortest allowance a clock may give.
     pub clock_min_seconds: i64,
     /// `SEEN_CACHE_ENTRIES` (default 2048, 0 keeps none): how many (game, version, viewer) views
-    /// a server keeps so that reading a game again runs no engine.
+    /// a server keeps so that reading a game again runs no engine; and of how many games it keeps
+    /// the last state it stored or read, so that the next move or read fetches and parses none.
     pub seen_cache_entries: usize,
 }
 

@@ -473,8 +473,17 @@ pub async fn submit_actions(
     let user = auth.user_id;
     // Observed when dropped: refusals count too, they take the same path.
     let _timer = state.metrics.action_submit.start_timer();
+    let kept = state.seen.clone();
     let done = crate::db::run(&state.pool, move |conn| {
-        games::submit(conn, user, id, &submission, key.as_ref(), Mode::Store)
+        games::submit(
+            conn,
+            Some(&kept),
+            user,
+            id,
+            &submission,
+            key.as_ref(),
+            Mode::Store,
+        )
     })
     .await?;
     Ok(answer(done, actix_web::http::StatusCode::OK))
@@ -514,8 +523,9 @@ pub async fn check_actions(
         actions: body.0.actions,
     };
     let user = auth.user_id;
+    let kept = state.seen.clone();
     let done = crate::db::run(&state.pool, move |conn| {
-        games::submit(conn, user, id, &submission, None, Mode::Check)
+        games::submit(conn, Some(&kept), user, id, &submission, None, Mode::Check)
     })
     .await?;
     Ok(answer(done, actix_web::http::StatusCode::OK))

@@ -304,8 +304,10 @@ impl Read<'_> {
             expected_version: grant.version,
             actions: actions.iter().map(|a| json!({"notation": a})).collect(),
         };
+        // Moves by mail are few: they keep no state for the next move.
         let submitted = games::submit(
             conn,
+            None,
             UserId(user),
             GameId(grant.game.0),
             &submission,

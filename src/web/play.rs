@@ -524,6 +524,7 @@ async fn store(
     let (form_name, read) = (form.to_owned(), fields.clone());
     // The same histogram as the API's submissions: a move is a move, from either door.
     let _timer = state.metrics.action_submit.start_timer();
+    let kept = state.seen.clone();
     crate::db::run(&state.pool, move |conn| {
         // The form reads by the game's kind, on the connection that then submits it.
         let kind = games::kind_name(conn, game)?;
@@ -533,7 +534,15 @@ async fn store(
             expected_version: version,
             actions: vec![action],
         };
-        games::submit(conn, user, game, &submission, None, Mode::Store)
+        games::submit(
+            conn,
+            Some(&kept),
+            user,
+            game,
+            &submission,
+            None,
+            Mode::Store,
+        )
     })
     .await
     .map(|_| ())

@@ -945,3 +945,73 @@ async fn a_finished_games_record_is_archived_in_one_row_and_reads_and_replays_th
         .await;
     assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
 }
+
+/// Each server keeps the state of the last version of a game it stored or read, so that the next
+/// move reads and parses none. Two servers on one database: each player moves on their own and
+/// reads on the other, so every move is made on a server whose kept state is older than the
+/// game's. It must play on the game's latest state all the same: every move is accepted as
+/// listed, both servers then show the same game, and the record replays.
+#[actix_web::test]
+async fn moves_alternating_between_two_servers_each_play_on_the_latest_state() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let bases = [app.base.clone(), app.second_server()];
+    let read = |seat: usize, base: usize| {
+        let path = format!("/api/v1/games/{}", table.id);
+        let token = table.tokens[seat].clone();
+        let base = bases[base].clone();
+        let app = &app;
+        async move {
+            let r = app
+                .send_to(&base, Method::GET, &path, Some(&token), &[], None)
+                .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            r.json
+        }
+    };
+    let mut dice = crate::helpers::Dice::new(5);
+    let mut moves = 0;
+    let mut last = json!(null);
+    while moves < 40 {
+        let mut mover = None;
+        for seat in 0..2 {
+            let g = read(seat, 1 - seat).await;
+            if !g["legal_actions"].as_array().unwrap().is_empty() {
+                mover = Some((seat, g));
+                break;
+            }
+        }
+        let Some((seat, g)) = mover else { break };
+        let legal = g["legal_actions"].as_array().unwrap();
+        let action = &legal[dice.below(legal.len())];
+        let body = json!({"expected_version": g["version"], "actions": [action]});
+        let r = app
+            .send_to(
+                &bases[seat],
+                Method::POST,
+                &format!("/api/v1/games/{}/actions", table.id),
+                Some(&table.tokens[seat]),
+                &[("Content-Type", "application/json")],
+                Some(serde_json::to_vec(&body).unwrap()),
+            )
+            .await;
+        assert_eq!(r.status, 200, "move {moves}: {}", r.text);
+        assert_eq!(r.json["version"], g["version"].as_i64().unwrap() + 1);
+        moves += 1;
+        last = r.json;
+        if last["status"] != "active" {
+            break;
+        }
+    }
+    assert!(moves >= 20, "only {moves} moves were played");
+    let seat = last["you"]["seat"].as_u64().unwrap() as usize;
+    for base in 0..2 {
+        assert_eq!(read(seat, base).await, last, "server {base}");
+    }
+    let r = app.resign(&table, 0).await;
+    assert!(r.status == 200 || r.status == 409, "{}", r.text);
+    let fair = app
+        .get(&format!("/api/v1/games/{}/fairness", table.id), None)
+        .await;
+    assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
+}

@@ -173,9 +173,23 @@ impl TestApp {
         headers: &[(&str, &str)],
         body: Option<Vec<u8>>,
     ) -> Reply {
+        self.send_to(&self.base, method, path, token, headers, body)
+            .await
+    }
+
+    /// [`TestApp::send`] to the server at `base` (a [`TestApp::second_server`]).
+    pub async fn send_to(
+        &self,
+        base: &str,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        body: Option<Vec<u8>>,
+    ) -> Reply {
         let mut req = self
             .client
-            .request(method, format!("{}{path}", self.base))
+            .request(method, format!("{base}{path}"))
             .insert_header(("Accept", "application/json"));
         if let Some(token) = token {
             req = req.insert_header(("Authorization", format!("Bearer {token}")));

@@ -212,11 +212,18 @@ fn head_and_seats(
     first_with_seats(conn, id, rows)
 }
 
-/// A game whole and its seats, in one statement and outside any lock: the read of a
-/// submission's unlocked path. The state comes with seat 0's row only (seats are numbered from
-/// 0 from the game's creation on), not once per seat.
-fn game_and_seats(conn: &mut PgConnection, id: GameId) -> Result<(Game, Vec<SeatRow>), ApiError> {
+/// A game whole with its state parsed, and its seats, in one statement and outside any lock: the
+/// read of a submission's unlocked path. The state comes with seat 0's row only (seats are
+/// numbered from 0 from the game's creation on), not once per seat; and not at all when `kept`
+/// holds it at the game's version, as it does for the next move of a game this instance stored
+/// the last move of.
+fn game_and_seats(
+    conn: &mut PgConnection,
+    kept: Option<&seen::SeenCache>,
+    id: GameId,
+) -> Result<(Game, Option<AnyState>, Vec<SeatRow>), ApiError> {
     type Row = (GameHead, Option<crate::db::JsonText>, SeatJoin);
+    let known = kept.and_then(|k| k.state_version(id.0));
     let rows: Vec<Row> = seats_joined!()
         .filter(game_seats::game_id.eq(id.0))
         .order(game_seats::seat)
@@ -224,7 +231,12 @@ fn game_and_seats(conn: &mut PgConnection, id: GameId) -> Result<(Game, Vec<Seat
             GameHead::as_select(),
             // A typed expression, not an SQL literal: diesel keeps a literal's statement
             // unprepared, and planning it at every call cost more than the round trip saved.
-            diesel::dsl::case_when(game_seats::seat.eq(0), games::state),
+            diesel::dsl::case_when(
+                game_seats::seat
+                    .eq(0)
+                    .and(games::version.ne(known.unwrap_or(-1))),
+                games::state,
+            ),
             seat_columns!(),
         ))
         .load(conn)?;
@@ -232,8 +244,39 @@ fn game_and_seats(conn: &mut PgConnection, id: GameId) -> Result<(Game, Vec<Seat
         .into_iter()
         .map(|(h, s, seat)| ((h, s), seat))
         .collect();
-    let ((head, state), seats) = first_with_seats(conn, id, rows)?;
-    Ok((head.with_state(state), seats))
+    let ((head, text), seats) = first_with_seats(conn, id, rows)?;
+    if known == Some(head.version) {
+        return match kept.and_then(|k| k.state(id.0, head.version)) {
+            Some(k) => {
+                let game = head.with_state(Some(crate::db::JsonText(k.text.0.clone())));
+                Ok((game, Some((*k.state).clone()), seats))
+            }
+            // Replaced by a later version meanwhile: the game is read again, state and all.
+            None => game_and_seats(conn, None, id),
+        };
+    }
+    let game = head.with_state(text);
+    let state = load_state(&game)?;
+    if let (Some(kept), Some(state)) = (kept, &state) {
+        keep_state(kept, &game, state);
+    }
+    Ok((game, state, seats))
+}
+
+/// Keeps `state`, committed as `game`'s state at its version, for the next read or move.
+fn keep_state(kept: &seen::SeenCache, game: &Game, state: &AnyState) {
+    let text = match &game.state {
+        Some(text) => crate::db::JsonText(text.0.clone()),
+        None => crate::db::JsonText(state.to_json_text()),
+    };
+    kept.put_state(
+        game.id,
+        seen::KeptState {
+            version: game.version,
+            text: std::sync::Arc::new(text),
+            state: std::sync::Arc::new(state.clone()),
+        },
+    );
 }
 
 /// The first row's game and every row's seat, named; no row means no game.
@@ -760,6 +803,18 @@ pub fn read(
         let game = head.with_state(None);
         return Ok(resource::assemble(&game, &seats, you, (*seen).clone()));
     }
+    let status = GameStatus::from_db(&head.status);
+    if let Some(state) = kept.state(id.0, head.version) {
+        // Another viewer's read, or the next move's: the state is at hand, parsed.
+        let seen = resource::Seen::of(Some(&state.state), you, status);
+        kept.put(key, std::sync::Arc::new(seen.clone()));
+        return Ok(resource::assemble(
+            &head.with_state(None),
+            &seats,
+            you,
+            seen,
+        ));
+    }
     let (state, version): (Option<crate::db::JsonText>, i64) = games::table
         .find(id.0)
         .select((games::state, games::version))
@@ -777,11 +832,11 @@ pub fn read(
         ));
     }
     let game = head.with_state(state);
-    let seen = resource::Seen::of(
-        load_state(&game)?.as_ref(),
-        you,
-        GameStatus::from_db(&game.status),
-    );
+    let state = load_state(&game)?;
+    if let Some(state) = &state {
+        keep_state(kept, &game, state);
+    }
+    let seen = resource::Seen::of(state.as_ref(), you, status);
     kept.put(key, std::sync::Arc::new(seen.clone()));
     Ok(resource::assemble(&game, &seats, you, seen))
 }
@@ -918,6 +973,7 @@ pub enum Mode {
 /// `illegal_action` with `rule` and `index`, `validation_failed` with `index`).
 pub fn submit(
     conn: &mut PgConnection,
+    kept: Option<&seen::SeenCache>,
     user: UserId,
     id: GameId,
     submission: &Submission,
@@ -931,8 +987,8 @@ pub fn submit(
     }
     if mode == Mode::Check || key.is_none() {
         // A refusal here is final: it is the answer the game as committed gives.
-        let (game, seats) = game_and_seats(conn, id)?;
-        let applied = apply(&game, &seats, user, submission)?;
+        let (game, state, seats) = game_and_seats(conn, kept, id)?;
+        let applied = apply(&game, state, &seats, user, submission)?;
         if mode == Mode::Check {
             return Ok(Submitted::Checked {
                 version: game.version,
@@ -944,6 +1000,9 @@ pub fn submit(
             && let Some(written) = write::commit_unlocked(conn, applied.step(&game, &seats))?
         {
             crate::jobs::wake();
+            if let Some(kept) = kept {
+                keep_state(kept, &written.game, &applied.state);
+            }
             return Ok(Submitted::Fresh(answer_for(user, written, applied)));
         }
     }
@@ -955,7 +1014,7 @@ pub fn submit(
             return Ok(Stored::Answer(Submitted::Replayed(stored)));
         }
         let seats = load_seats(conn, id)?;
-        let applied = apply(&game, &seats, user, submission)?;
+        let applied = apply(&game, load_state(&game)?, &seats, user, submission)?;
         let written = write::commit(conn, applied.step(&game, &seats))?;
         match key {
             // The stored answer must be written in the transaction that made it.
@@ -974,6 +1033,9 @@ pub fn submit(
         // Rendering (the view, the legal actions) happens after the commit, without the row lock.
         Stored::ToRender(parts) => {
             let (written, applied) = *parts;
+            if let Some(kept) = kept {
+                keep_state(kept, &written.game, &applied.state);
+            }
             Submitted::Fresh(answer_for(user, written, applied))
         }
     })
@@ -1003,9 +1065,10 @@ impl Applied {
     }
 }
 
-/// Checks `submission` by `user` against `game` and plays it on a copy of the state.
+/// Checks `submission` by `user` against `game` and plays it on `state`, the game's as read.
 fn apply(
     game: &Game,
+    state: Option<AnyState>,
     seats: &[SeatRow],
     user: UserId,
     submission: &Submission,
@@ -1018,8 +1081,7 @@ fn apply(
         });
     }
     let kind = kind_of(game)?;
-    let mut state =
-        load_state(game)?.ok_or_else(|| internal("active game without state", game.id))?;
+    let mut state = state.ok_or_else(|| internal("active game without state", game.id))?;
     let seed = seed_of(game, seats)?;
     let mut actions = Vec::with_capacity(submission.actions.len());
     let mut events: Vec<(i64, LoggedJson)> = Vec::new();

@@ -5,9 +5,15 @@
 //! a transaction are kept (a version written in a transaction that then rolls back could be
 //! written again with another state). Each instance keeps its own; nothing here is shared
 //! between instances or needs to be.
+//!
+//! The state itself is kept too, the last version of each game that this instance stored or
+//! read: the next move in a game is made at the version its last move stored, and its read then
+//! fetches no state and parses none (see `game_and_seats`).
 
 use super::resource::{GameStatus, Seen};
+use crate::db::JsonText;
 use crate::engine::Seat;
+use crate::engine::registry::AnyState;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use uuid::Uuid;
@@ -38,6 +44,29 @@ impl SeenKey {
 pub struct SeenCache {
     capacity: usize,
     inner: Mutex<Inner>,
+    states: Mutex<States>,
+}
+
+/// A game's state as stored at one version: its text (the column as read) and the state parsed.
+#[derive(Clone)]
+pub struct KeptState {
+    pub version: i64,
+    pub text: Arc<JsonText>,
+    pub state: Arc<AnyState>,
+}
+
+/// The last kept state of each game, oldest game evicted first.
+#[derive(Default)]
+struct States {
+    entries: HashMap<Uuid, KeptState>,
+    order: VecDeque<Uuid>,
+}
+
+/// How many, never what: states hold hands and the deck's order.
+impl std::fmt::Debug for States {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "States({} games)", self.entries.len())
+    }
 }
 
 #[derive(Debug, Default)]
@@ -51,6 +80,7 @@ impl SeenCache {
         SeenCache {
             capacity,
             inner: Mutex::default(),
+            states: Mutex::default(),
         }
     }
 
@@ -73,6 +103,42 @@ impl SeenCache {
         }
     }
 
+    /// The version of `game` whose state is kept, if any.
+    pub fn state_version(&self, game: Uuid) -> Option<i64> {
+        self.lock_states().entries.get(&game).map(|k| k.version)
+    }
+
+    /// The state of `game` at `version`, if that is the one kept.
+    pub fn state(&self, game: Uuid, version: i64) -> Option<KeptState> {
+        self.lock_states()
+            .entries
+            .get(&game)
+            .filter(|k| k.version == version)
+            .cloned()
+    }
+
+    /// Keeps `kept` as `game`'s state unless a later version is kept already (a slow read must
+    /// not replace what a move stored meanwhile). Only committed versions may be kept.
+    pub fn put_state(&self, game: Uuid, kept: KeptState) {
+        if self.capacity == 0 {
+            return;
+        }
+        let mut states = self.lock_states();
+        match states.entries.get_mut(&game) {
+            Some(old) if old.version >= kept.version => {}
+            Some(old) => *old = kept,
+            None => {
+                states.entries.insert(game, kept);
+                states.order.push_back(game);
+            }
+        }
+        while states.order.len() > self.capacity {
+            if let Some(old) = states.order.pop_front() {
+                states.entries.remove(&old);
+            }
+        }
+    }
+
     pub fn len(&self) -> usize {
         self.lock().entries.len()
     }
@@ -85,9 +151,14 @@ impl SeenCache {
         // A panic elsewhere while holding it leaves a map that is still whole.
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    fn lock_states(&self) -> std::sync::MutexGuard<'_, States> {
+        self.states.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -112,5 +183,39 @@ mod tests {
         let none = SeenCache::new(0);
         none.put(key(1), Arc::new(Seen::default()));
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn a_games_later_state_is_kept_and_an_earlier_one_never_replaces_it() {
+        use crate::engine::Seed;
+        use crate::engine::registry::GameKind;
+        let kind = GameKind::ALL[0];
+        let rules = kind.resolve_options(&serde_json::Value::Null).unwrap();
+        let (state, _) = kind.setup(&rules, 2, &Seed([1; 32])).unwrap();
+        let at = |version| KeptState {
+            version,
+            text: Arc::new(JsonText(state.to_json_text())),
+            state: Arc::new(state.clone()),
+        };
+        let cache = SeenCache::new(2);
+        let (a, b, c) = (Uuid::from_u128(1), Uuid::from_u128(2), Uuid::from_u128(3));
+        cache.put_state(a, at(5));
+        cache.put_state(a, at(4));
+        assert_eq!(cache.state_version(a), Some(5));
+        assert!(
+            cache.state(a, 4).is_none(),
+            "only the kept version is served"
+        );
+        assert_eq!(cache.state(a, 5).map(|k| k.version), Some(5));
+        cache.put_state(a, at(6));
+        assert_eq!(cache.state_version(a), Some(6));
+        cache.put_state(b, at(1));
+        cache.put_state(c, at(1));
+        assert_eq!(cache.state_version(a), None, "the oldest game goes first");
+        assert_eq!(cache.state_version(c), Some(1));
+        let none = SeenCache::new(0);
+        none.put_state(a, at(1));
+        assert_eq!(none.state_version(a), None);
+        assert_eq!(format!("{cache:?}").matches("States(2 games)").count(), 1);
     }
 }

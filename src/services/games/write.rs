@@ -112,7 +112,8 @@ fn store(conn: &mut PgConnection, step: Step<'_>) -> Result<Option<Written>, Api
         timed_out,
     } = step;
     let id = GameId(game.id);
-    let now = Utc::now();
+    // To the microsecond, as PostgreSQL keeps it: the answer shows the times a later read shows.
+    let now = chrono::SubsecRound::trunc_subsecs(Utc::now(), 6);
     let outcome = state.and_then(AnyState::outcome);
     let status = match (state, &outcome) {
         (None, _) => GameStatus::Waiting,
