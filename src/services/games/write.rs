@@ -64,7 +64,7 @@ pub struct Step<'a> {
     pub ending: Ending,
 }
 
-/// The rows as they are after the step (the state is not copied into the game row).
+/// The rows as they are after the step (the state text moved into the game row, not copied).
 pub struct Written {
     pub game: Game,
     pub seats: Vec<SeatRow>,
@@ -211,7 +211,8 @@ fn store(conn: &mut PgConnection, step: Step<'_>) -> Result<Option<Written>, Api
         crate::services::competitions::game_ended(conn, game, &results)?;
     }
     let game = Game {
-        state: None,
+        // Moved, not copied: the next move's read may find it kept (see `seen`).
+        state: row.state,
         version,
         action_count,
         event_count,
