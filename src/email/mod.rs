@@ -1,5 +1,5 @@
-//! Email: the mailer (lettre over SMTP from `SMTP_URL`, or `.eml` files under `DATA_DIR/mail`
-//! without it) and the [`Sender`] that turns email jobs into messages.
+//! Email: the mailer (SMTP to the relay of `SMTP_URL` through lettre, [`smtp`], or `.eml` files
+//! under `DATA_DIR/mail` without it) and the [`Sender`] that turns email jobs into messages.
 //!
 //! Every message is plain text plus HTML, in the recipient's locale, built only from what the
 //! recipient's seat may see: a service step reads it ([`gather`]), a pure renderer writes it
@@ -15,23 +15,24 @@ mod i18n;
 pub mod inbound;
 pub mod jobs;
 pub mod listener;
+pub mod smtp;
 
 use crate::config::Settings;
 use crate::jobs::JobError;
 use crate::metrics::Metrics;
 use anyhow::Context;
+use lettre::Message;
 use lettre::message::header::{
     ContentTransferEncoding, ContentType, Header, HeaderName, HeaderValue,
 };
 use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
-use lettre::{Message, SmtpTransport, Transport};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Where messages go.
 pub enum Mailer {
-    Smtp(Box<SmtpTransport>),
+    Smtp(Box<smtp::Smtp>),
     /// Local development without a mail server: `.eml` files in this folder.
     Files(PathBuf),
 }
@@ -47,11 +48,9 @@ impl Mailer {
             Some(url) => {
                 // lettre calls STARTTLS `tls=required`; `tls=starttls` is the name people expect.
                 let url = url.replace("tls=starttls", "tls=required");
-                let transport = SmtpTransport::from_url(&url)
-                    .context("SMTP_URL is not a usable smtp:// or smtps:// URL")?
-                    .timeout(Some(Duration::from_secs(20)))
-                    .build();
-                Ok(Mailer::Smtp(Box::new(transport)))
+                let relay = smtp::Smtp::new(&url, Duration::from_secs(20))
+                    .context("SMTP_URL is not a usable smtp:// or smtps:// URL")?;
+                Ok(Mailer::Smtp(Box::new(relay)))
             }
             None => {
                 let dir = settings.data_dir.join("mail");
@@ -64,9 +63,8 @@ impl Mailer {
 
     fn send(&self, mail: &compose::Mail, message: &Message) -> Result<(), JobError> {
         match self {
-            Mailer::Smtp(transport) => transport
-                .send(message)
-                .map(|_| ())
+            Mailer::Smtp(relay) => relay
+                .send(message.envelope(), message.formatted())
                 .map_err(|e| JobError::Retry(format!("SMTP: {e}"))),
             Mailer::Files(dir) => {
                 let path = dir.join(format!(

@@ -26,5 +26,6 @@ mod play;
 mod ratings;
 mod rules;
 mod smtp;
+mod smtp_relay;
 mod web;
 mod web_merchants;

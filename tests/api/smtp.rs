@@ -1,6 +1,7 @@
 //! A tiny SMTP listener for the tests (no TLS, no auth): it keeps every message it receives, can
 //! be taken "down" (it accepts and hangs up at once, like a dead relay), and can be slowed down
-//! so that a worker can be killed in the middle of a batch.
+//! so that a worker can be killed in the middle of a batch, or made to hang up after each
+//! message (as a relay closing idle connections does); it counts the connections it took.
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -127,6 +128,9 @@ struct Shared {
     down: AtomicBool,
     /// Milliseconds to wait before accepting each message.
     delay_ms: AtomicU64,
+    /// Closes the connection after each accepted message, without waiting for `QUIT`.
+    hang_up: AtomicBool,
+    connections: AtomicU64,
 }
 
 /// The listener; stops when dropped (the accept thread ends with the process).
@@ -144,6 +148,7 @@ impl SmtpSink {
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
+                s.connections.fetch_add(1, Ordering::SeqCst);
                 let s = s.clone();
                 std::thread::spawn(move || {
                     let _ = serve(stream, &s);
@@ -165,6 +170,15 @@ impl SmtpSink {
         self.shared
             .delay_ms
             .store(u64::try_from(delay.as_millis()).unwrap(), Ordering::SeqCst);
+    }
+
+    pub fn set_hang_up_after_each(&self, hang_up: bool) {
+        self.shared.hang_up.store(hang_up, Ordering::SeqCst);
+    }
+
+    /// How many connections it took so far.
+    pub fn connections(&self) -> u64 {
+        self.shared.connections.load(Ordering::SeqCst)
     }
 
     pub fn messages(&self) -> Vec<Received> {
@@ -256,6 +270,9 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 data,
             });
             out.write_all(b"250 OK queued\r\n")?;
+            if shared.hang_up.load(Ordering::SeqCst) {
+                return Ok(());
+            }
         } else if up == "RSET" || up == "NOOP" {
             out.write_all(b"250 OK\r\n")?;
         } else if up == "QUIT" {

@@ -1,0 +1,127 @@
+//! The SMTP relay connection (`herald::email::smtp`): mails share one kept connection, a
+//! connection the relay closed is replaced without losing a mail, and a relay that is down is an
+//! error, not a hang.
+
+use crate::smtp::SmtpSink;
+use herald::email::smtp::Smtp;
+use lettre::Message;
+use std::time::Duration;
+
+fn mail(to: &str, n: usize) -> Message {
+    Message::builder()
+        .from("Herald <herald@localhost>".parse().unwrap())
+        .to(to.parse().unwrap())
+        .subject(format!("mail {n}"))
+        .body(format!("body {n}\r\n.a line that starts with a dot\r\n"))
+        .unwrap()
+}
+
+fn send(relay: &Smtp, to: &str, n: usize) -> Result<(), String> {
+    let message = mail(to, n);
+    relay.send(message.envelope(), message.formatted())
+}
+
+#[test]
+fn mails_share_one_kept_connection_and_arrive_whole_in_order() {
+    let sink = SmtpSink::start();
+    let relay = Smtp::new(&sink.url(), Duration::from_secs(5)).unwrap();
+    assert_eq!(sink.connections(), 0, "no connection before the first mail");
+    for n in 0..5 {
+        send(&relay, &format!("p{n}@example.test"), n).unwrap();
+    }
+    let got = sink.messages();
+    assert_eq!(got.len(), 5);
+    for (n, m) in got.iter().enumerate() {
+        assert!(m.is_to(&format!("p{n}@example.test")), "{:?}", m.to);
+        assert_eq!(m.subject(), format!("mail {n}"));
+        assert!(
+            m.data.contains(".a line that starts with a dot"),
+            "dot-stuffing undone: {}",
+            m.data
+        );
+    }
+    assert_eq!(sink.connections(), 1, "one connection for five mails");
+}
+
+#[test]
+fn a_connection_the_relay_closed_is_replaced_and_no_mail_is_lost() {
+    let sink = SmtpSink::start();
+    sink.set_hang_up_after_each(true);
+    let relay = Smtp::new(&sink.url(), Duration::from_secs(5)).unwrap();
+    for n in 0..3 {
+        send(&relay, "ada@example.test", n).unwrap();
+    }
+    let subjects: Vec<String> = sink.messages().iter().map(|m| m.subject()).collect();
+    assert_eq!(subjects, ["mail 0", "mail 1", "mail 2"]);
+    assert_eq!(sink.connections(), 3);
+}
+
+#[test]
+fn a_relay_that_is_down_is_an_error_and_delivery_resumes_when_it_is_back() {
+    let sink = SmtpSink::start();
+    let relay = Smtp::new(&sink.url(), Duration::from_secs(5)).unwrap();
+    send(&relay, "ada@example.test", 0).unwrap();
+    sink.set_down(true);
+    let refused = send(&relay, "ada@example.test", 1).unwrap_err();
+    assert!(!refused.is_empty());
+    assert_eq!(sink.messages().len(), 1, "nothing stored while down");
+    sink.set_down(false);
+    send(&relay, "ada@example.test", 2).unwrap();
+    let subjects: Vec<String> = sink.messages().iter().map(|m| m.subject()).collect();
+    assert_eq!(subjects, ["mail 0", "mail 2"]);
+}
+
+#[test]
+fn nobody_listening_is_an_error_naming_the_relay() {
+    // A port that was just free: bind, read it, let it go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let relay = Smtp::new(&format!("smtp://127.0.0.1:{port}"), Duration::from_secs(2)).unwrap();
+    let error = send(&relay, "ada@example.test", 0).unwrap_err();
+    assert!(error.contains(&format!("127.0.0.1:{port}")), "{error}");
+}
+
+#[test]
+fn urls_lettre_refuses_are_refused_and_tls_urls_wait_for_the_first_mail() {
+    for bad in [
+        "http://mail.example.org",
+        "smtp://",
+        "smtp://h?tls=sometimes",
+        "not a url",
+    ] {
+        assert!(
+            Smtp::new(bad, Duration::from_secs(1)).is_err(),
+            "{bad} accepted"
+        );
+    }
+    // Nothing is contacted before a mail is sent: these hosts do not exist.
+    for good in [
+        "smtps://mailer:p%40ss@mail.invalid",
+        "smtp://mail.invalid:587?tls=required",
+        "smtp://mail.invalid/herald.example?tls=opportunistic",
+    ] {
+        assert!(Smtp::new(good, Duration::from_secs(1)).is_ok(), "{good}");
+    }
+}
+
+#[test]
+fn tls_the_url_asks_for_is_never_given_up_for_plain_text() {
+    let sink = SmtpSink::start();
+    let at = |url: String| Smtp::new(&url, Duration::from_secs(5)).unwrap();
+    // STARTTLS required of a relay that does not offer it: refused before any mail is sent.
+    let required = at(format!("smtp://127.0.0.1:{}?tls=required", sink.port));
+    let error = send(&required, "ada@example.test", 0).unwrap_err();
+    assert!(error.contains("STARTTLS"), "{error}");
+    // TLS from the start, with a relay that answers in plain text: refused.
+    let wrapped = at(format!("smtps://127.0.0.1:{}", sink.port));
+    let error = send(&wrapped, "ada@example.test", 1).unwrap_err();
+    assert!(error.contains("TLS"), "{error}");
+    assert!(sink.messages().is_empty(), "a mail went out in clear");
+    // Opportunistic: plain text when the relay offers no STARTTLS, as the URL allows.
+    let opportunistic = at(format!("smtp://127.0.0.1:{}?tls=opportunistic", sink.port));
+    send(&opportunistic, "ada@example.test", 2).unwrap();
+    assert_eq!(sink.messages().len(), 1);
+}
