@@ -22,9 +22,16 @@ use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 
-/// A kept connection unused this long is closed and a new one opened: relays drop idle
-/// connections (RFC 5321 allows after 5 minutes), and lettre's own pool waits 60 s.
+/// A kept connection unused this long is closed: relays drop idle connections (RFC 5321 allows
+/// it after 5 minutes), and lettre's own pool closed them after 60 s.
 const IDLE: Duration = Duration::from_secs(60);
+
+/// A mail's exchange (MAIL, RCPT, DATA, the message) may take this many timeouts in all: lettre's
+/// transport gave each read and write the timeout.
+const SEND_STEPS: u32 = 4;
+
+/// How long a goodbye (`QUIT`) may take before the connection is just closed.
+const QUIT_WAIT: Duration = Duration::from_secs(2);
 
 /// Sends mail through the relay of an `SMTP_URL`.
 pub struct Smtp {
@@ -54,10 +61,19 @@ impl Smtp {
             .name("herald-smtp".to_owned())
             .spawn(move || {
                 let mut link = Link { relay, kept: None };
-                // Ends when the last `Smtp` is dropped.
-                while let Ok(request) = incoming.recv() {
-                    let sent = runtime.block_on(link.send(&request.envelope, &request.message));
-                    let _ = request.answer.send(sent);
+                loop {
+                    match incoming.recv_timeout(IDLE) {
+                        Ok(request) => {
+                            let sent =
+                                runtime.block_on(link.send(&request.envelope, &request.message));
+                            let _ = request.answer.send(sent);
+                        }
+                        // Nothing to send for a while: goodbye, rather than leave the relay a
+                        // session to time out (lettre's pool closed idle connections too).
+                        Err(mpsc::RecvTimeoutError::Timeout) => runtime.block_on(link.close()),
+                        // The last `Smtp` is gone.
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    }
                 }
                 runtime.block_on(link.close());
             })
@@ -101,7 +117,11 @@ impl Relay {
     fn parse(url: &str, timeout: Duration) -> anyhow::Result<Relay> {
         lettre::SmtpTransport::from_url(url)?;
         let url = url::Url::parse(url)?;
-        let host = url.host_str().context("smtp host undefined")?.to_owned();
+        // The host as a name or an address, an IPv6 one without its URL brackets.
+        let host = match url.host().context("smtp host undefined")? {
+            url::Host::Ipv6(address) => address.to_string(),
+            host => host.to_string(),
+        };
         let tls_param = url
             .query_pairs()
             .find(|(k, _)| k == "tls")
@@ -111,6 +131,8 @@ impl Relay {
             ("smtp", Some("opportunistic")) => {
                 (Tls::Opportunistic(TlsParameters::new(host.clone())?), 587)
             }
+            // The parameters go unused ([`tls_from_start`] wraps the socket), but the mode is
+            // lettre's own enum.
             ("smtps", _) => (Tls::Wrapper(TlsParameters::new(host.clone())?), 465),
             _ => (Tls::None, 25),
         };
@@ -137,16 +159,33 @@ impl Relay {
         })
     }
 
-    /// A new connection, greeted, encrypted as the URL asks, and signed in.
-    async fn connect(&self) -> Result<AsyncSmtpConnection, String> {
-        let tcp = within(
+    /// A TCP connection to the first of the host's addresses that answers, each given the
+    /// timeout (as lettre does: an address that does not answer must not cost the others).
+    async fn reach(&self) -> Result<TcpStream, String> {
+        let at = format!("{}:{}", self.host, self.port);
+        let addresses = within(
             self.timeout,
-            TcpStream::connect((self.host.as_str(), self.port)),
+            tokio::net::lookup_host((self.host.as_str(), self.port)),
         )
         .await?
-        .map_err(|e| format!("cannot connect to {}:{}: {e}", self.host, self.port))?;
+        .map_err(|e| format!("cannot resolve {at}: {e}"))?;
+        let mut last = format!("{at} has no address");
+        for address in addresses {
+            match within(self.timeout, TcpStream::connect(address)).await {
+                Ok(Ok(tcp)) => return Ok(tcp),
+                Ok(Err(e)) => last = e.to_string(),
+                Err(late) => last = late,
+            }
+        }
+        Err(format!("cannot connect to {at}: {last}"))
+    }
+
+    /// A new connection, greeted, encrypted as the URL asks, and signed in.
+    async fn connect(&self) -> Result<AsyncSmtpConnection, String> {
+        let tcp = self.reach().await?;
         // The point of this module (see the top).
-        tcp.set_nodelay(true).map_err(|e| e.to_string())?;
+        tcp.set_nodelay(true)
+            .map_err(|e| format!("cannot set TCP_NODELAY: {e}"))?;
         let stream: Box<dyn AsyncTokioStream> = match &self.tls {
             Tls::Wrapper(_) => {
                 Box::new(within(self.timeout, tls_from_start(&self.host, tcp)).await??)
@@ -179,7 +218,8 @@ impl Relay {
 }
 
 /// `smtps://`: TLS before the relay's greeting, checked against the same roots lettre uses
-/// (`webpki-roots`), with the same provider (ring).
+/// (`webpki-roots`), with the same provider (ring). lettre's own TLS set-up only wraps sockets
+/// it opened itself (short of a type it marks as not meant to be public).
 async fn tls_from_start(host: &str, tcp: TcpStream) -> Result<Encrypted, String> {
     let roots = rustls::RootCertStore {
         roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
@@ -200,7 +240,8 @@ async fn tls_from_start(host: &str, tcp: TcpStream) -> Result<Encrypted, String>
         .map_err(|e| format!("TLS with {host}: {e}"))
 }
 
-/// A TLS stream lettre can run SMTP over (it asks streams for their peer's address).
+/// A TLS stream lettre can run SMTP over (it asks streams for their peer's address). lettre
+/// takes it for a plain one: the connection's `is_encrypted()` says false, and nothing here asks.
 #[derive(Debug)]
 struct Encrypted(tokio_rustls::client::TlsStream<TcpStream>);
 
@@ -259,49 +300,83 @@ struct Link {
 
 impl Link {
     async fn send(&mut self, envelope: &Envelope, message: &[u8]) -> Result<(), String> {
-        let (mut conn, reused) = match self.kept.take() {
-            Some((conn, used)) if !conn.has_broken() && used.elapsed() < IDLE => (conn, true),
-            old => {
-                if let Some((conn, _)) = old {
-                    self.quit(conn).await;
+        let mut earlier = None;
+        if let Some((conn, used)) = self.kept.take() {
+            if conn.has_broken() {
+                // Closed by dropping it: a broken connection has nothing to say goodbye on.
+            } else if used.elapsed() >= IDLE {
+                self.quit(conn).await;
+            } else {
+                match self.attempt(conn, envelope, message).await {
+                    Ok(()) => return Ok(()),
+                    Err(Failure::Refused(e)) => return Err(e),
+                    // The relay closed the kept connection meanwhile, or a firewall forgot it:
+                    // once more on a new one.
+                    Err(Failure::Broken(e)) => earlier = Some(e),
                 }
-                (self.relay.connect().await?, false)
             }
-        };
-        match within(self.relay.timeout, conn.send(envelope, message)).await {
+        }
+        let conn = self.relay.connect().await?;
+        self.attempt(conn, envelope, message)
+            .await
+            .map_err(|failure| match earlier {
+                Some(e) => format!(
+                    "{} (before that, on the kept connection: {e})",
+                    failure.text()
+                ),
+                None => failure.text(),
+            })
+    }
+
+    /// One try of a mail on `conn`, which is kept when it went through and closed otherwise.
+    async fn attempt(
+        &mut self,
+        mut conn: AsyncSmtpConnection,
+        envelope: &Envelope,
+        message: &[u8],
+    ) -> Result<(), Failure> {
+        match within(
+            self.relay.timeout * SEND_STEPS,
+            conn.send(envelope, message),
+        )
+        .await
+        {
             Ok(Ok(_)) => {
                 self.kept = Some((conn, Instant::now()));
                 Ok(())
             }
-            // A kept connection the relay closed meanwhile fails at the first command: once
-            // more on a new one. A refusal (5xx) would only be refused again.
-            Ok(Err(e)) if reused && !e.is_permanent() => {
-                conn.abort().await;
-                let mut fresh = self.relay.connect().await?;
-                within(self.relay.timeout, fresh.send(envelope, message))
-                    .await?
-                    .map_err(|e| e.to_string())?;
-                self.kept = Some((fresh, Instant::now()));
-                Ok(())
-            }
-            Ok(Err(e)) => {
-                conn.abort().await;
-                Err(e.to_string())
-            }
-            Err(late) => Err(late),
+            // A refusal (5xx) would only be refused again, on any connection.
+            Ok(Err(e)) if e.is_permanent() => Err(Failure::Refused(e.to_string())),
+            Ok(Err(e)) => Err(Failure::Broken(e.to_string())),
+            Err(late) => Err(Failure::Broken(late)),
         }
     }
 
-    /// Says goodbye on the kept connection, if any (at shutdown).
+    /// Says goodbye on the kept connection, if any (idle, or at shutdown).
     async fn close(&mut self) {
         if let Some((conn, _)) = self.kept.take() {
             self.quit(conn).await;
         }
     }
 
+    /// `QUIT`, waiting for the answer only briefly: the connection is closed either way when
+    /// `conn` is dropped (never lettre's `abort`, which waits for its own `QUIT` unbounded).
     async fn quit(&self, mut conn: AsyncSmtpConnection) {
-        if within(self.relay.timeout, conn.quit()).await.is_err() {
-            conn.abort().await;
+        let _ = within(QUIT_WAIT, conn.quit()).await;
+    }
+}
+
+/// Why a try failed: the relay refused the mail for good, or the connection or the relay failed
+/// (worth a new connection).
+enum Failure {
+    Refused(String),
+    Broken(String),
+}
+
+impl Failure {
+    fn text(self) -> String {
+        match self {
+            Failure::Refused(e) | Failure::Broken(e) => e,
         }
     }
 }

@@ -125,3 +125,13 @@ fn tls_the_url_asks_for_is_never_given_up_for_plain_text() {
     send(&opportunistic, "ada@example.test", 2).unwrap();
     assert_eq!(sink.messages().len(), 1);
 }
+
+#[test]
+fn a_relay_that_does_not_answer_is_an_error_not_a_hang() {
+    let sink = SmtpSink::start();
+    // Takes each message, then answers only after the sender's limit (4 timeouts).
+    sink.set_delay(Duration::from_secs(6));
+    let relay = Smtp::new(&sink.url(), Duration::from_secs(1)).unwrap();
+    let error = send(&relay, "ada@example.test", 0).unwrap_err();
+    assert!(error.contains("no answer from the SMTP relay"), "{error}");
+}
