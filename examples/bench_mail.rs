@@ -106,7 +106,7 @@ fn main() {
     let stored = Arc::new(AtomicU64::new(0));
     let url = format!("smtp://127.0.0.1:{}", relay(stored.clone()));
 
-    let herald = Smtp::new(&url, Duration::from_secs(20)).unwrap();
+    let herald = Smtp::new(&url, Duration::from_secs(20), None).unwrap();
     measure("herald relay connection", mails, &stored, |m| {
         herald.send(m.envelope(), m.formatted()).unwrap();
     });

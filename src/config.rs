@@ -119,6 +119,9 @@ pub struct AuthSettings {
 pub struct EmailSettings {
     /// `SMTP_URL`; `None` writes `.eml` files to `DATA_DIR/mail`.
     pub smtp_url: Option<String>,
+    /// `SMTP_CA_FILE`: PEM certificates of authorities trusted besides the public ones, for a
+    /// relay whose certificate a private authority signed.
+    pub smtp_ca_file: Option<PathBuf>,
     /// `MAIL_FROM`: the sender of every mail.
     pub from: String,
     /// Lifetime of the links in "your move" mails (`PLAY_LINK_TTL_DAYS`, default 14 days).
@@ -281,6 +284,7 @@ impl fmt::Debug for EmailSettings {
         });
         f.debug_struct("EmailSettings")
             .field("smtp_url", &smtp)
+            .field("smtp_ca_file", &self.smtp_ca_file)
             .field("from", &self.from)
             .field("play_link_ttl_s", &self.play_link_ttl_s)
             .finish()
@@ -408,6 +412,7 @@ impl Settings {
             },
             email: EmailSettings {
                 smtp_url: var("SMTP_URL"),
+                smtp_ca_file: var("SMTP_CA_FILE").map(PathBuf::from),
                 from: var("MAIL_FROM").unwrap_or_else(|| DEFAULT_MAIL_FROM.to_owned()),
                 play_link_ttl_s: var("PLAY_LINK_TTL_DAYS")
                     .and_then(|d| d.trim().parse::<i64>().ok())
@@ -478,6 +483,7 @@ impl Settings {
             },
             email: EmailSettings {
                 smtp_url: None,
+                smtp_ca_file: None,
                 from: DEFAULT_MAIL_FROM.to_owned(),
                 play_link_ttl_s: DEFAULT_PLAY_LINK_TTL_S,
             },
@@ -573,6 +579,7 @@ mod email_settings_tests {
     fn the_smtp_password_never_shows_in_a_settings_dump() {
         let email = EmailSettings {
             smtp_url: Some("smtps://mailer:hunter2@mail.example.org:465".to_owned()),
+            smtp_ca_file: None,
             from: DEFAULT_MAIL_FROM.to_owned(),
             play_link_ttl_s: DEFAULT_PLAY_LINK_TTL_S,
         };

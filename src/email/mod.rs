@@ -48,8 +48,15 @@ impl Mailer {
             Some(url) => {
                 // lettre calls STARTTLS `tls=required`; `tls=starttls` is the name people expect.
                 let url = url.replace("tls=starttls", "tls=required");
-                let relay = smtp::Smtp::new(&url, Duration::from_secs(20))
-                    .context("SMTP_URL is not a usable smtp:// or smtps:// URL")?;
+                let authorities =
+                    match &settings.email.smtp_ca_file {
+                        Some(path) => Some(std::fs::read(path).with_context(|| {
+                            format!("cannot read SMTP_CA_FILE {}", path.display())
+                        })?),
+                        None => None,
+                    };
+                let relay = smtp::Smtp::new(&url, Duration::from_secs(20), authorities.as_deref())
+                    .context("SMTP_URL is not a usable smtp:// or smtps:// URL, or SMTP_CA_FILE holds no usable certificate")?;
                 Ok(Mailer::Smtp(Box::new(relay)))
             }
             None => {

@@ -16,8 +16,12 @@
 use anyhow::Context as _;
 use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::{Credentials, DEFAULT_MECHANISMS};
-use lettre::transport::smtp::client::{AsyncSmtpConnection, AsyncTokioStream, Tls, TlsParameters};
+use lettre::transport::smtp::client::{
+    AsyncSmtpConnection, AsyncTokioStream, Certificate, Tls, TlsParameters,
+};
 use lettre::transport::smtp::extension::ClientId;
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject as _;
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
@@ -47,12 +51,14 @@ struct Request {
 impl Smtp {
     /// A sender to the relay `url` names (`smtp://host:port`, `smtps://user:pass@host`,
     /// `smtp://host:587?tls=required`, as lettre reads them), waiting at most `timeout` for the
-    /// relay at each step. Connects at the first mail.
+    /// relay at each step. Connects at the first mail. `authorities`: PEM certificates trusted
+    /// besides the public roots (`SMTP_CA_FILE`: a relay signed by a private authority).
     ///
     /// # Errors
-    /// A URL lettre would not accept, or no thread for the connection.
-    pub fn new(url: &str, timeout: Duration) -> anyhow::Result<Smtp> {
-        let relay = Relay::parse(url, timeout)?;
+    /// A URL lettre would not accept, authorities that hold no certificate, or no thread for
+    /// the connection.
+    pub fn new(url: &str, timeout: Duration, authorities: Option<&[u8]>) -> anyhow::Result<Smtp> {
+        let relay = Relay::parse(url, timeout, authorities)?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
@@ -107,15 +113,29 @@ struct Relay {
     hello: ClientId,
     credentials: Option<Credentials>,
     timeout: Duration,
+    /// Trusted besides the public roots, for `smtps://` (lettre's parameters carry them for
+    /// STARTTLS).
+    authorities: Vec<CertificateDer<'static>>,
 }
 
 impl Relay {
-    /// Reads `url` as lettre's `SmtpTransport::from_url` does (which checks it first, so that
+    /// Reads `url` as lettre's `SmtpTransport::from_url` does, trusting `pem`'s authorities
+    /// besides the public roots (which checks it first, so that
     /// what is accepted and the errors stay lettre's): `smtp` plain on 25, `smtp` with
     /// `tls=required` or `tls=opportunistic` STARTTLS on 587, `smtps` TLS from the start on 465;
     /// a path is the EHLO name; a user and password are the credentials.
-    fn parse(url: &str, timeout: Duration) -> anyhow::Result<Relay> {
+    fn parse(url: &str, timeout: Duration, pem: Option<&[u8]>) -> anyhow::Result<Relay> {
         lettre::SmtpTransport::from_url(url)?;
+        let authorities = match pem {
+            Some(pem) => {
+                let certificates = CertificateDer::pem_slice_iter(pem)
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| anyhow::anyhow!("unreadable certificate: {e}"))?;
+                anyhow::ensure!(!certificates.is_empty(), "no PEM certificate in it");
+                certificates
+            }
+            None => Vec::new(),
+        };
         let url = url::Url::parse(url)?;
         // The host as a name or an address, an IPv6 one without its URL brackets.
         let host = match url.host().context("smtp host undefined")? {
@@ -126,14 +146,19 @@ impl Relay {
             .query_pairs()
             .find(|(k, _)| k == "tls")
             .map(|(_, v)| v.into_owned());
-        let (tls, default_port) = match (url.scheme(), tls_param.as_deref()) {
-            ("smtp", Some("required")) => (Tls::Required(TlsParameters::new(host.clone())?), 587),
-            ("smtp", Some("opportunistic")) => {
-                (Tls::Opportunistic(TlsParameters::new(host.clone())?), 587)
+        let params = || -> anyhow::Result<TlsParameters> {
+            let mut builder = TlsParameters::builder(host.clone());
+            if let Some(pem) = pem {
+                builder = builder.add_root_certificate(Certificate::from_pem(pem)?);
             }
+            Ok(builder.build()?)
+        };
+        let (tls, default_port) = match (url.scheme(), tls_param.as_deref()) {
+            ("smtp", Some("required")) => (Tls::Required(params()?), 587),
+            ("smtp", Some("opportunistic")) => (Tls::Opportunistic(params()?), 587),
             // The parameters go unused ([`tls_from_start`] wraps the socket), but the mode is
             // lettre's own enum.
-            ("smtps", _) => (Tls::Wrapper(TlsParameters::new(host.clone())?), 465),
+            ("smtps", _) => (Tls::Wrapper(params()?), 465),
             _ => (Tls::None, 25),
         };
         let hello = match url.path().trim_matches('/') {
@@ -156,6 +181,7 @@ impl Relay {
             hello,
             credentials,
             timeout,
+            authorities,
         })
     }
 
@@ -187,9 +213,7 @@ impl Relay {
         tcp.set_nodelay(true)
             .map_err(|e| format!("cannot set TCP_NODELAY: {e}"))?;
         let stream: Box<dyn AsyncTokioStream> = match &self.tls {
-            Tls::Wrapper(_) => {
-                Box::new(within(self.timeout, tls_from_start(&self.host, tcp)).await??)
-            }
+            Tls::Wrapper(_) => Box::new(within(self.timeout, self.tls_from_start(tcp)).await??),
             _ => Box::new(tcp),
         };
         let mut conn = within(
@@ -217,27 +241,37 @@ impl Relay {
     }
 }
 
-/// `smtps://`: TLS before the relay's greeting, checked against the same roots lettre uses
-/// (`webpki-roots`), with the same provider (ring). lettre's own TLS set-up only wraps sockets
-/// it opened itself (short of a type it marks as not meant to be public).
-async fn tls_from_start(host: &str, tcp: TcpStream) -> Result<Encrypted, String> {
-    let roots = rustls::RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    };
-    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
-        rustls::crypto::ring::default_provider(),
-    ))
-    .with_safe_default_protocol_versions()
-    .map_err(|e| e.to_string())?
-    .with_root_certificates(roots)
-    .with_no_client_auth();
-    let name = rustls::pki_types::ServerName::try_from(host.to_owned())
-        .map_err(|e| format!("{host} is not a TLS server name: {e}"))?;
-    tokio_rustls::TlsConnector::from(Arc::new(config))
-        .connect(name, tcp)
-        .await
-        .map(Encrypted)
-        .map_err(|e| format!("TLS with {host}: {e}"))
+impl Relay {
+    /// `smtps://`: TLS before the relay's greeting, checked against the same roots lettre uses
+    /// (`webpki-roots`, and `SMTP_CA_FILE`'s), with the same provider (ring). lettre's own TLS
+    /// set-up only wraps sockets it opened itself (short of a type it marks as not meant to be
+    /// public).
+    async fn tls_from_start(&self, tcp: TcpStream) -> Result<Encrypted, String> {
+        let mut roots = rustls::RootCertStore {
+            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+        };
+        let (_, unusable) = roots.add_parsable_certificates(self.authorities.iter().cloned());
+        if unusable > 0 {
+            return Err(format!(
+                "{unusable} of SMTP_CA_FILE's certificates are unusable"
+            ));
+        }
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+        let host = &self.host;
+        let name = rustls::pki_types::ServerName::try_from(host.clone())
+            .map_err(|e| format!("{host} is not a TLS server name: {e}"))?;
+        tokio_rustls::TlsConnector::from(Arc::new(config))
+            .connect(name, tcp)
+            .await
+            .map(Encrypted)
+            .map_err(|e| format!("TLS with {host}: {e}"))
+    }
 }
 
 /// A TLS stream lettre can run SMTP over (it asks streams for their peer's address). lettre
@@ -386,7 +420,7 @@ mod tests {
     use super::*;
 
     fn parse(url: &str) -> Relay {
-        Relay::parse(url, Duration::from_secs(1)).unwrap()
+        Relay::parse(url, Duration::from_secs(1), None).unwrap()
     }
 
     #[test]

@@ -1,19 +1,38 @@
-//! A tiny SMTP listener for the tests (no TLS, no auth): it keeps every message it receives, can
-//! be taken "down" (it accepts and hangs up at once, like a dead relay), and can be slowed down
-//! so that a worker can be killed in the middle of a batch, or made to hang up after each
-//! message (as a relay closing idle connections does); it counts the connections it took.
+//! A tiny SMTP listener for the tests: it keeps every message it receives, can be taken "down"
+//! (it accepts and hangs up at once, like a dead relay), and can be slowed down so that a worker
+//! can be killed in the middle of a batch, or made to hang up after each message (as a relay
+//! closing idle connections does); it counts the connections it took. It takes `AUTH PLAIN`, and
+//! speaks TLS from the start or after `STARTTLS` with the certificate in `tls/` (signed by the
+//! test authority `tls/ca.pem`, for 127.0.0.1 and localhost; its key is a test fixture, trusted
+//! by nothing else).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The authority that signed the test relay's certificate (PEM).
+pub const TEST_AUTHORITY: &[u8] = include_bytes!("tls/ca.pem");
+
+/// When the listener speaks TLS.
+#[derive(Debug, Clone, Copy)]
+pub enum Tls {
+    /// From the first byte (`smtps://`).
+    FromStart,
+    /// After `STARTTLS`, which it offers.
+    StartTls,
+}
 
 /// One message as received.
 #[derive(Debug, Clone)]
 pub struct Received {
     pub to: Vec<String>,
     pub data: String,
+    /// Whether the message came over TLS.
+    pub encrypted: bool,
+    /// The user and password the session signed in with, if it did.
+    pub signed_in: Option<(String, String)>,
 }
 
 impl Received {
@@ -131,6 +150,9 @@ struct Shared {
     /// Closes the connection after each accepted message, without waiting for `QUIT`.
     hang_up: AtomicBool,
     connections: AtomicU64,
+    tls: Option<(Tls, Arc<rustls::ServerConfig>)>,
+    /// `AUTH` commands received, on any connection, encrypted or not.
+    auth_attempts: AtomicU64,
 }
 
 /// The listener; stops when dropped (the accept thread ends with the process).
@@ -141,9 +163,35 @@ pub struct SmtpSink {
 
 impl SmtpSink {
     pub fn start() -> SmtpSink {
+        SmtpSink::listen(Shared::default())
+    }
+
+    /// A listener speaking TLS as `tls` says, with the test relay's certificate.
+    pub fn start_tls(tls: Tls) -> SmtpSink {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+        let chain = CertificateDer::pem_slice_iter(include_bytes!("tls/relay.pem"))
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap();
+        let key = PrivateKeyDer::from_pem_slice(include_bytes!("tls/relay.key")).unwrap();
+        let config = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .unwrap();
+        SmtpSink::listen(Shared {
+            tls: Some((tls, Arc::new(config))),
+            ..Shared::default()
+        })
+    }
+
+    fn listen(shared: Shared) -> SmtpSink {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(shared);
         let s = shared.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
@@ -174,6 +222,11 @@ impl SmtpSink {
 
     pub fn set_hang_up_after_each(&self, hang_up: bool) {
         self.shared.hang_up.store(hang_up, Ordering::SeqCst);
+    }
+
+    /// How many `AUTH` commands it received so far.
+    pub fn auth_attempts(&self) -> u64 {
+        self.shared.auth_attempts.load(Ordering::SeqCst)
     }
 
     /// How many connections it took so far.
@@ -210,27 +263,82 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
         return Ok(());
     }
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut out = stream.try_clone()?;
-    let mut reader = BufReader::new(stream);
-    out.write_all(b"220 test-smtp ready\r\n")?;
+    let encrypt = |plain: TcpStream, config: &Arc<rustls::ServerConfig>| {
+        let session =
+            rustls::ServerConnection::new(config.clone()).map_err(std::io::Error::other)?;
+        Ok::<_, std::io::Error>(BufReader::new(rustls::StreamOwned::new(session, plain)))
+    };
+    match &shared.tls {
+        None => converse(BufReader::new(stream), shared, (false, false, true)).map(drop),
+        Some((Tls::FromStart, config)) => {
+            converse(encrypt(stream, config)?, shared, (true, false, true)).map(drop)
+        }
+        Some((Tls::StartTls, config)) => {
+            match converse(BufReader::new(stream), shared, (false, true, true))? {
+                Some(plain) => {
+                    converse(encrypt(plain, config)?, shared, (true, false, false)).map(drop)
+                }
+                None => Ok(()),
+            }
+        }
+    }
+}
+
+/// One SMTP session on `io` (`greet`: not after STARTTLS, where the client speaks first); returns
+/// the stream when the client asked `STARTTLS` (offered only when `starttls`), for the rest of
+/// the session to go on encrypted.
+fn converse<S: Read + Write>(
+    mut io: BufReader<S>,
+    shared: &Shared,
+    (encrypted, starttls, greet): (bool, bool, bool),
+) -> std::io::Result<Option<S>> {
+    fn say<S: Read + Write>(io: &mut BufReader<S>, text: &[u8]) -> std::io::Result<()> {
+        io.get_mut().write_all(text)?;
+        io.get_mut().flush()
+    }
+    if greet {
+        say(&mut io, b"220 test-smtp ready\r\n")?;
+    }
     let mut to = Vec::new();
+    let mut signed_in = None;
     let mut line = String::new();
     loop {
         line.clear();
-        if reader.read_line(&mut line)? == 0 {
-            return Ok(());
+        if io.read_line(&mut line)? == 0 {
+            return Ok(None);
         }
         let cmd = line.trim_end().to_owned();
         let up = cmd.to_uppercase();
         if up.starts_with("EHLO") {
-            out.write_all(
-                b"250-test-smtp\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 10485760\r\n",
-            )?;
+            let offer = if starttls { "250-STARTTLS\r\n" } else { "" };
+            let reply = format!(
+                "250-test-smtp\r\n{offer}250-AUTH PLAIN\r\n250-8BITMIME\r\n250-SMTPUTF8\r\n250 SIZE 10485760\r\n"
+            );
+            say(&mut io, reply.as_bytes())?;
+        } else if up == "STARTTLS" && starttls {
+            say(&mut io, b"220 go ahead\r\n")?;
+            return Ok(Some(io.into_inner()));
+        } else if let Some(initial) = cmd.strip_prefix("AUTH PLAIN ") {
+            use base64::Engine;
+            shared.auth_attempts.fetch_add(1, Ordering::SeqCst);
+            let decoded = base64::engine::general_purpose::STANDARD
+                .decode(initial.trim())
+                .unwrap_or_default();
+            let parts: Vec<String> = decoded
+                .split(|&b| b == 0)
+                .map(|p| String::from_utf8_lossy(p).into_owned())
+                .collect();
+            if let [_, user, password] = parts.as_slice() {
+                signed_in = Some((user.clone(), password.clone()));
+                say(&mut io, b"235 accepted\r\n")?;
+            } else {
+                say(&mut io, b"501 malformed\r\n")?;
+            }
         } else if up.starts_with("HELO") {
-            out.write_all(b"250 test-smtp\r\n")?;
+            say(&mut io, b"250 test-smtp\r\n")?;
         } else if up.starts_with("MAIL FROM:") {
             to.clear();
-            out.write_all(b"250 OK\r\n")?;
+            say(&mut io, b"250 OK\r\n")?;
         } else if up.starts_with("RCPT TO:") {
             let addr = cmd[8..]
                 .trim()
@@ -240,14 +348,14 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 .unwrap_or("")
                 .to_owned();
             to.push(addr);
-            out.write_all(b"250 OK\r\n")?;
+            say(&mut io, b"250 OK\r\n")?;
         } else if up == "DATA" {
-            out.write_all(b"354 end with .\r\n")?;
+            say(&mut io, b"354 end with .\r\n")?;
             let mut data = String::new();
             loop {
                 line.clear();
-                if reader.read_line(&mut line)? == 0 {
-                    return Ok(());
+                if io.read_line(&mut line)? == 0 {
+                    return Ok(None);
                 }
                 if line == ".\r\n" || line == ".\n" {
                     break;
@@ -263,23 +371,25 @@ fn serve(stream: TcpStream, shared: &Shared) -> std::io::Result<()> {
                 std::thread::sleep(Duration::from_millis(delay));
             }
             if shared.down.load(Ordering::SeqCst) {
-                return Ok(());
+                return Ok(None);
             }
             shared.messages.lock().unwrap().push(Received {
                 to: to.clone(),
                 data,
+                encrypted,
+                signed_in: signed_in.clone(),
             });
-            out.write_all(b"250 OK queued\r\n")?;
+            say(&mut io, b"250 OK queued\r\n")?;
             if shared.hang_up.load(Ordering::SeqCst) {
-                return Ok(());
+                return Ok(None);
             }
         } else if up == "RSET" || up == "NOOP" {
-            out.write_all(b"250 OK\r\n")?;
+            say(&mut io, b"250 OK\r\n")?;
         } else if up == "QUIT" {
-            out.write_all(b"221 bye\r\n")?;
-            return Ok(());
+            say(&mut io, b"221 bye\r\n")?;
+            return Ok(None);
         } else {
-            out.write_all(b"502 not implemented\r\n")?;
+            say(&mut io, b"502 not implemented\r\n")?;
         }
     }
 }
