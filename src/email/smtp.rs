@@ -113,17 +113,16 @@ struct Relay {
     hello: ClientId,
     credentials: Option<Credentials>,
     timeout: Duration,
-    /// Trusted besides the public roots, for `smtps://` (lettre's parameters carry them for
-    /// STARTTLS).
-    authorities: Vec<CertificateDer<'static>>,
+    /// For `smtps://`: the TLS set-up (for STARTTLS, lettre's parameters in `tls` carry it).
+    wrap: Option<Arc<rustls::ClientConfig>>,
 }
 
 impl Relay {
-    /// Reads `url` as lettre's `SmtpTransport::from_url` does, trusting `pem`'s authorities
-    /// besides the public roots (which checks it first, so that
+    /// Reads `url` as lettre's `SmtpTransport::from_url` does (which checks it first, so that
     /// what is accepted and the errors stay lettre's): `smtp` plain on 25, `smtp` with
     /// `tls=required` or `tls=opportunistic` STARTTLS on 587, `smtps` TLS from the start on 465;
-    /// a path is the EHLO name; a user and password are the credentials.
+    /// a path is the EHLO name; a user and password are the credentials. TLS trusts `pem`'s
+    /// authorities besides the public roots.
     fn parse(url: &str, timeout: Duration, pem: Option<&[u8]>) -> anyhow::Result<Relay> {
         lettre::SmtpTransport::from_url(url)?;
         let authorities = match pem {
@@ -136,6 +135,11 @@ impl Relay {
             }
             None => Vec::new(),
         };
+        let mut roots = rustls::RootCertStore {
+            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+        };
+        let (_, unusable) = roots.add_parsable_certificates(authorities);
+        anyhow::ensure!(unusable == 0, "{unusable} of the certificates are unusable");
         let url = url::Url::parse(url)?;
         // The host as a name or an address, an IPv6 one without its URL brackets.
         let host = match url.host().context("smtp host undefined")? {
@@ -156,7 +160,7 @@ impl Relay {
         let (tls, default_port) = match (url.scheme(), tls_param.as_deref()) {
             ("smtp", Some("required")) => (Tls::Required(params()?), 587),
             ("smtp", Some("opportunistic")) => (Tls::Opportunistic(params()?), 587),
-            // The parameters go unused ([`tls_from_start`] wraps the socket), but the mode is
+            // The parameters go unused (`tls_from_start` wraps the socket), but the mode is
             // lettre's own enum.
             ("smtps", _) => (Tls::Wrapper(params()?), 465),
             _ => (Tls::None, 25),
@@ -174,6 +178,19 @@ impl Relay {
             Some(password) => Some(Credentials::new(decode(url.username())?, decode(password)?)),
             None => None,
         };
+        // For `smtps://`, the TLS set-up, built once: the same roots lettre uses
+        // (`webpki-roots`, and `pem`'s) and the same provider (ring).
+        let wrap = match tls {
+            Tls::Wrapper(_) => Some(Arc::new(
+                rustls::ClientConfig::builder_with_provider(Arc::new(
+                    rustls::crypto::ring::default_provider(),
+                ))
+                .with_safe_default_protocol_versions()?
+                .with_root_certificates(roots)
+                .with_no_client_auth(),
+            )),
+            _ => None,
+        };
         Ok(Relay {
             port: url.port().unwrap_or(default_port),
             host,
@@ -181,7 +198,7 @@ impl Relay {
             hello,
             credentials,
             timeout,
-            authorities,
+            wrap,
         })
     }
 
@@ -212,9 +229,11 @@ impl Relay {
         // The point of this module (see the top).
         tcp.set_nodelay(true)
             .map_err(|e| format!("cannot set TCP_NODELAY: {e}"))?;
-        let stream: Box<dyn AsyncTokioStream> = match &self.tls {
-            Tls::Wrapper(_) => Box::new(within(self.timeout, self.tls_from_start(tcp)).await??),
-            _ => Box::new(tcp),
+        let stream: Box<dyn AsyncTokioStream> = match &self.wrap {
+            Some(config) => {
+                Box::new(within(self.timeout, self.tls_from_start(config, tcp)).await??)
+            }
+            None => Box::new(tcp),
         };
         let mut conn = within(
             self.timeout,
@@ -239,34 +258,18 @@ impl Relay {
         }
         Ok(conn)
     }
-}
 
-impl Relay {
-    /// `smtps://`: TLS before the relay's greeting, checked against the same roots lettre uses
-    /// (`webpki-roots`, and `SMTP_CA_FILE`'s), with the same provider (ring). lettre's own TLS
-    /// set-up only wraps sockets it opened itself (short of a type it marks as not meant to be
-    /// public).
-    async fn tls_from_start(&self, tcp: TcpStream) -> Result<Encrypted, String> {
-        let mut roots = rustls::RootCertStore {
-            roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-        };
-        let (_, unusable) = roots.add_parsable_certificates(self.authorities.iter().cloned());
-        if unusable > 0 {
-            return Err(format!(
-                "{unusable} of SMTP_CA_FILE's certificates are unusable"
-            ));
-        }
-        let config = rustls::ClientConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
+    /// `smtps://`: TLS before the relay's greeting. lettre's own TLS set-up only wraps sockets
+    /// it opened itself (short of a type it marks as not meant to be public).
+    async fn tls_from_start(
+        &self,
+        config: &Arc<rustls::ClientConfig>,
+        tcp: TcpStream,
+    ) -> Result<Encrypted, String> {
         let host = &self.host;
         let name = rustls::pki_types::ServerName::try_from(host.clone())
             .map_err(|e| format!("{host} is not a TLS server name: {e}"))?;
-        tokio_rustls::TlsConnector::from(Arc::new(config))
+        tokio_rustls::TlsConnector::from(config.clone())
             .connect(name, tcp)
             .await
             .map(Encrypted)

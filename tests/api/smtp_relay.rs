@@ -207,7 +207,18 @@ fn a_relay_certificate_no_trusted_authority_signed_gets_no_password_and_no_mail(
 #[test]
 fn authorities_that_hold_no_certificate_are_refused_at_start() {
     let url = "smtps://mail.invalid";
-    assert!(Smtp::new(url, Duration::from_secs(1), Some(b"not a certificate")).is_err());
+    for (pem, why) in [
+        (&b"not a certificate"[..], "no PEM certificate"),
+        (
+            b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+            "unusable",
+        ),
+    ] {
+        let error = Smtp::new(url, Duration::from_secs(1), Some(pem))
+            .err()
+            .expect("accepted");
+        assert!(format!("{error:#}").contains(why), "{error:#}");
+    }
     let data = std::env::temp_dir().join("herald-ca-file-test");
     let mut settings = herald::config::Settings::for_tests("postgres://unused".to_owned(), data);
     settings.email.smtp_url = Some(url.to_owned());
