@@ -5,7 +5,7 @@
 //! closing `.` in a write of its own after the body. The kernel then holds those five bytes until
 //! the relay acknowledges the body, and relays delay that acknowledgement (40 ms on Linux). So
 //! every mail waited 40 ms: a turn's mail arrived about 45 ms after the move, and one thread sent
-//! at most about 22 mails a second (`examples/bench_mail`). Fixed upstream (lettre pull request
+//! at most about 23 mails a second (`examples/bench_mail`). Fixed upstream (lettre pull request
 //! 1159), not in a release yet. lettre still speaks all of SMTP here (commands, STARTTLS, AUTH);
 //! this module opens the socket, wraps it in TLS for `smtps://`, and keeps the connection.
 //!
@@ -23,7 +23,7 @@ use lettre::transport::smtp::extension::ClientId;
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject as _;
 use std::sync::{Arc, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::net::TcpStream;
 
 /// A kept connection unused this long is closed: relays drop idle connections (RFC 5321 allows
@@ -329,20 +329,19 @@ async fn within<T>(limit: Duration, step: impl Future<Output = T>) -> Result<T, 
         .map_err(|_| format!("no answer from the SMTP relay within {limit:?}"))
 }
 
-/// The relay and the connection kept to it, with when it last carried a mail.
+/// The relay and the connection kept to it (the thread closes it after [`IDLE`] without a mail,
+/// so a kept one is never older than that).
 struct Link {
     relay: Relay,
-    kept: Option<(AsyncSmtpConnection, Instant)>,
+    kept: Option<AsyncSmtpConnection>,
 }
 
 impl Link {
     async fn send(&mut self, envelope: &Envelope, message: &[u8]) -> Result<(), String> {
         let mut earlier = None;
-        if let Some((conn, used)) = self.kept.take() {
+        if let Some(conn) = self.kept.take() {
             if conn.has_broken() {
                 // Closed by dropping it: a broken connection has nothing to say goodbye on.
-            } else if used.elapsed() >= IDLE {
-                self.quit(conn).await;
             } else {
                 match self.attempt(conn, envelope, message).await {
                     Ok(()) => return Ok(()),
@@ -379,7 +378,7 @@ impl Link {
         .await
         {
             Ok(Ok(_)) => {
-                self.kept = Some((conn, Instant::now()));
+                self.kept = Some(conn);
                 Ok(())
             }
             // A refusal (5xx) would only be refused again, on any connection.
@@ -391,7 +390,7 @@ impl Link {
 
     /// Says goodbye on the kept connection, if any (idle, or at shutdown).
     async fn close(&mut self) {
-        if let Some((conn, _)) = self.kept.take() {
+        if let Some(conn) = self.kept.take() {
             self.quit(conn).await;
         }
     }
