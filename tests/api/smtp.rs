@@ -1,10 +1,10 @@
-//! A tiny SMTP listener for the tests: it keeps every message it receives, can be taken "down"
-//! (it accepts and hangs up at once, like a dead relay), and can be slowed down so that a worker
-//! can be killed in the middle of a batch, or made to hang up after each message (as a relay
-//! closing idle connections does); it counts the connections it took. It takes `AUTH PLAIN`, and
-//! speaks TLS from the start or after `STARTTLS` with the certificate in `tls/` (signed by the
-//! test authority `tls/ca.pem`, for 127.0.0.1 and localhost; its key is a test fixture, trusted
-//! by nothing else).
+//! A tiny SMTP listener for the tests: it keeps every message it receives, can be taken "down" (it
+//! accepts and hangs up at once, like a dead relay), and can be slowed down so that a worker can be
+//! killed in the middle of a batch, or made to hang up after each message (as a relay closing idle
+//! connections does); it counts the connections it took and the `QUIT`s. It listens on 127.0.0.1
+//! or, when asked, on another address (`[::1]`). It takes `AUTH PLAIN`, and speaks TLS from the
+//! start or after `STARTTLS` with the certificate in `tls/` (signed by the test authority
+//! `tls/ca.pem`, for 127.0.0.1 and localhost; its key is a test fixture, trusted by nothing else).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -153,6 +153,8 @@ struct Shared {
     tls: Option<(Tls, Arc<rustls::ServerConfig>)>,
     /// `AUTH` commands received, on any connection, encrypted or not.
     auth_attempts: AtomicU64,
+    /// `QUIT` commands received: goodbyes said.
+    quits: AtomicU64,
 }
 
 /// The listener; stops when dropped (the accept thread ends with the process).
@@ -163,7 +165,13 @@ pub struct SmtpSink {
 
 impl SmtpSink {
     pub fn start() -> SmtpSink {
-        SmtpSink::listen(Shared::default())
+        SmtpSink::listen("127.0.0.1:0", Shared::default())
+    }
+
+    /// A plain listener on `address` (`[::1]:0`: IPv6); `None` when it cannot be bound there.
+    pub fn start_on(address: &str) -> Option<SmtpSink> {
+        std::net::TcpListener::bind(address).ok()?;
+        Some(SmtpSink::listen(address, Shared::default()))
     }
 
     /// A listener speaking TLS as `tls` says, with the test relay's certificate.
@@ -182,14 +190,17 @@ impl SmtpSink {
         .with_no_client_auth()
         .with_single_cert(chain, key)
         .unwrap();
-        SmtpSink::listen(Shared {
-            tls: Some((tls, Arc::new(config))),
-            ..Shared::default()
-        })
+        SmtpSink::listen(
+            "127.0.0.1:0",
+            Shared {
+                tls: Some((tls, Arc::new(config))),
+                ..Shared::default()
+            },
+        )
     }
 
-    fn listen(shared: Shared) -> SmtpSink {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    fn listen(address: &str, shared: Shared) -> SmtpSink {
+        let listener = TcpListener::bind(address).unwrap();
         let port = listener.local_addr().unwrap().port();
         let shared = Arc::new(shared);
         let s = shared.clone();
@@ -227,6 +238,11 @@ impl SmtpSink {
     /// How many `AUTH` commands it received so far.
     pub fn auth_attempts(&self) -> u64 {
         self.shared.auth_attempts.load(Ordering::SeqCst)
+    }
+
+    /// How many `QUIT`s it received so far.
+    pub fn quits(&self) -> u64 {
+        self.shared.quits.load(Ordering::SeqCst)
     }
 
     /// How many connections it took so far.
@@ -386,6 +402,7 @@ fn converse<S: Read + Write>(
         } else if up == "RSET" || up == "NOOP" {
             say(&mut io, b"250 OK\r\n")?;
         } else if up == "QUIT" {
+            shared.quits.fetch_add(1, Ordering::SeqCst);
             say(&mut io, b"221 bye\r\n")?;
             return Ok(None);
         } else {

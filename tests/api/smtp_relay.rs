@@ -1,7 +1,7 @@
-//! The SMTP relay connection (`herald::email::smtp`): mails share one kept connection, a
-//! connection the relay closed is replaced without losing a mail, a relay that is down is an
-//! error, not a hang, and TLS (from the start or by STARTTLS) is checked before any password is
-//! sent.
+//! The SMTP relay connection (`herald::email::smtp`): mails share one kept connection, a connection
+//! the relay closed is replaced without losing a mail, a relay that is down is an error, not a
+//! hang, an idle connection is closed, and TLS (from the start or by STARTTLS) is checked before
+//! any password is sent.
 
 use crate::smtp::{SmtpSink, TEST_AUTHORITY, Tls};
 use herald::email::smtp::Smtp;
@@ -55,6 +55,40 @@ fn a_connection_the_relay_closed_is_replaced_and_no_mail_is_lost() {
     let subjects: Vec<String> = sink.messages().iter().map(|m| m.subject()).collect();
     assert_eq!(subjects, ["mail 0", "mail 1", "mail 2"]);
     assert_eq!(sink.connections(), 3);
+}
+
+#[test]
+fn an_idle_connection_is_closed_with_quit_and_the_next_mail_opens_another() {
+    let sink = SmtpSink::start();
+    let idle = Duration::from_millis(300);
+    let relay = Smtp::with_idle(&sink.url(), Duration::from_secs(5), None, idle).unwrap();
+    send(&relay, "ada@example.test", 0).unwrap();
+    send(&relay, "ada@example.test", 1).unwrap();
+    assert_eq!(sink.quits(), 0, "kept while mails come");
+    // Well past the idle time: the goodbye is said without any mail to prompt it.
+    let end = std::time::Instant::now() + Duration::from_secs(5);
+    while sink.quits() == 0 && std::time::Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(sink.quits(), 1, "QUIT after {idle:?} without a mail");
+    send(&relay, "ada@example.test", 2).unwrap();
+    let subjects: Vec<String> = sink.messages().iter().map(|m| m.subject()).collect();
+    assert_eq!(subjects, ["mail 0", "mail 1", "mail 2"]);
+    assert_eq!(sink.connections(), 2, "a new connection after the goodbye");
+}
+
+#[test]
+fn an_ipv6_literal_relay_is_reached() {
+    // `smtp://[::1]:port`: the address is looked up without the URL's brackets.
+    let Some(sink) = SmtpSink::start_on("[::1]:0") else {
+        eprintln!("no IPv6 loopback here: not tested");
+        return;
+    };
+    let url = format!("smtp://[::1]:{}", sink.port);
+    let relay = Smtp::new(&url, Duration::from_secs(5), None).unwrap();
+    send(&relay, "ada@example.test", 0).unwrap();
+    assert_eq!(sink.messages().len(), 1);
+    assert_eq!(sink.connections(), 1);
 }
 
 #[test]
