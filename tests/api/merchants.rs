@@ -322,3 +322,37 @@ async fn standing_orders_answer_a_defender_in_anothers_turn_and_stay_hidden() {
     }
     assert!(decided, "no declaration was decided by standing orders");
 }
+
+/// A game of one has every seat taken when it is created: it starts then, and its captain plays
+/// at once (before, it stayed waiting for a join nobody could make).
+#[actix_web::test]
+async fn a_solo_game_starts_when_created_and_takes_a_move() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "merchants_and_marauders"}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    assert_eq!(g.json["status"], "active", "{}", g.text);
+    assert_eq!(g.json["seats"].as_array().unwrap().len(), 1);
+    let legal = g.json["legal_actions"].as_array().unwrap();
+    assert!(!legal.is_empty(), "the captain may act: {}", g.text);
+    let id = g.json["id"].as_str().unwrap();
+    let r = app
+        .post(
+            &format!("/api/v1/games/{id}/actions"),
+            Some(&ada),
+            json!({"expected_version": g.json["version"], "actions": [without_notation(&legal[0])]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.json["version"].as_i64() > g.json["version"].as_i64());
+    // Read back: still in play, at the version the move answered.
+    let read = app.get(&format!("/api/v1/games/{id}"), Some(&ada)).await;
+    assert_eq!(read.json["status"], "active", "{}", read.text);
+    assert_eq!(read.json["version"], r.json["version"]);
+}

@@ -488,9 +488,29 @@ pub fn create(
             .collect();
         super::notifications::enqueue_invitations(conn, id, &invited)?;
         tracing::info!(game.id = %id, user.id = %creator, kind = request.kind.as_str(), seats = seat_count, rated = request.rated, "game created");
-        let game = load_game(conn, id, false)?;
+        let game = load_game(conn, id, true)?;
         let seats = load_seats(conn, id)?;
-        let resource = resource::render(&game, &seats, None, Some(creator));
+        // A game of one (a solo Merchants & Marauders) has every seat taken already: it starts
+        // now, as the last join starts any other.
+        let resource = match setup_when_seated(&game, &seats)? {
+            Some((state, events)) => {
+                let written = write::commit(
+                    conn,
+                    Step {
+                        game: &game,
+                        seats: &seats,
+                        state: Some(&state),
+                        actor: None,
+                        actions: &[],
+                        events: &events,
+                        ending: Ending::Played,
+                        timed_out: false,
+                    },
+                )?;
+                resource::render(&written.game, &written.seats, Some(&state), Some(creator))
+            }
+            None => resource::render(&game, &seats, None, Some(creator)),
+        };
         if let Some(key) = key {
             let body = serde_json::to_value(&resource).map_err(ApiError::internal)?;
             idempotency::store(conn, creator, key, 201, &body)?;
@@ -645,6 +665,27 @@ pub fn extend_deadlines(
     .execute(conn)?)
 }
 
+/// A game's first state, with its setup's events (each numbered 0, the setup's).
+type Started = (AnyState, Vec<(i64, LoggedJson)>);
+
+/// The game's setup, its events numbered 0, once every seat is taken; `None` while a seat is
+/// still open, invited or empty.
+///
+/// # Errors
+/// 500 when the stored options no longer set up (a bug).
+fn setup_when_seated(game: &Game, seats: &[SeatRow]) -> Result<Option<Started>, ApiError> {
+    if !seats.iter().all(|s| s.row.user_id.is_some()) {
+        return Ok(None);
+    }
+    let seed = seed_of(game, seats)?;
+    let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);
+    let (state, events) = kind_of(game)?
+        .setup(&game.options, count, &seed)
+        .map_err(|e| internal("setup of stored rules", e))?;
+    tracing::info!(game.id = %game.id, "game started");
+    Ok(Some((state, events.into_iter().map(|e| (0, e)).collect())))
+}
+
 /// Takes the caller's invited seat, or else the first open seat; mixes the caller's `entropy`
 /// into the seed; starts the game when every seat is taken.
 ///
@@ -702,17 +743,9 @@ pub fn join(
             .execute(conn)?;
         tracing::info!(game.id = %id, user.id = %user, seat = seat.0, "seat taken");
         let seats = load_seats(conn, id)?;
-        let everyone_seated = seats.iter().all(|s| s.row.user_id.is_some());
-        let (state, events) = if everyone_seated {
-            let seed = seed_of(&game, &seats)?;
-            let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);
-            let (state, events) = kind_of(&game)?
-                .setup(&game.options, count, &seed)
-                .map_err(|e| internal("setup of stored rules", e))?;
-            tracing::info!(game.id = %id, "game started");
-            (Some(state), events.into_iter().map(|e| (0, e)).collect())
-        } else {
-            (None, Vec::new())
+        let (state, events) = match setup_when_seated(&game, &seats)? {
+            Some((state, events)) => (Some(state), events),
+            None => (None, Vec::new()),
         };
         // The start is nobody's move: every first pending seat, the joiner too, is mailed.
         let written = write::commit(
