@@ -45,6 +45,8 @@ pub enum FormatError {
     Cycles,
     #[error("a Swiss has between 1 and {max} rounds for {entrants} entrants")]
     SwissRounds { entrants: usize, max: u32 },
+    #[error("a Swiss has between 1 and 100 rounds, not {0}")]
+    SwissRange(u32),
     #[error("a knockout match has 1 or 2 games")]
     GamesPerMatch,
     #[error("table sizes are between 3 and 5 seats")]
@@ -70,10 +72,9 @@ impl Format {
             Format::RoundRobin { cycles, .. } if !(1..=2).contains(cycles) => {
                 Err(FormatError::Cycles)
             }
-            Format::Swiss { rounds: 0 } => Err(FormatError::SwissRounds {
-                entrants: 0,
-                max: 0,
-            }),
+            Format::Swiss { rounds } if !(1..=100).contains(rounds) => {
+                Err(FormatError::SwissRange(*rounds))
+            }
             Format::Knockout { games_per_match } if !(1..=2).contains(games_per_match) => {
                 Err(FormatError::GamesPerMatch)
             }
@@ -95,10 +96,6 @@ impl Format {
             Format::Tables { rounds, .. } if !(1..=100).contains(rounds) => {
                 Err(FormatError::TableRounds)
             }
-            Format::Swiss { rounds } if *rounds > 100 => Err(FormatError::SwissRounds {
-                entrants: 0,
-                max: 100,
-            }),
             _ => Ok(()),
         }
     }
@@ -196,6 +193,13 @@ mod tests {
             rounds: 1,
         };
         assert_eq!(six.check(), Err(FormatError::TableSize));
+        for rounds in [0, 101] {
+            let refused = Format::Swiss { rounds }.check().unwrap_err();
+            assert_eq!(
+                refused.to_string(),
+                format!("a Swiss has between 1 and 100 rounds, not {rounds}")
+            );
+        }
         let swiss = Format::Swiss { rounds: 6 };
         assert_eq!(
             swiss.check_start(6),

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LeagueError {
-    #[error("a division has at least 2 entrants, not {0}")]
+    #[error("a division has between 2 and {MAX_DIVISION} entrants, not {0}")]
     DivisionSize(usize),
     #[error("promoting {promote} and relegating {relegate} needs divisions of more than {size}")]
     Movement {
@@ -30,12 +30,17 @@ pub struct LeagueRules {
     pub relegate: usize,
 }
 
+/// The largest division: a competition has at most 1,000 entrants.
+pub const MAX_DIVISION: usize = 1000;
+
 impl LeagueRules {
     pub fn check(&self) -> Result<(), LeagueError> {
-        if self.division_size < 2 {
+        if !(2..=MAX_DIVISION).contains(&self.division_size) {
             return Err(LeagueError::DivisionSize(self.division_size));
         }
-        if self.promote + self.relegate >= self.division_size {
+        // Checked: the two come from a request, and a sum that wrapped would pass.
+        let moving = self.promote.checked_add(self.relegate);
+        if moving.is_none_or(|m| m >= self.division_size) {
             return Err(LeagueError::Movement {
                 promote: self.promote,
                 relegate: self.relegate,
@@ -192,6 +197,24 @@ mod tests {
             relegate: 0,
         };
         assert_eq!(tiny.check(), Err(LeagueError::DivisionSize(1)));
+        let huge = LeagueRules {
+            division_size: usize::MAX,
+            promote: 0,
+            relegate: 0,
+        };
+        assert_eq!(huge.check(), Err(LeagueError::DivisionSize(usize::MAX)));
+        // A sum that would wrap to a small number is refused, not taken for one.
+        for (promote, relegate) in [(usize::MAX, 1), (1 << 63, 1 << 63)] {
+            let wrapping = LeagueRules {
+                division_size: 4,
+                promote,
+                relegate,
+            };
+            assert!(
+                matches!(wrapping.check(), Err(LeagueError::Movement { .. })),
+                "{wrapping:?}"
+            );
+        }
     }
 
     #[test]
