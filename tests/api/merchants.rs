@@ -324,7 +324,8 @@ async fn standing_orders_answer_a_defender_in_anothers_turn_and_stay_hidden() {
 }
 
 /// A game of one has every seat taken when it is created: it starts then, and its captain plays
-/// at once (before, it stayed waiting for a join nobody could make).
+/// at once (before, it stayed waiting for a join nobody could make). An action with a field it
+/// does not have is refused.
 #[actix_web::test]
 async fn a_solo_game_starts_when_created_and_takes_a_move() {
     let app = spawn_app().await;
@@ -342,6 +343,20 @@ async fn a_solo_game_starts_when_created_and_takes_a_move() {
     let legal = g.json["legal_actions"].as_array().unwrap();
     assert!(!legal.is_empty(), "the captain may act: {}", g.text);
     let id = g.json["id"].as_str().unwrap();
+    // A field the action does not have is refused, as in every game, and changes nothing.
+    let mut padded = legal[0].clone();
+    padded["extra"] = json!(1);
+    for path in ["actions", "actions/check"] {
+        let r = app
+            .post(
+                &format!("/api/v1/games/{id}/{path}"),
+                Some(&ada),
+                json!({"expected_version": g.json["version"], "actions": [padded]}),
+            )
+            .await;
+        assert_eq!(r.status, 422, "{path}: {}", r.text);
+        assert!(r.text.contains("unknown field `extra`"), "{}", r.text);
+    }
     let r = app
         .post(
             &format!("/api/v1/games/{id}/actions"),

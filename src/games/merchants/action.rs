@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// `ship sloop`: the sealed ship choice (MM-SETUP-9, MM-DEATH-4).
     Ship {
@@ -163,7 +163,12 @@ pub enum Action {
 
 /// What the winner of a crew combat takes from the loser (MM-PLUN-1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    content = "id",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum Loot {
     Gold,
     Cargo(CargoId),

@@ -27,7 +27,12 @@ type Ev = Vec<Logged<Event>>;
 
 /// A side of a combat: a player's ship or an NPC (by D-NPC card).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    content = "id",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum Side {
     Player(Seat),
     Npc(u8),

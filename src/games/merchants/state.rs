@@ -72,7 +72,12 @@ impl Player {
 
 /// A scout target (MM-SCOUT-1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "id", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    content = "id",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum Target {
     Merchant,
     /// MM-RUM-2: a sea-icon rumor, checked with a Scout action in its zone.
