@@ -262,7 +262,23 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
     }
     let game_body = super::games::body(&view.game.kind, view, &title);
     let rules = super::rules::rules_href(&view.game.kind);
+    // A refusal is shown next to its form; a form the page does not draw now (one posted from
+    // an older page, or made up) gets it above the game, so no refusal goes unexplained.
+    let unplaced = view
+        .notes
+        .problem
+        .as_ref()
+        .filter(|p| p.action != "chat" && !game_body.0.contains("id=\"problem-"));
     let body = html! {
+        @if let Some(problem) = unplaced {
+            div.problem role="alert" id="problem-form" {
+                strong { (t(chrome.locale, "refused")) }
+                @if let Some(rule) = &problem.rule {
+                    " (" (super::games::rule_ref(&view.game.kind, rule)) ")"
+                }
+                ": " (problem.detail)
+            }
+        }
         (game_body)
         (cancel_form(view))
         (super::clock::panel(chrome, &view.game))

@@ -376,6 +376,13 @@ async fn every_form_refusal_has_its_answer() {
     let unknown = build.replace("/build?", "/fly?");
     let u = post_form(&app, &unknown, &cookie, "").await;
     assert_eq!(u.status, 422);
+    // The page draws no such form: the reason is shown above the game, not lost.
+    assert!(u.text.contains("id=\"problem-form\""), "{}", u.text);
+    assert!(
+        u.text.contains("fly"),
+        "the reason names the form: {}",
+        u.text
+    );
     // Deed, develop, trade and prefer forms refused by the rules or the reader.
     let trade = build.replace("/build?", "/trade?");
     let t = post_form(&app, &trade, &cookie, "give_M=1&take=S").await;
@@ -394,6 +401,11 @@ async fn every_form_refusal_has_its_answer() {
     let prefer = build.replace("/build?", "/prefer?");
     let p = post_form(&app, &prefer, &cookie, "card=1M&suit=M").await;
     assert_eq!(p.status, 422, "{}", p.text);
+    assert!(
+        p.text.contains("id=\"problem-prefer\"") || p.text.contains("id=\"problem-form\""),
+        "the refusal is shown: {}",
+        p.text
+    );
     let end = build.replace("/build?", "/end?");
     let e = post_form(&app, &end, &cookie, "").await;
     assert_eq!(e.status, 422, "end before the card play: {}", e.text);
