@@ -514,6 +514,8 @@ pub async fn invitation(
         let refused = forbidden(&chrome, t(chrome.locale, "link_refused"), &e);
         return Err(PageError::from_response(refused));
     }
+    // No game, no invitation to accept: 404, not a form that can only fail.
+    db(&state, &chrome, move |conn| games::kind_name(conn, game)).await?;
     let csrf = session::csrf_token(&state, &cookie);
     Ok(respond(StatusCode::OK, invited_page(&chrome, game, &csrf)))
 }

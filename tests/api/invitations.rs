@@ -262,3 +262,21 @@ async fn players_are_found_by_part_of_their_name_and_invited_at_creation() {
     assert_eq!(joined.status, 200, "{}", joined.text);
     assert_eq!(joined.json["status"], "active");
 }
+
+/// A signed-in reader opening the invitation page of a game that does not exist gets 404, not
+/// a form to accept an invitation nobody made.
+#[actix_web::test]
+async fn the_invitation_page_of_no_game_is_404() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let (cookie, _) = crate::bad_input::account_cookie(&app, &ada, "ada@example.test").await;
+    let nowhere = uuid::Uuid::new_v4();
+    let r = page(&app, &format!("/invitations/{nowhere}"), &cookie).await;
+    assert_eq!(r.status, 404, "{}", r.text);
+    assert!(!r.text.contains("data-action=\"accept\""), "{}", r.text);
+    // A real game's page still offers the choice.
+    let id = three_seats(&app, &ada).await;
+    let r = page(&app, &format!("/invitations/{id}"), &cookie).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.text.contains("data-action=\"accept\""), "{}", r.text);
+}
