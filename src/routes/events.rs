@@ -332,8 +332,9 @@ pub async fn post_chat(
 
 /// Read a game's chat
 ///
-/// Oldest first, without the seats you muted. For the game's players only. Needs the `read`
-/// scope.
+/// Oldest first, without the seats you muted. While the game is played, for its players (and
+/// signed-in spectators when the game allows them: `spectator_chat`); for anyone once it is
+/// over. Needs the `read` scope.
 #[utoipa::path(
     operation_id = "get_chat",
     tag = "events",
@@ -341,7 +342,7 @@ pub async fn post_chat(
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(
         (status = 200, description = "The messages.", body = Vec<ChatMessage>),
-        (status = 403, description = "Not a player of this game (`forbidden`).", body = Problem, content_type = PROBLEM),
+        (status = 403, description = "Not a player of this game while it is played (`forbidden`).", body = Problem, content_type = PROBLEM),
         (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         ServerErrors,

@@ -177,7 +177,7 @@ fn may_read(status: &str, spectators: bool, player: bool, user: Option<UserId>) 
 /// and for anyone once the game is over.
 ///
 /// # Errors
-/// 404 for no such game; 403 for someone else while it is played.
+/// 404 for no such game; while it is played, 401 without a token and 403 for someone else.
 pub fn list(
     conn: &mut PgConnection,
     user: Option<UserId>,
@@ -187,6 +187,13 @@ pub fn list(
     let seats = seats_of(conn, game)?;
     let player = user.is_some_and(|u| seats.iter().any(|(_, s)| *s == u.0));
     if !may_read(&status, spectators, player, user) {
+        // Without a token, signing in may be all it takes (a player's, or a spectator's where
+        // the game lets them): 401, as for the game itself.
+        if user.is_none() {
+            return Err(ApiError::Unauthenticated(
+                "a game's chat in progress is for signed-in callers: send an `Authorization: Bearer <token>` header".to_owned(),
+            ));
+        }
         return Err(ApiError::Forbidden(
             "a game's chat is for its players while it is played".to_owned(),
         ));

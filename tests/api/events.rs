@@ -633,10 +633,12 @@ async fn spectators_chat_only_where_the_creator_allows_it_and_players_may_mute_t
         .await;
     assert_eq!(said.status, 201, "{}", said.text);
     assert_eq!(said.json["seat"], Value::Null, "a spectator has no seat");
-    // Sam reads the chat while the game is played; an anonymous visitor does not.
+    // Sam reads the chat while the game is played; an anonymous visitor is asked to sign in.
     let read = app.get(&chat, Some(&sam)).await;
     assert_eq!(read.json.as_array().unwrap().len(), 1, "{}", read.text);
-    app.get(&chat, None).await.assert_problem(403, "forbidden");
+    app.get(&chat, None)
+        .await
+        .assert_problem(401, "unauthenticated");
     // Both players hear of it as an event.
     for token in [&ada, &bruno] {
         let events = app.get("/api/v1/me/events?after=0", Some(token)).await;
