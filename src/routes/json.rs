@@ -123,7 +123,7 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             },
         );
     }
-    serde_json::from_slice(bytes).map_err(|e| {
+    let parsed = serde_json::from_slice(bytes).map_err(|e| {
         use serde_json::error::Category;
         match e.classify() {
             // A shape error may come before a syntax error further on: the body as a whole
@@ -138,7 +138,71 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
                 ApiError::MalformedRequest(format!("the body is not valid JSON: {e}"))
             }
         }
-    })
+    })?;
+    // A typed field named twice is refused by serde; inside a field kept as JSON (a game's
+    // `options`, an action, a clock) the last one would silently win.
+    serde_json::from_slice::<Unique>(bytes).map_err(|e| ApiError::Validation(e.to_string()))?;
+    Ok(parsed)
+}
+
+/// Any JSON value in which no object names a key twice.
+struct Unique;
+
+impl<'de> serde::Deserialize<'de> for Unique {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Unique)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Unique {
+    type Value = Unique;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_unit<E>(self) -> Result<Unique, E> {
+        Ok(Unique)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<Unique, A::Error> {
+        while items.next_element::<Unique>()?.is_some() {}
+        Ok(Unique)
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "the key {key:?} appears twice in one object"
+                )));
+            }
+            map.next_value::<Unique>()?;
+            seen.insert(key);
+        }
+        Ok(Unique)
+    }
 }
 
 /// A raw NUL byte, or the escape `\u0000` inside a JSON string (PostgreSQL text cannot hold it).
@@ -163,7 +227,27 @@ fn has_nul(bytes: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::has_nul;
+    use super::{has_nul, parse};
+    use crate::error::ApiError;
+    use serde_json::Value;
+
+    #[test]
+    fn a_key_named_twice_in_any_object_is_refused_and_named() {
+        for body in [
+            r#"{"options": {"tax_dice": 2, "tax_dice": 1}}"#,
+            r#"{"actions": [{"type": "end"}, {"type": "sell", "card": "1M", "card": "2M"}]}"#,
+            r#"{"a": 1, "a": 1}"#,
+        ] {
+            match parse::<Value>(body.as_bytes()) {
+                Err(ApiError::Validation(text)) => {
+                    assert!(text.contains("appears twice in one object"), "{text}");
+                }
+                other => panic!("{body}: {other:?}"),
+            }
+        }
+        let fine = r#"{"a": {"x": 1}, "b": {"x": [1, {"x": null, "y": true}], "y": -1.5}}"#;
+        assert!(parse::<Value>(fine.as_bytes()).is_ok());
+    }
 
     #[test]
     fn an_escaped_nul_is_found_but_an_escaped_backslash_before_u0000_is_not() {

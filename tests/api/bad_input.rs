@@ -2213,6 +2213,30 @@ fn cases(w: &World, route: &Route) -> Vec<Case> {
             if route.body == BodyKind::Json {
                 whole.push(("empty".into(), Some(JSON_TYPE), Vec::new(), malformed));
             }
+            // The first key again (first), and a key twice inside a field kept as JSON.
+            if let Some((key, value)) = valid.as_object().and_then(|o| o.iter().next()) {
+                let mut b = serde_json::to_vec(&valid).unwrap();
+                b.splice(1..1, format!("{}: {value}, ", json!(key)).into_bytes());
+                whole.push(("a key named twice".into(), Some(JSON_TYPE), b, invalid));
+            }
+            if let Some(options) = valid.get("options").filter(|o| o.is_object()) {
+                let twice = serde_json::to_string(options).unwrap().replacen(
+                    '{',
+                    "{\"preset\": \"standard\", ",
+                    1,
+                );
+                let b = serde_json::to_string(&valid).unwrap().replacen(
+                    &serde_json::to_string(options).unwrap(),
+                    &twice,
+                    1,
+                );
+                whole.push((
+                    "an option named twice".into(),
+                    Some(JSON_TYPE),
+                    b.into_bytes(),
+                    invalid,
+                ));
+            }
             for (label, ct, bytes, expect) in whole {
                 out.push(case(
                     format!("body: {label}"),
