@@ -107,9 +107,17 @@ fn automatic(
     {
         return Some("auto-submitted");
     }
+    // Its first word, as responders write it: `bulk`, `"bulk"`, `bulk (vacation)`, `bulk; x`.
+    let first_word = |v: &str| -> String {
+        v.trim_start_matches([' ', '\t', '"', '\''])
+            .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ';' | ','))
+            .next()
+            .unwrap_or("")
+            .to_owned()
+    };
     if lower("Precedence")
         .iter()
-        .any(|v| ["bulk", "junk", "list", "auto_reply"].contains(&v.trim()))
+        .any(|v| ["bulk", "junk", "list", "auto_reply"].contains(&first_word(v).as_str()))
     {
         return Some("precedence");
     }

@@ -106,6 +106,15 @@ pub fn receive(
     let reply = inbound::read(raw).ok_or_else(|| {
         ApiError::Validation("the body is not an RFC 5322 message (no header)".to_owned())
     })?;
+    // No address, Message-ID or move has a NUL, and PostgreSQL text cannot store one: refused
+    // for good (SMTP 554, not a "try again later" the relay would repeat for days), and never
+    // answered, since its sender may not be who it says.
+    let nul = |field: &Option<String>| field.as_deref().is_some_and(|f| f.contains('\0'));
+    if nul(&reply.from) || nul(&reply.message_id) || nul(&reply.line) {
+        return Err(ApiError::Validation(
+            "the message has a NUL character in its sender, its Message-ID or its move".to_owned(),
+        ));
+    }
     let addresses = envelope.map_or(&reply.recipients, |e| &e.recipients);
     let Some(token) = addresses
         .iter()

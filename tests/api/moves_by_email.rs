@@ -624,6 +624,8 @@ async fn an_auto_responder_never_plays_and_never_loops() {
         "Auto-Submitted: auto-generated\n",
         "Precedence: bulk\n",
         "Precedence: junk\n",
+        "Precedence: bulk (vacation)\n",
+        "Precedence: \"bulk\"\n",
         "X-Autoreply: yes\n",
     ] {
         let (raw, _) = reply(&mail, EMAILS[seat], &notation, Shape::Plain, headers);
@@ -677,6 +679,53 @@ async fn an_auto_responder_never_plays_and_never_loops() {
         "{answered} answers"
     );
     assert_eq!(po.version(&t).await, v0);
+}
+
+/// A NUL in the sender, the Message-ID or the move (raw or quoted-printable `=00`) is refused
+/// for good (5xx: the relay does not retry it for days), plays nothing and is not answered.
+#[actix_web::test]
+async fn a_reply_with_a_nul_is_refused_for_good_and_changes_nothing() {
+    let po = post_office().await;
+    let t = po.app.table().await;
+    po.post();
+    let (seat, g) = po.app.mover(&t).await;
+    let v0 = g["version"].as_i64().unwrap();
+    let notation = legal(&g)[0]["notation"].as_str().unwrap().to_owned();
+    let mail = po.latest_turn_mail(EMAILS[seat]);
+    let to = reply_address(&mail);
+    let (good, id) = reply(&mail, EMAILS[seat], &notation, Shape::Plain, "");
+    let good = String::from_utf8(good).unwrap();
+    let from_line = format!("From: Player <{}>", EMAILS[seat]);
+    let spoilt = [
+        good.replacen(&id, &id.replacen('@', "\0@", 1), 1),
+        good.replacen(&from_line, &from_line.replacen('@', "\0@", 1), 1),
+        good.replacen(
+            &format!("\r\n\r\n{notation}"),
+            &format!("\r\n\r\n{notation}\0"),
+            1,
+        ),
+        good.replacen(
+            "Content-Transfer-Encoding: 8bit",
+            "Content-Transfer-Encoding: quoted-printable",
+            1,
+        )
+        .replacen(
+            &format!("\r\n\r\n{notation}"),
+            &format!("\r\n\r\n{notation}=00"),
+            1,
+        ),
+    ];
+    for raw in spoilt {
+        assert_ne!(raw, good, "the NUL went in");
+        let refused = po.smtp(EMAILS[seat], &to, raw.clone().into_bytes()).await;
+        let why = refused.expect_err("refused");
+        assert!(why.contains("554"), "a permanent refusal: {why}");
+        assert_eq!(po.version(&t).await, v0, "{raw}");
+        assert!(po.post().is_empty(), "answered: {raw}");
+    }
+    // The same reply without the NUL plays.
+    po.smtp(EMAILS[seat], &to, good.into_bytes()).await.unwrap();
+    assert_eq!(po.last_action(&t).await, notation);
 }
 
 #[actix_web::test]
