@@ -52,7 +52,7 @@ pub struct EventsQuery {
 /// Events are kept `EVENT_RETENTION_DAYS` (45 by default). A client resuming from before the
 /// oldest one kept (by `after` or `Last-Event-ID`) missed events and is told so: 410
 /// `cursor_expired`, with `resume_after` in the problem; it reloads what it shows and resumes
-/// after that number.
+/// after that number. A cursor past the account's last event was never given to it: 422.
 #[utoipa::path(
     operation_id = "get_my_events",
     tag = "events",
@@ -66,7 +66,7 @@ pub struct EventsQuery {
             (Vec<AccountEvent> = "application/json"),
             (String = "text/event-stream", example = "id: 42\nevent: your_move\ndata: {\"id\":42,\"type\":\"your_move\",\"game_id\":\"...\",\"data\":{},\"at\":\"...\"}\n\n"),
         )),
-        (status = 422, description = "`after` or `Last-Event-ID` is not a number (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        (status = 422, description = "`after` or `Last-Event-ID` is not an event number, or is past the account's last event (`validation_failed`).", body = Problem, content_type = PROBLEM),
         (status = 410, description = "Events after `after` (or `Last-Event-ID`) are no longer kept (`cursor_expired`; kept `EVENT_RETENTION_DAYS`, 45 by default): the client missed some. `resume_after` says where to resume once it has reloaded what it shows.", body = Problem, content_type = PROBLEM),
         AuthErrors,
         // After AuthErrors, whose 429 it replaces.

@@ -218,7 +218,8 @@ pub fn since(
 /// already counted is a pruned stretch.
 ///
 /// # Errors
-/// 410 `cursor_expired` with the number to resume after; database failures.
+/// 410 `cursor_expired` with the number to resume after; 422 for a cursor past the account's
+/// last event; database failures.
 pub fn since_kept(
     conn: &mut PgConnection,
     user: UserId,
@@ -228,6 +229,14 @@ pub fn since_kept(
 ) -> Result<Vec<AccountEvent>, ApiError> {
     // The count first: an event counted by then is either read below or was pruned.
     let counted = last(conn, user)?;
+    // Numbers are handed out only once their events are committed, and counters only grow: a
+    // cursor past the last one was never given to this account (another server's, a typo), and
+    // a stream from it would wait in silence for events it then skips.
+    if after > counted {
+        return Err(ApiError::Validation(format!(
+            "the cursor {after} is beyond this account's last event, {counted}: resume after {counted} or leave the cursor out"
+        )));
+    }
     let list = since(conn, user, after, limit)?;
     let oldest = list.first().map_or(counted + 1, |e| e.id);
     if after < counted && oldest > after + 1 {

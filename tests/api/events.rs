@@ -781,6 +781,34 @@ async fn events_past_the_retention_are_pruned_and_a_client_resuming_before_them_
         )
         .await;
     stale.assert_problem(410, "cursor_expired");
+    // A cursor past her last event was never hers: refused, by query and by stream alike,
+    // rather than a stream that waits in silence for events it would skip.
+    let ahead = ada_before + 1;
+    let r = app
+        .get(
+            &format!("/api/v1/me/events?after={ahead}"),
+            Some(&t.tokens[0]),
+        )
+        .await;
+    r.assert_problem(422, "validation_failed");
+    assert!(
+        r.text
+            .contains(&format!("beyond this account's last event, {ada_before}")),
+        "{}",
+        r.text
+    );
+    for cursor in [ahead.to_string(), i64::MAX.to_string()] {
+        let r = app
+            .send(
+                awc::http::Method::GET,
+                "/api/v1/me/events",
+                Some(&t.tokens[0]),
+                &[("Accept", "text/event-stream"), ("Last-Event-ID", &cursor)],
+                None,
+            )
+            .await;
+        r.assert_problem(422, "validation_failed");
+    }
     let mut stream = open(&app.base, &t.tokens[0], Some(2)).await;
     stream
         .read_until(Duration::from_secs(10), |e| {
