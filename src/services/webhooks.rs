@@ -96,26 +96,70 @@ impl WebhookRow {
     }
 }
 
-/// Whether an address is one a public webhook must not reach.
+/// IPv4 blocks that are not globally reachable (IANA's special-purpose registry): this network,
+/// private, shared (carrier NAT), loopback, link-local (cloud metadata), IETF protocol
+/// assignments, documentation, 6to4 relays, benchmarking, multicast, reserved and broadcast.
+const NOT_GLOBAL_V4: &[([u8; 4], u32)] = &[
+    ([0, 0, 0, 0], 8),
+    ([10, 0, 0, 0], 8),
+    ([100, 64, 0, 0], 10),
+    ([127, 0, 0, 0], 8),
+    ([169, 254, 0, 0], 16),
+    ([172, 16, 0, 0], 12),
+    ([192, 0, 0, 0], 24),
+    ([192, 0, 2, 0], 24),
+    ([192, 88, 99, 0], 24),
+    ([192, 168, 0, 0], 16),
+    ([198, 18, 0, 0], 15),
+    ([198, 51, 100, 0], 24),
+    ([203, 0, 113, 0], 24),
+    ([224, 0, 0, 0], 4),
+    ([240, 0, 0, 0], 4),
+];
+
+/// IPv6 blocks that are not globally reachable: the IPv4-compatible block (with `::` and
+/// `::1`), local-use NAT64, discard-only, IETF protocol assignments (Teredo among them),
+/// documentation, unique local, site-local, link-local and multicast.
+const NOT_GLOBAL_V6: &[([u16; 8], u32)] = &[
+    ([0, 0, 0, 0, 0, 0, 0, 0], 96),
+    ([0x64, 0xff9b, 1, 0, 0, 0, 0, 0], 48),
+    ([0x100, 0, 0, 0, 0, 0, 0, 0], 64),
+    ([0x2001, 0, 0, 0, 0, 0, 0, 0], 23),
+    ([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0], 32),
+    ([0xfc00, 0, 0, 0, 0, 0, 0, 0], 7),
+    ([0xfec0, 0, 0, 0, 0, 0, 0, 0], 10),
+    ([0xfe80, 0, 0, 0, 0, 0, 0, 0], 10),
+    ([0xff00, 0, 0, 0, 0, 0, 0, 0], 8),
+];
+
+/// Whether an address is one a public webhook must not reach: any that is not globally
+/// reachable, and an IPv6 address that carries such an IPv4 one (mapped, NAT64, 6to4).
 fn private(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(a) => {
-            a.is_loopback()
-                || a.is_private()
-                || a.is_link_local()
-                || a.is_unspecified()
-                || a.is_broadcast()
-                || a.is_multicast()
-                || a.octets()[0] == 100 && (a.octets()[1] & 0xC0) == 64 // 100.64/10, shared
+            let n = u32::from(a);
+            NOT_GLOBAL_V4
+                .iter()
+                .any(|&(net, len)| (n ^ u32::from_be_bytes(net)) >> (32 - len) == 0)
         }
         IpAddr::V6(a) => {
-            let first = a.segments()[0];
-            a.is_loopback()
-                || a.is_unspecified()
-                || a.is_multicast()
-                || (first & 0xFE00) == 0xFC00 // unique local
-                || (first & 0xFFC0) == 0xFE80 // link local
-                || a.to_ipv4_mapped().is_some_and(|v4| private(IpAddr::V4(v4)))
+            let n = u128::from(a);
+            let within = |net: [u16; 8], len: u32| {
+                (n ^ u128::from(std::net::Ipv6Addr::from(net))) >> (128 - len) == 0
+            };
+            let carried = if let Some(v4) = a.to_ipv4_mapped() {
+                Some(v4)
+            } else if within([0x64, 0xff9b, 0, 0, 0, 0, 0, 0], 96) {
+                // NAT64: the IPv4 address in the last 32 bits.
+                Some(std::net::Ipv4Addr::from(n as u32))
+            } else if within([0x2002, 0, 0, 0, 0, 0, 0, 0], 16) {
+                // 6to4: the IPv4 address right after the prefix.
+                Some(std::net::Ipv4Addr::from((n >> 80) as u32))
+            } else {
+                None
+            };
+            carried.is_some_and(|v4| private(IpAddr::V4(v4)))
+                || NOT_GLOBAL_V6.iter().any(|&(net, len)| within(net, len))
         }
     }
 }
@@ -535,6 +579,21 @@ mod tests {
             "http://192.168.0.1/",
             "http://169.254.169.254/latest/meta-data",
             "http://0.0.0.0/",
+            // Not globally reachable, and IPv6 spellings that carry a private IPv4 address.
+            "http://0.1.2.3/",
+            "http://198.18.0.1/",
+            "http://192.0.0.1/",
+            "http://240.0.0.1/",
+            "http://255.255.255.255/",
+            "http://[::127.0.0.1]/",
+            "http://[::ffff:10.0.0.1]/",
+            "http://[64:ff9b::7f00:1]/",
+            "http://[64:ff9b::a9fe:a9fe]/",
+            "http://[64:ff9b:1::1]/",
+            "http://[2002:a9fe:a9fe::1]/",
+            "http://[fec0::1]/",
+            "http://[fd00::1]/",
+            "http://[2001:db8::1]/",
         ] {
             assert!(check_url(url, false).is_err(), "{url}");
             assert!(check_url(url, true).is_ok(), "{url}");
@@ -546,6 +605,21 @@ mod tests {
             "http://a b/",
         ] {
             assert!(check_url(url, true).is_err(), "{url}");
+        }
+    }
+
+    #[test]
+    fn public_addresses_pass_in_every_spelling() {
+        for ip in [
+            "93.184.215.14",
+            "8.8.8.8",
+            "2606:4700::1111",
+            "::ffff:8.8.8.8",
+            "64:ff9b::808:808",
+            "2002:808:808::1",
+        ] {
+            let ip: IpAddr = ip.parse().unwrap();
+            assert!(!private(ip), "{ip}");
         }
     }
 
