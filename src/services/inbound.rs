@@ -170,7 +170,9 @@ pub fn receive(
                     to: sender.clone(),
                     game_id,
                     seat,
-                    in_reply_to: reply.message_id.clone(),
+                    // Threaded under the reply unless its id could not sit on one header
+                    // line (RFC 5322: 998 characters); ids are short, a longer one is not real.
+                    in_reply_to: reply.message_id.clone().filter(|id| id.len() <= 900),
                     answer,
                     message_id: crate::email::jobs::message_id(),
                 }

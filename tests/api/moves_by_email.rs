@@ -728,6 +728,34 @@ async fn a_reply_with_a_nul_is_refused_for_good_and_changes_nothing() {
     assert_eq!(po.last_action(&t).await, notation);
 }
 
+/// The answer to a reply whose Message-ID could not sit on one header line is not threaded
+/// under it: every line of the answer stays within RFC 5322's 998 characters.
+#[actix_web::test]
+async fn an_answer_never_carries_a_header_line_too_long_for_relays() {
+    let po = post_office().await;
+    let t = po.app.table().await;
+    po.post();
+    let (seat, _) = po.app.mover(&t).await;
+    let mail = po.latest_turn_mail(EMAILS[seat]);
+    let (raw, id) = reply(&mail, EMAILS[seat], "not a move at all", Shape::Plain, "");
+    let long = format!("<{}@example.test>", "x".repeat(5000));
+    let raw = String::from_utf8(raw).unwrap().replacen(&id, &long, 1);
+    po.smtp(EMAILS[seat], &reply_address(&mail), raw.into_bytes())
+        .await
+        .unwrap();
+    let answers = po.post();
+    let answer = answers
+        .iter()
+        .find(|m| m.is_to(EMAILS[seat]))
+        .expect("the refusal is answered");
+    let longest = answer.data.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest <= 998, "a line of {longest} characters");
+    assert!(
+        !answer.data.contains(&"x".repeat(100)),
+        "threaded under the long id"
+    );
+}
+
 #[actix_web::test]
 async fn lmtp_delivery_is_answered_per_recipient_and_plays() {
     let po = post_office().await;
