@@ -540,14 +540,42 @@ fn parse_action<G: Game>(value: &Value) -> Result<G::Action, String> {
     }
     let mut fields: Map<String, Value> = map.clone();
     fields.remove("notation");
-    let typed: G::Action =
-        serde_json::from_value(Value::Object(fields)).map_err(|e| e.to_string())?;
+    let fields = Value::Object(fields);
+    let typed: G::Action = serde_json::from_value(fields.clone()).map_err(|e| e.to_string())?;
+    // serde skips the other fields of an action (or a part) that has none of its own, whatever
+    // `deny_unknown_fields` says: what the typed action does not write back was not read.
+    if let Some(key) = serde_json::to_value(&typed)
+        .ok()
+        .and_then(|read| unread(&fields, &read))
+    {
+        return Err(format!("unknown field `{key}`"));
+    }
     match notation {
         Some(n) if n != typed => Err(format!(
             "the \"notation\" {:?} does not describe the same action as the fields ({typed})",
             n.to_string()
         )),
         _ => Ok(typed),
+    }
+}
+
+/// A key of `given` that `read` (the same value parsed and written back) does not have, at any
+/// depth; a `null` or an empty list counts as absent (an optional part left out, which is not
+/// written back).
+fn unread(given: &Value, read: &Value) -> Option<String> {
+    match (given, read) {
+        (Value::Object(given), Value::Object(read)) => {
+            given.iter().find_map(|(key, value)| match read.get(key) {
+                Some(back) => unread(value, back),
+                None if value.is_null() || value.as_array().is_some_and(Vec::is_empty) => None,
+                None => Some(key.clone()),
+            })
+        }
+        (Value::Array(given), Value::Array(read)) if given.len() == read.len() => {
+            given.iter().zip(read).find_map(|(g, r)| unread(g, r))
+        }
+        // Written back in another shape (a part written as text): nothing to compare.
+        _ => None,
     }
 }
 

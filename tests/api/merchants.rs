@@ -343,10 +343,25 @@ async fn a_solo_game_starts_when_created_and_takes_a_move() {
     let legal = g.json["legal_actions"].as_array().unwrap();
     assert!(!legal.is_empty(), "the captain may act: {}", g.text);
     let id = g.json["id"].as_str().unwrap();
-    // A field the action does not have is refused, as in every game, and changes nothing.
+    // A field the action does not have is refused, as in every game, and changes nothing: on
+    // an action with fields, and on one without (which serde alone lets through).
     let mut padded = legal[0].clone();
     padded["extra"] = json!(1);
-    for path in ["actions", "actions/check"] {
+    for (path, padded, unknown) in [
+        ("actions", &padded, "extra"),
+        ("actions/check", &padded, "extra"),
+        (
+            "actions/check",
+            &json!({"type": "end", "extra": 1}),
+            "extra",
+        ),
+        // A null is an optional part left out; a list is not.
+        (
+            "actions/check",
+            &json!({"type": "port", "extra": null, "more": [1]}),
+            "more",
+        ),
+    ] {
         let r = app
             .post(
                 &format!("/api/v1/games/{id}/{path}"),
@@ -355,7 +370,8 @@ async fn a_solo_game_starts_when_created_and_takes_a_move() {
             )
             .await;
         assert_eq!(r.status, 422, "{path}: {}", r.text);
-        assert!(r.text.contains("unknown field `extra`"), "{}", r.text);
+        let named = format!("unknown field `{unknown}`");
+        assert!(r.text.contains(&named), "{}", r.text);
     }
     let r = app
         .post(
