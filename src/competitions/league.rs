@@ -30,7 +30,8 @@ pub struct LeagueRules {
     pub relegate: usize,
 }
 
-/// The largest division: a competition has at most 1,000 entrants.
+/// The largest division: an entrant's pairing number is its division's number × 1,000 plus its
+/// place in it (`services::competitions::rounds`), so a division holds at most 1,000.
 pub const MAX_DIVISION: usize = 1000;
 
 impl LeagueRules {

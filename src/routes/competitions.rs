@@ -122,7 +122,7 @@ pub struct FormatRoundRobin {
 pub struct FormatSwiss {
     #[schema(pattern = "^swiss$")]
     r#type: String,
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 100)]
     rounds: u32,
 }
 
@@ -142,7 +142,7 @@ pub struct FormatKnockout {
 pub struct FormatLeague {
     #[schema(pattern = "^league$")]
     r#type: String,
-    #[schema(minimum = 2)]
+    #[schema(minimum = 2, maximum = 1000)]
     division_size: u32,
     promote: u32,
     relegate: u32,
@@ -155,7 +155,7 @@ pub struct FormatTables {
     #[schema(pattern = "^tables$")]
     r#type: String,
     table_sizes: Vec<u32>,
-    #[schema(minimum = 1)]
+    #[schema(minimum = 1, maximum = 100)]
     rounds: u32,
 }
 

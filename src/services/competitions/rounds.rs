@@ -197,7 +197,8 @@ pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Resu
                 .set((
                     competition_entrants::division.eq(Some(d)),
                     // Within a division, its order is the new pairing order.
-                    competition_entrants::pairing_number.eq(d * 1000 + i as i32 + 1),
+                    competition_entrants::pairing_number
+                        .eq(d * league::MAX_DIVISION as i32 + i as i32 + 1),
                 ))
                 .execute(conn)?;
         }
