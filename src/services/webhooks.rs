@@ -119,18 +119,27 @@ const NOT_GLOBAL_V4: &[([u8; 4], u32)] = &[
 
 /// IPv6 blocks that are not globally reachable: the IPv4-compatible block (with `::` and
 /// `::1`), local-use NAT64, discard-only, IETF protocol assignments (Teredo among them),
-/// documentation, unique local, site-local, link-local and multicast.
+/// documentation (both blocks), segment routing, unique local, site-local, link-local and
+/// multicast.
 const NOT_GLOBAL_V6: &[([u16; 8], u32)] = &[
     ([0, 0, 0, 0, 0, 0, 0, 0], 96),
     ([0x64, 0xff9b, 1, 0, 0, 0, 0, 0], 48),
     ([0x100, 0, 0, 0, 0, 0, 0, 0], 64),
     ([0x2001, 0, 0, 0, 0, 0, 0, 0], 23),
     ([0x2001, 0xdb8, 0, 0, 0, 0, 0, 0], 32),
+    ([0x3fff, 0, 0, 0, 0, 0, 0, 0], 20),
+    ([0x5f00, 0, 0, 0, 0, 0, 0, 0], 16),
     ([0xfc00, 0, 0, 0, 0, 0, 0, 0], 7),
     ([0xfec0, 0, 0, 0, 0, 0, 0, 0], 10),
     ([0xfe80, 0, 0, 0, 0, 0, 0, 0], 10),
     ([0xff00, 0, 0, 0, 0, 0, 0, 0], 8),
 ];
+
+/// Whether the bits of `apart` above the lowest `host` are all zero: the two addresses whose
+/// difference it is share their first `32 - host` bits (a /0 shares all).
+fn same_prefix(apart: u32, host: u32) -> bool {
+    apart.checked_shr(host).unwrap_or(0) == 0
+}
 
 /// Whether an address is one a public webhook must not reach: any that is not globally
 /// reachable, and an IPv6 address that carries such an IPv4 one (mapped, NAT64, 6to4).
@@ -140,12 +149,13 @@ fn private(ip: IpAddr) -> bool {
             let n = u32::from(a);
             NOT_GLOBAL_V4
                 .iter()
-                .any(|&(net, len)| (n ^ u32::from_be_bytes(net)) >> (32 - len) == 0)
+                .any(|&(net, len)| same_prefix(n ^ u32::from_be_bytes(net), 32 - len))
         }
         IpAddr::V6(a) => {
             let n = u128::from(a);
             let within = |net: [u16; 8], len: u32| {
-                (n ^ u128::from(std::net::Ipv6Addr::from(net))) >> (128 - len) == 0
+                let apart = n ^ u128::from(std::net::Ipv6Addr::from(net));
+                apart.checked_shr(128 - len).unwrap_or(0) == 0
             };
             let carried = if let Some(v4) = a.to_ipv4_mapped() {
                 Some(v4)
