@@ -107,17 +107,9 @@ fn automatic(
     {
         return Some("auto-submitted");
     }
-    // Its first word, as responders write it: `bulk`, `"bulk"`, `bulk (vacation)`, `bulk; x`.
-    let first_word = |v: &str| -> String {
-        v.trim_start_matches([' ', '\t', '"', '\''])
-            .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ';' | ','))
-            .next()
-            .unwrap_or("")
-            .to_owned()
-    };
     if lower("Precedence")
         .iter()
-        .any(|v| ["bulk", "junk", "list", "auto_reply"].contains(&first_word(v).as_str()))
+        .any(|v| ["bulk", "junk", "list", "auto_reply"].contains(&first_word(v)))
     {
         return Some("precedence");
     }
@@ -243,6 +235,16 @@ pub fn html_text(html: &str) -> String {
     }
     kept.push_str(&html[copied..cut]);
     mail_parser::decoders::html::html_to_text(&kept)
+}
+
+/// A header value's first word, as responders write it: `bulk`, `"bulk"`, `bulk (vacation)`,
+/// `bulk; x`.
+fn first_word(value: &str) -> &str {
+    value
+        .trim_start_matches([' ', '\t', '"', '\''])
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ';' | ','))
+        .next()
+        .unwrap_or("")
 }
 
 /// A line without the spaces, non-breaking spaces and invisible characters mail programs add.

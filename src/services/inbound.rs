@@ -32,6 +32,10 @@ use uuid::Uuid;
 /// always answered: moves cannot loop, the game moves on).
 pub const REFUSALS_PER_HOUR: i64 = 20;
 
+/// The longest Message-ID an answer is threaded under: its `In-Reply-To` and `References` lines
+/// must stay within RFC 5322's 998 characters, and real ids are far shorter.
+const MAX_THREADED_ID: usize = 900;
+
 /// The largest message read (replies are short; attachments are not read).
 pub const MAX_MESSAGE_BYTES: usize = 10 * 1024 * 1024;
 
@@ -106,15 +110,6 @@ pub fn receive(
     let reply = inbound::read(raw).ok_or_else(|| {
         ApiError::Validation("the body is not an RFC 5322 message (no header)".to_owned())
     })?;
-    // No address, Message-ID or move has a NUL, and PostgreSQL text cannot store one: refused
-    // for good (SMTP 554, not a "try again later" the relay would repeat for days), and never
-    // answered, since its sender may not be who it says.
-    let nul = |field: &Option<String>| field.as_deref().is_some_and(|f| f.contains('\0'));
-    if nul(&reply.from) || nul(&reply.message_id) || nul(&reply.line) {
-        return Err(ApiError::Validation(
-            "the message has a NUL character in its sender, its Message-ID or its move".to_owned(),
-        ));
-    }
     let addresses = envelope.map_or(&reply.recipients, |e| &e.recipients);
     let Some(token) = addresses
         .iter()
@@ -148,6 +143,16 @@ pub fn receive(
     {
         return Ok(Outcome::Ignored);
     }
+    // No address, Message-ID or move has a NUL, and PostgreSQL text cannot store one: refused
+    // for good (SMTP 554, not a "try again later" the relay would repeat for days), and never
+    // answered, since its sender may not be who it says. After the machines' mail above, which
+    // is ignored as always (a 554 would make their relay bounce it).
+    let nul = |field: &Option<String>| field.as_deref().is_some_and(|f| f.contains('\0'));
+    if nul(&reply.from) || nul(&reply.message_id) || nul(&reply.line) {
+        return Err(ApiError::Validation(
+            "the message has a NUL character in its sender, its Message-ID or its move".to_owned(),
+        ));
+    }
     let message_id = message_key(&reply, raw);
     let grant = inbox.links.verify_reply_token(&token);
     let outcome = conn.transaction(|conn| -> Result<Outcome, ApiError> {
@@ -170,9 +175,11 @@ pub fn receive(
                     to: sender.clone(),
                     game_id,
                     seat,
-                    // Threaded under the reply unless its id could not sit on one header
-                    // line (RFC 5322: 998 characters); ids are short, a longer one is not real.
-                    in_reply_to: reply.message_id.clone().filter(|id| id.len() <= 900),
+                    // Threaded under the reply, unless its id is too long for a header line.
+                    in_reply_to: reply
+                        .message_id
+                        .clone()
+                        .filter(|id| id.len() <= MAX_THREADED_ID),
                     answer,
                     message_id: crate::email::jobs::message_id(),
                 }
