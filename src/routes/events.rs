@@ -111,7 +111,7 @@ pub async fn get_my_events(
 /// missed has been pruned; without a cursor, after the account's latest event.
 ///
 /// # Errors
-/// 410 `cursor_expired`; database failures.
+/// 410 `cursor_expired`; 422 for a cursor past the account's last event; database failures.
 async fn start_of(state: &AppState, user: UserId, cursor: Option<i64>) -> Result<i64, ApiError> {
     let kept_days = state.settings.events.retention_days;
     Ok(match cursor {

@@ -264,11 +264,12 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
     let rules = super::rules::rules_href(&view.game.kind);
     // A refusal is shown next to its form; a form the page does not draw now (one posted from
     // an older page, or made up) gets it above the game, so no refusal goes unexplained.
-    let unplaced = view
-        .notes
-        .problem
-        .as_ref()
-        .filter(|p| p.action != "chat" && !game_body.0.contains("id=\"problem-"));
+    let unplaced = view.notes.problem.as_ref().filter(|p| {
+        p.action != "chat"
+            && !game_body
+                .0
+                .contains(&format!("id=\"problem-{}\"", p.action))
+    });
     let body = html! {
         @if let Some(problem) = unplaced {
             div.problem role="alert" id="problem-form" {

@@ -60,7 +60,7 @@ fn a_connection_the_relay_closed_is_replaced_and_no_mail_is_lost() {
 #[test]
 fn an_idle_connection_is_closed_with_quit_and_the_next_mail_opens_another() {
     let sink = SmtpSink::start();
-    let idle = Duration::from_millis(300);
+    let idle = Duration::from_secs(1);
     let relay = Smtp::with_idle(&sink.url(), Duration::from_secs(5), None, idle).unwrap();
     send(&relay, "ada@example.test", 0).unwrap();
     send(&relay, "ada@example.test", 1).unwrap();
