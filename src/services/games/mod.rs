@@ -493,21 +493,9 @@ pub fn create(
         // A game of one (a solo Merchants & Marauders) has every seat taken already: it starts
         // now, as the last join starts any other.
         let resource = match setup_when_seated(&game, &seats)? {
-            Some((state, events)) => {
-                let written = write::commit(
-                    conn,
-                    Step {
-                        game: &game,
-                        seats: &seats,
-                        state: Some(&state),
-                        actor: None,
-                        actions: &[],
-                        events: &events,
-                        ending: Ending::Played,
-                        timed_out: false,
-                    },
-                )?;
-                resource::render(&written.game, &written.seats, Some(&state), Some(creator))
+            Some(started) => {
+                let written = start(conn, &game, &seats, &started)?;
+                resource::render(&written.game, &written.seats, Some(&started.0), Some(creator))
             }
             None => resource::render(&game, &seats, None, Some(creator)),
         };
@@ -573,24 +561,9 @@ pub fn create_seated(
         .execute(conn)?;
     let game = load_game(conn, id, true)?;
     let seats = load_seats(conn, id)?;
-    let seed = seed_of(&game, &seats)?;
-    let count = u8::try_from(seats.len()).unwrap_or(u8::MAX);
-    let (state, events) = kind
-        .setup(&game.options, count, &seed)
-        .map_err(|e| internal("setup of a competition's options", e))?;
-    write::commit(
-        conn,
-        Step {
-            game: &game,
-            seats: &seats,
-            state: Some(&state),
-            actor: None,
-            actions: &[],
-            events: &events.into_iter().map(|e| (0, e)).collect::<Vec<_>>(),
-            ending: Ending::Played,
-            timed_out: false,
-        },
-    )?;
+    let started = setup_when_seated(&game, &seats)?
+        .ok_or_else(|| internal("a competition's game", "a seat was left empty"))?;
+    start(conn, &game, &seats, &started)?;
     tracing::info!(game.id = %id, kind = kind.as_str(), seats = seat_count, "competition game started");
     Ok(id)
 }
@@ -684,6 +657,32 @@ fn setup_when_seated(game: &Game, seats: &[SeatRow]) -> Result<Option<Started>, 
         .map_err(|e| internal("setup of stored rules", e))?;
     tracing::info!(game.id = %game.id, "game started");
     Ok(Some((state, events.into_iter().map(|e| (0, e)).collect())))
+}
+
+/// Stores the start of a game whose every seat is taken (nobody's move: each first pending seat
+/// is mailed).
+///
+/// # Errors
+/// Database failures.
+fn start(
+    conn: &mut PgConnection,
+    game: &Game,
+    seats: &[SeatRow],
+    (state, events): &Started,
+) -> Result<Written, ApiError> {
+    write::commit(
+        conn,
+        Step {
+            game,
+            seats,
+            state: Some(state),
+            actor: None,
+            actions: &[],
+            events,
+            ending: Ending::Played,
+            timed_out: false,
+        },
+    )
 }
 
 /// Takes the caller's invited seat, or else the first open seat; mixes the caller's `entropy`
