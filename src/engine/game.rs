@@ -168,6 +168,16 @@ pub trait Game: 'static {
     /// Resolves a preset and switches into complete rules; errors name the option.
     fn resolve(options: &Self::Options) -> Result<Self::Rules, OptionsError>;
 
+    /// Refuses options given that mean nothing with `seats` players (a one-player level in a
+    /// game of three), which [`Game::resolve`] cannot tell: it does not know the seats. A client
+    /// who chose one would otherwise believe it in force.
+    ///
+    /// # Errors
+    /// An [`OptionsError`] naming the option.
+    fn fits_seats(_options: &Self::Options, _seats: u8) -> Result<(), OptionsError> {
+        Ok(())
+    }
+
     /// The starting state for `seats` players, using only `rng` for chance. Whatever happens at
     /// once (Magnate's first roll) is pushed to `events`.
     fn setup(

@@ -82,6 +82,14 @@ impl GameKind {
         self.0.resolve_options(options)
     }
 
+    /// Whether a client's options (already resolved without error) suit a game of `seats`.
+    ///
+    /// # Errors
+    /// An [`OptionsError`] naming the option given that the seats leave without effect.
+    pub fn options_fit_seats(self, options: &Value, seats: u8) -> Result<(), OptionsError> {
+        self.0.options_fit_seats(options, seats)
+    }
+
     /// Sets up a game from stored rules; the setup draws from stream 0 of `seed`.
     ///
     /// # Errors
@@ -398,6 +406,7 @@ trait Host: Sync {
     fn kind(&self) -> &'static str;
     fn info(&self, kind: GameKind) -> KindInfo;
     fn resolve_options(&self, options: &Value) -> Result<Value, OptionsError>;
+    fn options_fit_seats(&self, options: &Value, seats: u8) -> Result<(), OptionsError>;
     fn setup(
         &self,
         rules: &Value,
@@ -580,6 +589,11 @@ fn unread(given: &Value, read: &Value) -> Option<String> {
 }
 
 fn resolve<G: Game>(options: &Value) -> Result<G::Rules, OptionsError> {
+    G::resolve(&parse_options::<G>(options)?)
+}
+
+/// A client's options (`null` for none) read into the game's options type.
+fn parse_options<G: Game>(options: &Value) -> Result<G::Options, OptionsError> {
     let options = match options {
         Value::Null => Value::Object(Map::new()),
         Value::Object(_) => options.clone(),
@@ -590,9 +604,7 @@ fn resolve<G: Game>(options: &Value) -> Result<G::Rules, OptionsError> {
             ));
         }
     };
-    let parsed: G::Options =
-        serde_json::from_value(options).map_err(|e| OptionsError(e.to_string()))?;
-    G::resolve(&parsed)
+    serde_json::from_value(options).map_err(|e| OptionsError(e.to_string()))
 }
 
 impl<G: SelfPlay + Present> Host for Hosting<G>
@@ -624,6 +636,10 @@ where
 
     fn resolve_options(&self, options: &Value) -> Result<Value, OptionsError> {
         resolve::<G>(options).map(|r| to_json(&r))
+    }
+
+    fn options_fit_seats(&self, options: &Value, seats: u8) -> Result<(), OptionsError> {
+        G::fits_seats(&parse_options::<G>(options)?, seats)
     }
 
     fn setup(

@@ -387,3 +387,50 @@ async fn a_solo_game_starts_when_created_and_takes_a_move() {
     assert_eq!(read.json["status"], "active", "{}", read.text);
     assert_eq!(read.json["version"], r.json["version"]);
 }
+
+/// MM-SOLO-2: a solo level chosen for a game of several, or for a competition's tables, would be
+/// silently ignored; it is refused, naming the option, and creates nothing.
+#[actix_web::test]
+async fn a_solo_level_is_refused_for_a_game_of_several() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let several = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "merchants_and_marauders", "open_seats": 2,
+                   "options": {"solo_level": "hard"}}),
+        )
+        .await;
+    assert_eq!(several.status, 422, "{}", several.text);
+    assert!(
+        several.text.contains("solo_level") && several.text.contains("MM-SOLO-2"),
+        "{}",
+        several.text
+    );
+    let tables = app
+        .post(
+            "/api/v1/competitions",
+            Some(&ada),
+            json!({"name": "Brutal tables", "kind": "merchants_and_marauders",
+                   "options": {"solo_level": "brutal"},
+                   "format": {"type": "tables", "table_sizes": [3], "rounds": 1},
+                   "entry": "open"}),
+        )
+        .await;
+    assert_eq!(tables.status, 422, "{}", tables.text);
+    assert!(tables.text.contains("solo_level"), "{}", tables.text);
+    let mine = app.get("/api/v1/games", Some(&ada)).await;
+    assert_eq!(mine.json, json!([]), "{}", mine.text);
+    // Alone, the level is what it is for; with several and no level, the game is made.
+    for (seats, options) in [(0, json!({"solo_level": "hard"})), (2, json!({}))] {
+        let ok = app
+            .post(
+                "/api/v1/games",
+                Some(&ada),
+                json!({"kind": "merchants_and_marauders", "open_seats": seats, "options": options}),
+            )
+            .await;
+        assert_eq!(ok.status, 201, "{}", ok.text);
+    }
+}

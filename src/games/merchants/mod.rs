@@ -207,6 +207,18 @@ impl Game for Merchants {
         })
     }
 
+    /// MM-SOLO-2: the D-SOLO level shortens the event deck of a game of one; with more players
+    /// it would be silently ignored.
+    fn fits_seats(options: &Options, seats: u8) -> Result<(), OptionsError> {
+        match &options.solo_level {
+            Some(level) if seats != 1 => Err(OptionsError(format!(
+                "solo_level: {level:?} is a one-player level (MM-SOLO-2); leave it out of a game \
+                 of {seats} players"
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     fn setup(
         rules: &Rules,
         seats: u8,

@@ -248,13 +248,14 @@ pub fn create(
     } = request;
     let name = crate::domain::one_line_text("name", &name, 120)
         .map_err(|e| ApiError::Validation(e.to_string()))?;
-    let options = kind
+    let resolved = kind
         .resolve_options(&options)
         .map_err(|e| ApiError::Validation(format!("options: {e}")))?;
     format
         .check()
         .map_err(|e| ApiError::Validation(format!("format: {e}")))?;
-    check_format_fits(kind, &format)?;
+    check_format_fits(kind, &format, &options)?;
+    let options = resolved;
     if let Some(list) = &scoring.place_points
         && list.len() > 5
     {
@@ -349,11 +350,16 @@ fn invite_addresses(
 
 use crate::jobs::BackgroundJob;
 
-/// Tables need a game for 3 seats or more; two-seat formats a game for two.
-fn check_format_fits(kind: GameKind, format: &Format) -> Result<(), ApiError> {
+/// Tables need a game for 3 seats or more; two-seat formats a game for two. The options as
+/// the organiser gave them must suit every size of game the format makes.
+fn check_format_fits(
+    kind: GameKind,
+    format: &Format,
+    options: &serde_json::Value,
+) -> Result<(), ApiError> {
     let info = kind.info();
     let fits = |n: usize| (usize::from(info.min_seats)..=usize::from(info.max_seats)).contains(&n);
-    match format {
+    let sizes: &[usize] = match format {
         Format::Tables { table_sizes, .. } => {
             if let Some(bad) = table_sizes.iter().find(|s| !fits(**s)) {
                 return Err(ApiError::Validation(format!(
@@ -361,6 +367,7 @@ fn check_format_fits(kind: GameKind, format: &Format) -> Result<(), ApiError> {
                     info.name, info.min_seats, info.max_seats
                 )));
             }
+            table_sizes
         }
         _ if !fits(2) => {
             return Err(ApiError::Validation(format!(
@@ -368,7 +375,11 @@ fn check_format_fits(kind: GameKind, format: &Format) -> Result<(), ApiError> {
                 info.name
             )));
         }
-        _ => {}
+        _ => &[2],
+    };
+    for &size in sizes {
+        kind.options_fit_seats(options, u8::try_from(size).unwrap_or(u8::MAX))
+            .map_err(|e| ApiError::Validation(format!("options: {e}")))?;
     }
     Ok(())
 }

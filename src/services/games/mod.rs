@@ -401,6 +401,13 @@ pub fn create(
             info.name, info.min_seats, info.max_seats, request.open_seats
         )));
     }
+    request
+        .kind
+        .options_fit_seats(
+            &request.options,
+            u8::try_from(seat_count).unwrap_or(u8::MAX),
+        )
+        .map_err(|e| ApiError::Validation(format!("options: {e}")))?;
     conn.transaction(|conn| {
         if let Some(key) = key
             && let Some(stored) = idempotency::claim(conn, creator, key)?
