@@ -829,7 +829,8 @@ fn hours(seconds: &[i32]) -> String {
 
 /// "24, 2, 0.5" as seconds; a refusal names what is wrong.
 fn parse_hours(text: &str) -> Result<Vec<i64>, String> {
-    text.split(',')
+    let hours = text
+        .split(',')
         .map(str::trim)
         .filter(|x| !x.is_empty())
         .map(|x| {
@@ -839,7 +840,16 @@ fn parse_hours(text: &str) -> Result<Vec<i64>, String> {
                 .map(|h| (h * 3600.0).round() as i64)
                 .ok_or_else(|| format!("reminders: {x:?} is not a number of hours from 0 to 720"))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    // Said here in the form's words (the service's refusal names the API's field).
+    if hours.len() > notifications::MAX_REMINDERS {
+        return Err(format!(
+            "reminders: at most {} times, not {}",
+            notifications::MAX_REMINDERS,
+            hours.len()
+        ));
+    }
+    Ok(hours)
 }
 
 fn settings_page(
@@ -848,9 +858,17 @@ fn settings_page(
     s: &Settings,
     saved: bool,
     problem: Option<&str>,
+    entered: Option<&HashMap<String, String>>,
 ) -> Markup {
     let l = chrome.locale;
     let v = &s.vacation;
+    // A refused form shows what the player typed, to mend rather than type again.
+    let typed = |field: &str| entered.and_then(|f| f.get(field)).cloned();
+    let mode = typed("mode")
+        .and_then(|m| MODES.iter().find(|(x, _)| x.as_str() == m).map(|(x, _)| *x))
+        .unwrap_or(s.mode);
+    let reminders = typed("reminders").unwrap_or_else(|| hours(&s.reminders));
+    let time_zone = typed("time_zone").unwrap_or_else(|| s.time_zone.clone());
     page(
         chrome,
         t(l, "settings"),
@@ -864,16 +882,16 @@ fn settings_page(
                     legend { (t(l, "mail_about_turns")) }
                     @for (m, key) in MODES {
                         label {
-                            input type="radio" name="mode" value=(m.as_str()) checked[m == s.mode];
+                            input type="radio" name="mode" value=(m.as_str()) checked[m == mode];
                             " " (t(l, key))
                         }
                         br;
                     }
                 }
                 label for="reminders" { (t(l, "reminders")) }
-                input id="reminders" name="reminders" value=(hours(&s.reminders));
+                input id="reminders" name="reminders" value=(reminders);
                 label for="time-zone" { (t(l, "time_zone")) }
-                input id="time-zone" name="time_zone" value=(s.time_zone);
+                input id="time-zone" name="time_zone" value=(time_zone);
                 button type="submit" { (t(l, "save")) }
             }
             h2 { (t(l, "vacation")) }
@@ -910,30 +928,42 @@ pub async fn settings(state: web::Data<AppState>, me: SignedIn) -> Result<HttpRe
     let s = db(&state, &me.chrome, move |conn| load_settings(conn, user)).await?;
     Ok(respond(
         StatusCode::OK,
-        settings_page(&me.chrome, &me.csrf, &s, false, None),
+        settings_page(&me.chrome, &me.csrf, &s, false, None, None),
     ))
 }
 
-/// Applies the settings form; `Err` is a refusal to show next to it.
+/// Applies the settings form; `Err` is a refusal to show next to it, naming every field that is
+/// wrong (a player who mistyped two should not find the second only after mending the first).
 fn apply_settings(
     conn: &mut diesel::PgConnection,
     user: UserId,
     form: &HashMap<String, String>,
 ) -> Result<Result<(), String>, ApiError> {
+    let mut problems = Vec::new();
     let chosen = form.get("mode").map_or("", String::as_str);
-    let Some((mode, _)) = MODES.iter().find(|(m, _)| m.as_str() == chosen) else {
-        return Ok(Err(format!("mode: {chosen:?} is not a choice")));
-    };
+    let mode = MODES
+        .iter()
+        .find(|(m, _)| m.as_str() == chosen)
+        .map(|(m, _)| *m);
+    if mode.is_none() {
+        problems.push(format!("mode: {chosen:?} is not a choice"));
+    }
     // A field the form did not send stays as it is.
     let reminders = match form.get("reminders").map(|r| parse_hours(r)).transpose() {
         Ok(r) => r,
-        Err(e) => return Ok(Err(e)),
+        Err(e) => {
+            problems.push(e);
+            None
+        }
     };
     let zone = form.get("time_zone").map(|z| z.trim());
-    // Checked before anything is written: a refused form changes nothing.
     if let Some(Err(e)) = zone.map(crate::services::clocks::time_zone) {
-        return Ok(Err(e.to_string()));
+        problems.push(e.to_string());
     }
+    // Checked before anything is written: a refused form changes nothing.
+    let Some(mode) = mode.filter(|_| problems.is_empty()) else {
+        return Ok(Err(problems.join("; ")));
+    };
     use diesel::Connection;
     conn.transaction(|conn| {
         let changed = reminders
@@ -945,7 +975,7 @@ fn apply_settings(
             Err(ApiError::Validation(why)) => return Ok(Err(why)),
             other => other?,
         };
-        notifications::set_mode(conn, user, *mode)?;
+        notifications::set_mode(conn, user, mode)?;
         Ok(Ok(()))
     })
 }
@@ -959,6 +989,7 @@ pub async fn save_settings(
 ) -> Result<HttpResponse, PageError> {
     me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
     let (user, form) = (me.user, form.into_inner());
+    let entered = form.clone();
     let (outcome, s) = db(&state, &me.chrome, move |conn| {
         let outcome = apply_settings(conn, user, &form)?;
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
@@ -967,11 +998,11 @@ pub async fn save_settings(
     Ok(match outcome {
         Ok(()) => respond(
             StatusCode::OK,
-            settings_page(&me.chrome, &me.csrf, &s, true, None),
+            settings_page(&me.chrome, &me.csrf, &s, true, None, None),
         ),
         Err(why) => respond(
             StatusCode::UNPROCESSABLE_ENTITY,
-            settings_page(&me.chrome, &me.csrf, &s, false, Some(&why)),
+            settings_page(&me.chrome, &me.csrf, &s, false, Some(&why), Some(&entered)),
         ),
     })
 }
@@ -994,11 +1025,11 @@ pub async fn save_vacation(
     Ok(match outcome {
         Ok(()) => respond(
             StatusCode::OK,
-            settings_page(&me.chrome, &me.csrf, &s, true, None),
+            settings_page(&me.chrome, &me.csrf, &s, true, None, None),
         ),
         Err(e) => respond(
             actix_web::ResponseError::status_code(&e),
-            settings_page(&me.chrome, &me.csrf, &s, false, Some(&e.to_string())),
+            settings_page(&me.chrome, &me.csrf, &s, false, Some(&e.to_string()), None),
         ),
     })
 }

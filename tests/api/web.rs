@@ -1059,6 +1059,26 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     .await;
     assert_eq!(bad.status, 422);
     assert!(bad.text.contains("time_zone"), "{}", bad.text);
+    // Every wrong field is named at once, in the form's own words.
+    let worse = post_form(
+        &app,
+        "/settings",
+        &cookie,
+        &format!("csrf={csrf}&mode=loud&reminders=1%2C2%2C3%2C4%2C5%2C6&time_zone=Mars%2FOlympus"),
+    )
+    .await;
+    assert_eq!(worse.status, 422);
+    for named in [
+        "mode: &quot;loud&quot;",
+        "reminders: at most 5 times",
+        "time_zone",
+    ] {
+        assert!(worse.text.contains(named), "{named}: {}", worse.text);
+    }
+    // The form shows what was typed, to mend.
+    for typed in ["value=\"1,2,3,4,5,6\"", "value=\"Mars/Olympus\""] {
+        assert!(worse.text.contains(typed), "{typed}: {}", worse.text);
+    }
     let unchanged = app.get("/api/v1/me/notifications", Some(&ada)).await;
     assert_eq!(
         unchanged.json["reminders_seconds"],
