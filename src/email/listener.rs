@@ -302,8 +302,10 @@ async fn read_message(inbox: &Inbox, pool: &PgPool, received: Received) -> (Resp
     .map_err(ApiError::from);
     let response = match done {
         Ok(_) => mailin::response::OK,
-        Err(ApiError::Validation(_) | ApiError::PayloadTooLarge { .. }) => {
-            Response::custom(554, "Not a message".to_owned())
+        // Refused for good, saying why: the sending relay puts the line in its bounce.
+        Err(ApiError::Validation(why)) => Response::custom(554, reply_line(&why)),
+        Err(e @ ApiError::PayloadTooLarge { .. }) => {
+            Response::custom(554, reply_line(&e.to_string()))
         }
         Err(e) => {
             tracing::warn!(error = %e, "inbound SMTP: a message could not be read; the sender will retry");
@@ -311,6 +313,18 @@ async fn read_message(inbox: &Inbox, pool: &PgPool, received: Received) -> (Resp
         }
     };
     (response, recipients)
+}
+
+/// `why` as the text of an SMTP reply line: printable ASCII only (a reply is one line, and
+/// `…` or a line break would break it), at most 200 characters.
+fn reply_line(why: &str) -> String {
+    let line: String = why
+        .chars()
+        .map(|c| if c == '…' { '.' } else { c })
+        .filter(|c| c.is_ascii_graphic() || *c == ' ')
+        .take(200)
+        .collect();
+    format!("5.6.0 Not a message herald can read: {line}")
 }
 
 #[cfg(test)]

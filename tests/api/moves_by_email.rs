@@ -720,6 +720,7 @@ async fn a_reply_with_a_nul_is_refused_for_good_and_changes_nothing() {
         let refused = po.smtp(EMAILS[seat], &to, raw.clone().into_bytes()).await;
         let why = refused.expect_err("refused");
         assert!(why.contains("554"), "a permanent refusal: {why}");
+        assert!(why.contains("a NUL character"), "saying why: {why}");
         assert_eq!(po.version(&t).await, v0, "{raw}");
         assert!(po.post().is_empty(), "answered: {raw}");
     }
