@@ -216,6 +216,8 @@ fn app(
         .app_data(web::QueryConfig::default().error_handler(|err, _| {
             ApiError::Validation(format!("bad query parameters: {err}")).into()
         }))
+        // Only the pages read forms.
+        .app_data(web::FormConfig::default().error_handler(crate::web::form_error))
         .into_utoipa_app();
     routes::register(api)
         .into_app()

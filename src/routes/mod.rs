@@ -175,11 +175,15 @@ pub async fn serve_spec(spec: web::Data<Arc<Spec>>) -> HttpResponse {
         .body(spec.json.clone())
 }
 
-/// What no handler took: 405 for a known path, 404 otherwise.
+/// What no handler took: 405 for a known path (a page's as a page), 404 otherwise.
 pub async fn fallback(
     req: HttpRequest,
     spec: web::Data<Arc<Spec>>,
+    pages: Option<web::Data<crate::web::PageRoutes>>,
 ) -> Result<HttpResponse, ApiError> {
+    if let Some(allow) = pages.as_ref().and_then(|p| p.allowed(req.path())) {
+        return Ok(crate::web::method_not_allowed(&req, &allow));
+    }
     Err(match spec.allowed(req.path()) {
         Some(allow) => ApiError::MethodNotAllowed { allow },
         None => ApiError::NotFound(format!("there is nothing at {}", req.path())),

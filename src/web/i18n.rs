@@ -791,6 +791,42 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ["Not found", "No encontrado", "Non trovato", "Introuvable"],
     ),
     (
+        "method_not_allowed",
+        [
+            "This page does not answer {method}; it answers {allow}.",
+            "Esta página no responde a {method}; responde a {allow}.",
+            "Questa pagina non risponde a {method}; risponde a {allow}.",
+            "Cette page ne répond pas à {method} ; elle répond à {allow}.",
+        ],
+    ),
+    (
+        "form_unreadable",
+        [
+            "The form could not be read: its fields are not those of a form.",
+            "No se pudo leer el formulario: sus campos no son los de un formulario.",
+            "Non è stato possibile leggere il modulo: i suoi campi non sono quelli di un modulo.",
+            "Le formulaire n'a pas pu être lu : ses champs ne sont pas ceux d'un formulaire.",
+        ],
+    ),
+    (
+        "form_media_type",
+        [
+            "The form could not be read: a form is sent as application/x-www-form-urlencoded.",
+            "No se pudo leer el formulario: un formulario se envía como application/x-www-form-urlencoded.",
+            "Non è stato possibile leggere il modulo: un modulo si invia come application/x-www-form-urlencoded.",
+            "Le formulaire n'a pas pu être lu : un formulaire s'envoie en application/x-www-form-urlencoded.",
+        ],
+    ),
+    (
+        "form_too_large",
+        [
+            "The form could not be read: it is larger than any form of these pages.",
+            "No se pudo leer el formulario: es más grande que cualquier formulario de estas páginas.",
+            "Non è stato possibile leggere il modulo: è più grande di qualsiasi modulo di queste pagine.",
+            "Le formulaire n'a pas pu être lu : il est plus grand que tout formulaire de ces pages.",
+        ],
+    ),
+    (
         "error",
         [
             "Something went wrong",

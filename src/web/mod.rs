@@ -26,84 +26,175 @@ pub mod rules;
 pub mod session;
 pub mod sign_up;
 
-use actix_web::web;
+use actix_web::dev::ResourceDef;
+use actix_web::http::{Method, StatusCode, header};
+use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, guard, web};
 
-/// Mounts the pages (outside the OpenAPI document: these answer HTML).
+/// Mounts the pages (outside the OpenAPI document: these answer HTML), and the list of them with
+/// their methods, by which a page asked with another method answers 405 rather than 404.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/static/herald.css", web::get().to(assets::stylesheet))
-        .route("/static/herald.js", web::get().to(assets::script))
-        .route("/", web::get().to(account::home))
-        .route("/games", web::get().to(account::my_games))
-        .route("/lobby", web::get().to(lobby::lobby_page))
-        .route("/archive", web::get().to(archive::archive_page))
-        .route("/competitions", web::get().to(competitions::list_page))
-        .route("/competitions/new", web::get().to(competitions::new_form))
-        .route("/competitions/new", web::post().to(competitions::create))
-        .route(
-            "/competitions/{id}",
-            web::get().to(competitions::competition_page),
-        )
-        .route(
+    let mut pages = Pages {
+        cfg,
+        known: Vec::new(),
+    };
+    pages
+        .get("/static/herald.css", assets::stylesheet)
+        .get("/static/herald.js", assets::script)
+        .get("/", account::home)
+        .get("/games", account::my_games)
+        .get("/lobby", lobby::lobby_page)
+        .get("/archive", archive::archive_page)
+        .get("/competitions", competitions::list_page)
+        .get("/competitions/new", competitions::new_form)
+        .post("/competitions/new", competitions::create)
+        .get("/competitions/{id}", competitions::competition_page)
+        .get(
             "/competitions/{id}/standings.csv",
-            web::get().to(competitions::standings_csv),
+            competitions::standings_csv,
         )
-        .route(
-            "/competitions/{id}/{action}",
-            web::post().to(competitions::act),
-        )
-        .route("/games/new", web::get().to(new_game::new_game_form))
-        .route("/games/new", web::post().to(new_game::create_game))
-        .route("/sign-up", web::get().to(sign_up::sign_up_form))
-        .route("/sign-up", web::post().to(sign_up::request_sign_up))
-        .route("/sign-up/{token}", web::get().to(sign_up::sign_up_landing))
-        .route(
-            "/sign-up/{token}",
-            web::post().to(sign_up::complete_sign_up),
-        )
-        .route("/sign-in", web::get().to(account::sign_in_form))
-        .route("/sign-in", web::post().to(account::request_sign_in))
-        .route("/sign-in/{token}", web::get().to(account::sign_in_landing))
-        .route("/sign-in/{token}", web::post().to(account::sign_in_by_link))
-        .route(
-            "/sign-in/{token}/fresh",
-            web::post().to(account::fresh_sign_in_link),
-        )
-        .route("/sign-out", web::post().to(account::sign_out))
-        .route("/invitations/{game_id}", web::get().to(account::invitation))
-        .route(
-            "/invitations/{game_id}",
-            web::post().to(account::accept_invitation),
-        )
-        .route(
+        .post("/competitions/{id}/{action}", competitions::act)
+        .get("/games/new", new_game::new_game_form)
+        .post("/games/new", new_game::create_game)
+        .get("/sign-up", sign_up::sign_up_form)
+        .post("/sign-up", sign_up::request_sign_up)
+        .get("/sign-up/{token}", sign_up::sign_up_landing)
+        .post("/sign-up/{token}", sign_up::complete_sign_up)
+        .get("/sign-in", account::sign_in_form)
+        .post("/sign-in", account::request_sign_in)
+        .get("/sign-in/{token}", account::sign_in_landing)
+        .post("/sign-in/{token}", account::sign_in_by_link)
+        .post("/sign-in/{token}/fresh", account::fresh_sign_in_link)
+        .post("/sign-out", account::sign_out)
+        .get("/invitations/{game_id}", account::invitation)
+        .post("/invitations/{game_id}", account::accept_invitation)
+        .post(
             "/invitations/{game_id}/decline",
-            web::post().to(account::decline_invitation),
+            account::decline_invitation,
         )
-        .route(
-            "/games/{game_id}/cancel",
-            web::post().to(account::cancel_game),
-        )
-        .route(
-            "/invitations/{game_id}/new",
-            web::post().to(account::join_as_new_player),
-        )
-        .route("/settings", web::get().to(account::settings))
-        .route("/settings", web::post().to(account::save_settings))
-        .route("/settings/vacation", web::post().to(account::save_vacation))
-        .route("/play/{game_id}", web::get().to(play::game_page))
+        .post("/games/{game_id}/cancel", account::cancel_game)
+        .post("/invitations/{game_id}/new", account::join_as_new_player)
+        .get("/settings", account::settings)
+        .post("/settings", account::save_settings)
+        .post("/settings/vacation", account::save_vacation)
+        .get("/play/{game_id}", play::game_page)
         // Accepting or declining from the game page: under `/play/{id}`, where a play link's
         // session cookie is sent (before the catch-all of the game's own forms).
-        .route(
-            "/play/{game_id}/accept",
-            web::post().to(account::accept_invitation),
-        )
-        .route(
-            "/play/{game_id}/decline",
-            web::post().to(account::decline_invitation),
-        )
-        .route("/play/{game_id}/chat", web::post().to(play::chat))
-        .route("/play/{game_id}/{action}", web::post().to(play::act))
-        .route("/players/{id}", web::get().to(players::profile_page))
-        .route("/ratings/{kind}", web::get().to(players::leaderboard_page))
-        .route("/rules", web::get().to(rules::rules_index))
-        .route("/rules/{game}", web::get().to(rules::rules_page));
+        .post("/play/{game_id}/accept", account::accept_invitation)
+        .post("/play/{game_id}/decline", account::decline_invitation)
+        .post("/play/{game_id}/chat", play::chat)
+        .post("/play/{game_id}/{action}", play::act)
+        .get("/players/{id}", players::profile_page)
+        .get("/ratings/{kind}", players::leaderboard_page)
+        .get("/rules", rules::rules_index)
+        .get("/rules/{game}", rules::rules_page);
+    let known = PageRoutes::new(pages.known);
+    cfg.app_data(web::Data::new(known));
+}
+
+/// What [`configure`] mounts, recorded as it goes.
+struct Pages<'c> {
+    cfg: &'c mut web::ServiceConfig,
+    known: Vec<(&'static str, Method)>,
+}
+
+impl Pages<'_> {
+    /// A page read with `GET`, and with `HEAD` (a link checker's or a monitor's request: the
+    /// same answer without its body, which actix leaves out).
+    fn get<F, Args>(&mut self, path: &'static str, handler: F) -> &mut Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        let route = web::route()
+            .guard(guard::Any(guard::Get()).or(guard::Head()))
+            .to(handler);
+        self.cfg.route(path, route);
+        self.known.push((path, Method::GET));
+        self.known.push((path, Method::HEAD));
+        self
+    }
+
+    /// A form's target.
+    fn post<F, Args>(&mut self, path: &'static str, handler: F) -> &mut Self
+    where
+        F: Handler<Args>,
+        Args: FromRequest + 'static,
+        F::Output: Responder + 'static,
+    {
+        self.cfg.route(path, web::post().to(handler));
+        self.known.push((path, Method::POST));
+        self
+    }
+}
+
+/// The pages' paths with the methods each answers.
+pub struct PageRoutes(Vec<(ResourceDef, Vec<Method>)>);
+
+impl PageRoutes {
+    fn new(known: Vec<(&'static str, Method)>) -> PageRoutes {
+        let mut routes: Vec<(ResourceDef, Vec<Method>)> = Vec::new();
+        for (path, method) in known {
+            match routes
+                .iter_mut()
+                .find(|(def, _)| def.pattern() == Some(path))
+            {
+                Some((_, methods)) => methods.push(method),
+                None => routes.push((ResourceDef::new(path), vec![method])),
+            }
+        }
+        PageRoutes(routes)
+    }
+
+    /// The methods that `path` answers, when it is a page.
+    pub fn allowed(&self, path: &str) -> Option<Vec<Method>> {
+        let mut allow: Vec<Method> = Vec::new();
+        for (_, methods) in self.0.iter().filter(|(def, _)| def.is_match(path)) {
+            for m in methods {
+                if !allow.contains(m) {
+                    allow.push(m.clone());
+                }
+            }
+        }
+        (!allow.is_empty()).then_some(allow)
+    }
+}
+
+/// A page asked with a method it does not answer (a form's target opened as a link, a `PUT`):
+/// 405 with `Allow`, as a page in the reader's language.
+pub fn method_not_allowed(req: &HttpRequest, allow: &[Method]) -> HttpResponse {
+    let chrome = layout::Chrome::anonymous(i18n::request_locale(req));
+    let l = chrome.locale;
+    let names: Vec<&str> = allow.iter().map(Method::as_str).collect();
+    let text = i18n::t(l, "method_not_allowed")
+        .replace("{method}", req.method().as_str())
+        .replace("{allow}", &names.join(", "));
+    let mut res = layout::message(
+        &chrome,
+        StatusCode::METHOD_NOT_ALLOWED,
+        i18n::t(l, "error"),
+        &text,
+    );
+    if let Ok(value) = header::HeaderValue::from_str(&names.join(", ")) {
+        res.headers_mut().insert(header::ALLOW, value);
+    }
+    res
+}
+
+/// How a form that cannot be read is answered, on every page: with the status actix gives the
+/// reason (415 for another media type, 413 for too large, 400 otherwise) and a page saying why
+/// in the reader's language, where actix alone answers a line of plain English.
+pub fn form_error(err: actix_web::error::UrlencodedError, req: &HttpRequest) -> actix_web::Error {
+    use actix_web::ResponseError;
+    use actix_web::error::UrlencodedError;
+    let chrome = layout::Chrome::anonymous(i18n::request_locale(req));
+    let l = chrome.locale;
+    let status = err.status_code();
+    let key = match err {
+        UrlencodedError::ContentType => "form_media_type",
+        UrlencodedError::Overflow { .. } => "form_too_large",
+        _ => "form_unreadable",
+    };
+    let res = layout::message(&chrome, status, i18n::t(l, "error"), i18n::t(l, key));
+    actix_web::error::InternalError::from_response(err, res).into()
 }

@@ -171,8 +171,9 @@ fn is_api(path: &str) -> bool {
 // ---------------------------------------------------------------------------------------------
 // The table covers every route.
 
-/// `(method, path)` of each `.route("...", web::get()...)`, `web::resource("...")` and
-/// `SwaggerUi::new("...")` in the body of `fn <function>` of a source file.
+/// `(method, path)` of each `.route("...", web::get()...)`, `web::resource("...")`,
+/// `.get("...", ...)` and `.post("...", ...)` (the pages') and `SwaggerUi::new("...")` in the
+/// body of `fn <function>` of a source file.
 fn mounted_in(file: &str, function: &str) -> BTreeSet<(String, String)> {
     let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR"))).unwrap();
     let start = text
@@ -197,6 +198,13 @@ fn mounted_in(file: &str, function: &str) -> BTreeSet<(String, String)> {
             .flatten()
         {
             current = p;
+        } else if let Some((method, p)) = [(".get(", "GET"), (".post(", "POST")]
+            .iter()
+            .find(|(call, _)| rest.starts_with(call))
+            .and_then(|(call, method)| Some((*method, literal(i + call.len())?)))
+        {
+            // The pages' own `.get("path", handler)` and `.post(...)`.
+            found.insert((method.to_owned(), p));
         } else if rest.starts_with("SwaggerUi::new(") {
             if let Some(p) = literal(i + 15) {
                 found.insert(("GET".to_owned(), p));

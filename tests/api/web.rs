@@ -1711,3 +1711,89 @@ async fn the_archive_lists_finished_games_for_anyone_by_game_and_by_player() {
     assert_eq!(g.status, 200);
     assert!(!g.text.contains("data-action=\"build\""));
 }
+
+/// A page asked with a method it does not answer gets 405 with `Allow`, as a page; a page is
+/// read with `HEAD` too; a form posted as something else than a form gets 415 as a page saying
+/// so. The API keeps its problems.
+#[actix_web::test]
+async fn pages_answer_wrong_methods_and_media_types_as_pages() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let html = [("Accept", "text/html"), ("Cookie", cookie.as_str())];
+    for (method, path, allow) in [
+        (Method::PUT, "/settings", "GET, HEAD, POST"),
+        (Method::DELETE, "/games/new", "GET, HEAD, POST"),
+        (Method::GET, "/sign-out", "POST"),
+        (Method::GET, "/settings/vacation", "POST"),
+        (Method::PATCH, "/rules/magnate", "GET, HEAD"),
+    ] {
+        let r = app.send(method.clone(), path, None, &html, None).await;
+        assert_eq!(r.status, 405, "{method} {path}: {}", r.text);
+        assert_eq!(r.header("allow"), allow, "{method} {path}");
+        assert!(
+            r.header("content-type").starts_with("text/html"),
+            "{method} {path}"
+        );
+        let said = format!("does not answer {method}; it answers {allow}.");
+        assert!(r.text.contains(&said), "{method} {path}: {}", r.text);
+    }
+    // In the reader's language.
+    let es = app
+        .send(
+            Method::GET,
+            "/sign-out",
+            None,
+            &[("Accept", "text/html"), ("Accept-Language", "es")],
+            None,
+        )
+        .await;
+    assert!(es.text.contains("no responde a GET"), "{}", es.text);
+    // HEAD reads a page's headers, without its body.
+    for path in ["/games", "/lobby", "/rules/magnate", "/settings"] {
+        let r = app.send(Method::HEAD, path, None, &html, None).await;
+        assert_eq!(r.status, 200, "HEAD {path}");
+        assert!(r.text.is_empty(), "HEAD {path}: {}", r.text);
+    }
+    // A form sent as JSON, signed in or not: 415, and nothing changes.
+    let csrf = csrf_of(&page(&app, "/settings", &cookie).await.text);
+    let body = format!(r#"{{"csrf": "{csrf}", "mode": "off"}}"#).into_bytes();
+    for (path, body) in [
+        ("/settings", body),
+        ("/sign-up", br#"{"email": "x@example.test"}"#.to_vec()),
+    ] {
+        let r = app
+            .send(
+                Method::POST,
+                path,
+                None,
+                &[
+                    ("Accept", "text/html"),
+                    ("Cookie", cookie.as_str()),
+                    ("Content-Type", "application/json"),
+                ],
+                Some(body),
+            )
+            .await;
+        assert_eq!(r.status, 415, "{path}: {}", r.text);
+        assert!(r.header("content-type").starts_with("text/html"), "{path}");
+        assert!(
+            r.text
+                .contains("a form is sent as application/x-www-form-urlencoded"),
+            "{path}: {}",
+            r.text
+        );
+    }
+    let mode = app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(mode.json["mode"], "instant", "{}", mode.text);
+    // The API's wrong methods and unknown pages stay problems.
+    let api = app
+        .send(Method::DELETE, "/api/v1/game-kinds", None, &[], None)
+        .await;
+    assert_eq!(api.status, 405);
+    assert_eq!(api.json["code"], "method_not_allowed", "{}", api.text);
+    let nowhere = app
+        .send(Method::GET, "/no-such-page", None, &html, None)
+        .await;
+    assert_eq!(nowhere.status, 404, "{}", nowhere.text);
+}
