@@ -1013,10 +1013,6 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "la pioche est vide : rien n'est pioché",
         ],
     ),
-    (
-        "resigned",
-        ["resigned", "abandonó", "si è ritirato", "a abandonné"],
-    ),
     // Ratings (src/web/players.rs).
     ("ratings", ["Ratings", "Puntuaciones", "Punteggi", "Cotes"]),
     ("rating", ["Rating", "Puntuación", "Punteggio", "Cote"]),
@@ -1080,13 +1076,24 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "place {p} sur {n}",
         ],
     ),
+    // How a game in a player's results was decided, said of the game (the same words for its
+    // winner and its loser).
     (
         "on_time",
         [
-            "lost on time",
-            "perdida por tiempo",
-            "persa per tempo",
-            "perdue au temps",
+            "decided on time",
+            "decidida por tiempo",
+            "decisa per tempo",
+            "décidée au temps",
+        ],
+    ),
+    (
+        "by_resignation",
+        [
+            "decided by resignation",
+            "decidida por abandono",
+            "decisa per abbandono",
+            "décidée par abandon",
         ],
     ),
     ("next_page", ["Next", "Siguiente", "Successivi", "Suivants"]),

@@ -111,7 +111,7 @@ fn rating_row(l: Locale, kind: &str, r: &RatingView) -> Markup {
 
 fn result_item(l: Locale, r: &RecentResult) -> Markup {
     let reason = match r.reason.as_str() {
-        "resigned" => t(l, "resigned"),
+        "resigned" => t(l, "by_resignation"),
         "timeout" => t(l, "on_time"),
         _ => t(l, "status_finished"),
     };

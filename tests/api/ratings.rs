@@ -504,6 +504,13 @@ async fn profiles_and_leaderboards_are_public_and_show_nothing_private() {
     let html = page(&app, &format!("/players/{ada_id}"), "").await;
     assert!(html.text.contains("<h1>Ada</h1>"), "{}", html.text);
     assert!(html.text.contains("1662"), "{}", html.text);
+    // Her win, which Bruno resigned, is said of the game: she did not resign (nor, on time,
+    // lose).
+    assert!(
+        html.text.contains("place 1 of 2 · decided by resignation"),
+        "{}",
+        html.text
+    );
     let html = page(&app, "/ratings/magnate", "").await;
     assert_eq!(html.status, 200);
     assert!(
