@@ -772,6 +772,13 @@ async fn an_invitee_declines_and_the_creator_cancels_a_waiting_game() {
         .post(&format!("/api/v1/games/{id}/cancel"), Some(&ada), json!({}))
         .await;
     again.assert_problem(409, "conflict");
+    // Joining it says why nobody can.
+    let dora = app.user("dora@example.test", "Dora").await;
+    let late = app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&dora), json!({}))
+        .await;
+    late.assert_problem(409, "conflict");
+    assert!(late.text.contains("was cancelled"), "{}", late.text);
     let started = app
         .post(
             &format!("/api/v1/games/{}/cancel", table.id),

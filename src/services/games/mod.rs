@@ -712,10 +712,16 @@ pub fn join(
                 "you already have seat {seat} in this game"
             )));
         }
-        if GameStatus::from_db(&game.status) != GameStatus::Waiting {
-            return Err(ApiError::Conflict(
-                "the game has already started; every seat is taken".to_owned(),
-            ));
+        let closed = match GameStatus::from_db(&game.status) {
+            GameStatus::Waiting => None,
+            GameStatus::Active => Some("the game has already started; every seat is taken"),
+            GameStatus::Aborted if game.state.is_none() => {
+                Some("the game was cancelled before it started; nobody can join it")
+            }
+            GameStatus::Finished | GameStatus::Aborted => Some("the game is over"),
+        };
+        if let Some(why) = closed {
+            return Err(ApiError::Conflict(why.to_owned()));
         }
         let email = email_of(conn, user)?;
         if let Some(reason) = invitations::refusal(conn, id, &email)? {
