@@ -87,6 +87,9 @@ struct ClockRequest {
     vacation_allowed: Option<Value>,
 }
 
+/// What sets the shortest allowance, as a refusal names it.
+const MIN_SET_BY: &str = "this server's CLOCK_MIN_SECONDS";
+
 impl Clock {
     /// Reads a client's `clock` (`None` for the default), refusing anything shorter than
     /// `min_seconds` (`CLOCK_MIN_SECONDS`).
@@ -103,25 +106,28 @@ impl Clock {
                 ": {e}; a clock is {{\"type\": \"none\"}}, {{\"type\": \"per_move\", \"seconds\": N}} or {{\"type\": \"fischer\", \"initial_seconds\": N, \"increment_seconds\": N, \"max_seconds\": N}}"
             ))
         })?;
-        let seconds = |name: &str, v: &Option<Value>, least: i64| -> Result<i64, ApiError> {
-            let v = v
-                .as_ref()
-                .ok_or_else(|| bad(format!(".{name}: required for this clock")))?;
-            let n = v
-                .as_i64()
-                .ok_or_else(|| bad(format!(".{name}: a whole number of seconds, not {v}")))?;
-            if n < least {
-                return Err(bad(format!(
-                    ".{name}: at least {least} seconds (CLOCK_MIN_SECONDS), not {n}"
-                )));
-            }
-            if n > MAX_SECONDS {
-                return Err(bad(format!(
-                    ".{name}: at most {MAX_SECONDS} seconds (a year), not {n}"
-                )));
-            }
-            Ok(n)
-        };
+        // `floor` is the least value with what sets it, for the refusal.
+        let seconds =
+            |name: &str, v: &Option<Value>, floor: (i64, &str)| -> Result<i64, ApiError> {
+                let (least, set_by) = floor;
+                let v = v
+                    .as_ref()
+                    .ok_or_else(|| bad(format!(".{name}: required for this clock")))?;
+                let n = v
+                    .as_i64()
+                    .ok_or_else(|| bad(format!(".{name}: a whole number of seconds, not {v}")))?;
+                if n < least {
+                    return Err(bad(format!(
+                        ".{name}: at least {least} seconds ({set_by}), not {n}"
+                    )));
+                }
+                if n > MAX_SECONDS {
+                    return Err(bad(format!(
+                        ".{name}: at most {MAX_SECONDS} seconds (a year), not {n}"
+                    )));
+                }
+                Ok(n)
+            };
         let unused = |name: &str, v: &Option<Value>| match v {
             Some(_) => Err(bad(format!(
                 ".{name}: not used by a {:?} clock",
@@ -142,14 +148,27 @@ impl Clock {
                 unused("increment_seconds", &request.increment_seconds)?;
                 unused("max_seconds", &request.max_seconds)?;
                 Control::PerMove {
-                    seconds: seconds("seconds", &request.seconds, min_seconds)?,
+                    seconds: seconds("seconds", &request.seconds, (min_seconds, MIN_SET_BY))?,
                 }
             }
             "fischer" => {
                 unused("seconds", &request.seconds)?;
-                let initial = seconds("initial_seconds", &request.initial_seconds, min_seconds)?;
-                let increment = seconds("increment_seconds", &request.increment_seconds, 0)?;
-                let max = seconds("max_seconds", &request.max_seconds, initial)?;
+                let initial = seconds(
+                    "initial_seconds",
+                    &request.initial_seconds,
+                    (min_seconds, MIN_SET_BY),
+                )?;
+                let increment = seconds(
+                    "increment_seconds",
+                    &request.increment_seconds,
+                    (0, "none can be taken away"),
+                )?;
+                // The bank may never be capped below what it starts with.
+                let max = seconds(
+                    "max_seconds",
+                    &request.max_seconds,
+                    (initial, "the initial_seconds the bank starts with"),
+                )?;
                 Control::Fischer {
                     initial_seconds: initial,
                     increment_seconds: increment,
@@ -348,7 +367,15 @@ mod tests {
             (json!({"type": "hourglass"}), "clock.type"),
             (
                 json!({"type": "fischer", "initial_seconds": 7200, "increment_seconds": 60, "max_seconds": 3600}),
-                "clock.max_seconds",
+                "clock.max_seconds: at least 7200 seconds (the initial_seconds",
+            ),
+            (
+                json!({"type": "per_move", "seconds": 60}),
+                "clock.seconds: at least 3600 seconds (this server's CLOCK_MIN_SECONDS)",
+            ),
+            (
+                json!({"type": "fischer", "initial_seconds": 7200, "increment_seconds": -1, "max_seconds": 7200}),
+                "clock.increment_seconds: at least 0 seconds (none can be taken away)",
             ),
             (
                 json!({"type": "none", "seconds": 5}),
