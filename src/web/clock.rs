@@ -34,7 +34,7 @@ pub(super) fn describe(chrome: &Chrome, clock: &Clock) -> String {
 }
 
 /// The clock of a started game: its time control, then each seat with its deadline (when it is
-/// pending), bank, timeouts in a row and whether it was dropped.
+/// pending), bank, timeouts in a row, whether it was dropped, and whether its player is away.
 pub fn panel(chrome: &Chrome, game: &GameResource) -> Markup {
     let l = chrome.locale;
     if game.status != GameStatus::Active {
@@ -57,6 +57,10 @@ pub fn panel(chrome: &Chrome, game: &GameResource) -> Markup {
                             " · " (t(l, "timeouts").replace("{n}", &seat.timeouts.to_string()))
                         }
                         @if seat.dropped { " · " (t(l, "dropped")) }
+                        @if seat.on_vacation {
+                            " · "
+                            (t(l, if game.clock.vacation_allowed { "away_held" } else { "away_running" }))
+                        }
                     }
                 }
             }

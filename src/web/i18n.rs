@@ -56,6 +56,24 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "away_held",
+        [
+            "on vacation: the deadline waits for their return",
+            "de vacaciones: el plazo espera a su vuelta",
+            "in vacanza: la scadenza attende il suo ritorno",
+            "en vacances : l'échéance attend son retour",
+        ],
+    ),
+    (
+        "away_running",
+        [
+            "on vacation (this game's clock runs on)",
+            "de vacaciones (el reloj de esta partida sigue)",
+            "in vacanza (l'orologio di questa partita continua)",
+            "en vacances (l'horloge de cette partie continue)",
+        ],
+    ),
+    (
         "dropped",
         [
             "dropped: decided by default",

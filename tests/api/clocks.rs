@@ -388,6 +388,29 @@ async fn vacation_holds_off_the_timeout_and_moves_the_deadline_by_the_time_away(
         "the opponent is told"
     );
 
+    // Everyone at the table sees why the deadline is not kept (the API and the page say so).
+    let other = &tokens[1 - seat];
+    let seen = app.get(&format!("/api/v1/games/{id}"), Some(other)).await;
+    assert_eq!(
+        seen.json["seats"][seat]["on_vacation"], true,
+        "{}",
+        seen.text
+    );
+    assert_eq!(seen.json["seats"][1 - seat]["on_vacation"], false);
+    let cookie = crate::web::signed_in(
+        &app,
+        other,
+        ["ada@example.test", "bruno@example.test"][1 - seat],
+    )
+    .await;
+    let page = crate::web::page(&app, &format!("/play/{id}"), &cookie).await;
+    assert!(
+        page.text
+            .contains("on vacation: the deadline waits for their return"),
+        "{}",
+        page.text
+    );
+
     actix_web::rt::time::sleep(Duration::from_millis(2000)).await;
     let worker = worker(&app);
     assert_eq!(worker.time_out_due().unwrap(), 0, "no timeout while away");
@@ -404,6 +427,7 @@ async fn vacation_holds_off_the_timeout_and_moves_the_deadline_by_the_time_away(
     assert_eq!(back.json["on_vacation_since"], Value::Null);
     let now = app.get(&format!("/api/v1/games/{id}"), Some(away)).await;
     assert_eq!(now.json["status"], "active");
+    assert_eq!(now.json["seats"][seat]["on_vacation"], false);
     let after = deadline(&now.json["seats"][seat]).unwrap();
     let moved = (after - before).num_milliseconds();
     assert!(

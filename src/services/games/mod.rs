@@ -135,8 +135,14 @@ fn load_game(conn: &mut PgConnection, id: GameId, lock: bool) -> Result<Game, Ap
     game.ok_or_else(|| not_found(id))
 }
 
-/// A seat with its player's display name and rating, as `seats_joined!` reads them.
-type SeatJoin = (GameSeat, Option<String>, Option<(f64, f64, Option<f64>)>);
+/// A seat with its player's display name, the start of their vacation if they are away, and
+/// their rating, as `seats_joined!` reads them.
+type SeatJoin = (
+    GameSeat,
+    Option<String>,
+    Option<chrono::DateTime<chrono::Utc>>,
+    Option<(f64, f64, Option<f64>)>,
+);
 
 /// The seats joined with their games, their players and those players' ratings in the game's
 /// kind: written once for [`seat_rows`], [`load_seats`] and [`head_and_seats`], which select
@@ -161,6 +167,7 @@ macro_rules! seat_columns {
         (
             GameSeat::as_select(),
             users::display_name.nullable(),
+            users::vacation_since.nullable(),
             (ratings::rating, ratings::deviation, ratings::sigma).nullable(),
         )
     };
@@ -307,8 +314,8 @@ fn named_seats(
 ) -> Result<Vec<(uuid::Uuid, SeatRow)>, ApiError> {
     let invited: Vec<&str> = rows
         .iter()
-        .filter(|(r, _, _)| r.user_id.is_none())
-        .filter_map(|(r, _, _)| r.invited_email.as_deref())
+        .filter(|(r, ..)| r.user_id.is_none())
+        .filter_map(|(r, ..)| r.invited_email.as_deref())
         .collect();
     let names: Vec<(String, String)> = if invited.is_empty() {
         Vec::new()
@@ -320,7 +327,7 @@ fn named_seats(
     };
     Ok(rows
         .into_iter()
-        .map(|(row, display_name, rating)| {
+        .map(|(row, display_name, away_since, rating)| {
             let rating = rating.map(|(r, d, sigma)| super::ratings::seat_rating(r, d, sigma));
             let invitee_name = names
                 .iter()
@@ -335,6 +342,7 @@ fn named_seats(
                     display_name,
                     invitee_name,
                     rating,
+                    on_vacation: away_since.is_some(),
                 },
             )
         })

@@ -54,6 +54,8 @@ pub struct SeatRow {
     pub invitee_name: Option<String>,
     /// The player's rating in the game's kind, when they have one.
     pub rating: Option<SeatRating>,
+    /// The player is on vacation now.
+    pub on_vacation: bool,
 }
 
 impl SeatRow {
@@ -94,6 +96,7 @@ impl SeatRow {
             timeouts: u32::try_from(self.row.timeouts).unwrap_or(0),
             dropped: self.row.dropped,
             rating: self.rating.clone().filter(|_| self.row.user_id.is_some()),
+            on_vacation: self.on_vacation && self.row.user_id.is_some(),
         }
     }
 }
@@ -131,6 +134,10 @@ pub struct SeatResource {
     /// The player's current rating in this kind of game; `null` for a seat not taken or a
     /// player without a rated game of the kind.
     pub rating: Option<SeatRating>,
+    /// The player is on vacation now. In a game whose clock allows vacation
+    /// (`clock.vacation_allowed`), the seat's `deadline` does not pass while they are away, and
+    /// it moves on by the time away when they return (so the one shown may lie in the past).
+    pub on_vacation: bool,
 }
 
 /// The invitee of a seat not taken yet.
