@@ -72,6 +72,32 @@ pub fn next_round(winners: &[EntrantId], seeds: &[EntrantId]) -> Vec<Tie> {
         .collect()
 }
 
+/// The number of lines (matches or byes) of knockout round `round` (1-based) for `entrants`:
+/// half the bracket in round 1, half as many each round after, 1 for the final.
+pub fn lines_in_round(entrants: usize, round: u32) -> usize {
+    let size = entrants.next_power_of_two().max(2);
+    (size >> round.min(usize::BITS - 1)).max(1)
+}
+
+/// The next round from the previous round's lines in bracket order: each line's winner, or
+/// `None` where nobody goes on (both entrants of a match left, or the one who won it). The
+/// bracket keeps its shape: line `i` of the next round (its table `i + 1`) takes lines `2i` and
+/// `2i + 1`, so nobody meets an opponent from the wrong half. A winner whose opponent-to-be is
+/// missing advances by walkover (a bye); two empty lines give an empty one (`None`).
+/// `seeds` (best first) decides who is the better seed of each match.
+pub fn next_round_lines(lines: &[Option<EntrantId>], seeds: &[EntrantId]) -> Vec<Option<Tie>> {
+    let rank = |e: EntrantId| seeds.iter().position(|s| *s == e).unwrap_or(usize::MAX);
+    lines
+        .chunks(2)
+        .map(|pair| match *pair {
+            [Some(a), Some(b)] if rank(a) <= rank(b) => Some(Tie::Match { high: a, low: b }),
+            [Some(a), Some(b)] => Some(Tie::Match { high: b, low: a }),
+            [Some(a), None] | [None, Some(a)] | [Some(a)] => Some(Tie::Bye { entrant: a }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What a match needs next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -375,6 +401,28 @@ mod tests {
                 winner: 2,
                 loser: 1
             }
+        );
+    }
+
+    #[test]
+    fn an_empty_line_gives_its_neighbour_a_walkover_and_the_bracket_keeps_its_shape() {
+        assert_eq!(lines_in_round(4, 1), 2);
+        assert_eq!(lines_in_round(4, 2), 1);
+        assert_eq!(lines_in_round(5, 1), 4);
+        assert_eq!(lines_in_round(2, 1), 1);
+        let seeds = [1, 2, 3, 4, 5, 6, 7, 8];
+        // Match 1 lost both its players: the winner of match 2 gets a walkover to the final of
+        // its half rather than meeting someone from the other half.
+        assert_eq!(
+            next_round_lines(&[None, Some(4), Some(2), Some(7)], &seeds),
+            vec![
+                Some(Tie::Bye { entrant: 4 }),
+                Some(Tie::Match { high: 2, low: 7 })
+            ]
+        );
+        assert_eq!(
+            next_round_lines(&[None, None, Some(6), Some(3)], &seeds),
+            vec![None, Some(Tie::Match { high: 3, low: 6 })]
         );
     }
 

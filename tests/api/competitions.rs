@@ -3,6 +3,10 @@
 //! themselves, their games ended by play, resignation, timeout and the director; standings,
 //! CSV, TRF-16, mails and the audit log are checked against the results the games gave.
 
+// The bugs an outside sweep found, one test each (they use the `Event` below).
+#[path = "competitions_sweep.rs"]
+mod sweep;
+
 use crate::helpers::{Dice, TestApp, spawn_app, without_notation};
 use crate::smtp::SmtpSink;
 use herald::jobs::Worker;

@@ -315,40 +315,87 @@ pub(crate) fn live_standings(
 }
 
 /// A knockout ranks by how far each entrant went: the champion first, the final's loser
-/// second, the losers of each earlier round sharing the next place.
+/// second, the losers of each earlier round sharing the next place. An entrant who left after
+/// winning a match goes out in the round they did not play. A disqualified entrant ranks after
+/// everyone else, however far they went (they never rank first).
 fn knockout_ranks(season: &Season, table: &mut [Standing], rounds: i32, games_per_match: u8) {
+    let disqualified: Vec<u32> = season
+        .entrants
+        .iter()
+        .filter(|e| e.status == "disqualified")
+        .map(|e| e.number as u32)
+        .collect();
+    let (eliminated, alive) = knockout_progress(season, rounds, games_per_match);
+    if let [champion] = alive.as_slice()
+        && !disqualified.contains(champion)
+    {
+        let kept: Vec<Vec<u32>> = eliminated
+            .iter()
+            .map(|round| {
+                round
+                    .iter()
+                    .copied()
+                    .filter(|e| !disqualified.contains(e))
+                    .collect()
+            })
+            .collect();
+        let places = knockout::placings(&kept, *champion);
+        for s in table.iter_mut() {
+            if let Some((_, place)) = places.iter().find(|(e, _)| *e == s.entrant) {
+                s.rank = *place;
+            }
+        }
+    }
+    // Before the end (or without a champion) the points order stands, but the disqualified
+    // still go last: the others are ranked among themselves, then the disqualified share the
+    // place after them.
+    let kept: Vec<u32> = table
+        .iter()
+        .filter(|s| !disqualified.contains(&s.entrant))
+        .map(|s| s.rank)
+        .collect();
+    for s in table.iter_mut() {
+        s.rank = if disqualified.contains(&s.entrant) {
+            kept.len() as u32 + 1
+        } else {
+            1 + kept.iter().filter(|r| **r < s.rank).count() as u32
+        };
+    }
+    table.sort_by_key(|s| s.rank);
+}
+
+/// Per round, the entrants knocked out in it (by losing a match, or by leaving before playing
+/// it), and who is still in after the last round.
+fn knockout_progress(
+    season: &Season,
+    rounds: i32,
+    games_per_match: u8,
+) -> (Vec<Vec<u32>>, Vec<u32>) {
     let mut eliminated: Vec<Vec<u32>> = Vec::new();
     let mut alive: Vec<u32> = Vec::new();
     for r in 1..=rounds {
+        let before = std::mem::take(&mut alive);
+        let mut present = Vec::new();
         let mut losers = Vec::new();
-        alive.clear();
         for b in season.byes.iter().filter(|b| b.round == r) {
             alive.push(b.entrant as u32);
+            present.push(b.entrant as u32);
         }
         for m in season.matches(r) {
+            present.extend([m.high, m.low]);
             match m.step(games_per_match) {
                 knockout::MatchStep::Won { winner, loser } => {
                     alive.push(winner);
                     losers.push(loser);
                 }
-                _ => {
-                    alive.push(m.high);
-                    alive.push(m.low);
-                }
+                _ => alive.extend([m.high, m.low]),
             }
         }
+        // Went on from the round before but is not in this one: left the competition.
+        losers.extend(before.into_iter().filter(|e| !present.contains(e)));
         eliminated.push(losers);
     }
-    let [champion] = alive.as_slice() else {
-        return;
-    };
-    let places = knockout::placings(&eliminated, *champion);
-    for s in table.iter_mut() {
-        if let Some((_, place)) = places.iter().find(|(e, _)| *e == s.entrant) {
-            s.rank = *place;
-        }
-    }
-    table.sort_by_key(|s| s.rank);
+    (eliminated, alive)
 }
 
 fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> StandingRow {

@@ -545,76 +545,112 @@ fn knockout_plan(
         .iter()
         .map(|e| e.number as u32)
         .collect();
-    let ties = if current == 0 {
+    if current == 0 {
         let alive: Vec<u32> = active.iter().map(|e| e.number as u32).collect();
-        knockout::first_round(&alive)
-    } else {
-        // The current round's ties in bracket order: byes and matches by their table.
-        let mut slots: BTreeMap<i32, Option<u32>> = BTreeMap::new();
-        let mut extra = Vec::new();
-        let mut waiting = false;
-        for b in season.byes.iter().filter(|b| b.round == current) {
-            slots.insert(b.table_no, Some(b.entrant as u32));
+        let ties = knockout::first_round(&alive)
+            .into_iter()
+            .map(Some)
+            .collect();
+        return knockout_round(1, ties, games_per_match);
+    }
+    let lines = match knockout_lines(season, current, games_per_match, active) {
+        Ok(lines) => lines,
+        Err(plan) => return plan,
+    };
+    let left = lines.iter().flatten().count();
+    if left == 0 {
+        return Plan::EndEarly(format!(
+            "round {}: nobody is left in the bracket",
+            current + 1
+        ));
+    }
+    // The final is decided. Before it, a lone entrant left still goes through the rounds by
+    // walkover, so the bracket shows how they came to win.
+    if knockout::lines_in_round(season.entrants.len(), current as u32) <= 1 {
+        return Plan::Finish;
+    }
+    knockout_round(
+        current + 1,
+        knockout::next_round_lines(&lines, &seeds),
+        games_per_match,
+    )
+}
+
+/// The current round's lines in bracket order (line `i` at table `i + 1`): who goes on from
+/// each, `None` where nobody does. `Err` holds the plan while the round is not decided: games
+/// still to create (a match's next game) or to wait for.
+fn knockout_lines(
+    season: &Season,
+    current: i32,
+    games_per_match: u8,
+    active: &[&EntrantRow],
+) -> Result<Vec<Option<u32>>, Plan> {
+    let is_active = |n: u32| active.iter().any(|e| e.number as u32 == n);
+    let count = knockout::lines_in_round(season.entrants.len(), current as u32);
+    let mut lines: Vec<Option<u32>> = vec![None; count];
+    let mut set = |table: i32, who: Option<u32>| {
+        if let Some(line) = usize::try_from(table - 1)
+            .ok()
+            .and_then(|i| lines.get_mut(i))
+        {
+            // An entrant who left after a bye or a won match goes no further.
+            *line = who.filter(|w| is_active(*w));
         }
-        for m in season.matches(current) {
-            let table = &m.table;
-            match m.step(games_per_match) {
-                knockout::MatchStep::Won { winner, .. } => {
-                    slots.insert(*table, Some(winner));
-                }
-                knockout::MatchStep::Wait => waiting = true,
-                knockout::MatchStep::Play { seats, .. } => {
-                    // A withdrawn entrant forfeits the match's next game without playing it.
-                    let gone: Vec<u32> = seats
-                        .iter()
-                        .copied()
-                        .filter(|s| !active.iter().any(|e| e.number as u32 == *s))
-                        .collect();
-                    if let [loser] = gone.as_slice() {
-                        let winner = if seats[0] == *loser {
-                            seats[1]
-                        } else {
-                            seats[0]
-                        };
-                        slots.insert(*table, Some(winner));
-                    } else {
+    };
+    let mut extra = Vec::new();
+    let mut waiting = false;
+    for b in season.byes.iter().filter(|b| b.round == current) {
+        set(b.table_no, Some(b.entrant as u32));
+    }
+    for m in season.matches(current) {
+        match m.step(games_per_match) {
+            knockout::MatchStep::Won { winner, .. } => set(m.table, Some(winner)),
+            knockout::MatchStep::Wait => waiting = true,
+            knockout::MatchStep::Play { seats, .. } => {
+                // Whoever left forfeits the match's next game without playing it; when both
+                // left, nobody goes on from this match.
+                let present: Vec<u32> = seats.iter().copied().filter(|s| is_active(*s)).collect();
+                match present.as_slice() {
+                    [_, _] => {
                         extra.push(Planned {
-                            table: *table,
+                            table: m.table,
                             seats: seats.iter().map(|s| *s as i32).collect(),
                             division: None,
                         });
                         waiting = true;
                     }
+                    [one] => set(m.table, Some(*one)),
+                    _ => set(m.table, None),
                 }
             }
         }
-        if !extra.is_empty() {
-            return Plan::Rounds(vec![PlannedRound {
-                number: current,
-                games: extra,
-                byes: Vec::new(),
-            }]);
-        }
-        if waiting {
-            return Plan::Wait;
-        }
-        // An entrant who withdrew after a bye or a won match goes no further.
-        let winners: Vec<u32> = slots
-            .into_values()
-            .flatten()
-            .filter(|w| active.iter().any(|e| e.number as u32 == *w))
-            .collect();
-        if winners.len() <= 1 {
-            return Plan::Finish;
-        }
-        knockout::next_round(&winners, &seeds)
-    };
+    }
+    if !extra.is_empty() {
+        return Err(Plan::Rounds(vec![PlannedRound {
+            number: current,
+            games: extra,
+            byes: Vec::new(),
+        }]));
+    }
+    if waiting {
+        return Err(Plan::Wait);
+    }
+    Ok(lines)
+}
+
+/// Round `number` from its lines in bracket order: a line's table is its position, so an empty
+/// line (`None`) leaves its table unused and the next round still finds each line in place.
+fn knockout_round(number: i32, ties: Vec<Option<knockout::Tie>>, games_per_match: u8) -> Plan {
     let mut games = Vec::new();
     let mut byes = Vec::new();
     for (table, tie) in (1..).zip(ties) {
         match tie {
-            knockout::Tie::Bye { entrant } => byes.push((entrant as i32, ByeKind::Full, table)),
-            knockout::Tie::Match { high, low } => {
+            None => {}
+            // A bye in a knockout is a walkover: the entrant goes on without playing.
+            Some(knockout::Tie::Bye { entrant }) => {
+                byes.push((entrant as i32, ByeKind::Full, table));
+            }
+            Some(knockout::Tie::Match { high, low }) => {
                 let first = knockout::match_step(high, low, games_per_match, &[]);
                 let seats = match first {
                     knockout::MatchStep::Play { seats, .. } => seats,
@@ -629,7 +665,7 @@ fn knockout_plan(
         }
     }
     Plan::Rounds(vec![PlannedRound {
-        number: current + 1,
+        number,
         games,
         byes,
     }])

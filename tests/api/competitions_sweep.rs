@@ -1,0 +1,95 @@
+//! Competitions after an outside test sweep: each test drives an event through a real server
+//! and PostgreSQL into a corner the sweep found wrong (disqualifications, late director actions,
+//! corrections, withdrawals, exports), and checks what a chess arbiter would expect.
+
+use super::Event;
+use serde_json::{Value, json};
+
+impl Event {
+    /// A director action with a reason; the reply.
+    async fn direct(&self, id: &str, body: Value) -> crate::helpers::Reply {
+        let mut body = body;
+        body["reason"] = json!("sweep");
+        self.app
+            .post(
+                &format!("/api/v1/competitions/{id}/director"),
+                Some(&self.organiser),
+                body,
+            )
+            .await
+    }
+
+    /// The names of the standings' lines ranked `rank`.
+    fn ranked(&self, table: &[Value], rank: u64) -> Vec<String> {
+        table
+            .iter()
+            .filter(|r| r["rank"] == rank)
+            .map(|r| self.name_of(r["entrant"]["id"].as_str().unwrap()))
+            .collect()
+    }
+
+    async fn audit(&self, id: &str) -> Vec<Value> {
+        let a = self
+            .app
+            .get(&format!("/api/v1/competitions/{id}/audit"), None)
+            .await;
+        assert_eq!(a.status, 200, "{}", a.text);
+        a.json.as_array().unwrap().clone()
+    }
+}
+
+#[actix_web::test]
+async fn a_knockout_match_whose_two_players_are_disqualified_sends_nobody_to_the_final() {
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee"]).await;
+    let id = ev
+        .create(json!({"name": "Cup", "kind": "magnate", "entry": "open",
+                       "format": {"type": "knockout", "games_per_match": 1}}))
+        .await;
+    let first = ev.rounds(&id).await[0]["pairings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let (m1, m2) = (ev.seats(&first[0]), ev.seats(&first[1]));
+    for name in &m1 {
+        let r = ev
+            .direct(
+                &id,
+                json!({"action": "disqualify", "account_id": ev.players[name].1}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    ev.deliver();
+    ev.resign(first[1]["game_id"].as_str().unwrap(), &m2[0])
+        .await;
+    ev.deliver();
+
+    // The winner of match 2 wins the final by walkover: round 2 is a bye, nobody else is paired.
+    assert_eq!(ev.status(&id).await, "finished");
+    let rounds = ev.rounds(&id).await;
+    assert_eq!(rounds.len(), 2, "{rounds:?}");
+    assert!(rounds[1]["pairings"].as_array().unwrap().is_empty());
+    let byes = rounds[1]["byes"].as_array().unwrap();
+    assert_eq!(byes.len(), 1, "{byes:?}");
+    assert_eq!(
+        ev.name_of(byes[0]["account"]["id"].as_str().unwrap()),
+        m2[1]
+    );
+    let table = ev.standings(&id).await;
+    assert_eq!(ev.ranked(&table, 1), [m2[1].clone()], "{table:?}");
+    assert_eq!(ev.ranked(&table, 2), [m2[0].clone()], "{table:?}");
+    for row in &table {
+        if m1.contains(&ev.name_of(row["entrant"]["id"].as_str().unwrap())) {
+            assert_eq!(row["status"], "disqualified");
+            assert_eq!(row["rank"], 3, "the disqualified go last: {table:?}");
+        }
+    }
+    // The event ran its course (a walkover final): it did not end early.
+    let actions: Vec<Value> = ev
+        .audit(&id)
+        .await
+        .iter()
+        .map(|a| a["action"].clone())
+        .collect();
+    assert_eq!(actions, [json!("disqualify"), json!("disqualify")]);
+}
