@@ -93,3 +93,60 @@ async fn a_knockout_match_whose_two_players_are_disqualified_sends_nobody_to_the
         .collect();
     assert_eq!(actions, [json!("disqualify"), json!("disqualify")]);
 }
+
+#[actix_web::test]
+async fn a_finished_competition_refuses_a_replacement_as_it_refuses_a_withdrawal() {
+    let ev = Event::new(&["Ann", "Ben"]).await;
+    let zed = ev.app.user("zed@example.test", "Zed").await;
+    let zed_id = ev.app.get("/api/v1/me", Some(&zed)).await.json["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let id = ev
+        .create(json!({"name": "Pair", "kind": "magnate", "entry": "open",
+                       "format": {"type": "round_robin", "cycles": 1, "rounds": "all_at_once"}}))
+        .await;
+    let pairing = ev.rounds(&id).await[0]["pairings"][0].clone();
+    let game = pairing["game_id"].as_str().unwrap();
+    let r = ev
+        .direct(
+            &id,
+            json!({"action": "set_result", "game_id": game, "places": [1, 2]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    ev.deliver();
+    assert_eq!(ev.status(&id).await, "finished");
+    let before = (ev.rounds(&id).await, ev.standings(&id).await);
+
+    let ann = ev.players["Ann"].1.clone();
+    let w = ev
+        .direct(&id, json!({"action": "withdraw", "account_id": ann}))
+        .await;
+    assert_eq!(w.status, 409, "{}", w.text);
+    let r = ev
+        .direct(
+            &id,
+            json!({"action": "replace", "account_id": ann, "by_account_id": zed_id}),
+        )
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(
+        r.text.contains("the competition has finished"),
+        "{}",
+        r.text
+    );
+    ev.deliver();
+    assert_eq!((ev.rounds(&id).await, ev.standings(&id).await), before);
+    let actions: Vec<Value> = ev
+        .audit(&id)
+        .await
+        .iter()
+        .map(|a| a["action"].clone())
+        .collect();
+    assert_eq!(
+        actions,
+        [json!("set_result")],
+        "refused actions are not logged"
+    );
+}

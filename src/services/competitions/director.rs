@@ -290,6 +290,13 @@ fn replace(
             "account {account} is not an entrant still in the competition"
         )));
     };
+    // As for a withdrawal: once it is over, the results are the players' who played them (a
+    // league's next season takes newcomers by entry instead).
+    if row.status() == Status::Finished {
+        return Err(ApiError::Conflict(
+            "the competition has finished".to_owned(),
+        ));
+    }
     if list.iter().any(|x| x.user_id == by) {
         return Err(ApiError::Conflict(format!(
             "account {by} is already an entrant"
