@@ -28,6 +28,15 @@ impl Event {
             .collect()
     }
 
+    /// A player's Magnate rating history.
+    async fn history(&self, name: &str) -> Value {
+        let path = format!(
+            "/api/v1/players/{}/ratings/magnate/history",
+            self.players[name].1
+        );
+        self.app.get(&path, None).await.json
+    }
+
     async fn audit(&self, id: &str) -> Vec<Value> {
         let a = self
             .app
@@ -149,4 +158,74 @@ async fn a_finished_competition_refuses_a_replacement_as_it_refuses_a_withdrawal
         [json!("set_result")],
         "refused actions are not logged"
     );
+}
+
+#[actix_web::test]
+async fn a_directors_result_counts_for_the_competition_and_ratings_keep_the_games_as_played() {
+    let ev = Event::new(&["Ann", "Ben"]).await;
+    let id = ev
+        .create(
+            json!({"name": "Rated Pair", "kind": "magnate", "entry": "open", "rated": true,
+                       "format": {"type": "round_robin", "cycles": 2, "rounds": "sequential"}}),
+        )
+        .await;
+    // Round 1: adjudicated while being played. The game is stopped (aborted, unrated); the
+    // competition counts the director's result.
+    let p1 = ev.rounds(&id).await[0]["pairings"][0].clone();
+    let game = p1["game_id"].as_str().unwrap();
+    let r = ev
+        .direct(
+            &id,
+            json!({"action": "set_result", "game_id": game, "places": [1, 2]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    ev.deliver();
+    let g = ev.app.get(&format!("/api/v1/games/{game}"), None).await;
+    assert_eq!(
+        (g.json["status"].clone(), g.json["outcome"].clone()),
+        (json!("aborted"), Value::Null)
+    );
+    let result = &ev.rounds(&id).await[0]["pairings"][0]["result"];
+    assert_eq!(result["places"], json!([1, 2]), "{result}");
+    assert_eq!(result["corrected"], true);
+    assert_eq!(
+        ev.history("Ann").await,
+        json!([]),
+        "an adjudicated game is not rated"
+    );
+
+    // Round 2: seat 0 resigns, then the director gives the game the other way. The competition
+    // counts the correction; the game and the ratings keep the resignation.
+    let rounds = ev.rounds(&id).await;
+    assert_eq!(rounds.len(), 2, "{rounds:?}");
+    let p2 = rounds[1]["pairings"][0].clone();
+    let (game, seats) = (p2["game_id"].as_str().unwrap(), ev.seats(&p2));
+    ev.resign(game, &seats[0]).await;
+    ev.deliver();
+    let r = ev
+        .direct(
+            &id,
+            json!({"action": "set_result", "game_id": game, "places": [1, 2]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    ev.deliver();
+    assert_eq!(ev.outcome(game).await["winners"], json!([1]));
+    let result = &ev.rounds(&id).await[1]["pairings"][0]["result"];
+    assert_eq!(
+        (result["places"].clone(), result["corrected"].clone()),
+        (json!([1, 2]), json!(true))
+    );
+    let theirs = ev.history(&seats[1]).await;
+    assert_eq!(theirs.as_array().unwrap().len(), 1, "{theirs}");
+    assert_eq!(theirs[0]["game_id"], game, "{theirs}");
+
+    // The document says so rather than that the game "ends".
+    let doc = ev.app.get("/api/openapi.json", None).await.text;
+    assert!(
+        !doc.contains("A game still being played\\nends."),
+        "stale DirectorSetResult text"
+    );
+    assert!(doc.contains("is stopped and reads `aborted`"));
 }
