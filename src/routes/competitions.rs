@@ -539,7 +539,7 @@ pub async fn get_competition_trf(
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub enum DirectorRequest {
     /// Set or correct a game's result: `places` (the place of each seat, 1 = first, equal
-    /// places share), or for two seats `winner` (an account id). The result
+    /// places share and skip the places they cover, as in `[1, 2, 2, 4]`), or for two seats `winner` (an account id). The result
     /// counts for the competition only (`/rounds` shows it with `corrected: true`): a game still
     /// being played is stopped and reads `aborted`, without an outcome and unrated; a game
     /// already over keeps the outcome, rating change and history it was played to.

@@ -229,3 +229,39 @@ async fn a_directors_result_counts_for_the_competition_and_ratings_keep_the_game
     );
     assert!(doc.contains("is stopped and reads `aborted`"));
 }
+
+#[actix_web::test]
+async fn a_result_with_nobody_first_is_refused_naming_places() {
+    let ev = Event::new(&["Ann", "Ben"]).await;
+    let id = ev
+        .create(json!({"name": "Pair", "kind": "magnate", "entry": "open",
+                       "format": {"type": "round_robin", "cycles": 1, "rounds": "all_at_once"}}))
+        .await;
+    let game = ev.rounds(&id).await[0]["pairings"][0]["game_id"].clone();
+    for places in [json!([2, 2])] {
+        let r = ev
+            .direct(
+                &id,
+                json!({"action": "set_result", "game_id": game, "places": places}),
+            )
+            .await;
+        assert_eq!(r.status, 422, "{places}: {}", r.text);
+        assert!(
+            r.json["detail"].as_str().unwrap().starts_with("places:"),
+            "{}",
+            r.text
+        );
+    }
+    let result = &ev.rounds(&id).await[0]["pairings"][0]["result"];
+    assert!(result.is_null(), "nothing stored: {result}");
+    // A shared first place is a draw, as before.
+    let r = ev
+        .direct(
+            &id,
+            json!({"action": "set_result", "game_id": game, "places": [1, 1]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let result = &ev.rounds(&id).await[0]["pairings"][0]["result"];
+    assert_eq!(result["points"], json!([0.5, 0.5]), "{result}");
+}

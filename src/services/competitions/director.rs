@@ -259,6 +259,7 @@ fn set_result(
             places.len()
         )));
     }
+    check_ranking(places)?;
     // A game still being played ends here: the director's result replaces its end.
     games::abort_for_director(conn, GameId(g.game_id))?;
     let result = GameResult::Played {
@@ -276,6 +277,22 @@ fn set_result(
         ))
         .execute(conn)?;
     rounds::nudge(conn, row.id)
+}
+
+/// Places must read as a ranking: each seat's place is one more than the number of seats ahead
+/// of it (1, 2, 2, 4). Anything else (`[2, 2]`: nobody first) would be scored as some other
+/// result than the director wrote, so it is refused rather than guessed at.
+fn check_ranking(places: &[u32]) -> Result<(), ApiError> {
+    let fits = places
+        .iter()
+        .all(|p| *p as usize == 1 + places.iter().filter(|q| *q < p).count());
+    if fits {
+        return Ok(());
+    }
+    Err(ApiError::Validation(format!(
+        "places: {places:?} is not a ranking: a seat's place is one more than the number of \
+         seats ahead of it (1 = first; equal places share, as in [1, 2, 2, 4])"
+    )))
 }
 
 fn replace(
