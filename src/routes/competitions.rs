@@ -385,7 +385,7 @@ pub async fn enter_competition(
         (status = 200, description = "The competition after the withdrawal.", body = CompetitionResource),
         (status = 403, description = "Someone else's entry (`forbidden`).", body = Problem, content_type = PROBLEM),
         (status = 404, description = "No such competition or entrant (`not_found`).", body = Problem, content_type = PROBLEM),
-        (status = 409, description = "The competition has finished (`conflict`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "The competition has finished, or the entrant already withdrew or was disqualified (`conflict`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         ServerErrors,
     )

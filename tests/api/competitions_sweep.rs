@@ -265,3 +265,52 @@ async fn a_result_with_nobody_first_is_refused_naming_places() {
     let result = &ev.rounds(&id).await[0]["pairings"][0]["result"];
     assert_eq!(result["points"], json!([0.5, 0.5]), "{result}");
 }
+
+#[actix_web::test]
+async fn withdrawing_twice_is_a_conflict_not_a_stranger() {
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee"]).await;
+    let id = ev
+        .create(json!({"name": "Swiss", "kind": "magnate", "entry": "open",
+                       "format": {"type": "swiss", "rounds": 3}}))
+        .await;
+    let ann = ev.players["Ann"].1.clone();
+    let path = format!("/api/v1/competitions/{id}/entries/{ann}");
+    let first = ev
+        .app
+        .call(
+            awc::http::Method::DELETE,
+            &path,
+            Some(ev.token("Ann")),
+            None,
+        )
+        .await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    for token in [ev.token("Ann"), ev.organiser.as_str()] {
+        let again = ev
+            .app
+            .call(awc::http::Method::DELETE, &path, Some(token), None)
+            .await;
+        assert_eq!(again.status, 409, "{}", again.text);
+        assert!(again.text.contains("already withdrawn"), "{}", again.text);
+    }
+    let r = ev
+        .direct(&id, json!({"action": "disqualify", "account_id": ann}))
+        .await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    // Someone who never entered is still not found.
+    let zed = ev.app.user("zed@example.test", "Zed").await;
+    let zed_id = ev.app.get("/api/v1/me", Some(&zed)).await.json["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let stranger = ev
+        .app
+        .call(
+            awc::http::Method::DELETE,
+            &format!("/api/v1/competitions/{id}/entries/{zed_id}"),
+            Some(&zed),
+            None,
+        )
+        .await;
+    assert_eq!(stranger.status, 404, "{}", stranger.text);
+}

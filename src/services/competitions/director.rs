@@ -165,11 +165,7 @@ fn apply(
         DirectorAction::Replace { account, by } => replace(conn, row, *account, *by),
         DirectorAction::Withdraw { account } | DirectorAction::Disqualify { account } => {
             let list = entrants(conn, row.id)?;
-            let Some(e) = list.iter().find(|e| e.user_id == *account && e.active()) else {
-                return Err(ApiError::NotFound(format!(
-                    "account {account} is not an entrant still in the competition"
-                )));
-            };
+            let e = super::still_in(&list, *account)?;
             if row.status() == Status::Finished {
                 return Err(ApiError::Conflict(
                     "the competition has finished".to_owned(),
@@ -302,11 +298,7 @@ fn replace(
     by: Uuid,
 ) -> Result<(), ApiError> {
     let list = entrants(conn, row.id)?;
-    let Some(e) = list.iter().find(|e| e.user_id == account && e.active()) else {
-        return Err(ApiError::NotFound(format!(
-            "account {account} is not an entrant still in the competition"
-        )));
-    };
+    let e = super::still_in(&list, account)?;
     // As for a withdrawal: once it is over, the results are the players' who played them (a
     // league's next season takes newcomers by entry instead).
     if row.status() == Status::Finished {

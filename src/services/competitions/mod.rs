@@ -568,7 +568,7 @@ pub(crate) fn rating_of(
 /// it, the withdrawal rule applies (see [`rounds::withdraw`]).
 ///
 /// # Errors
-/// 403 for someone else's entry, 404 when not entered.
+/// 403 for someone else's entry, 404 when not entered, 409 when already withdrawn.
 pub fn leave(
     conn: &mut PgConnection,
     caller: UserId,
@@ -583,11 +583,7 @@ pub fn leave(
             ));
         }
         let list = entrants(conn, id)?;
-        let Some(entrant) = list.iter().find(|e| e.user_id == who && e.active()) else {
-            return Err(ApiError::NotFound(format!(
-                "account {who} is not entered in this competition"
-            )));
-        };
+        let entrant = still_in(&list, who)?;
         match row.status() {
             Status::Registering => {
                 diesel::delete(competition_entrants::table.find((id, entrant.number)))
@@ -615,6 +611,21 @@ pub fn leave(
         get(conn, id)
     })
     .inspect(|_| crate::jobs::wake())
+}
+
+/// The entry of `who` that is still in: 409 for one who already left (withdrawn or
+/// disqualified), 404 for an account never entered.
+pub(crate) fn still_in(list: &[EntrantRow], who: Uuid) -> Result<&EntrantRow, ApiError> {
+    match list.iter().find(|e| e.user_id == who) {
+        Some(e) if e.active() => Ok(e),
+        Some(e) => Err(ApiError::Conflict(format!(
+            "account {who} is already {} from this competition",
+            e.status
+        ))),
+        None => Err(ApiError::NotFound(format!(
+            "account {who} is not entered in this competition"
+        ))),
+    }
 }
 
 /// Closes entry, numbers the entrants, pairs the first round, creates its games and mails the
