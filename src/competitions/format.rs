@@ -43,8 +43,20 @@ pub enum Format {
 pub enum FormatError {
     #[error("a round robin has 1 or 2 cycles")]
     Cycles,
-    #[error("a Swiss has between 1 and {max} rounds for {entrants} entrants")]
-    SwissRounds { entrants: usize, max: u32 },
+    /// Nobody meets the same opponent twice and nobody has two byes, so each round needs
+    /// another opponent (or the one bye) for everyone.
+    #[error(
+        "too few entrants for {rounds} rounds: a Swiss of {rounds} rounds needs at least {needed} \
+         entrants (nobody meets the same opponent twice or has two byes); with {entrants} \
+         entrants it can have at most {max} round{plural}",
+        plural = if *max == 1 { "" } else { "s" }
+    )]
+    SwissRounds {
+        rounds: u32,
+        needed: usize,
+        entrants: usize,
+        max: u32,
+    },
     #[error("a Swiss has between 1 and 100 rounds, not {0}")]
     SwissRange(u32),
     #[error("a knockout match has 1 or 2 games")]
@@ -119,9 +131,14 @@ impl Format {
             Format::Swiss { rounds } => {
                 too_few("a Swiss", 2)?;
                 // Nobody can play more rounds than there are others to meet (plus one bye).
-                let max = (entrants - 1 + entrants % 2) as u32;
+                let max = swiss_max_rounds(entrants);
                 if *rounds > max {
-                    return Err(FormatError::SwissRounds { entrants, max });
+                    return Err(FormatError::SwissRounds {
+                        rounds: *rounds,
+                        needed: (2..).find(|n| swiss_max_rounds(*n) >= *rounds).unwrap_or(2),
+                        entrants,
+                        max,
+                    });
                 }
                 Ok(())
             }
@@ -133,6 +150,12 @@ impl Format {
             }
         }
     }
+}
+
+/// The most rounds a Swiss of `entrants` can pair: one per other entrant to meet, plus the bye
+/// when the number is odd.
+fn swiss_max_rounds(entrants: usize) -> u32 {
+    u32::try_from(entrants.saturating_sub(1) + entrants % 2).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]
@@ -204,9 +227,22 @@ mod tests {
         assert_eq!(
             swiss.check_start(6),
             Err(FormatError::SwissRounds {
+                rounds: 6,
+                needed: 7,
                 entrants: 6,
                 max: 5
             })
+        );
+        assert_eq!(
+            Format::Swiss { rounds: 2 }
+                .check_start(2)
+                .map_err(|e| e.to_string()),
+            Err(
+                "too few entrants for 2 rounds: a Swiss of 2 rounds needs at least 3 entrants \
+                 (nobody meets the same opponent twice or has two byes); with 2 entrants it can \
+                 have at most 1 round"
+                    .to_owned()
+            )
         );
         assert_eq!(Format::Swiss { rounds: 5 }.check_start(5), Ok(()));
         let tables = Format::Tables {

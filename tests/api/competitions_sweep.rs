@@ -314,3 +314,46 @@ async fn withdrawing_twice_is_a_conflict_not_a_stranger() {
         .await;
     assert_eq!(stranger.status, 404, "{}", stranger.text);
 }
+
+#[actix_web::test]
+async fn a_swiss_with_too_few_entrants_for_its_rounds_says_so_at_the_start() {
+    let ev = Event::new(&["Ann", "Ben"]).await;
+    let c = ev
+        .app
+        .post(
+            "/api/v1/competitions",
+            Some(&ev.organiser),
+            json!({"name": "Thin Swiss", "kind": "magnate", "entry": "open",
+                   "format": {"type": "swiss", "rounds": 2}}),
+        )
+        .await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    let id = c.json["id"].as_str().unwrap();
+    for name in ["Ann", "Ben"] {
+        let e = ev
+            .app
+            .post(
+                &format!("/api/v1/competitions/{id}/entries"),
+                Some(ev.token(name)),
+                json!({}),
+            )
+            .await;
+        assert_eq!(e.status, 201, "{}", e.text);
+    }
+    let s = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/start"),
+            Some(&ev.organiser),
+            json!({}),
+        )
+        .await;
+    assert_eq!(s.status, 422, "{}", s.text);
+    let detail = s.json["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("too few entrants for 2 rounds")
+            && detail.contains("at least 3 entrants")
+            && detail.contains("with 2 entrants it can have at most 1 round"),
+        "{detail}"
+    );
+}
