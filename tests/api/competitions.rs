@@ -568,10 +568,15 @@ async fn a_withdrawal_before_half_annuls_the_knockout_champion_ranks_first_and_f
     assert_eq!(w.status, 200, "{}", w.text);
     ev.deliver();
     let table = ev.standings(&rr).await;
-    assert_eq!(table.len(), 3, "an annulled entrant leaves the standings");
+    assert_eq!(table.len(), 4, "an annulled entrant stays listed, last");
     assert!(
         table.iter().all(|r| r["points"] == 0 && r["played"] == 0),
         "{table:?}"
+    );
+    assert_eq!(table[3]["entrant"]["id"], dee.as_str());
+    assert_eq!(
+        (table[3]["status"].clone(), table[3]["annulled"].clone()),
+        (json!("withdrawn"), json!(true))
     );
     // Dee's other games ended; the competition goes on with the others' games.
     for r in ev.rounds(&rr).await {

@@ -357,3 +357,61 @@ async fn a_swiss_with_too_few_entrants_for_its_rounds_says_so_at_the_start() {
         "{detail}"
     );
 }
+
+#[actix_web::test]
+async fn annulled_results_read_the_same_in_rounds_and_standings_and_the_entrant_stays_listed() {
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee"]).await;
+    let id = ev
+        .create(json!({"name": "Swiss", "kind": "magnate", "entry": "open",
+                       "format": {"type": "swiss", "rounds": 3}, "tie_breaks": ["buchholz"]}))
+        .await;
+    let pairing = ev.rounds(&id).await[0]["pairings"][0].clone();
+    let seats = ev.seats(&pairing);
+    let (leaver, opponent) = (&seats[0], &seats[1]);
+    let w = ev
+        .app
+        .call(
+            awc::http::Method::DELETE,
+            &format!("/api/v1/competitions/{id}/entries/{}", ev.players[leaver].1),
+            Some(ev.token(leaver)),
+            None,
+        )
+        .await;
+    assert_eq!(w.status, 200, "{}", w.text);
+    ev.deliver();
+
+    let result = ev.rounds(&id).await[0]["pairings"][0]["result"].clone();
+    assert_eq!(result["forfeit"], true, "{result}");
+    assert_eq!(result["annulled"], true, "{result}");
+    assert_eq!(
+        result["points"],
+        json!([0, 0]),
+        "counts for nobody: {result}"
+    );
+    let table = ev.standings(&id).await;
+    assert_eq!(
+        table.len(),
+        4,
+        "the withdrawn entrant stays listed: {table:?}"
+    );
+    let last = table.last().unwrap();
+    assert_eq!(ev.name_of(last["entrant"]["id"].as_str().unwrap()), *leaver);
+    assert_eq!(
+        (
+            last["status"].clone(),
+            last["annulled"].clone(),
+            last["rank"].clone()
+        ),
+        (json!("withdrawn"), json!(true), json!(4))
+    );
+    assert_eq!(last["tie_breaks"][0]["name"], "buchholz");
+    let theirs = table
+        .iter()
+        .find(|r| ev.name_of(r["entrant"]["id"].as_str().unwrap()) == *opponent)
+        .unwrap();
+    assert_eq!(
+        (theirs["points"].clone(), theirs["forfeit_wins"].clone()),
+        (json!(0), json!(0)),
+        "{theirs}"
+    );
+}

@@ -124,6 +124,14 @@ impl Season {
         }
     }
 
+    /// Whether entrant `number` withdrew before half of their games: their games and byes
+    /// count for nobody.
+    pub(crate) fn annulled(&self, number: i32) -> bool {
+        self.entrants
+            .iter()
+            .any(|e| e.number == number && e.annulled)
+    }
+
     /// The entrants in pairing-number order (entry order for those without one).
     pub(crate) fn by_pairing_number(&self) -> Vec<&EntrantRow> {
         let mut list: Vec<&EntrantRow> = self.entrants.iter().collect();
@@ -198,11 +206,20 @@ impl Season {
     }
 }
 
-fn result_of(row: &CompetitionRow, game: &GameRow) -> Option<PairingResult> {
+/// A game as `/rounds` shows it. A game of an annulled entrant counts for nobody (as the
+/// standings count it): its points are all 0 and it says `annulled`.
+fn result_of(row: &CompetitionRow, game: &GameRow, season: &Season) -> Option<PairingResult> {
     let scoring = row.scoring();
     let record = game.record();
+    let annulled = game.seats.iter().any(|s| season.annulled(*s));
     let points = (0..game.seats.len())
-        .map(|s| scoring.game_points(&record, s))
+        .map(|s| {
+            if annulled {
+                crate::competitions::Points::ZERO
+            } else {
+                scoring.game_points(&record, s)
+            }
+        })
         .collect();
     match record.result {
         GameResult::Pending => None,
@@ -211,12 +228,14 @@ fn result_of(row: &CompetitionRow, game: &GameRow) -> Option<PairingResult> {
             points,
             forfeit: false,
             corrected: game.corrected,
+            annulled,
         }),
         GameResult::Forfeit { absent } => Some(PairingResult {
             places: absent.iter().map(|a| if *a { 2 } else { 1 }).collect(),
             points,
             forfeit: true,
             corrected: game.corrected,
+            annulled,
         }),
     }
 }
@@ -241,7 +260,7 @@ pub(crate) fn rounds(
         let Some(round) = out.get_mut((g.round - 1) as usize) else {
             continue;
         };
-        let result = result_of(row, g);
+        let result = result_of(row, g, &season);
         round.finished &= result.is_some();
         round.pairings.push(PairingResource {
             table: g.table_no,
@@ -256,7 +275,11 @@ pub(crate) fn rounds(
             round.byes.push(ByeResource {
                 account: season.account(b.entrant),
                 kind: b.kind.clone(),
-                points: scoring.bye_points(b.kind()),
+                points: if season.annulled(b.entrant) {
+                    crate::competitions::Points::ZERO
+                } else {
+                    scoring.bye_points(b.kind())
+                },
             });
         }
     }
@@ -307,11 +330,46 @@ pub(crate) fn live_standings(
         if let Format::Knockout { games_per_match } = format {
             knockout_ranks(&season, &mut table, row.current_round, games_per_match);
         }
-        for s in table {
-            out.push(standing_row(&season, &s, division));
+        for s in &table {
+            out.push(standing_row(&season, s, division));
         }
+        out.extend(annulled_rows(&season, row, division, table.len()));
     }
     Ok(out)
+}
+
+/// The entrants whose results are annulled stay listed (as withdrawn), after everyone else and
+/// sharing the place after them, with every number 0: their games count for nobody, themselves
+/// included.
+fn annulled_rows(
+    season: &Season,
+    row: &CompetitionRow,
+    division: Option<i32>,
+    ranked: usize,
+) -> Vec<StandingRow> {
+    let tie_breaks = row.tie_breaks();
+    season
+        .by_pairing_number()
+        .into_iter()
+        .filter(|e| e.annulled && (division.is_none() || e.division == division))
+        .map(|e| {
+            let s = Standing {
+                rank: ranked as u32 + 1,
+                entrant: e.number as u32,
+                tally: Default::default(),
+                tie_breaks: tie_breaks
+                    .iter()
+                    .map(|name| crate::competitions::tiebreaks::TieBreakValue {
+                        name: *name,
+                        value: crate::competitions::Points::ZERO,
+                    })
+                    .collect(),
+            };
+            let mut line = standing_row(season, &s, division);
+            line.annulled = true;
+            line
+        })
+        .collect()
 }
 
 /// A knockout ranks by how far each entrant went: the champion first, the final's loser
@@ -417,6 +475,7 @@ fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> Standin
         forfeit_wins: t.forfeit_wins,
         forfeit_losses: t.forfeit_losses,
         status,
+        annulled: false,
         division,
         tie_breaks: s
             .tie_breaks

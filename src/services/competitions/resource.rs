@@ -195,6 +195,9 @@ pub struct PairingResult {
     pub forfeit: bool,
     /// Set or corrected by the director (see the audit log).
     pub corrected: bool,
+    /// An entrant of this game withdrew before half of their games: the game counts for
+    /// nobody (its `points` are 0), as in the standings.
+    pub annulled: bool,
 }
 
 /// One game of a round.
@@ -218,6 +221,7 @@ pub struct ByeResource {
     pub account: AccountRef,
     /// `pairing_allocated` (the competition's bye points), `full`, `half` or `zero`.
     pub kind: String,
+    /// What the bye scored; 0 for an entrant whose results are annulled.
     #[schema(value_type = f64)]
     pub points: Points,
 }
@@ -259,6 +263,10 @@ pub struct StandingRow {
     pub forfeit_losses: u32,
     /// `entered`, `withdrawn` or `disqualified`.
     pub status: String,
+    /// Withdrew before half of their games: listed last, every game and bye counting for
+    /// nobody (all numbers 0).
+    #[serde(default)]
+    pub annulled: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub division: Option<i32>,
     /// In the organiser's order.
