@@ -1,23 +1,45 @@
 //! Standings as CSV (RFC 4180): one header line with the tie-breaks' names, one line per entrant,
 //! numbers printed as the API and the page print them.
 //!
-//! Header: `rank,entrant,name,points,played,wins,draws,losses,byes,<tie-break names...>`.
-//! Names that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR)
-//! are prefixed with `'`.
+//! Header: `rank,entrant,name,points,played,wins,draws,losses,byes,forfeit_wins,forfeit_losses`,
+//! then `tb_<name>` per tie-break (the service adds the entrant's `status` and `annulled` before
+//! the tie-breaks, and `division` first in a league). The prefix keeps a tie-break's column apart
+//! from the count of the same name (`wins`). Names that a spreadsheet would run as a formula
+//! (starting with `=`, `+`, `-`, `@`, tab or CR) are prefixed with `'`.
 
 use super::EntrantId;
 use super::standings::Standing;
 
+/// The columns of a standings line before the tie-breaks, as the JSON names its fields.
+pub const COLUMNS: [&str; 11] = [
+    "rank",
+    "entrant",
+    "name",
+    "points",
+    "played",
+    "wins",
+    "draws",
+    "losses",
+    "byes",
+    "forfeit_wins",
+    "forfeit_losses",
+];
+
+/// The column of the tie-break `name`.
+pub fn tie_break_column(name: &str) -> String {
+    format!("tb_{name}")
+}
+
 /// The CSV text; `name` gives each entrant's display name.
 pub fn standings_csv(rows: &[Standing], name: &dyn Fn(EntrantId) -> String) -> String {
-    let mut header: Vec<String> = [
-        "rank", "entrant", "name", "points", "played", "wins", "draws", "losses", "byes",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut header: Vec<String> = COLUMNS.iter().map(|s| s.to_string()).collect();
     if let Some(first) = rows.first() {
-        header.extend(first.tie_breaks.iter().map(|t| t.name.name().to_string()));
+        header.extend(
+            first
+                .tie_breaks
+                .iter()
+                .map(|t| tie_break_column(t.name.name())),
+        );
     }
     let mut out = line(&header);
     for r in rows {
@@ -32,6 +54,8 @@ pub fn standings_csv(rows: &[Standing], name: &dyn Fn(EntrantId) -> String) -> S
             t.draws.to_string(),
             t.losses.to_string(),
             t.byes.to_string(),
+            t.forfeit_wins.to_string(),
+            t.forfeit_losses.to_string(),
         ];
         cells.extend(r.tie_breaks.iter().map(|v| v.value.to_string()));
         out.push_str(&line(&cells));
@@ -103,10 +127,11 @@ mod tests {
         let csv = standings_csv(&rows, &names);
         assert_eq!(
             csv,
-            "rank,entrant,name,points,played,wins,draws,losses,byes,sonneborn_berger,wins\r\n\
-             1,1,Ann,1.5,2,1,1,0,0,0.75,1\r\n\
-             1,2,\"Ben, Jr.\",1.5,2,1,1,0,0,0.75,1\r\n\
-             3,3,'=cmd,0,2,0,0,2,0,0,0\r\n"
+            "rank,entrant,name,points,played,wins,draws,losses,byes,forfeit_wins,forfeit_losses,\
+             tb_sonneborn_berger,tb_wins\r\n\
+             1,1,Ann,1.5,2,1,1,0,0,0,0,0.75,1\r\n\
+             1,2,\"Ben, Jr.\",1.5,2,1,1,0,0,0,0,0.75,1\r\n\
+             3,3,'=cmd,0,2,0,0,2,0,0,0,0,0\r\n"
         );
     }
 }

@@ -473,7 +473,7 @@ pub async fn list_competition_rounds(
     tag = "competitions",
     params(("id" = Uuid, Path, description = "The competition's id.")),
     responses(
-        (status = 200, description = "The standings, first first (as CSV with `Accept: text/csv`: rank, entrant, name, points, played, wins, draws, losses, byes, then the tie-breaks).", content(
+        (status = 200, description = "The standings, first first (as CSV with `Accept: text/csv`: the same fields: division (leagues), rank, entrant, name, points, played, wins, draws, losses, byes, forfeit_wins, forfeit_losses, status, annulled, then `tb_<name>` per tie-break).", content(
             (Vec<StandingRow> = "application/json"),
             (String = "text/csv"),
         )),

@@ -415,3 +415,70 @@ async fn annulled_results_read_the_same_in_rounds_and_standings_and_the_entrant_
         "{theirs}"
     );
 }
+
+#[actix_web::test]
+async fn the_csv_standings_carry_every_field_of_the_json_under_distinct_names() {
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee"]).await;
+    let id = ev
+        .create(json!({"name": "Swiss", "kind": "magnate", "entry": "open",
+                       "format": {"type": "swiss", "rounds": 1}, "tie_breaks": ["wins", "buchholz"]}))
+        .await;
+    // One game played, one forfeited by a disqualification: forfeit counts and statuses differ.
+    let pairings = ev.rounds(&id).await[0]["pairings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let played = ev.seats(&pairings[0]);
+    ev.resign(pairings[0]["game_id"].as_str().unwrap(), &played[1])
+        .await;
+    let out = ev.seats(&pairings[1])[0].clone();
+    let r = ev
+        .direct(
+            &id,
+            json!({"action": "disqualify", "account_id": ev.players[&out].1}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    ev.deliver();
+
+    let table = ev.standings(&id).await;
+    let csv = ev.csv(&id).await;
+    let mut lines = csv.text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let unique: std::collections::BTreeSet<&&str> = head.iter().collect();
+    assert_eq!(unique.len(), head.len(), "a column named twice: {head:?}");
+    let lines: Vec<&str> = lines.collect();
+    assert_eq!(lines.len(), table.len());
+    for (line, row) in lines.iter().zip(&table) {
+        let cells: std::collections::BTreeMap<&str, &str> =
+            head.iter().copied().zip(line.split(',')).collect();
+        for field in [
+            "rank",
+            "played",
+            "wins",
+            "draws",
+            "losses",
+            "byes",
+            "forfeit_wins",
+            "forfeit_losses",
+            "annulled",
+        ] {
+            assert_eq!(cells[field], row[field].to_string(), "{field} in {line}");
+        }
+        assert_eq!(cells["entrant"], row["entrant"]["id"].as_str().unwrap());
+        assert_eq!(cells["status"], row["status"].as_str().unwrap());
+        assert_eq!(
+            cells["points"].parse::<f64>().unwrap(),
+            row["points"].as_f64().unwrap()
+        );
+        for tb in row["tie_breaks"].as_array().unwrap() {
+            let column = format!("tb_{}", tb["name"].as_str().unwrap());
+            assert_eq!(
+                cells[column.as_str()].parse::<f64>().unwrap(),
+                tb["value"].as_f64().unwrap(),
+                "{column} in {line}"
+            );
+        }
+    }
+    assert!(csv.text.contains(",disqualified,"), "{}", csv.text);
+}

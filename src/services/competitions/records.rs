@@ -488,24 +488,30 @@ fn standing_row(season: &Season, s: &Standing, division: Option<i32>) -> Standin
     }
 }
 
-/// The standings as CSV (RFC 4180), the same numbers as the JSON.
+/// The standings as CSV (RFC 4180), the same numbers as the JSON: every field of a line
+/// (`division` first for a league), then one `tb_<name>` column per tie-break. The prefix keeps
+/// a tie-break's column apart from the field of the same name (`wins`).
 ///
 /// # Errors
 /// 404 for no such competition.
 pub fn standings_csv(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiError> {
     let rows = standings(conn, id)?;
-    let mut head = vec![
-        "rank", "entrant", "name", "points", "played", "wins", "draws", "losses", "byes",
-    ]
-    .into_iter()
-    .map(str::to_owned)
-    .collect::<Vec<_>>();
+    let mut head: Vec<String> = crate::competitions::csv::COLUMNS
+        .iter()
+        .chain(&["status", "annulled"])
+        .map(|c| (*c).to_owned())
+        .collect();
     let league = rows.iter().any(|r| r.division.is_some());
     if league {
         head.insert(0, "division".to_owned());
     }
     if let Some(first) = rows.first() {
-        head.extend(first.tie_breaks.iter().map(|t| t.name.clone()));
+        head.extend(
+            first
+                .tie_breaks
+                .iter()
+                .map(|t| crate::competitions::csv::tie_break_column(&t.name)),
+        );
     }
     let mut out = csv_line(&head);
     for r in &rows {
@@ -519,6 +525,10 @@ pub fn standings_csv(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiErr
             r.draws.to_string(),
             r.losses.to_string(),
             r.byes.to_string(),
+            r.forfeit_wins.to_string(),
+            r.forfeit_losses.to_string(),
+            r.status.clone(),
+            r.annulled.to_string(),
         ];
         if league {
             cells.insert(0, r.division.unwrap_or(0).to_string());
