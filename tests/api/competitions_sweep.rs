@@ -482,3 +482,39 @@ async fn the_csv_standings_carry_every_field_of_the_json_under_distinct_names() 
     }
     assert!(csv.text.contains(",disqualified,"), "{}", csv.text);
 }
+
+#[actix_web::test]
+async fn a_swiss_left_with_one_entrant_ends_early_rather_than_pair_a_round_of_byes() {
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee"]).await;
+    let id = ev
+        .create(json!({"name": "Swiss", "kind": "magnate", "entry": "open",
+                       "format": {"type": "swiss", "rounds": 3}}))
+        .await;
+    for name in ["Ann", "Ben", "Cid"] {
+        let w = ev
+            .app
+            .call(
+                awc::http::Method::DELETE,
+                &format!("/api/v1/competitions/{id}/entries/{}", ev.players[name].1),
+                Some(ev.token(name)),
+                None,
+            )
+            .await;
+        assert_eq!(w.status, 200, "{}", w.text);
+    }
+    ev.deliver();
+    assert_eq!(ev.status(&id).await, "finished");
+    let rounds = ev.rounds(&id).await;
+    assert_eq!(rounds.len(), 1, "no round of byes alone: {rounds:?}");
+    let audit = ev.audit(&id).await;
+    let last = audit.last().unwrap();
+    assert_eq!(
+        (last["action"].clone(), last["actor"].clone()),
+        (json!("ended_early"), Value::Null)
+    );
+    let reason = last["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("round 2") && reason.contains("only one entrant"),
+        "{reason}"
+    );
+}

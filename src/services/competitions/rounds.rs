@@ -374,6 +374,10 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
             if current >= rounds as i32 {
                 return Ok(Plan::Finish);
             }
+            // A round of byes alone pairs nobody: with fewer than two left the event ends.
+            if let Some(why) = too_few_to_pair(active.len()) {
+                return Ok(Plan::EndEarly(format!("round {}: {why}", current + 1)));
+            }
             let (_, games, byes) = season.records(None);
             let players: Vec<u32> = active.iter().map(|e| e.number as u32).collect();
             let scoring = row.scoring();
@@ -495,6 +499,15 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
             }])
         }
     })
+}
+
+/// Why a round cannot be paired with `left` entrants still in, if it cannot.
+fn too_few_to_pair(left: usize) -> Option<String> {
+    match left {
+        0 => Some("nobody is left to pair".to_owned()),
+        1 => Some("only one entrant is left to pair".to_owned()),
+        _ => None,
+    }
 }
 
 /// A Berger round in entrants' numbers: pairing numbers `pairs` (1-based into `numbers`); an
