@@ -5,7 +5,9 @@
 //! of divisions is what the size asks for (entrants ÷ size, rounded up); their sizes are then as
 //! even as possible, the higher divisions taking the extra entrant, so no division is left with
 //! one or two players. Between seasons the top `promote` of each division but the first go up and
-//! the bottom `relegate` of each division but the last go down.
+//! the bottom `relegate` of each division but the last go down; then leavers leave, newcomers
+//! join the lowest division, and the divisions are brought back to those sizes, a gap filled
+//! from the division below.
 
 use super::EntrantId;
 use serde::{Deserialize, Serialize};
@@ -121,6 +123,63 @@ pub fn next_season(
         out.push(joining.to_vec());
     }
     out.retain(|d| !d.is_empty());
+    rebalance(out, rules.division_size, rankings)
+}
+
+/// Leavers and newcomers change the divisions' sizes: they are brought back to the sizes the
+/// first season would give as many entrants (none above `division_size`, the higher ones taking
+/// the extra). A division short of its size is filled from below, by the best finisher of the
+/// division below who has not just come down from it (an extra promotion, not a reprieve), and
+/// so on down; a division over its size sends its last (the newcomers, in the lowest) down, a
+/// new lowest division if need be.
+fn rebalance(
+    mut out: Vec<Vec<EntrantId>>,
+    division_size: usize,
+    rankings: &[Vec<EntrantId>],
+) -> Vec<Vec<EntrantId>> {
+    let total: usize = out.iter().map(Vec::len).sum();
+    let sizes: Vec<usize> = divisions(&vec![0; total], division_size)
+        .iter()
+        .map(Vec::len)
+        .collect();
+    for (d, &size) in sizes.iter().enumerate() {
+        if out.len() <= d {
+            out.push(Vec::new());
+        }
+        while out.get(d).map_or(0, Vec::len) < size {
+            let came_down: &[EntrantId] = rankings.get(d).map_or(&[], Vec::as_slice);
+            let Some(below) = out.get_mut(d + 1) else {
+                break;
+            };
+            let pick = below
+                .iter()
+                .position(|e| !came_down.contains(e))
+                .unwrap_or(0);
+            if pick >= below.len() {
+                out.remove(d + 1);
+                continue;
+            }
+            let up = below.remove(pick);
+            if below.is_empty() {
+                out.remove(d + 1);
+            }
+            if let Some(here) = out.get_mut(d) {
+                here.push(up);
+            }
+        }
+        let Some(here) = out.get_mut(d) else { break };
+        if here.len() > size {
+            let down = here.split_off(size);
+            match out.get_mut(d + 1) {
+                Some(next) => {
+                    let rest = std::mem::replace(next, down);
+                    next.extend(rest);
+                }
+                None => out.push(down),
+            }
+        }
+    }
+    out.retain(|d| !d.is_empty());
     out
 }
 
@@ -181,7 +240,28 @@ mod tests {
         };
         let rankings = vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]];
         let next = next_season(&rankings, rules, &[2], &[9, 10]);
-        assert_eq!(next, vec![vec![1, 3, 5], vec![4, 6, 7, 8, 9, 10]]);
+        // Nine entrants in divisions of at most 4: three of 3, the last of 8 and the newcomers.
+        assert_eq!(next, vec![vec![1, 3, 5], vec![4, 6, 7], vec![8, 9, 10]]);
+    }
+
+    #[test]
+    fn a_gap_left_by_a_leaver_is_filled_from_below() {
+        let rules = LeagueRules {
+            division_size: 3,
+            promote: 1,
+            relegate: 1,
+        };
+        // 1 won division 1 and leaves; 7 joins. 3 came down, 4 went up: the next best of
+        // division 2 (5) goes up too, and 7 joins division 2, which stays at 3.
+        let rankings = vec![vec![1, 2, 3], vec![4, 5, 6]];
+        let next = next_season(&rankings, rules, &[1], &[7]);
+        assert_eq!(next, vec![vec![2, 4, 5], vec![3, 6, 7]]);
+        // Without a newcomer: five entrants, divisions of 3 and 2.
+        let next = next_season(&rankings, rules, &[1], &[]);
+        assert_eq!(next, vec![vec![2, 4, 5], vec![3, 6]]);
+        // Nothing changes without leavers or newcomers.
+        let next = next_season(&rankings, rules, &[], &[]);
+        assert_eq!(next, vec![vec![1, 2, 4], vec![3, 5, 6]]);
     }
 
     #[test]

@@ -518,3 +518,81 @@ async fn a_swiss_left_with_one_entrant_ends_early_rather_than_pair_a_round_of_by
         "{reason}"
     );
 }
+
+#[actix_web::test]
+async fn a_league_fills_the_gap_a_leaver_leaves_in_a_division_from_below() {
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"]).await;
+    let id = ev
+        .create(json!({"name": "Club League", "kind": "magnate", "entry": "open",
+                       "format": {"type": "league", "division_size": 3, "promote": 1, "relegate": 1}}))
+        .await;
+    for r in ev.rounds(&id).await {
+        for p in r["pairings"].as_array().unwrap() {
+            let seats = ev.seats(p);
+            ev.resign(p["game_id"].as_str().unwrap(), &seats[1]).await;
+        }
+    }
+    ev.deliver();
+    assert_eq!(ev.status(&id).await, "finished");
+    let table = ev.standings(&id).await;
+    let division = |d: i64| -> Vec<String> {
+        table
+            .iter()
+            .filter(|r| r["division"] == d)
+            .map(|r| ev.name_of(r["entrant"]["id"].as_str().unwrap()))
+            .collect()
+    };
+    let (top, bottom) = (division(1), division(2));
+
+    // Division 1's winner leaves, a newcomer enters between the seasons.
+    let winner = &top[0];
+    let w = ev
+        .app
+        .call(
+            awc::http::Method::DELETE,
+            &format!("/api/v1/competitions/{id}/entries/{}", ev.players[winner].1),
+            Some(ev.token(winner)),
+            None,
+        )
+        .await;
+    assert_eq!(w.status, 200, "{}", w.text);
+    let zed = ev.app.user("zed@example.test", "Zed").await;
+    let e = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/entries"),
+            Some(&zed),
+            json!({}),
+        )
+        .await;
+    assert_eq!(e.status, 201, "{}", e.text);
+    let next = ev
+        .app
+        .post(
+            &format!("/api/v1/competitions/{id}/start"),
+            Some(&ev.organiser),
+            json!({}),
+        )
+        .await;
+    assert_eq!(next.status, 200, "{}", next.text);
+    let in_division = |d: i64| -> Vec<String> {
+        let mut names: Vec<String> = next.json["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["division"] == d)
+            .map(|e| e["account"]["display_name"].as_str().unwrap().to_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // Division 1 keeps its size: its second, the promoted winner of division 2, and the next
+    // best of division 2 in the winner's place; the relegated third of division 1, the last of
+    // division 2 and the newcomer make division 2.
+    let mut want_top = vec![top[1].clone(), bottom[0].clone(), bottom[1].clone()];
+    let mut want_bottom = vec![top[2].clone(), bottom[2].clone(), "Zed".to_owned()];
+    want_top.sort();
+    want_bottom.sort();
+    assert_eq!(in_division(1), want_top, "{}", next.text);
+    assert_eq!(in_division(2), want_bottom, "{}", next.text);
+}
