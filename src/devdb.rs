@@ -32,6 +32,9 @@ const MAX_SOCKET_DIR_LEN: usize = 90;
 const OWNER_FILE: &str = "owner";
 /// Held (exclusively) by the owner of the cluster and its watchdog.
 const LOCK_FILE: &str = "lock";
+/// How long a herald sharing a cluster whose owner has gone waits for another herald to run it
+/// again (a supervisor restarting the owner) before it exits, rather than answer 503 for ever.
+const ORPHAN_WAIT: std::time::Duration = std::time::Duration::from_secs(15);
 /// How long a new owner waits for a dead owner's watchdog to stop its cluster.
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(90);
 
@@ -60,6 +63,10 @@ pub enum DevDbError {
     Busy(PathBuf),
     #[error("{what} failed: {detail}")]
     Command { what: String, detail: String },
+    #[error(
+        "the herald that ran the embedded PostgreSQL this one shared stopped, and nobody started the cluster again within {0} s; start herald again to run it"
+    )]
+    OwnerGone(u64),
     #[error("{0}")]
     Io(#[from] io::Error),
     #[error("cannot connect to the embedded PostgreSQL: {0}")]
@@ -81,8 +88,10 @@ pub struct EmbeddedPostgres {
     /// The OS user PostgreSQL runs as when we are root.
     run_as: Option<String>,
     socket_dir_is_temporary: bool,
-    /// Another live `herald` runs this cluster: never stop it.
+    /// Another live `herald` runs this cluster: never stop it. Its pid, for the supervisor to
+    /// notice when it has gone.
     borrowed: bool,
+    owner_pid: Option<u32>,
     /// The watchdog; killed after a clean stop so that it releases the lock at once.
     watchdog: std::sync::Mutex<Option<Child>>,
     /// The exclusive lock on `dir/lock` (None when borrowed). Dropped last.
@@ -167,6 +176,7 @@ impl EmbeddedPostgres {
             run_as,
             socket_dir_is_temporary,
             borrowed: false,
+            owner_pid: None,
             watchdog: std::sync::Mutex::new(None),
             remove_on_stop: std::sync::Mutex::new(None),
             _lock: Some(lock),
@@ -216,6 +226,7 @@ impl EmbeddedPostgres {
             run_as,
             socket_dir_is_temporary: false,
             borrowed: true,
+            owner_pid: Some(owner_pid),
             watchdog: std::sync::Mutex::new(None),
             remove_on_stop: std::sync::Mutex::new(None),
             _lock: None,
@@ -269,6 +280,11 @@ impl EmbeddedPostgres {
         }
     }
 
+    /// Whether another herald runs this cluster (this one only uses it).
+    pub fn is_borrowed(&self) -> bool {
+        self.borrowed
+    }
+
     /// Whether the postmaster named by `postmaster.pid` runs (a zombie does not).
     pub fn is_running(&self) -> bool {
         let Some(pid) = std::fs::read_to_string(self.data.join("postmaster.pid"))
@@ -287,9 +303,12 @@ impl EmbeddedPostgres {
     /// Keeps the cluster of a long-running server alive: checks it every second and starts it
     /// again when it died (a `kill -9`, the OOM killer). Calls `give_up` when it cannot be
     /// started again within a minute, so that a supervisor restarts the whole server rather than
-    /// it answering 503 forever. Does nothing for a borrowed cluster (its owner watches it).
+    /// it answering 503 forever. A borrowed cluster is its owner's to start again; but when the
+    /// owner has gone (stopped, or killed and its watchdog stopped the cluster) and no herald
+    /// runs the cluster again within [`ORPHAN_WAIT`], `give_up` is called too.
     pub fn supervise(self: &std::sync::Arc<Self>, give_up: fn(&DevDbError)) {
         if self.borrowed {
+            self.watch_owner(give_up);
             return;
         }
         let pg = std::sync::Arc::clone(self);
@@ -321,6 +340,36 @@ impl EmbeddedPostgres {
                             std::thread::sleep(std::time::Duration::from_millis(500));
                         }
                     }
+                }
+            }
+        });
+    }
+
+    /// The supervisor of a borrowed cluster: see [`EmbeddedPostgres::supervise`].
+    fn watch_owner(self: &std::sync::Arc<Self>, give_up: fn(&DevDbError)) {
+        let pg = std::sync::Arc::clone(self);
+        std::thread::spawn(move || {
+            let mut orphaned: Option<std::time::Instant> = None;
+            loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+                if pg.stopping.load(std::sync::atomic::Ordering::SeqCst) {
+                    return;
+                }
+                // While the owner lives, a cluster down is the owner's to start again.
+                let owner_alive = pg.owner_pid.is_some_and(|pid| process_runs(pid, "herald"));
+                if pg.is_running() || owner_alive {
+                    orphaned = None;
+                    continue;
+                }
+                let since = *orphaned.get_or_insert_with(|| {
+                    tracing::error!(
+                        "the herald running the embedded PostgreSQL has gone, and the cluster with it"
+                    );
+                    std::time::Instant::now()
+                });
+                if since.elapsed() > ORPHAN_WAIT {
+                    give_up(&DevDbError::OwnerGone(ORPHAN_WAIT.as_secs()));
+                    return;
                 }
             }
         });
@@ -359,7 +408,18 @@ impl EmbeddedPostgres {
             if let Some(template) = template {
                 let _ = write!(sql, " TEMPLATE {}", quote_ident(template));
             }
-            diesel::sql_query(sql).execute(&mut conn)?;
+            match diesel::sql_query(sql).execute(&mut conn) {
+                // Two heralds started at once on a new DATA_DIR: the other created it first
+                // (PostgreSQL says so by the catalog's unique index, or by name).
+                Err(diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                )) => {}
+                Err(e) if e.to_string().contains("already exists") => {}
+                other => {
+                    other?;
+                }
+            }
         }
         Ok(())
     }

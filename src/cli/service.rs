@@ -21,7 +21,12 @@ fn settings_and_database() -> anyhow::Result<(Settings, Option<EmbeddedPostgres>
         pg.stop();
         return Err(e.into());
     }
-    tracing::info!(dir = %settings.data_dir.join("postgres").display(), "embedded PostgreSQL started");
+    let dir = settings.data_dir.join("postgres");
+    if pg.is_borrowed() {
+        tracing::info!(dir = %dir.display(), "using the embedded PostgreSQL another herald runs");
+    } else {
+        tracing::info!(dir = %dir.display(), "embedded PostgreSQL started");
+    }
     settings.database.url = Some(pg.url("herald"));
     Ok((settings, Some(pg)))
 }

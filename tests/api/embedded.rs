@@ -339,3 +339,73 @@ async fn a_server_whose_embedded_database_is_killed_starts_it_again_and_keeps_th
     );
     stop(server);
 }
+
+/// A second server on the same DATA_DIR uses the first one's database. When the first is killed
+/// (its watchdog stops the cluster) and nobody runs the database again, the second exits non-zero
+/// within moments, for its supervisor to restart it as the owner, rather than answer 503 for
+/// ever (design.md section 20).
+#[actix_web::test]
+async fn a_server_sharing_a_database_whose_owner_dies_exits_rather_than_serve_503() {
+    let owner_node = Node::new("orphan");
+    let mut owner = owner_node.serve();
+    owner_node
+        .ready(&mut owner, Duration::from_secs(90), "the owner")
+        .await;
+    let sharer_node = Node {
+        root: owner_node.root.clone(),
+        port: free_port(),
+        client: awc::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .finish(),
+    };
+    let mut sharer = sharer_node.serve();
+    sharer_node
+        .ready(&mut sharer, Duration::from_secs(60), "the sharer")
+        .await;
+    owner.kill().unwrap();
+    owner.wait().unwrap();
+    let began = Instant::now();
+    let exit = loop {
+        if let Some(exit) = sharer.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "the sharer still runs {:?} after its owner died, /readyz {:?}",
+            began.elapsed(),
+            sharer_node.status("/readyz").await
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(!exit.success(), "a non-zero exit: {exit}");
+    // Restarted (as a supervisor would), it runs the database itself.
+    let mut again = sharer_node.serve();
+    sharer_node
+        .ready(&mut again, Duration::from_secs(60), "restarted")
+        .await;
+    stop(again);
+}
+
+/// Two servers started at the same moment on a new DATA_DIR: both serve (one creates the
+/// database, the other finds it made).
+#[actix_web::test]
+async fn two_servers_started_at_once_on_a_new_data_dir_both_serve() {
+    let first_node = Node::new("twins");
+    let second_node = Node {
+        root: first_node.root.clone(),
+        port: free_port(),
+        client: awc::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .finish(),
+    };
+    let mut first = first_node.serve();
+    let mut second = second_node.serve();
+    first_node
+        .ready(&mut first, Duration::from_secs(90), "the first")
+        .await;
+    second_node
+        .ready(&mut second, Duration::from_secs(90), "the second")
+        .await;
+    stop(second);
+    stop(first);
+}
