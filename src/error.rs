@@ -334,9 +334,33 @@ impl From<diesel::result::Error> for ApiError {
                     .to_owned(),
             );
         }
+        // The connection lost under the request (the database restarting, a server killed
+        // under it): the client's mistake it is not, and trying again shortly will do. Whether
+        // a commit in flight was stored cannot be known here, so the answer does not say.
+        if let Error::DatabaseError(kind, info) = &error
+            && (matches!(kind, DatabaseErrorKind::ClosedConnection)
+                || CONNECTION_LOST.iter().any(|m| info.message().contains(m)))
+        {
+            tracing::warn!(error = %error, "the database connection was lost");
+            return ApiError::Unavailable(
+                "the connection to the database was lost; try again shortly (a move sent again \
+                 with its expected_version or Idempotency-Key cannot be played twice)"
+                    .to_owned(),
+            );
+        }
         ApiError::Internal(error.into())
     }
 }
+
+/// PostgreSQL's words for a session ended under a request: an administrator's or a shutdown's
+/// termination (57P01, 57P02), a server restarting (57P03), a socket closed.
+const CONNECTION_LOST: [&str; 5] = [
+    "terminating connection due to administrator command",
+    "terminating connection due to crash of another server process",
+    "the database system is shutting down",
+    "the database system is starting up",
+    "server closed the connection unexpectedly",
+];
 
 impl From<crate::db::BlockingError<ApiError>> for ApiError {
     fn from(error: crate::db::BlockingError<ApiError>) -> Self {
@@ -357,5 +381,43 @@ impl From<crate::db::BlockingError<ApiError>> for ApiError {
 impl fmt::Display for ProblemCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use diesel::result::{DatabaseErrorKind, Error};
+
+    fn from_database(kind: DatabaseErrorKind, message: &str) -> ApiError {
+        ApiError::from(Error::DatabaseError(kind, Box::new(message.to_owned())))
+    }
+
+    #[test]
+    fn a_connection_lost_under_a_request_is_unavailable_not_an_internal_error() {
+        for (kind, message) in [
+            (DatabaseErrorKind::ClosedConnection, "connection closed"),
+            (
+                DatabaseErrorKind::Unknown,
+                "terminating connection due to administrator command",
+            ),
+            (
+                DatabaseErrorKind::Unknown,
+                "server closed the connection unexpectedly\n\tThis probably means the server terminated abnormally",
+            ),
+            (
+                DatabaseErrorKind::Unknown,
+                "the database system is shutting down",
+            ),
+        ] {
+            let e = from_database(kind, message);
+            assert_eq!(
+                e.status_code(),
+                StatusCode::SERVICE_UNAVAILABLE,
+                "{message}"
+            );
+        }
+        let other = from_database(DatabaseErrorKind::Unknown, "relation \"x\" does not exist");
+        assert_eq!(other.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }
