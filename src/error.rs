@@ -61,6 +61,7 @@ pub enum ProblemCode {
     MethodNotAllowed,
     PayloadTooLarge,
     UnsupportedMediaType,
+    RequestTimeout,
     ValidationFailed,
     IllegalAction,
     NotYourTurn,
@@ -84,6 +85,7 @@ impl ProblemCode {
             ProblemCode::MethodNotAllowed => "method_not_allowed",
             ProblemCode::PayloadTooLarge => "payload_too_large",
             ProblemCode::UnsupportedMediaType => "unsupported_media_type",
+            ProblemCode::RequestTimeout => "request_timeout",
             ProblemCode::ValidationFailed => "validation_failed",
             ProblemCode::IllegalAction => "illegal_action",
             ProblemCode::NotYourTurn => "not_your_turn",
@@ -106,6 +108,7 @@ impl ProblemCode {
             ProblemCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ProblemCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ProblemCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ProblemCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             ProblemCode::ValidationFailed | ProblemCode::IllegalAction => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
@@ -129,6 +132,7 @@ impl ProblemCode {
             ProblemCode::MethodNotAllowed => "Method not allowed",
             ProblemCode::PayloadTooLarge => "Payload too large",
             ProblemCode::UnsupportedMediaType => "Unsupported media type",
+            ProblemCode::RequestTimeout => "Request timeout",
             ProblemCode::ValidationFailed => "Validation failed",
             ProblemCode::IllegalAction => "Illegal action",
             ProblemCode::NotYourTurn => "Not your turn",
@@ -162,6 +166,9 @@ pub enum ApiError {
     PayloadTooLarge { limit: usize },
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// The body did not arrive in time (a stalled or trickling client holds a connection).
+    #[error("{0}")]
+    RequestTimeout(String),
     /// Parsed, but wrong types, unknown fields, NUL bytes or values out of range.
     #[error("{0}")]
     Validation(String),
@@ -229,6 +236,7 @@ impl ApiError {
             ApiError::MethodNotAllowed { .. } => ProblemCode::MethodNotAllowed,
             ApiError::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
             ApiError::UnsupportedMediaType(_) => ProblemCode::UnsupportedMediaType,
+            ApiError::RequestTimeout(_) => ProblemCode::RequestTimeout,
             ApiError::Validation(_) | ApiError::InvalidAction { .. } => {
                 ProblemCode::ValidationFailed
             }

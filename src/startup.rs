@@ -236,6 +236,11 @@ fn app(
         .default_service(web::to(routes::fallback))
         .route("/metrics", web::get().to(routes::metrics::serve_metrics))
         .wrap(cors)
+        .wrap_fn(|mut req, srv| {
+            let payload = actix_web::HttpMessage::take_payload(&mut req);
+            req.set_payload(Deadline::payload(payload, BODY_DEADLINE));
+            srv.call(req)
+        })
         .wrap_fn(move |req, srv| {
             // The access line and the request metrics (`access`), then the headers every answer
             // carries.
@@ -263,4 +268,92 @@ fn app(
                 Ok(res)
             }
         })
+}
+
+/// How long any request body may take to arrive whole, on every route (the API's JSON bodies
+/// are held to `routes::json::BODY_WAIT` first and answered 408). A client that stalls or
+/// trickles a body would otherwise hold its connection for as long as it likes, and enough of
+/// them every file the server may open; this bounds them whatever reads the body (a page's form,
+/// an inbound mail of up to 10 MB).
+const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A request body that ends in an error once its deadline has passed.
+struct Deadline {
+    inner: actix_web::dev::Payload,
+    due: std::pin::Pin<Box<actix_web::rt::time::Sleep>>,
+}
+
+impl Deadline {
+    fn payload(
+        inner: actix_web::dev::Payload,
+        limit: std::time::Duration,
+    ) -> actix_web::dev::Payload {
+        let stream: std::pin::Pin<
+            Box<
+                dyn futures_util::Stream<Item = Result<web::Bytes, actix_web::error::PayloadError>>,
+            >,
+        > = Box::pin(Deadline {
+            inner,
+            due: Box::pin(actix_web::rt::time::sleep(limit)),
+        });
+        actix_web::dev::Payload::from(stream)
+    }
+}
+
+impl futures_util::Stream for Deadline {
+    type Item = Result<web::Bytes, actix_web::error::PayloadError>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        if let Poll::Ready(item) = std::pin::Pin::new(&mut self.inner).poll_next(cx) {
+            return Poll::Ready(item);
+        }
+        match self.due.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Some(Err(actix_web::error::PayloadError::Io(
+                std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "the body did not arrive in time",
+                ),
+            )))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::StreamExt;
+
+    #[actix_web::test]
+    async fn a_body_that_stops_arriving_ends_in_an_error_at_its_deadline() {
+        let stalled: std::pin::Pin<
+            Box<
+                dyn futures_util::Stream<Item = Result<web::Bytes, actix_web::error::PayloadError>>,
+            >,
+        > = Box::pin(
+            futures_util::stream::once(async { Ok(web::Bytes::from_static(b"{\"a\"")) })
+                .chain(futures_util::stream::pending()),
+        );
+        let began = std::time::Instant::now();
+        let mut body = Deadline::payload(
+            actix_web::dev::Payload::from(stalled),
+            std::time::Duration::from_millis(200),
+        );
+        assert!(
+            matches!(body.next().await, Some(Ok(_))),
+            "what came is read"
+        );
+        match body.next().await {
+            Some(Err(actix_web::error::PayloadError::Io(e))) => {
+                assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(began.elapsed() >= std::time::Duration::from_millis(200));
+        assert!(began.elapsed() < std::time::Duration::from_secs(5));
+    }
 }

@@ -12,6 +12,11 @@ use serde::de::DeserializeOwned;
 /// The largest body the API reads (a list of actions fits many times over).
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
 
+/// How long a body may take to arrive whole. The largest crosses a slow mobile link in a few
+/// seconds; a client that stalls or trickles it (one byte a second would take 18 hours) would
+/// otherwise hold its connection, and enough of them every file the server may open.
+pub const BODY_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
 /// A JSON request body, parsed into `T` (which should `deny_unknown_fields`).
 #[derive(Debug)]
 pub struct Json<T>(pub T);
@@ -89,17 +94,27 @@ fn read_body(
         if declared_length.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
             return Err(too_large);
         }
-        let mut body = BytesMut::new();
-        while let Some(chunk) = payload.next().await {
-            let chunk = chunk.map_err(|e| {
-                ApiError::MalformedRequest(format!("the body could not be read: {e}"))
-            })?;
-            if body.len() + chunk.len() > MAX_BODY_BYTES {
-                return Err(too_large);
+        let read = async {
+            let mut body = BytesMut::new();
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(|e| {
+                    ApiError::MalformedRequest(format!("the body could not be read: {e}"))
+                })?;
+                if body.len() + chunk.len() > MAX_BODY_BYTES {
+                    return Err(too_large);
+                }
+                body.extend_from_slice(&chunk);
             }
-            body.extend_from_slice(&chunk);
-        }
-        Ok(body)
+            Ok(body)
+        };
+        actix_web::rt::time::timeout(BODY_WAIT, read)
+            .await
+            .unwrap_or_else(|_| {
+                Err(ApiError::RequestTimeout(format!(
+                    "the body did not arrive within {} s",
+                    BODY_WAIT.as_secs()
+                )))
+            })
     })
 }
 

@@ -381,3 +381,35 @@ async fn signed_in_form_posts_count_against_the_account_limit() {
     // Reading pages is not counted.
     assert_eq!(page(&app, "/settings", &cookie).await.status, 200);
 }
+
+/// A body that stops arriving is answered 408 `request_timeout` when its time is up, and the
+/// connection is freed, rather than held for as long as the client likes.
+#[actix_web::test]
+async fn a_stalled_body_is_answered_408_and_its_connection_freed() {
+    // The server runs on this test's own thread: the client must not block it.
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app().await;
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let mut stream = actix_web::rt::net::TcpStream::connect(&address)
+        .await
+        .unwrap();
+    // Ten bytes of a hundred promised, then nothing.
+    stream
+        .write_all(
+            b"POST /api/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":",
+        )
+        .await
+        .unwrap();
+    let began = std::time::Instant::now();
+    let mut answer = Vec::new();
+    let read = stream.read_to_end(&mut answer);
+    let _ = actix_web::rt::time::timeout(std::time::Duration::from_secs(60), read).await;
+    let waited = began.elapsed();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("request_timeout"), "{answer}");
+    assert!(
+        waited >= herald::routes::json::BODY_WAIT && waited.as_secs() < 50,
+        "answered after {waited:?}"
+    );
+}
