@@ -126,60 +126,53 @@ pub fn next_season(
     rebalance(out, rules.division_size, rankings)
 }
 
-/// Leavers and newcomers change the divisions' sizes: they are brought back to the sizes the
-/// first season would give as many entrants (none above `division_size`, the higher ones taking
-/// the extra). A division short of its size is filled from below, by the best finisher of the
-/// division below who has not just come down from it (an extra promotion, not a reprieve), and
-/// so on down; a division over its size sends its last (the newcomers, in the lowest) down, a
-/// new lowest division if need be.
+/// Leavers and newcomers change the divisions' sizes. Each division keeps the size it had this
+/// season (at most `division_size`): one short of it (a leaver's place) is filled from below, by
+/// the best finisher of the division below who has not just come down from it (an extra
+/// promotion, never a reprieve while anyone else can go), and so on down. Only the lowest
+/// division can grow (the newcomers join it): grown past `division_size`, it splits as a first
+/// season's divisions would, its newcomers last. Nobody who earned a promotion is sent back.
+/// A lowest division left with a lone entrant, who would have nobody to play, joins the one
+/// above.
 fn rebalance(
     mut out: Vec<Vec<EntrantId>>,
     division_size: usize,
     rankings: &[Vec<EntrantId>],
 ) -> Vec<Vec<EntrantId>> {
-    let total: usize = out.iter().map(Vec::len).sum();
-    let sizes: Vec<usize> = divisions(&vec![0; total], division_size)
-        .iter()
-        .map(Vec::len)
-        .collect();
-    for (d, &size) in sizes.iter().enumerate() {
-        if out.len() <= d {
-            out.push(Vec::new());
-        }
-        while out.get(d).map_or(0, Vec::len) < size {
-            let came_down: &[EntrantId] = rankings.get(d).map_or(&[], Vec::as_slice);
+    for d in 0..out.len() {
+        let target = rankings
+            .get(d)
+            .map_or(division_size, Vec::len)
+            .min(division_size);
+        let came_down: &[EntrantId] = rankings.get(d).map_or(&[], Vec::as_slice);
+        while out.get(d).map_or(0, Vec::len) < target {
             let Some(below) = out.get_mut(d + 1) else {
                 break;
             };
+            // When everyone below has just come down, the best of them goes back up.
             let pick = below
                 .iter()
                 .position(|e| !came_down.contains(e))
                 .unwrap_or(0);
             if pick >= below.len() {
-                out.remove(d + 1);
-                continue;
+                break;
             }
             let up = below.remove(pick);
-            if below.is_empty() {
-                out.remove(d + 1);
-            }
             if let Some(here) = out.get_mut(d) {
                 here.push(up);
             }
         }
-        let Some(here) = out.get_mut(d) else { break };
-        if here.len() > size {
-            let down = here.split_off(size);
-            match out.get_mut(d + 1) {
-                Some(next) => {
-                    let rest = std::mem::replace(next, down);
-                    next.extend(rest);
-                }
-                None => out.push(down),
-            }
-        }
     }
     out.retain(|d| !d.is_empty());
+    if out.len() > 1 && out.last().is_some_and(|d| d.len() < 2) {
+        let lone = out.pop().unwrap_or_default();
+        if let Some(above) = out.last_mut() {
+            above.extend(lone);
+        }
+    }
+    if let Some(lowest) = out.pop() {
+        out.extend(divisions(&lowest, division_size));
+    }
     out
 }
 
@@ -240,8 +233,34 @@ mod tests {
         };
         let rankings = vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]];
         let next = next_season(&rankings, rules, &[2], &[9, 10]);
-        // Nine entrants in divisions of at most 4: three of 3, the last of 8 and the newcomers.
-        assert_eq!(next, vec![vec![1, 3, 5], vec![4, 6, 7], vec![8, 9, 10]]);
+        // 2's place goes to 6, the best of division 2 after 5 (promoted); division 2, grown to
+        // five with the newcomers, splits into 3 and 2.
+        assert_eq!(next, vec![vec![1, 3, 5, 6], vec![4, 7, 8], vec![9, 10]]);
+    }
+
+    #[test]
+    fn a_newcomer_never_undoes_a_promotion() {
+        let rules = LeagueRules {
+            division_size: 4,
+            promote: 1,
+            relegate: 1,
+        };
+        let rankings = vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]];
+        let next = next_season(&rankings, rules, &[], &[9]);
+        assert_eq!(next, vec![vec![1, 2, 3, 5], vec![4, 6, 7], vec![8, 9]]);
+        // Three leave the top division: its places go to the best of the one below.
+        let rankings = vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8], vec![9, 10, 11, 12]];
+        let next = next_season(&rankings, rules, &[1, 2, 3], &[]);
+        assert_eq!(
+            next[0],
+            vec![5, 6, 7, 9],
+            "9 came up to division 2, 8 went down"
+        );
+        assert!(
+            next.iter().all(|d| d.len() >= 2 && d.len() <= 4),
+            "{next:?}"
+        );
+        assert_eq!(next.iter().map(Vec::len).sum::<usize>(), 9);
     }
 
     #[test]
