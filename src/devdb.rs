@@ -427,11 +427,13 @@ impl EmbeddedPostgres {
     /// Stops the cluster (fast shutdown: open sessions are ended) and waits for it; then the
     /// watchdog, so that the lock is free when this returns.
     pub fn stop(&self) {
+        // First, for a borrower too: its watcher must not take the owner's own stop, during
+        // this one's, for a death.
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
         if self.borrowed {
             return;
         }
-        self.stopping
-            .store(true, std::sync::atomic::Ordering::SeqCst);
         let ok = self
             .pg_command("pg_ctl")
             .arg("stop")

@@ -330,6 +330,12 @@ impl ResponseError for ApiError {
 impl From<diesel::result::Error> for ApiError {
     fn from(error: diesel::result::Error) -> Self {
         use diesel::result::{DatabaseErrorKind, Error};
+        // A COMMIT whose connection was lost fails its rollback too: what counts is why the
+        // commit failed.
+        let error = match error {
+            Error::RollbackErrorOnCommit { commit_error, .. } => *commit_error,
+            other => other,
+        };
         // Two transactions waiting for each other: PostgreSQL rolled this one back, nothing was
         // stored, and the same request will succeed when sent again.
         if let Error::DatabaseError(kind, info) = &error
@@ -425,6 +431,14 @@ mod tests {
                 "{message}"
             );
         }
+        let at_commit = ApiError::from(diesel::result::Error::RollbackErrorOnCommit {
+            rollback_error: Box::new(Error::BrokenTransactionManager),
+            commit_error: Box::new(Error::DatabaseError(
+                DatabaseErrorKind::ClosedConnection,
+                Box::new("connection closed".to_owned()),
+            )),
+        });
+        assert_eq!(at_commit.status_code(), StatusCode::SERVICE_UNAVAILABLE);
         let other = from_database(DatabaseErrorKind::Unknown, "relation \"x\" does not exist");
         assert_eq!(other.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
     }

@@ -40,9 +40,13 @@ fn migrate_database(url: &str) -> anyhow::Result<usize> {
 /// The embedded database died and could not be started again: exit non-zero so that a
 /// supervisor restarts herald, rather than serving 503 forever. The watchdog stops what is left.
 fn database_lost(error: &crate::devdb::DevDbError) {
-    crate::logging::fatal(&format!(
-        "herald: the embedded PostgreSQL died and cannot be started again: {error}; exiting"
-    ));
+    let what = match error {
+        crate::devdb::DevDbError::OwnerGone(_) => format!("herald: {error}; exiting"),
+        _ => format!(
+            "herald: the embedded PostgreSQL died and cannot be started again: {error}; exiting"
+        ),
+    };
+    crate::logging::fatal(&what);
     std::process::exit(1);
 }
 

@@ -117,7 +117,14 @@ pub async fn update_notification_settings(
 pub fn configure_pages(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::resource("/unsubscribe/{token}")
-            .route(web::get().to(unsubscribe_form))
+            // HEAD as GET, as every page answers it.
+            .route(
+                web::route()
+                    .guard(
+                        actix_web::guard::Any(actix_web::guard::Get()).or(actix_web::guard::Head()),
+                    )
+                    .to(unsubscribe_form),
+            )
             .route(web::post().to(unsubscribe_now)),
     );
 }

@@ -59,7 +59,7 @@ pub fn panel(chrome: &Chrome, game: &GameResource) -> Markup {
                         @if seat.dropped { " · " (t(l, "dropped")) }
                         @if seat.on_vacation {
                             " · "
-                            (t(l, if game.clock.vacation_allowed { "away_held" } else { "away_running" }))
+                            (t(l, if game.clock.vacation_allowed && !seat.dropped { "away_held" } else { "away_running" }))
                         }
                     }
                 }

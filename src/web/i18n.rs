@@ -836,6 +836,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "form_timed_out",
+        [
+            "The form could not be read: it did not arrive in time. Send it again.",
+            "No se pudo leer el formulario: no llegó a tiempo. Envíalo de nuevo.",
+            "Non è stato possibile leggere il modulo: non è arrivato in tempo. Invialo di nuovo.",
+            "Le formulaire n'a pas pu être lu : il n'est pas arrivé à temps. Envoyez-le de nouveau.",
+        ],
+    ),
+    (
         "form_too_large",
         [
             "The form could not be read: it is larger than any form of these pages.",

@@ -189,11 +189,17 @@ pub fn form_error(err: actix_web::error::UrlencodedError, req: &HttpRequest) -> 
     use actix_web::error::UrlencodedError;
     let chrome = layout::Chrome::anonymous(i18n::request_locale(req));
     let l = chrome.locale;
-    let status = err.status_code();
-    let key = match err {
-        UrlencodedError::ContentType => "form_media_type",
-        UrlencodedError::Overflow { .. } => "form_too_large",
-        _ => "form_unreadable",
+    let timed_out = matches!(
+        &err,
+        UrlencodedError::Payload(actix_web::error::PayloadError::Io(e))
+            if e.kind() == std::io::ErrorKind::TimedOut
+    );
+    let (status, key) = match err {
+        // The body's deadline (see `startup`) passed before the form arrived.
+        _ if timed_out => (StatusCode::REQUEST_TIMEOUT, "form_timed_out"),
+        UrlencodedError::ContentType => (err.status_code(), "form_media_type"),
+        UrlencodedError::Overflow { .. } => (err.status_code(), "form_too_large"),
+        _ => (err.status_code(), "form_unreadable"),
     };
     let res = layout::message(&chrome, status, i18n::t(l, "error"), i18n::t(l, key));
     actix_web::error::InternalError::from_response(err, res).into()

@@ -212,6 +212,7 @@ fn mounted_in(file: &str, function: &str) -> BTreeSet<(String, String)> {
         } else {
             for (call, method) in [
                 ("web::get()", "GET"),
+                ("guard::Get()", "GET"),
                 ("web::post()", "POST"),
                 ("web::put()", "PUT"),
                 ("web::delete()", "DELETE"),

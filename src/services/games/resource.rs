@@ -96,7 +96,9 @@ impl SeatRow {
             timeouts: u32::try_from(self.row.timeouts).unwrap_or(0),
             dropped: self.row.dropped,
             rating: self.rating.clone().filter(|_| self.row.user_id.is_some()),
-            on_vacation: self.on_vacation && self.row.user_id.is_some(),
+            // Only while it bears on a deadline: a finished game, readable by anyone, must not
+            // tell whether its players are away from home now.
+            on_vacation: self.on_vacation && self.row.user_id.is_some() && pending,
         }
     }
 }
@@ -134,7 +136,8 @@ pub struct SeatResource {
     /// The player's current rating in this kind of game; `null` for a seat not taken or a
     /// player without a rated game of the kind.
     pub rating: Option<SeatRating>,
-    /// The player is on vacation now. In a game whose clock allows vacation
+    /// The player of this pending seat is on vacation now (`false` for a seat not pending). In a
+    /// game whose clock allows vacation
     /// (`clock.vacation_allowed`), the seat's `deadline` does not pass while they are away, and
     /// it moves on by the time away when they return (so the one shown may lie in the past).
     pub on_vacation: bool,
