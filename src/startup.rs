@@ -277,6 +277,12 @@ fn app(
 /// an inbound mail of up to 10 MB).
 const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// A request body as actix streams it.
+type Body = futures_util::stream::LocalBoxStream<
+    'static,
+    Result<web::Bytes, actix_web::error::PayloadError>,
+>;
+
 /// A request body that ends in an error once its deadline has passed.
 struct Deadline {
     inner: actix_web::dev::Payload,
@@ -288,11 +294,7 @@ impl Deadline {
         inner: actix_web::dev::Payload,
         limit: std::time::Duration,
     ) -> actix_web::dev::Payload {
-        let stream: std::pin::Pin<
-            Box<
-                dyn futures_util::Stream<Item = Result<web::Bytes, actix_web::error::PayloadError>>,
-            >,
-        > = Box::pin(Deadline {
+        let stream: Body = Box::pin(Deadline {
             inner,
             due: Box::pin(actix_web::rt::time::sleep(limit)),
         });
@@ -330,11 +332,7 @@ mod tests {
 
     #[actix_web::test]
     async fn a_body_that_stops_arriving_ends_in_an_error_at_its_deadline() {
-        let stalled: std::pin::Pin<
-            Box<
-                dyn futures_util::Stream<Item = Result<web::Bytes, actix_web::error::PayloadError>>,
-            >,
-        > = Box::pin(
+        let stalled: Body = Box::pin(
             futures_util::stream::once(async { Ok(web::Bytes::from_static(b"{\"a\"")) })
                 .chain(futures_util::stream::pending()),
         );

@@ -63,7 +63,8 @@ pub fn standings_csv(rows: &[Standing], name: &dyn Fn(EntrantId) -> String) -> S
     out
 }
 
-fn line(cells: &[String]) -> String {
+/// One CSV line of `cells`, quoted where needed, ended by CRLF.
+pub(crate) fn line(cells: &[String]) -> String {
     let mut s = cells.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",");
     s.push_str("\r\n");
     s

@@ -513,7 +513,7 @@ pub fn standings_csv(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiErr
                 .map(|t| crate::competitions::csv::tie_break_column(&t.name)),
         );
     }
-    let mut out = csv_line(&head);
+    let mut out = crate::competitions::csv::line(&head);
     for r in &rows {
         let mut cells = vec![
             r.rank.to_string(),
@@ -534,19 +534,9 @@ pub fn standings_csv(conn: &mut PgConnection, id: Uuid) -> Result<String, ApiErr
             cells.insert(0, r.division.unwrap_or(0).to_string());
         }
         cells.extend(r.tie_breaks.iter().map(|t| t.value.to_string()));
-        out.push_str(&csv_line(&cells));
+        out.push_str(&crate::competitions::csv::line(&cells));
     }
     Ok(out)
-}
-
-fn csv_line(cells: &[String]) -> String {
-    let mut s = cells
-        .iter()
-        .map(|c| crate::competitions::csv::quote(c))
-        .collect::<Vec<_>>()
-        .join(",");
-    s.push_str("\r\n");
-    s
 }
 
 /// The TRF-16 file of a Swiss event.
