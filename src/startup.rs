@@ -275,7 +275,7 @@ fn app(
 /// trickles a body would otherwise hold its connection for as long as it likes, and enough of
 /// them every file the server may open; this bounds them whatever reads the body (a page's form,
 /// an inbound mail of up to 10 MB).
-const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
+pub const BODY_DEADLINE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// A request body as actix streams it.
 type Body = futures_util::stream::LocalBoxStream<

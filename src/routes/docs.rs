@@ -99,6 +99,10 @@ impl IntoResponses for BodyErrors {
                 "The body is not parseable JSON (`malformed_request`).",
             ),
             (
+                "408",
+                "The body did not arrive whole within 30 seconds (`request_timeout`); nothing was done, and the connection is closed.",
+            ),
+            (
                 "413",
                 "The body is larger than 64 KiB (`payload_too_large`).",
             ),

@@ -6,6 +6,7 @@ use super::docs::ServerErrors;
 use crate::error::{ApiError, Problem};
 use crate::services::inbound::{self, MAX_MESSAGE_BYTES, Outcome};
 use crate::state::AppState;
+use actix_web::error::PayloadError;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse, post, web};
 use futures_util::StreamExt;
@@ -39,6 +40,7 @@ pub struct InboundMailResponse {
     responses(
         (status = 200, description = "Read: the move was played, refused (the sender is told why), not allowed (another address than the seat's, an expired address, a forward), ignored (an automatic mail: never played nor answered) or a duplicate.", body = InboundMailResponse),
         (status = 401, description = "No `INBOUND_SECRET`, or not the right one (`unauthenticated`): nothing was read.", body = Problem, content_type = PROBLEM),
+        (status = 408, description = "The message did not arrive whole within 60 seconds (`request_timeout`); nothing was read.", body = Problem, content_type = PROBLEM),
         (status = 413, description = "The message is larger than 10 MiB (`payload_too_large`).", body = Problem, content_type = PROBLEM),
         (status = 415, description = "The body is not `message/rfc822`, `text/plain` or `application/octet-stream` (`unsupported_media_type`).", body = Problem, content_type = PROBLEM),
         (status = 422, description = "The body is not a message, or it is not addressed to a reply address of this server (`validation_failed`).", body = Problem, content_type = PROBLEM),
@@ -90,7 +92,16 @@ fn check_raw_message(req: &HttpRequest) -> Result<(), ApiError> {
 async fn read_bounded(payload: &mut web::Payload) -> Result<web::BytesMut, ApiError> {
     let mut raw = web::BytesMut::new();
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| ApiError::MalformedRequest(format!("the body: {e}")))?;
+        let chunk = chunk.map_err(|e| match e {
+            // The server's deadline for any body (`startup`), not a malformed message.
+            PayloadError::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
+                ApiError::RequestTimeout(format!(
+                    "the message did not arrive whole within {} s",
+                    crate::startup::BODY_DEADLINE.as_secs()
+                ))
+            }
+            e => ApiError::MalformedRequest(format!("the body: {e}")),
+        })?;
         if raw.len() + chunk.len() > MAX_MESSAGE_BYTES {
             return Err(ApiError::PayloadTooLarge {
                 limit: MAX_MESSAGE_BYTES,

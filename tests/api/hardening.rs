@@ -413,3 +413,41 @@ async fn a_stalled_body_is_answered_408_and_its_connection_freed() {
         "answered after {waited:?}"
     );
 }
+
+/// An inbound mail that stops arriving meets the deadline every body has: 408
+/// `request_timeout`, saying the message did not arrive whole, not a malformed message.
+#[actix_web::test]
+async fn a_stalled_inbound_mail_is_answered_408() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = spawn_app_with(|s| {
+        s.inbound.secret = Some("the inbound secret".to_owned());
+        s.inbound.mail_domain = Some("herald.test".to_owned());
+    })
+    .await;
+    let address = app.base.trim_start_matches("http://").to_owned();
+    let mut stream = actix_web::rt::net::TcpStream::connect(&address)
+        .await
+        .unwrap();
+    stream
+        .write_all(
+            b"POST /api/v1/inbound-mail HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer the inbound secret\r\nContent-Type: message/rfc822\r\nContent-Length: 5000\r\n\r\nFrom: ada@example.test\r\n",
+        )
+        .await
+        .unwrap();
+    let began = std::time::Instant::now();
+    let mut answer = Vec::new();
+    let read = stream.read_to_end(&mut answer);
+    let _ = actix_web::rt::time::timeout(std::time::Duration::from_secs(90), read).await;
+    let waited = began.elapsed();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("request_timeout"), "{answer}");
+    assert!(
+        answer.contains("the message did not arrive whole within 60 s"),
+        "{answer}"
+    );
+    assert!(
+        waited >= herald::startup::BODY_DEADLINE && waited.as_secs() < 80,
+        "answered after {waited:?}"
+    );
+}
