@@ -138,10 +138,7 @@ impl EmbeddedPostgres {
         let socket_dir_is_temporary = socket_dir.as_os_str().len() > MAX_SOCKET_DIR_LEN;
         if socket_dir_is_temporary {
             // A deep DATA_DIR cannot hold a socket: use a short private directory instead.
-            socket_dir = std::env::temp_dir().join(format!(
-                "herald-pg-{}",
-                hex::encode(crate::auth::random_bytes::<6>())
-            ));
+            socket_dir = short_socket_dir(dir, owner.map(|(uid, _)| uid))?;
         }
         std::fs::create_dir_all(&socket_dir)?;
         if let Some((uid, gid)) = owner {
@@ -454,6 +451,10 @@ impl EmbeddedPostgres {
             let _ = watchdog.kill();
             let _ = watchdog.wait();
         }
+        if ok && self.socket_dir_is_temporary {
+            // Ours alone (the cluster stopped): the watchdog that would have removed it is gone.
+            let _ = std::fs::remove_dir_all(&self.socket_dir);
+        }
         if ok
             && let Ok(mut slot) = self.remove_on_stop.lock()
             && let Some(dir) = slot.take()
@@ -603,6 +604,37 @@ impl EmbeddedPostgres {
     }
 }
 
+/// The socket directory of a cluster under a DATA_DIR too deep to hold its socket: a short
+/// directory in the system's temporary directory, named after the DATA_DIR, so that a herald
+/// sharing the cluster still finds it after the owner restarts it (a random name each start left
+/// the sharer on a socket that no longer existed). A directory of that name that is not ours (a
+/// symlink, another user's) is never used: a random name is taken instead.
+fn short_socket_dir(dir: &Path, pg_uid: Option<u32>) -> io::Result<PathBuf> {
+    use sha2::{Digest, Sha256};
+    use std::os::unix::fs::MetadataExt;
+    let path = std::fs::canonicalize(dir)?;
+    let digest = Sha256::digest(path.as_os_str().as_encoded_bytes());
+    let named = std::env::temp_dir().join(format!(
+        "herald-pg-{}",
+        hex::encode(digest.get(..6).unwrap_or_default())
+    ));
+    let ours = |uid: u32| Some(uid) == current_uid() || Some(uid) == pg_uid;
+    match std::fs::symlink_metadata(&named) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(named),
+        Ok(meta) if meta.file_type().is_dir() && ours(meta.uid()) => Ok(named),
+        _ => {
+            tracing::warn!(
+                dir = %named.display(),
+                "the socket directory named after DATA_DIR is not this server's; using another"
+            );
+            Ok(std::env::temp_dir().join(format!(
+                "herald-pg-{}",
+                hex::encode(crate::auth::random_bytes::<6>())
+            )))
+        }
+    }
+}
+
 fn check(what: &str, out: &std::process::Output) -> Result<(), DevDbError> {
     if out.status.success() {
         return Ok(());
@@ -684,10 +716,13 @@ enum Ownership {
 }
 
 fn running_as_root() -> bool {
+    current_uid() == Some(0)
+}
+
+/// Our own uid (the owner of `/proc/self`).
+fn current_uid() -> Option<u32> {
     use std::os::unix::fs::MetadataExt;
-    std::fs::metadata("/proc/self")
-        .map(|m| m.uid() == 0)
-        .unwrap_or(false)
+    std::fs::metadata("/proc/self").map(|m| m.uid()).ok()
 }
 
 /// `(uid, gid)` of an OS user, from `/etc/passwd`.

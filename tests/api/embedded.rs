@@ -386,6 +386,68 @@ async fn a_server_sharing_a_database_whose_owner_dies_exits_rather_than_serve_50
     stop(again);
 }
 
+/// A DATA_DIR too deep to hold the cluster's socket puts it in a short directory elsewhere.
+/// A server sharing that cluster keeps serving after its owner is killed and started again (as
+/// a supervisor would): the socket comes back where the sharer looks for it.
+#[actix_web::test]
+async fn a_sharer_on_a_deep_data_dir_serves_again_once_the_owner_is_back() {
+    let mut owner_node = Node::new("deep");
+    owner_node.root = owner_node.root.join("a".repeat(80));
+    std::fs::create_dir_all(&owner_node.root).unwrap();
+    let mut owner = owner_node.serve();
+    owner_node
+        .ready(&mut owner, Duration::from_secs(90), "the owner")
+        .await;
+    assert!(
+        !owner_node.data().join("postgres/run").exists(),
+        "the DATA_DIR was meant to be too deep for the socket"
+    );
+    let sharer_node = Node {
+        root: owner_node.root.clone(),
+        port: free_port(),
+        client: awc::Client::builder()
+            .timeout(Duration::from_secs(5))
+            .finish(),
+    };
+    let mut sharer = sharer_node.serve();
+    sharer_node
+        .ready(&mut sharer, Duration::from_secs(60), "the sharer")
+        .await;
+    let (id, tokens) = sharer_node.game().await;
+    let before = sharer_node.play(&id, &tokens).await;
+    owner.kill().unwrap();
+    owner.wait().unwrap();
+    let mut back = owner_node.serve();
+    owner_node
+        .ready(&mut back, Duration::from_secs(90), "the owner again")
+        .await;
+    let began = Instant::now();
+    loop {
+        if let Some(exit) = sharer.try_wait().unwrap() {
+            panic!("the sharer exited with {exit} although its database is back");
+        }
+        if sharer_node.status("/readyz").await == Some(200) {
+            break;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(30),
+            "the sharer is not ready {:?} after its owner came back",
+            began.elapsed()
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(sharer_node.play(&id, &tokens).await, before + 1);
+    stop(sharer);
+    stop(back);
+    // A clean stop leaves no socket directory behind.
+    let socket_dir = || {
+        let text = std::fs::read_to_string(owner_node.data().join("postgres/owner")).unwrap();
+        PathBuf::from(text.lines().nth(1).unwrap())
+    };
+    assert!(!socket_dir().exists(), "{:?} left", socket_dir());
+    owner_node.root.pop();
+}
+
 /// Two servers started at the same moment on a new DATA_DIR: both serve (one creates the
 /// database, the other finds it made).
 #[actix_web::test]
