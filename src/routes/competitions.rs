@@ -148,7 +148,8 @@ pub struct FormatLeague {
     relegate: u32,
 }
 
-/// Tables of 3–5 seats, points by place.
+/// Tables of 3–5 seats, points by place. Each round is seated by standings (pairing numbers in
+/// round 1), then entrants swap between tables while that seats fewer pairs who have already met.
 #[derive(ToSchema)]
 #[allow(dead_code, reason = "a schema only")]
 pub struct FormatTables {

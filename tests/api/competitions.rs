@@ -385,6 +385,7 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
     let mut dice = Dice::new(5);
     let mut expected: BTreeMap<String, f64> =
         names.iter().map(|n| ((*n).to_owned(), 0.0)).collect();
+    let mut tables_before: Vec<BTreeSet<String>> = Vec::new();
     for round in 1..=2 {
         let rounds = ev.rounds(&id).await;
         assert_eq!(rounds.len(), round);
@@ -397,6 +398,21 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
             (9, 9),
             "everyone at exactly one table"
         );
+        // Nine at tables of three can sit with new players every round: nobody meets anyone
+        // twice in round 2.
+        let tables: Vec<BTreeSet<String>> = pairings
+            .iter()
+            .map(|p| ev.seats(p).into_iter().collect())
+            .collect();
+        for t in &tables {
+            for u in &tables_before {
+                assert!(
+                    t.intersection(u).count() <= 1,
+                    "round {round} seats {t:?} together again ({u:?})"
+                );
+            }
+        }
+        tables_before.extend(tables);
         // Round 1: the last table resigns, the first plays to the end, the second plays to the
         // end while its seat 2 never answers (timed out three times, then dropped). Round 2:
         // two resignations and the director's adjudication. Resignations come first, so that

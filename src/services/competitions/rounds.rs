@@ -476,7 +476,16 @@ fn plan(conn: &mut PgConnection, row: &CompetitionRow, season: &Season) -> Resul
                     })
                     .collect()
             };
-            let seated = match tables::seat(&order, &table_sizes, current as u32 + 1) {
+            // Who has sat at a table with whom this season.
+            let met = |a: u32, b: u32| {
+                let (a, b) = (a as i32, b as i32);
+                season
+                    .games
+                    .iter()
+                    .filter(|g| g.seats.contains(&a) && g.seats.contains(&b))
+                    .count() as u32
+            };
+            let seated = match tables::seat(&order, &table_sizes, current as u32 + 1, &met) {
                 Ok(t) => t,
                 Err(e) => {
                     return Ok(Plan::EndEarly(format!(
