@@ -40,6 +40,17 @@ impl Node {
         }
     }
 
+    /// A second server on the same DATA_DIR.
+    fn beside(&self) -> Node {
+        Node {
+            root: self.root.clone(),
+            port: free_port(),
+            client: awc::Client::builder()
+                .timeout(Duration::from_secs(5))
+                .finish(),
+        }
+    }
+
     fn data(&self) -> PathBuf {
         self.root.join("data")
     }
@@ -351,13 +362,7 @@ async fn a_server_sharing_a_database_whose_owner_dies_exits_rather_than_serve_50
     owner_node
         .ready(&mut owner, Duration::from_secs(90), "the owner")
         .await;
-    let sharer_node = Node {
-        root: owner_node.root.clone(),
-        port: free_port(),
-        client: awc::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .finish(),
-    };
+    let sharer_node = owner_node.beside();
     let mut sharer = sharer_node.serve();
     sharer_node
         .ready(&mut sharer, Duration::from_secs(60), "the sharer")
@@ -402,13 +407,7 @@ async fn a_sharer_on_a_deep_data_dir_serves_again_once_the_owner_is_back() {
         !owner_node.data().join("postgres/run").exists(),
         "the DATA_DIR was meant to be too deep for the socket"
     );
-    let sharer_node = Node {
-        root: owner_node.root.clone(),
-        port: free_port(),
-        client: awc::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .finish(),
-    };
+    let sharer_node = owner_node.beside();
     let mut sharer = sharer_node.serve();
     sharer_node
         .ready(&mut sharer, Duration::from_secs(60), "the sharer")
@@ -453,13 +452,7 @@ async fn a_sharer_on_a_deep_data_dir_serves_again_once_the_owner_is_back() {
 #[actix_web::test]
 async fn two_servers_started_at_once_on_a_new_data_dir_both_serve() {
     let first_node = Node::new("twins");
-    let second_node = Node {
-        root: first_node.root.clone(),
-        port: free_port(),
-        client: awc::Client::builder()
-            .timeout(Duration::from_secs(5))
-            .finish(),
-    };
+    let second_node = first_node.beside();
     let mut first = first_node.serve();
     let mut second = second_node.serve();
     first_node

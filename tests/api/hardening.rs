@@ -382,30 +382,38 @@ async fn signed_in_form_posts_count_against_the_account_limit() {
     assert_eq!(page(&app, "/settings", &cookie).await.status, 200);
 }
 
+/// Sends `head` (a request whose body stops short) and waits up to `limit` for the whole
+/// answer: the answer and how long it took.
+async fn stalled(base: &str, head: &[u8], limit: u64) -> (String, std::time::Duration) {
+    // The server runs on this test's own thread: the client must not block it.
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let address = base.trim_start_matches("http://").to_owned();
+    let mut stream = actix_web::rt::net::TcpStream::connect(&address)
+        .await
+        .unwrap();
+    stream.write_all(head).await.unwrap();
+    let began = std::time::Instant::now();
+    let mut answer = Vec::new();
+    let read = stream.read_to_end(&mut answer);
+    let _ = actix_web::rt::time::timeout(std::time::Duration::from_secs(limit), read).await;
+    (
+        String::from_utf8_lossy(&answer).into_owned(),
+        began.elapsed(),
+    )
+}
+
 /// A body that stops arriving is answered 408 `request_timeout` when its time is up, and the
 /// connection is freed, rather than held for as long as the client likes.
 #[actix_web::test]
 async fn a_stalled_body_is_answered_408_and_its_connection_freed() {
-    // The server runs on this test's own thread: the client must not block it.
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let app = spawn_app().await;
-    let address = app.base.trim_start_matches("http://").to_owned();
-    let mut stream = actix_web::rt::net::TcpStream::connect(&address)
-        .await
-        .unwrap();
     // Ten bytes of a hundred promised, then nothing.
-    stream
-        .write_all(
-            b"POST /api/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":",
-        )
-        .await
-        .unwrap();
-    let began = std::time::Instant::now();
-    let mut answer = Vec::new();
-    let read = stream.read_to_end(&mut answer);
-    let _ = actix_web::rt::time::timeout(std::time::Duration::from_secs(60), read).await;
-    let waited = began.elapsed();
-    let answer = String::from_utf8_lossy(&answer);
+    let (answer, waited) = stalled(
+        &app.base,
+        b"POST /api/v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\":",
+        60,
+    )
+    .await;
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("request_timeout"), "{answer}");
     assert!(
@@ -418,28 +426,17 @@ async fn a_stalled_body_is_answered_408_and_its_connection_freed() {
 /// `request_timeout`, saying the message did not arrive whole, not a malformed message.
 #[actix_web::test]
 async fn a_stalled_inbound_mail_is_answered_408() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let app = spawn_app_with(|s| {
         s.inbound.secret = Some("the inbound secret".to_owned());
         s.inbound.mail_domain = Some("herald.test".to_owned());
     })
     .await;
-    let address = app.base.trim_start_matches("http://").to_owned();
-    let mut stream = actix_web::rt::net::TcpStream::connect(&address)
-        .await
-        .unwrap();
-    stream
-        .write_all(
-            b"POST /api/v1/inbound-mail HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer the inbound secret\r\nContent-Type: message/rfc822\r\nContent-Length: 5000\r\n\r\nFrom: ada@example.test\r\n",
-        )
-        .await
-        .unwrap();
-    let began = std::time::Instant::now();
-    let mut answer = Vec::new();
-    let read = stream.read_to_end(&mut answer);
-    let _ = actix_web::rt::time::timeout(std::time::Duration::from_secs(90), read).await;
-    let waited = began.elapsed();
-    let answer = String::from_utf8_lossy(&answer);
+    let (answer, waited) = stalled(
+        &app.base,
+        b"POST /api/v1/inbound-mail HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer the inbound secret\r\nContent-Type: message/rfc822\r\nContent-Length: 5000\r\n\r\nFrom: ada@example.test\r\n",
+        90,
+    )
+    .await;
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("request_timeout"), "{answer}");
     assert!(
