@@ -43,6 +43,7 @@ impl AppState {
             inbox: Inbox {
                 links: LinkKeys::new(&settings.auth.jwt_secret),
                 domain: settings.inbound.mail_domain.clone(),
+                reply_ttl_s: settings.email.play_link_ttl_s,
             },
             limiter: Arc::new(RateLimiter::new(settings.auth.sign_in_per_minute)),
             registrations: Arc::new(RateLimiter::per(

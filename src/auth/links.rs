@@ -13,8 +13,9 @@
 //! - `reply`: the token of a turn mail's reply address, `play+<token>@MAIL_DOMAIN` (moves by
 //!   email, design.md section 18): one game, one seat, the version the mail showed, an expiry.
 //!   Not a JWT: a mail address's local part has room for 64 characters and may lose its case on
-//!   the way, so it is 35 bytes (the claims and the first 80 bits of their HMAC-SHA256 under the
-//!   same key) in lower-case base32.
+//!   the way, so it is 36 bytes (the claims and the first 80 bits of their HMAC-SHA256 under the
+//!   same key) in lower-case base32. Tokens of 35 bytes (before the expiry had its fraction of
+//!   a second) are still read.
 //!
 //! Tokens carry ids only, never a hand, a seed or an address.
 
@@ -67,8 +68,12 @@ pub struct ReplyGrant {
 
 /// What a reply token signs before its claims: no other token's signed text starts so.
 const REPLY_CONTEXT: &[u8] = b"herald reply address\0";
-/// Claims: game (16 bytes), seat (1), version (4), expiry in Unix seconds (4).
-const REPLY_CLAIMS: usize = 25;
+/// Claims: game (16 bytes), seat (1), version (4), expiry in Unix seconds (4), then the
+/// expiry's fraction of a second in 256ths, rounded down (1): it tells, to a few milliseconds,
+/// when the mail was written (see `services::inbound`).
+const REPLY_CLAIMS: usize = 26;
+/// The claims of a token made before the fraction was added.
+const REPLY_CLAIMS_WHOLE_SECONDS: usize = 25;
 /// The HMAC-SHA256 kept: 80 bits, enough against guessing over the network.
 const REPLY_MAC: usize = 10;
 
@@ -269,14 +274,17 @@ impl LinkKeys {
         Some(mac)
     }
 
-    /// The token of a reply address for `grant`, valid `ttl_s` seconds: 56 characters of
+    /// The token of a reply address for `grant`, valid `ttl_s` seconds: 58 characters of
     /// lower-case base32.
     pub fn reply_token(&self, grant: ReplyGrant, ttl_s: i64) -> String {
-        let exp = chrono::Utc::now().timestamp().saturating_add(ttl_s);
-        self.reply_token_expiring(grant, exp)
+        let now = chrono::Utc::now();
+        let exp = now.timestamp().saturating_add(ttl_s);
+        // In 256ths of a second, rounded down (below 256).
+        let ticks = u64::from(now.timestamp_subsec_nanos()) * 256 / 1_000_000_000;
+        self.reply_token_expiring(grant, exp, u8::try_from(ticks).unwrap_or(u8::MAX))
     }
 
-    fn reply_token_expiring(&self, grant: ReplyGrant, exp: i64) -> String {
+    fn reply_token_expiring(&self, grant: ReplyGrant, exp: i64, fraction: u8) -> String {
         let mut bytes = Vec::with_capacity(REPLY_CLAIMS + REPLY_MAC);
         bytes.extend_from_slice(grant.game.0.as_bytes());
         bytes.push(u8::try_from(grant.seat).unwrap_or(u8::MAX));
@@ -286,6 +294,7 @@ impl LinkKeys {
                 .to_be_bytes(),
         );
         bytes.extend_from_slice(&u32::try_from(exp).unwrap_or(0).to_be_bytes());
+        bytes.push(fraction);
         // Signing with our own HS256 key cannot fail; an empty MAC would never verify.
         let mac = self.reply_mac(&bytes).unwrap_or_default();
         bytes.extend_from_slice(&mac);
@@ -298,11 +307,26 @@ impl LinkKeys {
     /// [`LinkError::Expired`] for a genuine token past its expiry, [`LinkError::Invalid`] for
     /// anything else.
     pub fn verify_reply_token(&self, token: &str) -> Result<ReplyGrant, LinkError> {
+        self.verify_reply_token_expiring(token)
+            .map(|(grant, _)| grant)
+    }
+
+    /// [`LinkKeys::verify_reply_token`], with the token's expiry (to 1/256 s, rounded down; a
+    /// whole second for a token made before that was kept).
+    ///
+    /// # Errors
+    /// As [`LinkKeys::verify_reply_token`].
+    pub fn verify_reply_token_expiring(
+        &self,
+        token: &str,
+    ) -> Result<(ReplyGrant, chrono::DateTime<chrono::Utc>), LinkError> {
         let bytes = unbase32(token).ok_or(LinkError::Invalid)?;
-        if bytes.len() != REPLY_CLAIMS + REPLY_MAC {
-            return Err(LinkError::Invalid);
-        }
-        let (claims, mac) = bytes.split_at(REPLY_CLAIMS);
+        let claims_len = match bytes.len().checked_sub(REPLY_MAC) {
+            Some(REPLY_CLAIMS) => REPLY_CLAIMS,
+            Some(REPLY_CLAIMS_WHOLE_SECONDS) => REPLY_CLAIMS_WHOLE_SECONDS,
+            _ => return Err(LinkError::Invalid),
+        };
+        let (claims, mac) = bytes.split_at(claims_len);
         let expected = self.reply_mac(claims).ok_or(LinkError::Invalid)?;
         // Compared in constant time: every byte is looked at.
         let differ = expected
@@ -318,14 +342,19 @@ impl LinkKeys {
             u32::from_be_bytes([claims[at], claims[at + 1], claims[at + 2], claims[at + 3]])
         };
         let game = Uuid::from_slice(&claims[..16]).map_err(|_| LinkError::Invalid)?;
-        if i64::from(word(21)) < chrono::Utc::now().timestamp() {
+        let seconds = i64::from(word(21));
+        if seconds < chrono::Utc::now().timestamp() {
             return Err(LinkError::Expired);
         }
-        Ok(ReplyGrant {
+        let fraction = claims.get(25).copied().unwrap_or(0);
+        let expiry = chrono::DateTime::from_timestamp(seconds, 0).ok_or(LinkError::Invalid)?
+            + chrono::Duration::nanoseconds(i64::from(fraction) * 1_000_000_000 / 256);
+        let grant = ReplyGrant {
             game: GameId(game),
             seat: i16::from(claims[16]),
             version: i64::from(word(17)),
-        })
+        };
+        Ok((grant, expiry))
     }
 
     /// The value of the [`USER_COOKIE`] cookie.
@@ -492,6 +521,27 @@ mod tests {
         }
         let old = k.reply_token(grant, -60);
         assert_eq!(k.verify_reply_token(&old), Err(LinkError::Expired));
+        // The expiry comes back to within 1/256 s, never earlier than it was.
+        let before = chrono::Utc::now() + chrono::Duration::seconds(60);
+        let (_, expiry) = k.verify_reply_token_expiring(&t).unwrap();
+        assert!(
+            expiry >= before - chrono::Duration::milliseconds(1000),
+            "{expiry} {before}"
+        );
+        let exact = k.reply_token_expiring(grant, before.timestamp(), 128);
+        let (_, expiry) = k.verify_reply_token_expiring(&exact).unwrap();
+        assert_eq!(expiry.timestamp(), before.timestamp());
+        assert_eq!(expiry.timestamp_subsec_millis(), 500);
+        // A token of whole seconds, as made before, still verifies.
+        let mut claims = grant.game.0.as_bytes().to_vec();
+        claims.push(1);
+        claims.extend_from_slice(&42u32.to_be_bytes());
+        claims.extend_from_slice(&u32::try_from(before.timestamp()).unwrap().to_be_bytes());
+        let mac = k.reply_mac(&claims).unwrap();
+        claims.extend_from_slice(&mac);
+        let legacy = base32(&claims);
+        assert_eq!(legacy.len(), 56);
+        assert_eq!(k.verify_reply_token(&legacy), Ok(grant));
         // No other token passes for a reply token.
         let play = k.play_link(
             PlayGrant {

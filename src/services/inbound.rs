@@ -45,6 +45,9 @@ pub struct Inbox {
     pub links: LinkKeys,
     /// `MAIL_DOMAIN`: only reply addresses at it are read (any domain when unset).
     pub domain: Option<String>,
+    /// How long a reply address is valid (`PLAY_LINK_TTL`): its expiry less this is when its
+    /// mail was written.
+    pub reply_ttl_s: i64,
 }
 
 /// The SMTP envelope of a message that came in by SMTP or LMTP.
@@ -154,7 +157,10 @@ pub fn receive(
         ));
     }
     let message_id = message_key(&reply, raw);
-    let grant = inbox.links.verify_reply_token(&token);
+    let grant = inbox
+        .links
+        .verify_reply_token_expiring(&token)
+        .map(|(grant, expiry)| (grant, expiry - chrono::Duration::seconds(inbox.reply_ttl_s)));
     let outcome = conn.transaction(|conn| -> Result<Outcome, ApiError> {
         if !claim(conn, &sender, &message_id)? {
             return Ok(Outcome::Duplicate);
@@ -166,7 +172,7 @@ pub fn receive(
         let (outcome, game, answer) = match grant {
             Err(LinkError::Expired) => read.not_allowed(NotAllowed::Expired),
             Err(_) => read.not_allowed(NotAllowed::UnknownAddress),
-            Ok(grant) => read.play(conn, grant)?,
+            Ok((grant, written)) => read.play(conn, grant, written)?,
         };
         let answered = match answer {
             Some(answer) if may_answer(conn, &sender, &answer)? => {
@@ -282,6 +288,7 @@ impl Read<'_> {
         &self,
         conn: &mut PgConnection,
         grant: crate::auth::links::ReplyGrant,
+        written: chrono::DateTime<chrono::Utc>,
     ) -> Result<Decision, ApiError> {
         let holder: Option<(Uuid, String)> = game_seats::table
             .inner_join(users::table)
@@ -318,20 +325,31 @@ impl Read<'_> {
             return Ok((Outcome::Refused, game, Some(answer)));
         }
         let line = line.unwrap_or_default();
-        let submission = Submission {
+        let mut submission = Submission {
             expected_version: grant.version,
             actions: actions.iter().map(|a| json!({"notation": a})).collect(),
         };
-        // Moves by mail are few: they keep no state for the next move.
-        let submitted = games::submit(
-            conn,
-            None,
-            UserId(user),
-            GameId(grant.game.0),
-            &submission,
-            None,
-            Mode::Store,
-        );
+        let submitted = loop {
+            // Moves by mail are few: they keep no state for the next move.
+            let submitted = games::submit(
+                conn,
+                None,
+                UserId(user),
+                GameId(grant.game.0),
+                &submission,
+                None,
+                Mode::Store,
+            );
+            match submitted {
+                Err(ApiError::StaleVersion { current, .. })
+                    if current > submission.expected_version
+                        && still_deciding(conn, grant, written)? =>
+                {
+                    submission.expected_version = current;
+                }
+                submitted => break submitted,
+            }
+        };
         match submitted {
             Ok(_) => {
                 // A reply to our mail: mail reaches this account.
@@ -358,4 +376,25 @@ impl Read<'_> {
             }
         }
     }
+}
+
+/// Whether the seat of `grant` still has before it the decision its mail (written at `written`,
+/// or up to 4 ms later: a decision opened in those 4 ms is taken for a newer one) asked for, though the game has moved on since: it is pending, and has been
+/// since before the mail was written, without acting (acting starts a new decision). Only the
+/// other players have acted meanwhile: in a decision taken by several at once (Lancaster's votes,
+/// the ships of Merchants & Marauders) the others' sealed choices leave this one's reply as
+/// meant, and the rules still check the move against the game as it is now.
+fn still_deciding(
+    conn: &mut PgConnection,
+    grant: crate::auth::links::ReplyGrant,
+    written: chrono::DateTime<chrono::Utc>,
+) -> Result<bool, ApiError> {
+    let since: Option<Option<chrono::DateTime<chrono::Utc>>> = game_seats::table
+        .filter(game_seats::game_id.eq(grant.game.0))
+        .filter(game_seats::seat.eq(grant.seat))
+        .filter(game_seats::is_pending)
+        .select(game_seats::pending_since)
+        .first(conn)
+        .optional()?;
+    Ok(since.flatten().is_some_and(|t| t <= written))
 }

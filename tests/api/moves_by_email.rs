@@ -888,3 +888,79 @@ async fn the_http_route_needs_the_secret_and_plays_like_a_delivery() {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(po.last_action(&t).await, notation);
 }
+
+/// A decision three players take at once (Lancaster's start): each answers their own mail,
+/// and each reply plays, though the game moved on with the others' replies before it arrived:
+/// their choices leave this one's decision as its mail showed it. A reply to a mail whose
+/// decision the seat has taken since stays refused (see the stale reply above).
+#[actix_web::test]
+async fn replies_to_a_decision_taken_by_several_at_once_all_play() {
+    let po = post_office().await;
+    let people = [
+        ("ada@example.test", "Ada"),
+        ("bruno@example.test", "Bruno"),
+        ("chiara@example.test", "Chiara"),
+    ];
+    let mut tokens = Vec::new();
+    for (email, name) in people {
+        tokens.push(po.app.user(email, name).await);
+    }
+    let g = po
+        .app
+        .post(
+            "/api/v1/games",
+            Some(&tokens[0]),
+            json!({"kind": "lancaster", "invite": ["bruno@example.test", "chiara@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    for t in &tokens[1..] {
+        let r = po
+            .app
+            .post(&format!("/api/v1/games/{id}/join"), Some(t), json!({}))
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    po.post();
+    // Each player's first listed move, as their mail lists it.
+    let mut moves = Vec::new();
+    for (t, (email, _)) in tokens.iter().zip(people) {
+        let r = po.app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
+        let listed = r.json["legal_actions"].as_array().unwrap().clone();
+        assert!(
+            !listed.is_empty(),
+            "{email} decides at the start: {}",
+            r.text
+        );
+        let notation = listed[0]["notation"].as_str().unwrap().to_owned();
+        moves.push((email, po.latest_turn_mail(email), notation, t));
+    }
+    let version = |r: &crate::helpers::Reply| r.json["version"].as_i64().unwrap();
+    let mut before = version(
+        &po.app
+            .get(&format!("/api/v1/games/{id}"), Some(&tokens[0]))
+            .await,
+    );
+    for (email, mail, notation, token) in moves {
+        let (raw, _) = reply(&mail, email, &notation, Shape::Plain, "");
+        po.smtp(email, &reply_address(&mail), raw).await.unwrap();
+        let answers = po.post();
+        let answer = answers
+            .iter()
+            .find(|m| m.is_to(email))
+            .unwrap_or_else(|| panic!("{email} got no answer"));
+        assert!(
+            !answer.text().contains("The game has moved on"),
+            "{email}: {}",
+            answer.text()
+        );
+        let now = version(
+            &po.app
+                .get(&format!("/api/v1/games/{id}"), Some(token))
+                .await,
+        );
+        assert!(now > before, "{email}'s reply {notation:?} did not play");
+        before = now;
+    }
+}
