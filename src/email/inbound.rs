@@ -79,7 +79,7 @@ pub fn read(raw: &[u8]) -> Option<Reply> {
         || !header("Resent-Sender").is_empty()
         || text.lines().any(|l| forwarded_marker(&clean(l)));
     let content_type = header("Content-Type").join(" ").to_lowercase();
-    let automatic = automatic(&header, from.as_deref(), &content_type);
+    let automatic = automatic(&header, from.as_deref(), &content_type, &subject);
     Some(Reply {
         message_id: message.message_id().map(|id| format!("<{}>", id.trim())),
         from,
@@ -90,13 +90,34 @@ pub fn read(raw: &[u8]) -> Option<Reply> {
     })
 }
 
+/// How auto-replies' subjects begin (lower case), in the languages herald writes and a few
+/// more its players' mail programs may use.
+const AUTOMATIC_SUBJECTS: [&str; 14] = [
+    "automatic reply:",
+    "auto reply:",
+    "autoreply:",
+    "auto:",
+    "out of office",
+    "out of the office",
+    "respuesta automática:",
+    "fuera de la oficina",
+    "risposta automatica:",
+    "fuori sede",
+    "réponse automatique",
+    "absence du bureau",
+    "abwesenheitsnotiz",
+    "automatische antwort",
+];
+
 /// Why a message was sent by a machine (RFC 3834 `Auto-Submitted`, `Precedence: bulk`, the
 /// usual auto-responder and list headers, a delivery report, a mailer-daemon or postmaster
-/// sender), or `None` for a person's mail. Such a mail never plays and is never answered.
+/// sender, an auto-reply's `subject`, decoded and in lower case), or `None` for a person's
+/// mail. Such a mail never plays and is never answered.
 fn automatic(
     header: &dyn Fn(&str) -> Vec<String>,
     from: Option<&str>,
     content_type: &str,
+    subject: &str,
 ) -> Option<&'static str> {
     let lower = |name: &str| -> Vec<String> {
         header(name).into_iter().map(|v| v.to_lowercase()).collect()
@@ -123,6 +144,19 @@ fn automatic(
     .any(|h| !header(h).is_empty())
     {
         return Some("auto-reply header");
+    }
+    // Exchange's and Outlook's out-of-office replies carry no RFC 3834 header, only this one
+    // (`All` or `OOF`: asking that nobody answer them).
+    if lower("X-Auto-Response-Suppress")
+        .iter()
+        .any(|v| v.split(',').any(|w| ["all", "oof"].contains(&w.trim())))
+    {
+        return Some("auto-reply header");
+    }
+    // Nor do some mail programs' out-of-office replies: their subject says it, in their
+    // reader's language.
+    if AUTOMATIC_SUBJECTS.iter().any(|p| subject.starts_with(p)) {
+        return Some("auto-reply subject");
     }
     if ["List-Id", "List-Unsubscribe", "List-Post"]
         .iter()
@@ -435,14 +469,34 @@ pub fn move_line(text: &str) -> Option<String> {
     None
 }
 
-/// The actions of a move line: `;` separates them.
+/// The actions of a move line: `;` separates them, except within a filing of standing orders
+/// or a turn script (Merchants & Marauders' `orders …` and `script …`), whose own clauses are
+/// separated by `;`: such a filing takes the rest of the line, as it does in the API.
 pub fn actions(line: &str) -> Vec<String> {
-    line.split(';')
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .map(str::to_owned)
-        .collect()
+    let mut out = Vec::new();
+    let mut rest = line;
+    while !rest.is_empty() {
+        let start = rest.trim_start();
+        let first = start
+            .split(|c: char| c.is_whitespace() || c == ';')
+            .next()
+            .unwrap_or("");
+        let (action, after) = if FILINGS.iter().any(|f| first.eq_ignore_ascii_case(f)) {
+            (start, "")
+        } else {
+            start.split_once(';').unwrap_or((start, ""))
+        };
+        let action = action.trim();
+        if !action.is_empty() {
+            out.push(action.to_owned());
+        }
+        rest = after;
+    }
+    out
 }
+
+/// The first words of actions whose notation holds `;` (see [`actions`]).
+const FILINGS: [&str; 2] = ["orders", "script"];
 
 #[cfg(test)]
 mod tests {
@@ -463,6 +517,15 @@ mod tests {
         let text = "On Mon, 1 Jan 2024 at 10:00, herald <\nherald@x.test> wrote:\n\n> Hello Ada,\n> E\n\nS:6SY ; E\n\n-- \nAda\n";
         assert_eq!(move_line(text).as_deref(), Some("S:6SY ; E"));
         assert_eq!(actions("S:6SY ; E;;"), vec!["S:6SY", "E"]);
+        assert_eq!(
+            actions("orders declare if attacked: shoot; window: pass"),
+            vec!["orders declare if attacked: shoot; window: pass"]
+        );
+        assert_eq!(
+            actions("leave; Script if gold>=3: port; end"),
+            vec!["leave", "Script if gold>=3: port; end"]
+        );
+        assert_eq!(actions("scripted; E"), vec!["scripted", "E"]);
     }
 
     #[test]
@@ -583,6 +646,25 @@ mod tests {
         assert!(mail("Precedence: bulk\n").automatic.is_some());
         assert!(mail("Precedence: junk\n").automatic.is_some());
         assert!(mail("X-Autoreply: yes\n").automatic.is_some());
+        assert!(
+            mail("X-Auto-Response-Suppress: DR, OOF, AutoReply\n")
+                .automatic
+                .is_some()
+        );
+        assert_eq!(mail("X-Auto-Response-Suppress: DR\n").automatic, None);
+        let subject = |subject: &str| {
+            read(&crlf(&format!(
+                "From: ada@example.test\nTo: play+abc@herald.test\nSubject: {subject}\n\nE\n"
+            )))
+            .unwrap()
+            .automatic
+        };
+        assert!(subject("Réponse automatique : Re: À vous").is_some());
+        assert!(subject("Automatic reply: Your move").is_some());
+        assert!(subject("Out of Office: Re: Your move").is_some());
+        assert_eq!(subject("Re: Your move"), None);
+        assert_eq!(subject("Re: Auto-trade?"), None);
+        assert!(subject("=?iso-8859-1?q?R=E9ponse_automatique_:_Re:_=C0_vous?=").is_some());
         assert!(mail("List-Id: <games.example.test>\n").automatic.is_some());
         assert!(mail("Return-Path: <>\n").automatic.is_some());
         let bounce = read(&crlf(

@@ -370,7 +370,7 @@ impl Read<'_> {
                     line: Some(line),
                     code: problem.code.as_str().to_owned(),
                     rule: problem.rule,
-                    detail: problem.detail,
+                    detail: which_move(&actions, problem.index, &problem.detail),
                 };
                 Ok((Outcome::Refused, game, Some(answer)))
             }
@@ -397,4 +397,42 @@ fn still_deciding(
         .first(conn)
         .optional()?;
     Ok(since.flatten().is_some_and(|t| t <= written))
+}
+
+/// A refusal's detail as a player reads it in a mail: the API's "action 2: " (counted from 0,
+/// as its `index`) becomes the move itself, quoted, when the reply held several, and goes when
+/// it held one.
+fn which_move(actions: &[String], index: Option<usize>, detail: &str) -> String {
+    let Some(index) = index else {
+        return detail.to_owned();
+    };
+    let detail = detail
+        .strip_prefix(&format!("action {index}: "))
+        .unwrap_or(detail);
+    match actions.get(index) {
+        Some(action) if actions.len() > 1 => format!("\u{201c}{action}\u{201d}: {detail}"),
+        _ => detail.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::which_move;
+
+    #[test]
+    fn a_refusal_names_the_move_of_several_that_failed_not_its_index() {
+        let moves = vec!["S:1Y".to_owned(), "X:9".to_owned()];
+        assert_eq!(
+            which_move(&moves, Some(1), "action 1: cannot read \"X:9\""),
+            "\u{201c}X:9\u{201d}: cannot read \"X:9\""
+        );
+        assert_eq!(
+            which_move(&moves[..1], Some(0), "action 0: a rule says no"),
+            "a rule says no"
+        );
+        assert_eq!(
+            which_move(&moves, None, "the game is over"),
+            "the game is over"
+        );
+    }
 }
