@@ -19,7 +19,8 @@ use std::rc::Rc;
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 
-/// The longest command or text line read (RFC 5321 allows 1000 octets; we are lenient).
+/// The longest command line read (RFC 5321 allows 512 octets; we are lenient). A message's
+/// lines are bounded only by the message's size.
 const MAX_LINE: u64 = 64 * 1024;
 /// How long a client may stay silent (RFC 5321 section 4.5.3.2: at least 5 minutes).
 const IDLE: Duration = Duration::from_secs(300);
@@ -204,11 +205,17 @@ async fn session(
     let mut line = Vec::with_capacity(1024);
     loop {
         line.clear();
-        let read = tokio::time::timeout(
-            IDLE,
-            (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line),
-        )
-        .await;
+        // A message's lines may be as long as the message may be (HTML mail programs write
+        // whole paragraphs as one line); a command's are short.
+        let in_data = shared.borrow().in_data;
+        let limit = if in_data {
+            MAX_MESSAGE_BYTES as u64 + 2
+        } else {
+            MAX_LINE
+        };
+        let read =
+            tokio::time::timeout(IDLE, (&mut reader).take(limit).read_until(b'\n', &mut line))
+                .await;
         let n = match read {
             Ok(result) => result?,
             Err(_) => {
@@ -225,7 +232,16 @@ async fn session(
             writer.write_all(&bye.buffer()?).await?;
             return Ok(());
         }
-        if !shared.borrow().in_data {
+        if !in_data {
+            if line.len() >= 4 && line[..4].eq_ignore_ascii_case(b"HELP") {
+                let help = Response::custom(
+                    214,
+                    "2.0.0 This server takes replies to play+...@ addresses; see RFC 5321"
+                        .to_owned(),
+                );
+                writer.write_all(&help.buffer()?).await?;
+                continue;
+            }
             lmtp |= rewrite_command(&mut line);
         }
         let response = session.process(&line);

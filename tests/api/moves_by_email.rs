@@ -964,3 +964,44 @@ async fn replies_to_a_decision_taken_by_several_at_once_all_play() {
         before = now;
     }
 }
+
+/// A reply with a line far longer than SMTP's 1000 octets (an HTML mail program's paragraph)
+/// is read and plays, rather than cut off mid-message; `HELP` is answered.
+#[actix_web::test]
+async fn a_reply_with_a_very_long_line_plays_and_help_is_answered() {
+    let po = post_office().await;
+    let t = po.app.table().await;
+    po.post();
+    let (seat, g) = po.app.mover(&t).await;
+    let mail = po.latest_turn_mail(EMAILS[seat]);
+    let notation = some_move(&g, &mut Dice::new(3));
+    let (raw, _) = reply(&mail, EMAILS[seat], &notation, Shape::Plain, "");
+    let long = "x".repeat(100_000);
+    let raw = String::from_utf8(raw)
+        .unwrap()
+        .replacen(
+            &format!("{notation}\r\n"),
+            &format!("{notation}\r\n\r\n{long}\r\n"),
+            1,
+        )
+        .into_bytes();
+    let before = po.version(&t).await;
+    po.smtp(EMAILS[seat], &reply_address(&mail), raw)
+        .await
+        .unwrap();
+    assert_eq!(po.version(&t).await, before + 1);
+    // HELP, over a raw connection.
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let stream = actix_web::rt::net::TcpStream::connect(("127.0.0.1", po.port))
+        .await
+        .unwrap();
+    let (reader, mut writer) = stream.into_split();
+    let mut reader = tokio::io::BufReader::new(reader);
+    let mut greeting = String::new();
+    reader.read_line(&mut greeting).await.unwrap();
+    assert!(greeting.starts_with("220"), "{greeting}");
+    writer.write_all(b"HELP\r\n").await.unwrap();
+    let mut help = String::new();
+    reader.read_line(&mut help).await.unwrap();
+    assert!(help.starts_with("214 "), "{help}");
+}
