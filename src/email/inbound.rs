@@ -32,7 +32,13 @@ pub struct Reply {
     pub forwarded: bool,
     /// The move line, if the reply has one.
     pub line: Option<String>,
+    /// The lines after it that could be the move instead, when the move line cannot be read as
+    /// one (a greeting, "Hola,", typed above the move): at most [`MORE_LINES`].
+    pub more_lines: Vec<String>,
 }
+
+/// How many lines after the move line a reply is also searched for its move.
+pub const MORE_LINES: usize = 2;
 
 /// Reads a raw RFC 5322 message; `None` when it is not one (no header at all).
 pub fn read(raw: &[u8]) -> Option<Reply> {
@@ -80,13 +86,15 @@ pub fn read(raw: &[u8]) -> Option<Reply> {
         || text.lines().any(|l| forwarded_marker(&clean(l)));
     let content_type = header("Content-Type").join(" ").to_lowercase();
     let automatic = automatic(&header, from.as_deref(), &content_type, &subject);
+    let lines = move_lines(&text, 1 + MORE_LINES);
     Some(Reply {
         message_id: message.message_id().map(|id| format!("<{}>", id.trim())),
         from,
         recipients,
         automatic,
         forwarded,
-        line: move_line(&text),
+        line: lines.first().cloned(),
+        more_lines: lines.into_iter().skip(1).collect(),
     })
 }
 
@@ -435,10 +443,17 @@ fn stock_signature(line: &str) -> bool {
 /// The move line of a reply's text: the first line that is not empty, quoted, an attribution,
 /// the quoted original or a signature. `None` when the reply has none.
 pub fn move_line(text: &str) -> Option<String> {
+    move_lines(text, 1).into_iter().next()
+}
+
+/// The first `most` lines of a reply's text that could be its move (see [`move_line`]), in
+/// order.
+fn move_lines(text: &str, most: usize) -> Vec<String> {
     let lines: Vec<String> = text.lines().map(clean).collect();
     let raw: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
     let mut i = 0;
-    while i < lines.len() {
+    while i < lines.len() && found.len() < most {
         let line = &lines[i];
         if line.is_empty() || line.starts_with('>') {
             i += 1;
@@ -446,7 +461,7 @@ pub fn move_line(text: &str) -> Option<String> {
         }
         // "-- " opens the signature (and a reader that trims sees "--").
         if raw[i].trim_end_matches('\r') == "-- " || line == "--" || original_begins(&lines, i) {
-            return None;
+            break;
         }
         if let Some(end) = attribution_end(&lines, i) {
             i = end + 1;
@@ -464,9 +479,10 @@ pub fn move_line(text: &str) -> Option<String> {
             }
             line.truncate(end);
         }
-        return Some(line);
+        found.push(line);
+        i += 1;
     }
-    None
+    found
 }
 
 /// The actions of a move line: `;` separates them, except within a filing of standing orders
@@ -510,6 +526,13 @@ mod tests {
     fn the_first_line_above_a_quote_is_the_move() {
         let text = "B:4VL@b+V+L3\n\nOn Mon, 1 Jan 2024 at 10:00, herald <herald@x.test> wrote:\n> Hello Ada,\n> - S:6SY\n";
         assert_eq!(move_line(text).as_deref(), Some("B:4VL@b+V+L3"));
+    }
+
+    #[test]
+    fn the_lines_after_the_move_line_are_kept_in_case_it_is_a_greeting() {
+        let text = "Hola,\n\nS:6SY\nthanks\nand more\n\n-- \nAda\n";
+        assert_eq!(move_lines(text, 3), vec!["Hola,", "S:6SY", "thanks"]);
+        assert_eq!(move_lines("E\n-- \nS:1Y\n", 3), vec!["E"]);
     }
 
     #[test]

@@ -325,63 +325,94 @@ impl Read<'_> {
             return Ok((Outcome::Refused, game, Some(answer)));
         }
         let line = line.unwrap_or_default();
-        let mut submission = Submission {
-            expected_version: grant.version,
-            actions: actions.iter().map(|a| json!({"notation": a})).collect(),
-        };
-        let submitted = loop {
-            // Moves by mail are few: they keep no state for the next move.
-            let submitted = games::submit(
-                conn,
-                None,
-                UserId(user),
-                GameId(grant.game.0),
-                &submission,
-                None,
-                Mode::Store,
-            );
-            match submitted {
-                Err(ApiError::StaleVersion { current, .. })
-                    if current > submission.expected_version
-                        && still_deciding(conn, grant, written)? =>
-                {
-                    submission.expected_version = current;
-                }
-                submitted => break submitted,
+        // The move line, or when it is no move at all (a greeting above the move), one of the
+        // next lines; the refusal reported is the first that is not about reading the line.
+        let mut refused: Option<(String, Vec<String>, ApiError)> = None;
+        let lines = std::iter::once(line).chain(self.reply.more_lines.iter().cloned());
+        for line in lines {
+            let actions = inbound::actions(&line);
+            if actions.is_empty() {
+                continue;
             }
-        };
-        match submitted {
-            Ok(_) => {
-                // A reply to our mail: mail reaches this account.
-                crate::services::accounts::address_works(conn, UserId(user))?;
-                Ok((
-                    Outcome::Played,
-                    game,
-                    Some(Answer::Played {
+            match submit(conn, UserId(user), grant, written, &actions) {
+                Ok(()) => {
+                    // A reply to our mail: mail reaches this account.
+                    crate::services::accounts::address_works(conn, UserId(user))?;
+                    let answer = Answer::Played {
                         line,
                         after: action_count,
-                    }),
-                ))
+                    };
+                    return Ok((Outcome::Played, game, Some(answer)));
+                }
+                Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => return Err(e),
+                Err(e @ ApiError::InvalidAction { .. }) => {
+                    refused.get_or_insert((line, actions, e));
+                }
+                Err(e) => {
+                    refused = Some((line, actions, e));
+                    break;
+                }
             }
-            Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => Err(e),
-            Err(e) => {
-                let problem = e.problem();
-                let answer = Answer::Refused {
-                    line: Some(line),
-                    code: problem.code.as_str().to_owned(),
-                    rule: problem.rule,
-                    detail: which_move(&actions, problem.index, &problem.detail),
-                };
-                Ok((Outcome::Refused, game, Some(answer)))
+        }
+        let Some((line, actions, e)) = refused else {
+            return Err(ApiError::internal(anyhow::anyhow!(
+                "a reply's move line had actions and was neither played nor refused"
+            )));
+        };
+        let problem = e.problem();
+        let answer = Answer::Refused {
+            line: Some(line),
+            code: problem.code.as_str().to_owned(),
+            rule: problem.rule,
+            detail: which_move(&actions, problem.index, &problem.detail),
+        };
+        Ok((Outcome::Refused, game, Some(answer)))
+    }
+}
+
+/// Submits a reply's actions for the seat of `grant`. A reply whose game moved on since its mail
+/// plays on the position now while the seat still has its mail's decision before it
+/// ([`still_deciding`]).
+fn submit(
+    conn: &mut PgConnection,
+    user: UserId,
+    grant: crate::auth::links::ReplyGrant,
+    written: chrono::DateTime<chrono::Utc>,
+    actions: &[String],
+) -> Result<(), ApiError> {
+    let mut submission = Submission {
+        expected_version: grant.version,
+        actions: actions.iter().map(|a| json!({"notation": a})).collect(),
+    };
+    loop {
+        // Moves by mail are few: they keep no state for the next move.
+        let submitted = games::submit(
+            conn,
+            None,
+            user,
+            GameId(grant.game.0),
+            &submission,
+            None,
+            Mode::Store,
+        );
+        match submitted {
+            Ok(_) => return Ok(()),
+            Err(ApiError::StaleVersion { current, .. })
+                if current > submission.expected_version
+                    && still_deciding(conn, grant, written)? =>
+            {
+                submission.expected_version = current;
             }
+            Err(e) => return Err(e),
         }
     }
 }
 
 /// Whether the seat of `grant` still has before it the decision its mail (written at `written`,
-/// or up to 4 ms later: a decision opened in those 4 ms is taken for a newer one) asked for, though the game has moved on since: it is pending, and has been
-/// since before the mail was written, without acting (acting starts a new decision). Only the
-/// other players have acted meanwhile: in a decision taken by several at once (Lancaster's votes,
+/// or up to 4 ms later: a decision opened in those 4 ms is taken for a newer one) asked for,
+/// though the game has moved on since: it is pending, and has been since before the mail was
+/// written, without acting (acting starts a new decision). Only the other players have acted
+/// meanwhile: in a decision taken by several at once (Lancaster's votes,
 /// the ships of Merchants & Marauders) the others' sealed choices leave this one's reply as
 /// meant, and the rules still check the move against the game as it is now.
 fn still_deciding(

@@ -1005,3 +1005,27 @@ async fn a_reply_with_a_very_long_line_plays_and_help_is_answered() {
     reader.read_line(&mut help).await.unwrap();
     assert!(help.starts_with("214 "), "{help}");
 }
+
+/// A greeting typed above the move ("Hola,") is no move: the next line is, and plays.
+#[actix_web::test]
+async fn a_greeting_above_the_move_is_passed_over() {
+    let po = post_office().await;
+    let t = po.app.table().await;
+    po.post();
+    let (seat, g) = po.app.mover(&t).await;
+    let mail = po.latest_turn_mail(EMAILS[seat]);
+    let notation = some_move(&g, &mut Dice::new(5));
+    let (raw, _) = reply(
+        &mail,
+        EMAILS[seat],
+        &format!("Hola,\n\n{notation}"),
+        Shape::Plain,
+        "",
+    );
+    let before = po.version(&t).await;
+    po.smtp(EMAILS[seat], &reply_address(&mail), raw)
+        .await
+        .unwrap();
+    assert_eq!(po.version(&t).await, before + 1);
+    assert_eq!(po.last_action(&t).await, notation);
+}
