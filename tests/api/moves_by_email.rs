@@ -416,6 +416,14 @@ async fn a_magnate_game_is_played_to_the_end_only_by_replies() {
     let last = last_answer.unwrap();
     assert!(last.text().contains("The game is over."), "{}", last.text());
     assert!(last.header("Reply-To").is_none());
+    // A reply to an old mail once the game is over is told so, once, with the result.
+    let old = po.latest_turn_mail(EMAILS[0]);
+    let (raw, _) = reply(&old, EMAILS[0], "E", Shape::Plain, "");
+    po.smtp(EMAILS[0], &reply_address(&old), raw).await.unwrap();
+    let answers = po.post();
+    assert_eq!(answers.len(), 1);
+    let text = answers[0].text();
+    assert_eq!(text.matches("The game is over.").count(), 1, "{text}");
 }
 
 #[actix_web::test]

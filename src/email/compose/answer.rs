@@ -113,8 +113,11 @@ fn on_move_answer(v: &OnMove) -> Mail {
                     &[("line", line.as_str())],
                 ));
             }
-            doc.paragraphs
-                .push(refusal_reason(locale, code, rule.as_deref(), detail));
+            // "The game is over" is said below, with the result.
+            if !(code == "game_over" && v.finished.is_some()) {
+                doc.paragraphs
+                    .push(refusal_reason(locale, code, rule.as_deref(), detail));
+            }
             seat.fill(&i18n::REFUSED_SUBJECT, &[])
         }
     };
