@@ -312,7 +312,13 @@ fn parse_loc(w: &str) -> Result<Loc, String> {
 impl FromStr for Action {
     type Err = String;
 
-    fn from_str(s: &str) -> Result<Action, String> {
+    fn from_str(sent: &str) -> Result<Action, String> {
+        // Phone keyboards capitalise the first word and a mailed line may end as a sentence:
+        // the notation is read in any case (codes are matched whatever their case) and
+        // without one final full stop, which no notation ends with.
+        let text = sent.trim();
+        let text = text.strip_suffix('.').unwrap_or(text).to_ascii_lowercase();
+        let s = text.as_str();
         // Standing orders have a grammar of their own (conditions, `;` between orders).
         if let Some(rest) = s.trim_start().strip_prefix("orders")
             && (rest.is_empty() || rest.starts_with(char::is_whitespace))
@@ -521,7 +527,7 @@ impl FromStr for Action {
                     .ok_or_else(|| format!("{code:?} is not a port"))?;
                 Ok(Action::Place { to })
             }
-            _ => Err(format!("{s:?} is not a Merchants & Marauders action")),
+            _ => Err(format!("{sent:?} is not a Merchants & Marauders action")),
         }
     }
 }

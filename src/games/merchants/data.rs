@@ -456,10 +456,11 @@ impl Data {
             .get(usize::from(card) / usize::from(self.glory_copies.max(1)))
     }
 
+    /// The zone whose D-ZONE code is `id`, in any case (`move sju` as `move SJU`).
     pub fn zone_index(&self, id: &str) -> Option<u8> {
         self.zones
             .iter()
-            .position(|z| z.id == id)
+            .position(|z| z.id.eq_ignore_ascii_case(id))
             .and_then(|i| u8::try_from(i).ok())
     }
 

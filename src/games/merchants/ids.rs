@@ -1,6 +1,9 @@
 //! Small closed vocabularies of the rules: nations, compass letters, hit locations, skills and
 //! ship kinds. Zones and cards are numbered by their row in `data.json` (a zone by its D-ZONE
 //! row, a cargo card 0..64 by good and copy, a glory card 0..70 by design and copy).
+//!
+//! Their names are read in any case (`es`, `Sloop`: phone keyboards capitalise) and written
+//! in one.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -36,7 +39,7 @@ impl FromStr for Nation {
     fn from_str(s: &str) -> Result<Nation, String> {
         Nation::ALL
             .into_iter()
-            .find(|n| format!("{n:?}") == s)
+            .find(|n| format!("{n:?}").eq_ignore_ascii_case(s))
             .ok_or_else(|| format!("{s:?} is not a nation (ES, EN, FR, NL)"))
     }
 }
@@ -84,7 +87,7 @@ impl FromStr for Dir {
     fn from_str(s: &str) -> Result<Dir, String> {
         Dir::ALL
             .into_iter()
-            .find(|d| format!("{d:?}") == s)
+            .find(|d| format!("{d:?}").eq_ignore_ascii_case(s))
             .ok_or_else(|| format!("{s:?} is not a compass letter"))
     }
 }
@@ -153,7 +156,7 @@ impl FromStr for Ship {
     fn from_str(s: &str) -> Result<Ship, String> {
         Ship::ALL
             .into_iter()
-            .find(|k| k.word() == s)
+            .find(|k| k.word().eq_ignore_ascii_case(s))
             .ok_or_else(|| format!("{s:?} is not a ship (sloop, flute, frigate, galleon)"))
     }
 }

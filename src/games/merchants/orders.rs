@@ -335,6 +335,12 @@ pub(super) fn comparison(words: &[&str]) -> Option<(String, Cmp, String)> {
     })
 }
 
+/// A glory card design as D-GLORY writes it (`GLY-08`), however it was typed: the notation is
+/// read in lower case.
+pub(super) fn design(code: &str) -> String {
+    code.to_ascii_uppercase()
+}
+
 fn parse_cond(text: &str) -> Result<Cond, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     match words.as_slice() {
@@ -342,8 +348,8 @@ fn parse_cond(text: &str) -> Result<Cond, String> {
         ["attacking"] => return Ok(Cond::Attacking),
         ["vs", "npc"] => return Ok(Cond::VsNpc),
         ["vs", "player"] => return Ok(Cond::VsPlayer),
-        ["holds", c] => return Ok(Cond::Holds { card: (*c).into() }),
-        ["lacks", c] => return Ok(Cond::Lacks { card: (*c).into() }),
+        ["holds", c] => return Ok(Cond::Holds { card: design(c) }),
+        ["lacks", c] => return Ok(Cond::Lacks { card: design(c) }),
         _ => {}
     }
     let (name, cmp, n) = comparison(&words).ok_or_else(|| {
@@ -390,7 +396,7 @@ fn parse_answer(text: &str) -> Result<Answer, String> {
         ["pass"] => Ok(Answer::Pass),
         ["ask"] => Ok(Answer::Ask),
         ["discard", "newest"] => Ok(Answer::DiscardNewest),
-        ["discard", c] => Ok(Answer::Discard { card: (*c).into() }),
+        ["discard", c] => Ok(Answer::Discard { card: design(c) }),
         ["plunder", w] => Ok(Answer::Plunder {
             what: LootKind::ALL
                 .iter()
@@ -404,7 +410,7 @@ fn parse_answer(text: &str) -> Result<Answer, String> {
         ["done"] => Ok(Answer::Done),
         ["ship", w] => Ok(Answer::Ship { ship: w.parse()? }),
         ["redraw"] => Ok(Answer::Redraw),
-        ["play", c] => Ok(Answer::Play { card: (*c).into() }),
+        ["play", c] => Ok(Answer::Play { card: design(c) }),
         [w] if decl(w).is_some() => Ok(Answer::Declare {
             decl: decl(w).unwrap_or(Decl::Shoot),
             weapon: None,
@@ -442,8 +448,9 @@ impl FromStr for Order {
             ["ship"] => When::Ship,
             ["window", t] => When::Window {
                 tw: Some(
-                    t.strip_prefix("TW")
-                        .and_then(|n| n.parse().ok())
+                    t.get(..2)
+                        .filter(|w| w.eq_ignore_ascii_case("TW"))
+                        .and_then(|_| t.get(2..)?.parse().ok())
                         .ok_or_else(|| format!("{t:?} is not a timing window (TW2..TW7)"))?,
                 ),
             },
@@ -466,7 +473,8 @@ impl FromStr for Order {
     }
 }
 
-/// Reads the text after `orders`: `clear`, or orders separated by `;`.
+/// Reads the text after `orders`: `clear`, or orders separated by `;`, in lower case (as
+/// [`Action`]'s `FromStr` hands it on; a glory card's or window's code in any case).
 pub fn parse_orders(rest: &str) -> Result<Vec<Order>, String> {
     let rest = rest.trim();
     if rest.is_empty() || rest == "clear" {

@@ -31,7 +31,7 @@ use super::action::loc_word;
 use super::data::Data;
 use super::events::Event;
 use super::ids::Loc;
-use super::orders::{Cmp, comparison, write_filing};
+use super::orders::{Cmp, comparison, design, write_filing};
 use super::rules::{cur, no};
 use super::state::{Frame, State, WindowCtx};
 use super::{Action, legal};
@@ -125,8 +125,8 @@ fn parse_cond(text: &str) -> Result<Cond, String> {
         ["at_sea"] => return Ok(Cond::AtSea),
         ["in_combat"] => return Ok(Cond::InCombat),
         ["not_in_combat"] => return Ok(Cond::NotInCombat),
-        ["holds", c] => return Ok(Cond::Holds { card: (*c).into() }),
-        ["lacks", c] => return Ok(Cond::Lacks { card: (*c).into() }),
+        ["holds", c] => return Ok(Cond::Holds { card: design(c) }),
+        ["lacks", c] => return Ok(Cond::Lacks { card: design(c) }),
         _ => {}
     }
     let (name, cmp, n) = comparison(&words).ok_or_else(|| {
@@ -172,7 +172,8 @@ impl FromStr for Step {
     }
 }
 
-/// Reads the text after `script`: `clear`, or steps separated by `;`.
+/// Reads the text after `script`: `clear`, or steps separated by `;`, in lower case (as
+/// [`Action`]'s `FromStr` hands it on; a glory card's code in any case).
 pub fn parse_script(rest: &str) -> Result<Vec<Step>, String> {
     let rest = rest.trim();
     if rest.is_empty() || rest == "clear" {

@@ -140,6 +140,55 @@ fn every_action_round_trips_through_its_notation() {
 }
 
 #[test]
+fn the_notation_is_read_in_any_case_and_with_a_final_full_stop_but_written_as_before() {
+    // Phone keyboards capitalise the first letter; a mailed line may end as a sentence.
+    for (sent, canonical) in [
+        ("Pass", "pass"),
+        ("Ship Sloop", "ship sloop"),
+        ("SHIP SLOOP", "ship sloop"),
+        ("ship Sloop", "ship sloop"),
+        ("ship sloop.", "ship sloop"),
+        ("Ship Man_O_War", "ship man_o_war"),
+        ("Move sju", "move SJU"),
+        ("move Csea.", "move CSEA"),
+        ("Place hav", "place HAV"),
+        ("Raid es", "raid ES"),
+        ("Pardon nl", "pardon NL"),
+        ("Let Go.", "let go"),
+        ("Scout P1", "scout p1"),
+        ("Scout NPC3", "scout npc3"),
+        ("Scout Merchant sju", "scout merchant SJU"),
+        ("Repair Hull Masts", "repair hull masts"),
+        ("Discard Glory 12", "discard glory 12"),
+        ("Plunder Cargo 12", "plunder cargo 12"),
+        ("Stash -5.", "stash -5"),
+        (
+            "Orders Window tw3: Fire; Declare If Attacked and Hull<=1: Flee; \
+             window if Holds gly-14: Play gly-08; hand: Discard gly-05.",
+            "orders window TW3: fire; declare if attacked and hull<=1: flee; \
+             window if holds GLY-14: play GLY-08; hand: discard GLY-05",
+        ),
+        ("ORDERS CLEAR", "orders clear"),
+        (
+            "Script Move Csea; If Gold>=10 And In_Port: Buy; if lacks gly-08: End.",
+            "script move CSEA; if gold>=10 and in_port: buy; if lacks GLY-08: end",
+        ),
+    ] {
+        let a: Action = sent
+            .parse()
+            .unwrap_or_else(|e| panic!("{sent:?} refused: {e}"));
+        assert_eq!(a.to_string(), canonical, "{sent:?}");
+    }
+    // Only one stop, at the very end, and still only real words.
+    for bad in ["ship sloop..", "ship. sloop", "Dance", "."] {
+        assert!(bad.parse::<Action>().is_err(), "{bad:?} parsed");
+    }
+    // The line is quoted as sent when no action starts it.
+    let err = "Dance".parse::<Action>().unwrap_err();
+    assert!(err.contains("\"Dance\""), "{err}");
+}
+
+#[test]
 fn the_ship_choice_is_sealed_until_every_seat_has_chosen_then_revealed_together() {
     let mut st = new_game(3, 5);
     assert_eq!(Merchants::pending(&st).len(), 3);
