@@ -612,7 +612,7 @@ fn play_card(
             }
             ev.push(Logged::public(Event::Scouted {
                 seat: scouter.seat().unwrap_or(seat),
-                target: format!("{target:?}"),
+                target: *target,
                 found: *found,
             }));
         }

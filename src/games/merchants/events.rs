@@ -3,6 +3,7 @@
 
 use super::combat::{Decl, Side};
 use super::ids::{CargoId, GloryId, Loc, Nation, Ship, ZoneId};
+use super::state::Target;
 use crate::engine::Seat;
 use serde::Serialize;
 
@@ -84,9 +85,11 @@ pub enum Event {
         seat: Seat,
         cards: Vec<CargoId>,
     },
+    /// MM-SCOUT-1: the target as the scout action names it (`{"kind": "player", "id": 0}`,
+    /// `{"kind": "merchant"}`, ...), so that a page or mail can print the player's name.
     Scouted {
         seat: Seat,
-        target: String,
+        target: Target,
         found: bool,
     },
     MerchantRevealed {

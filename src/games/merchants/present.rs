@@ -116,7 +116,7 @@ impl Present for Merchants {
                 } else {
                     &SCOUT_MISSED
                 };
-                say(t, vec![("p", seat()), ("t", text("target"))])
+                say(t, vec![("p", seat()), ("t", target(locale, &e["target"]))])
             }
             "merchant_revealed" => say(
                 &MERCHANT_REVEALED,
@@ -533,6 +533,45 @@ fn side(v: &Value) -> Part {
     }
 }
 
+/// A scout's target (the scout action's `{"kind": ..., "id": ...}`): a player by name, an
+/// NPC, a merchant token, a rumor or a mission objective in words.
+fn target(locale: Locale, v: &Value) -> Part {
+    let named = |t: &T| Part::Text(pick(locale, t).to_owned());
+    match v["kind"].as_str() {
+        Some("player") => Part::Seat(v["id"].as_i64().unwrap_or(-1)),
+        Some("npc") => Part::Text(npc_by_card(&v["id"])),
+        Some("merchant") => named(&THE_MERCHANT),
+        Some("rumor") => named(&THE_RUMOR),
+        Some("mission") => named(&THE_MISSION),
+        Some("far_merchant") => Part::Text(crate::present::fill(
+            locale,
+            &THE_MERCHANT_IN,
+            &[("z", &zone_name(&v["id"]))],
+        )),
+        // Histories logged before targets were data hold a text.
+        _ => Part::Text(word(v)),
+    }
+}
+
+const THE_MERCHANT: T = [
+    "the merchant",
+    "el mercante",
+    "il mercantile",
+    "le marchand",
+];
+const THE_MERCHANT_IN: T = [
+    "the merchant in {z}",
+    "el mercante en {z}",
+    "il mercantile in {z}",
+    "le marchand à {z}",
+];
+const THE_RUMOR: T = ["a rumor", "un rumor", "una voce", "une rumeur"];
+const THE_MISSION: T = [
+    "a mission objective",
+    "un objetivo de misión",
+    "un obiettivo di missione",
+    "un objectif de mission",
+];
 const THE_SEA: T = ["The sea", "El mar", "Il mare", "La mer"];
 const SHIP_SEALED: T = [
     "{p} chose a ship (sealed until everyone has chosen).",

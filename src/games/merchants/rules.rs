@@ -2327,7 +2327,7 @@ fn scout(
     ) > 0;
     ev.push(Logged::public(Event::Scouted {
         seat,
-        target: format!("{target:?}"),
+        target,
         found,
     }));
     // TW2: the target (then the scouting player) may answer the roll.

@@ -789,6 +789,50 @@ fn face_off(seed: u64) -> (State, Seat, Seat) {
 }
 
 #[test]
+fn a_scout_names_its_target_as_data_and_the_mail_names_the_player_not_debug_text() {
+    use crate::present::{Names, Present};
+    let names: Vec<String> = ["Ada", "Bruno"].map(String::from).to_vec();
+    let (mut st, a, b) = face_off(1);
+    let ev = act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), 1).unwrap();
+    let scouted = ev
+        .iter()
+        .map(|l| serde_json::to_value(&l.event).unwrap())
+        .find(|e| e["type"] == "scouted")
+        .unwrap();
+    assert_eq!(
+        scouted["target"],
+        serde_json::json!({"kind": "player", "id": b.0})
+    );
+    for (locale, text) in [
+        (crate::domain::Locale::En, "scouted Bruno and"),
+        (crate::domain::Locale::Es, "exploró Bruno"),
+    ] {
+        let mut e = scouted.clone();
+        e["seat"] = 0.into();
+        e["target"]["id"] = 1.into();
+        let line = Merchants::event(locale, &e).unwrap().plain(&Names {
+            locale,
+            names: &names,
+        });
+        assert!(line.starts_with("Ada ") && line.contains(text), "{line}");
+        assert!(!line.contains("Seat") && !line.contains("Player"), "{line}");
+    }
+    // The other targets read as words too (CAP-02's far merchant by its zone's name).
+    let far = serde_json::json!({"type": "scouted", "seat": 0, "found": true,
+        "target": {"kind": "far_merchant", "id": zone("SJU")}});
+    let n = Names {
+        locale: crate::domain::Locale::En,
+        names: &names,
+    };
+    assert_eq!(
+        Merchants::event(crate::domain::Locale::En, &far)
+            .unwrap()
+            .plain(&n),
+        "Ada scouted the merchant in San Juan and found it."
+    );
+}
+
+#[test]
 fn a_defender_answers_during_the_attackers_turn_which_then_resumes_exactly() {
     let mut fought = 0;
     for n in 1..60u64 {
