@@ -337,7 +337,16 @@ impl Present for Merchants {
                 ("cards", n("glory_cards")),
             ],
         )];
-        if let Some(t) = prompt(&view["decision"]["kind"]) {
+        if view["over"] != true && hand_over_limit(me) {
+            out.push(Sentence::say(locale, &ASK_HAND, vec![]));
+        }
+        let d = &view["decision"];
+        // Only the seat the decision asks is told what to do: the others' mails (a defender's
+        // after its declaration, the attacker's while the defender declares) would otherwise
+        // read "Your turn: ..." beside "It is not your turn any more".
+        if asks(d, seat)
+            && let Some(t) = prompt(&d["kind"])
+        {
             out.push(Sentence::say(locale, t, vec![]));
         }
         out
@@ -378,6 +387,31 @@ const FAMILIES: [&str; 31] = [
     "MM-RAID", "MM-NAV", "MM-DMG", "MM-CREW", "MM-WPN", "MM-PLUN", "MM-NPC", "MM-BNTY", "MM-WAR",
     "MM-GLORY", "MM-GCARD", "MM-DEATH", "MM-END", "MM-SOLO", "MM-COUNT",
 ];
+
+/// Whether the open decision waits for `seat`: the seats yet to seal a ship, the side to
+/// declare in a naval combat (the aggressor first, MM-NAV-4; an NPC never), else its `seat`.
+fn asks(d: &Value, seat: usize) -> bool {
+    let is = |v: &Value| v.as_u64().and_then(|s| usize::try_from(s).ok()) == Some(seat);
+    match d["kind"].as_str() {
+        Some("ship_choice") => d["waiting"].as_array().is_some_and(|w| w.iter().any(is)),
+        Some("combat") => {
+            let side = if d["declared"].is_null() {
+                &d["aggressor"]
+            } else {
+                &d["defender"]
+            };
+            side["kind"] == "player" && is(&side["id"])
+        }
+        _ => is(&d["seat"]),
+    }
+}
+
+/// MM-GCARD-2: the reader's own glory hand is over the limit, which they settle first, in
+/// anyone's turn.
+fn hand_over_limit(me: &Value) -> bool {
+    let limit = data::load().map_or(u64::MAX, |d| u64::from(d.start.glory_hand_limit));
+    me["glory_cards"].as_u64().is_some_and(|n| n > limit)
+}
 
 /// What the open decision asks, by its kind.
 fn prompt(kind: &Value) -> Option<&'static T> {
@@ -1112,6 +1146,12 @@ const ASK_PICK: T = [
     "Elige una de las recompensas ofrecidas.",
     "Scegli una delle ricompense offerte.",
     "Choisissez l'une des récompenses proposées.",
+];
+const ASK_HAND: T = [
+    "Your hand is over the limit of glory cards: discard one.",
+    "Tu mano supera el límite de cartas de gloria: descarta una.",
+    "La tua mano supera il limite di carte gloria: scartane una.",
+    "Votre main dépasse la limite de cartes de gloire : défaussez-en une.",
 ];
 const ASK_PLACE: T = [
     "Place your returned modification face-down in a port without one.",

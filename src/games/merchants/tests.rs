@@ -832,6 +832,62 @@ fn a_scout_names_its_target_as_data_and_the_mail_names_the_player_not_debug_text
     );
 }
 
+/// The reminder of `seat`'s mail, in English, from its own view.
+fn reminder(st: &State, seat: Seat) -> String {
+    use crate::present::{Names, Present};
+    let view = serde_json::to_value(Merchants::view(st, Viewer::Seat(seat))).unwrap();
+    let names: Vec<String> = ["Ada", "Bruno"].map(String::from).to_vec();
+    let n = Names {
+        locale: crate::domain::Locale::En,
+        names: &names,
+    };
+    Merchants::reminder(crate::domain::Locale::En, &view, seat.index())
+        .iter()
+        .map(|s| s.plain(&n))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn only_the_seat_a_decision_asks_is_told_what_to_decide_in_its_mail() {
+    let mut st = new_game(2, 5);
+    act(&mut st, Seat(0), &Action::Ship { ship: Ship::Sloop }, 1).unwrap();
+    assert!(!reminder(&st, Seat(0)).contains("Choose your ship"));
+    assert!(reminder(&st, Seat(1)).contains("Choose your ship"));
+
+    let mut combats = 0;
+    for n in 1..60u64 {
+        let (mut st, a, b) = face_off(n);
+        assert!(reminder(&st, a).contains("Your turn"));
+        let waiting = reminder(&st, b);
+        assert!(!waiting.contains("Your turn"), "{waiting}");
+        act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), n).unwrap();
+        if !matches!(st.stack.last(), Some(Frame::Combat { .. })) {
+            continue;
+        }
+        combats += 1;
+        // The aggressor declares first (MM-NAV-4), then only the defender is asked.
+        assert!(reminder(&st, a).contains("Naval combat: declare"));
+        assert!(!reminder(&st, b).contains("Naval combat"));
+        act(&mut st, a, &"shoot".parse().unwrap(), 100 + n).unwrap();
+        if matches!(st.stack.last(), Some(Frame::Combat { .. })) {
+            let declared = reminder(&st, a);
+            assert!(!declared.contains("Naval combat"), "{declared}");
+            assert!(reminder(&st, b).contains("Naval combat: declare"));
+        }
+    }
+    assert!(combats > 0);
+
+    // MM-GCARD-2: a hand over the limit is the owner's to settle, in anyone's turn.
+    let (mut st, a, b) = face_off(1);
+    let limit = usize::from(d().start.glory_hand_limit);
+    let drawn: Vec<_> = st.glory_deck.drain(..=limit).collect();
+    st.players[b.index()].glory_hand = drawn;
+    assert!(reminder(&st, b).contains("over the limit"));
+    assert!(!reminder(&st, b).contains("Your turn"));
+    assert!(!reminder(&st, a).contains("over the limit"));
+}
+
 #[test]
 fn a_defender_answers_during_the_attackers_turn_which_then_resumes_exactly() {
     let mut fought = 0;
