@@ -437,7 +437,8 @@ pub struct MerchantsView {
     #[schema(value_type = Vec<Object>)]
     npcs: Vec<serde_json::Value>,
     demand: Vec<Option<u8>>,
-    #[schema(value_type = Vec<Object>)]
+    /// Per zone (D-ZONE row).
+    #[schema(value_type = Vec<MerchantsModToken>)]
     mod_tokens: Vec<serde_json::Value>,
     merchants: Vec<bool>,
     merchant_track: u32,
@@ -448,6 +449,48 @@ pub struct MerchantsView {
     decision: Option<serde_json::Value>,
     over: bool,
 }
+
+/// A zone's modification token (MM-YARD-5): `null` where none lies, `"hidden"` while it is
+/// face-down, `{"kind": 2}` (its D-MOD row) once face-up. Each form has a title, so that
+/// client generators name them rather than number them.
+pub struct MerchantsModToken;
+
+impl utoipa::PartialSchema for MerchantsModToken {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{KnownFormat, SchemaFormat, Type};
+        use utoipa::openapi::{ObjectBuilder, OneOfBuilder};
+        let none = ObjectBuilder::new()
+            .title(Some("MerchantsModTokenNone"))
+            .description(Some("No modification token in this zone."))
+            .schema_type(Type::Null);
+        let hidden = ObjectBuilder::new()
+            .title(Some("MerchantsModTokenHidden"))
+            .description(Some("A face-down token: its kind is hidden."))
+            .schema_type(Type::String)
+            .enum_values(Some(["hidden"]));
+        let kind = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+            .minimum(Some(0))
+            .description(Some("The modification's D-MOD row."));
+        let face_up = ObjectBuilder::new()
+            .title(Some("MerchantsModTokenFaceUp"))
+            .description(Some("A face-up token."))
+            .schema_type(Type::Object)
+            .property("kind", kind)
+            .required("kind");
+        OneOfBuilder::new()
+            .description(Some(
+                "A zone's modification token: `null` where none lies, `\"hidden\"` while it is face-down, `{\"kind\": 2}` (its D-MOD row) once face-up.",
+            ))
+            .item(none)
+            .item(hidden)
+            .item(face_up)
+            .into()
+    }
+}
+
+impl ToSchema for MerchantsModToken {}
 
 /// Any action given by its one-line notation alone, e.g. `{"notation": "S:6SY"}`.
 #[derive(ToSchema)]
@@ -623,6 +666,7 @@ pub enum GameAction {
 mod tests {
     use crate::engine::registry::GameKind;
     use crate::engine::{Seat, Seed, Viewer};
+    use serde_json::{Value, json};
 
     #[test]
     fn the_documented_lancaster_view_lists_every_field_the_engine_sends() {
@@ -642,6 +686,91 @@ mod tests {
                 "view field {key} is not in the OpenAPI schema"
             );
         }
+    }
+
+    /// Whether `value` is a form `schema` allows, for the parts of JSON Schema the view schemas
+    /// use: `$ref` (into the document's components), `oneOf`, `type`, `enum`, `items`,
+    /// `properties` and `required`.
+    fn fits(doc: &Value, schema: &Value, value: &Value) -> bool {
+        if let Some(r) = schema["$ref"].as_str() {
+            let name = r.trim_start_matches("#/components/schemas/");
+            return fits(doc, &doc["components"]["schemas"][name], value);
+        }
+        if let Some(members) = schema["oneOf"].as_array() {
+            return members.iter().filter(|m| fits(doc, m, value)).count() == 1;
+        }
+        let of_type = |t: &str| match t {
+            "null" => value.is_null(),
+            "boolean" => value.is_boolean(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "string" => value.is_string(),
+            "array" => value.is_array(),
+            "object" => value.is_object(),
+            _ => false,
+        };
+        let typed = match &schema["type"] {
+            Value::String(t) => of_type(t),
+            Value::Array(ts) => ts.iter().filter_map(Value::as_str).any(of_type),
+            _ => true,
+        };
+        let listed = schema["enum"].as_array().is_none_or(|e| e.contains(value));
+        let items = match value {
+            Value::Array(xs) if !schema["items"].is_null() => {
+                xs.iter().all(|x| fits(doc, &schema["items"], x))
+            }
+            _ => true,
+        };
+        let props = match value {
+            Value::Object(o) => {
+                let mut required = schema["required"].as_array().into_iter().flatten();
+                let mut properties = schema["properties"].as_object().into_iter().flatten();
+                required.all(|k| k.as_str().is_some_and(|k| o.contains_key(k)))
+                    && properties.all(|(k, s)| o.get(k).is_none_or(|v| fits(doc, s, v)))
+            }
+            _ => true,
+        };
+        typed && listed && items && props
+    }
+
+    #[test]
+    fn every_merchants_view_field_fits_its_documented_schema_mod_tokens_of_all_three_forms() {
+        use crate::engine::{Game, GameRng};
+        use crate::games::merchants::state::ModToken;
+        use crate::games::merchants::{Merchants, Options};
+        let doc: Value = serde_json::from_str(&crate::routes::openapi_json()).unwrap();
+        let rules = Merchants::resolve(&Options::default()).unwrap();
+        let mut st =
+            Merchants::setup(&rules, 3, &mut GameRng::from_u64(1), &mut Vec::new()).unwrap();
+        // A face-up token, a face-down one and a port without one, as a game shows them.
+        let tokens = [
+            Some(ModToken {
+                kind: 2,
+                face_up: true,
+            }),
+            Some(ModToken {
+                kind: 1,
+                face_up: false,
+            }),
+            None,
+        ];
+        for (slot, t) in st.mod_tokens.iter_mut().zip(tokens) {
+            *slot = t;
+        }
+        let view = serde_json::to_value(Merchants::view(&st, Viewer::Seat(Seat(0)))).unwrap();
+        assert_eq!(
+            view["mod_tokens"].as_array().unwrap().get(..3).unwrap(),
+            [json!({"kind": 2}), json!("hidden"), Value::Null]
+        );
+        let schema = &doc["components"]["schemas"]["MerchantsView"];
+        for (key, value) in view.as_object().unwrap() {
+            let documented = &schema["properties"][key];
+            assert!(
+                fits(&doc, documented, value),
+                "view field {key} = {value} does not fit its schema {documented}"
+            );
+        }
+        assert!(fits(&doc, schema, &view));
     }
 
     #[test]
