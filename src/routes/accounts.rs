@@ -350,7 +350,9 @@ pub async fn update_me(
 ///
 /// A long-lived token for scripts and third-party clients, limited to the given scopes. Needs an
 /// access token from signing in (a personal access token cannot create tokens). The secret is in
-/// this answer only.
+/// this answer only. No `Idempotency-Key`: a replayed answer would have to be stored, and the
+/// secret is stored nowhere but in this answer (only its hash is kept); a client that lost the
+/// answer lists its tokens and revokes the one it cannot use.
 #[utoipa::path(
     operation_id = "create_personal_token",
     tag = "accounts",

@@ -39,7 +39,8 @@ pub struct CreateCompetitionRequest {
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     pub options: Option<Value>,
-    /// The games' time control, as `POST /games` takes it (default 3 days per move).
+    /// The games' time control, as `POST /games` takes it (default 3 days per move), but never
+    /// `none`: a game without deadlines could stall a round for good.
     #[serde(default)]
     #[schema(value_type = Option<Clock>)]
     pub clock: Option<Value>,
@@ -49,9 +50,9 @@ pub struct CreateCompetitionRequest {
     #[schema(value_type = FormatSchema)]
     pub format: Format,
     pub entry: Entry,
-    /// Addresses invited to enter (each is mailed).
+    /// Addresses invited to enter (each is mailed), each once.
     #[serde(default)]
-    #[schema(value_type = Vec<String>, max_items = 500)]
+    #[schema(value_type = std::collections::BTreeSet<super::schemas::Email>, max_items = 500)]
     pub invite: Vec<EmailAddress>,
     #[schema(minimum = 2, maximum = 1000)]
     pub max_entrants: Option<u32>,
@@ -61,15 +62,16 @@ pub struct CreateCompetitionRequest {
     /// mailed sign-in, sign-up or play link, or moved by mail (default false).
     #[serde(default)]
     pub require_working_address: bool,
-    /// Applied in this order after points.
+    /// Applied in this order after points, each once.
     #[serde(default)]
-    #[schema(value_type = Vec<TieBreakName>)]
+    #[schema(value_type = std::collections::BTreeSet<TieBreakName>, max_items = 8)]
     pub tie_breaks: Vec<TieBreak>,
     /// Points of a pairing-allocated bye (default 1).
     #[schema(value_type = Option<f64>, minimum = 0, maximum = 1)]
     pub bye_points: Option<Points>,
-    /// Tables: points by place, first place first (default: one point per seat beaten).
-    #[schema(value_type = Option<Vec<f64>>)]
+    /// Tables: points by place, first place first, at most 5 places (default: one point per
+    /// seat beaten).
+    #[schema(value_type = Option<Vec<f64>>, max_items = 5)]
     pub place_points: Option<Vec<Points>>,
     /// Whether entrants may take vacation in the competition's games (default true).
     #[serde(default = "yes")]
@@ -155,6 +157,8 @@ pub struct FormatLeague {
 pub struct FormatTables {
     #[schema(pattern = "^tables$")]
     r#type: String,
+    /// The sizes tables may have (seats, 3 to 5); at least one.
+    #[schema(value_type = Vec<super::schemas::TableSize>, min_items = 1)]
     table_sizes: Vec<u32>,
     #[schema(minimum = 1, maximum = 100)]
     rounds: u32,
@@ -213,7 +217,7 @@ impl CreateCompetitionRequest {
     tag = "competitions",
     security(("bearer" = [])),
     request_body = CreateCompetitionRequest,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of creating a second competition.")),
+    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of creating a second competition.")),
     responses(
         (status = 201, description = "The competition, registering.", body = CompetitionResource),
         (status = 409, description = "The `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
@@ -254,6 +258,7 @@ pub struct ListQuery {
     /// `registering`, `running`, `paused` or `finished`.
     pub status: Option<Status>,
     /// Only competitions of this kind of game.
+    #[param(value_type = Option<super::schemas::GameKindName>)]
     pub kind: Option<String>,
     /// At most this many (default 50).
     #[param(minimum = 1, maximum = 200)]
@@ -547,6 +552,7 @@ pub enum DirectorRequest {
     #[schema(title = "DirectorSetResult")]
     SetResult {
         game_id: Uuid,
+        #[schema(value_type = Option<Vec<super::schemas::ResultPlace>>, min_items = 1, max_items = 8)]
         places: Option<Vec<u32>>,
         winner: Option<Uuid>,
         reason: String,

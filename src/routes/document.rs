@@ -5,7 +5,12 @@
 //! - the `options` of `POST /games` list `preset` and every option of every hosted game, with
 //!   their allowed values and JSON type, from the same registry that validates them;
 //! - `Clock` (a `Control` union plus two settings) becomes a union of three named objects, each
-//!   `allOf` a control and the settings, since generators cannot take `allOf` of a union.
+//!   `allOf` a control and the settings, since generators cannot take `allOf` of a union;
+//!   a competition's clock is that union without `none`, which competitions refuse;
+//! - the unions of every game's actions (`Action`, `GameAction`) are `anyOf`, not `oneOf`: the
+//!   game's kind, not the action, decides which game's union applies, and two games may share
+//!   an action shape (`{"type": "end"}` is Magnate's and Merchants & Marauders'), which a strict
+//!   `oneOf` would refuse as matching twice.
 
 use crate::engine::registry::GameKind;
 use serde_json::{Map, Value, json};
@@ -18,6 +23,10 @@ pub fn finish(mut doc: Value) -> Value {
     {
         name_tagged_unions(schemas);
         split_clock(schemas);
+        competition_clock(schemas);
+        for union in GAME_UNIONS {
+            any_of(schemas, union);
+        }
         for schema in schemas.values_mut() {
             open_bare_objects(schema);
         }
@@ -62,6 +71,23 @@ fn webhooks() -> Value {
             }
         }
     })
+}
+
+/// The unions of the games' own (discriminated) action unions. No discriminator fits them: the
+/// same `type` names a different action in another game (`build`, `sell`, `place`) or the very
+/// same shape (`end`).
+const GAME_UNIONS: [&str; 2] = ["Action", "GameAction"];
+
+/// `oneOf` → `anyOf` for a union whose members may overlap. Both generators this document is
+/// checked with read `anyOf` of named members as they read `oneOf` (openapi-typescript: `A | B`;
+/// openapi-python-client: a `Union` tried member by member), so only validators see a
+/// difference, and `anyOf` is what lets them accept an action two games share.
+fn any_of(schemas: &mut Map<String, Value>, name: &str) {
+    if let Some(union) = schemas.get_mut(name).and_then(Value::as_object_mut)
+        && let Some(members) = union.remove("oneOf")
+    {
+        union.insert("anyOf".to_owned(), members);
+    }
 }
 
 /// `build` → `Build`, `start_extension` → `StartExtension`.
@@ -183,6 +209,61 @@ fn split_clock(schemas: &mut Map<String, Value>) {
             "discriminator": {"propertyName": "type", "mapping": mapping},
         }),
     );
+}
+
+/// `CompetitionClock`: `Clock` without `ClockNone`, for `POST /competitions`, which refuses a
+/// clock without deadlines (one seat could stall a round for good). The competition's stored
+/// clock is shown as a `Clock` still.
+fn competition_clock(schemas: &mut Map<String, Value>) {
+    let Some(clock) = schemas.get("Clock").cloned() else {
+        return;
+    };
+    let none = "#/components/schemas/ClockNone";
+    let members: Vec<Value> = clock["oneOf"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["$ref"] != none)
+        .cloned()
+        .collect();
+    let mut mapping = clock
+        .pointer("/discriminator/mapping")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    mapping.retain(|_, r| r != none);
+    schemas.insert(
+        "CompetitionClock".to_owned(),
+        json!({
+            "description": "A competition's games' time control: a `Clock`, but never `none` (a game without deadlines could stall a round for good).",
+            "oneOf": members,
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+        }),
+    );
+    if let Some(field) = schemas
+        .get_mut("CreateCompetitionRequest")
+        .and_then(|s| s.pointer_mut("/properties/clock"))
+    {
+        point_to(
+            field,
+            "#/components/schemas/Clock",
+            "#/components/schemas/CompetitionClock",
+        );
+    }
+}
+
+/// Every `$ref` to `from` within `schema` made a `$ref` to `to`.
+fn point_to(schema: &mut Value, from: &str, to: &str) {
+    match schema {
+        Value::Object(map) => {
+            if map.get("$ref").is_some_and(|r| r == from) {
+                map.insert("$ref".to_owned(), Value::from(to));
+            }
+            map.values_mut().for_each(|v| point_to(v, from, to));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| point_to(v, from, to)),
+        _ => {}
+    }
 }
 
 /// An object schema without properties (a game's rules, view parts, events) is free-form:

@@ -59,7 +59,7 @@ pub struct EventsQuery {
     security(("bearer" = [])),
     params(
         EventsQuery,
-        ("Last-Event-ID" = Option<i64>, Header, description = "Resume a stream after this event."),
+        ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "Resume a stream after this event."),
     ),
     responses(
         (status = 200, description = "The events after `after` as JSON, or the stream: `id:`, `event:` and `data:` (an AccountEvent as JSON) per event.", content(
@@ -291,7 +291,7 @@ pub struct ChatRequest {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of posting twice."),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of posting twice."),
     ),
     request_body = ChatRequest,
     responses(
@@ -334,11 +334,12 @@ pub async fn post_chat(
 ///
 /// Oldest first, without the seats you muted. While the game is played, for its players (and
 /// signed-in spectators when the game allows them: `spectator_chat`); for anyone once it is
-/// over. Needs the `read` scope.
+/// over, without a token too. Needs the `read` scope when a token is given.
 #[utoipa::path(
     operation_id = "get_chat",
     tag = "events",
-    security(("bearer" = [])),
+    // A finished game's chat is public, so the token is optional (as for the game itself).
+    security((), ("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id.")),
     responses(
         (status = 200, description = "The messages.", body = Vec<ChatMessage>),
@@ -364,12 +365,16 @@ pub async fn get_chat(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WebhookRequest {
-    /// An http(s) URL on a public address.
-    #[schema(max_length = 2000, example = "https://bot.example.org/herald")]
+    /// An http(s) URL on a public address, without spaces.
+    // The scheme is matched in any case, as the server's URL parser does.
+    #[schema(
+        max_length = 2000,
+        pattern = r"^[Hh][Tt][Tt][Pp][Ss]?://[^\s/?#]+([/?#]\S*)?$",
+        example = "https://bot.example.org/herald"
+    )]
     pub url: String,
-    /// The kinds of event to deliver: `your_move`, `game_started`, `game_over`, `chat`,
-    /// `pairing`, `deadline_soon`.
-    #[schema(max_items = 6)]
+    /// The kinds of event to deliver, each once.
+    #[schema(value_type = std::collections::BTreeSet<super::schemas::WebhookEventKind>, min_items = 1, max_items = 6)]
     pub events: Vec<String>,
 }
 
@@ -385,7 +390,7 @@ pub struct WebhookRequest {
     operation_id = "create_webhook",
     tag = "events",
     security(("bearer" = [])),
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of subscribing twice.")),
+    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of subscribing twice.")),
     request_body = WebhookRequest,
     responses(
         (status = 201, description = "The subscription and its secret (shown once).", body = CreatedWebhook),
@@ -508,7 +513,7 @@ pub async fn delete_webhook(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("seat" = String, Path, description = "The seat to mute: its number, or `spectators`.", example = "1"),
+        ("seat" = String, Path, pattern = "^([0-9]+|spectators)$", description = "The seat to mute: its number, or `spectators`.", example = "1"),
     ),
     responses(
         (status = 204, description = "Muted."),
@@ -537,7 +542,7 @@ pub async fn mute_chat_seat(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("seat" = String, Path, description = "The seat to hear again: its number, or `spectators`.", example = "1"),
+        ("seat" = String, Path, pattern = "^([0-9]+|spectators)$", description = "The seat to hear again: its number, or `spectators`.", example = "1"),
     ),
     responses(
         (status = 204, description = "Unmuted."),

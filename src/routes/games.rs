@@ -61,13 +61,14 @@ pub struct CreateGameRequest {
     #[serde(default)]
     #[schema(value_type = Option<Object>, example = json!({"preset": "standard"}))]
     pub options: Option<Value>,
-    /// Addresses invited to the next seats, in seat order.
+    /// Addresses invited to the next seats, in seat order, each once.
     #[serde(default)]
-    #[schema(value_type = Vec<String>, max_items = 7, example = json!(["bruno@example.org"]))]
+    #[schema(value_type = std::collections::BTreeSet<super::schemas::Email>, max_items = 7, example = json!(["bruno@example.org"]))]
     pub invite: Vec<EmailAddress>,
-    /// Players invited by id (found with `GET /api/v1/players?q=`), seated after the addresses.
+    /// Players invited by id (found with `GET /api/v1/players?q=`), seated after the addresses,
+    /// each once.
     #[serde(default)]
-    #[schema(max_items = 7)]
+    #[schema(value_type = std::collections::BTreeSet<Uuid>, max_items = 7)]
     pub invite_players: Vec<Uuid>,
     /// Seats anyone may take, after the invited ones.
     #[serde(default)]
@@ -190,7 +191,7 @@ impl CreateGameRequest {
     tag = "games",
     security(("bearer" = [])),
     request_body = CreateGameRequest,
-    params(("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of creating a second game.")),
+    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of creating a second game.")),
     responses(
         (status = 201, description = "The game, waiting for its players.", body = GameResource),
         (status = 409, description = "The `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
@@ -221,11 +222,14 @@ pub async fn create_game(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct LobbyQuery {
-    /// Only games of this kind (`magnate`, `lancaster`).
+    /// Only games of this kind.
+    #[param(value_type = Option<super::schemas::GameKindName>)]
     pub kind: Option<String>,
-    /// Only games of this many seats.
+    /// Only games of this many seats (1–16).
+    #[param(minimum = 1, maximum = 16)]
     pub seats: Option<i16>,
     /// At most this many games (1–200, default 50).
+    #[param(minimum = 1, maximum = 200)]
     pub limit: Option<i64>,
 }
 
@@ -439,7 +443,7 @@ pub async fn join_game(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("Idempotency-Key" = Option<String>, Header, description = "Makes a retry return the first answer instead of moving twice."),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of moving twice."),
     ),
     request_body = SubmitRequest,
     responses(

@@ -82,14 +82,57 @@ pub async fn cancel_game(
 }
 
 /// Whom to invite: exactly one of an address or a player's id.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InvitationRequest {
-    /// An address (an account is not needed: the mail lets them join as a new player).
-    #[schema(value_type = Option<String>, example = "cyd@example.org")]
     pub email: Option<EmailAddress>,
-    /// A player found with `GET /api/v1/players?q=`.
     pub player_id: Option<Uuid>,
+}
+
+/// Whom to invite: exactly one of an address (`InvitationByEmail`) or a player's id
+/// (`InvitationByPlayer`); the other may be left out or `null`.
+#[derive(ToSchema)]
+#[schema(as = InvitationRequest)]
+#[serde(untagged)]
+#[allow(dead_code, reason = "a schema only")]
+pub enum InvitationSchema {
+    ByEmail(InvitationByEmail),
+    ByPlayer(InvitationByPlayer),
+}
+
+/// An invitation mailed to an address.
+#[derive(ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(title = "InvitationByEmail")]
+#[allow(dead_code, reason = "a schema only")]
+pub struct InvitationByEmail {
+    /// An address (an account is not needed: the mail lets them join as a new player).
+    #[schema(format = Email, max_length = 254, example = "cyd@example.org")]
+    email: String,
+    #[schema(schema_with = null_only)]
+    player_id: Option<()>,
+}
+
+/// An invitation of a player found by name.
+#[derive(ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(title = "InvitationByPlayer")]
+#[allow(dead_code, reason = "a schema only")]
+pub struct InvitationByPlayer {
+    /// A player found with `GET /api/v1/players?q=`.
+    player_id: Uuid,
+    #[schema(schema_with = null_only)]
+    email: Option<()>,
+}
+
+/// A field that may be sent, but only as `null` (it means "not this one").
+fn null_only() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Null)
+        .description(Some(
+            "Absent or `null`: the other field says whom to invite.",
+        ))
+        .build()
 }
 
 impl InvitationRequest {
@@ -113,7 +156,7 @@ impl InvitationRequest {
     tag = "games",
     security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The game's id.")),
-    request_body = InvitationRequest,
+    request_body = InvitationSchema,
     responses(
         (status = 200, description = "The game with the new invitation.", body = GameResource),
         (status = 403, description = "The caller did not create the game (`forbidden`).", body = Problem, content_type = PROBLEM),
@@ -152,7 +195,8 @@ pub async fn create_invitation(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The game's id."),
-        ("seat" = i16, Path, description = "The seat whose invitation is withdrawn."),
+        // A game has at most 8 seats (the `games.seat_count` check), numbered from 0.
+        ("seat" = i16, Path, minimum = 0, maximum = 7, description = "The seat whose invitation is withdrawn."),
     ),
     responses(
         (status = 200, description = "The game with the seat empty.", body = GameResource),
@@ -184,7 +228,8 @@ pub async fn withdraw_invitation(
 #[serde(deny_unknown_fields)]
 #[into_params(parameter_in = Query)]
 pub struct PlayerQuery {
-    /// Part of a display name, 2 to 64 characters, any case.
+    /// Part of a display name, 2 to 64 characters (counted once trimmed), any case.
+    #[param(min_length = 2, max_length = 64)]
     pub q: String,
 }
 

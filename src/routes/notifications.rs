@@ -22,7 +22,8 @@ pub struct NotificationSettings {
     /// (invitations and sign-in links still come).
     pub mode: Mode,
     /// Seconds before a deadline at which a reminder is mailed, largest first (default 24 h and
-    /// 2 h); none with mode `off`.
+    /// 2 h). Kept as set with mode `off`, but not sent while it is off.
+    #[schema(value_type = std::collections::BTreeSet<super::schemas::ReminderOffset>, max_items = 5)]
     pub reminders_seconds: Vec<i32>,
 }
 
@@ -32,7 +33,9 @@ pub struct NotificationSettings {
 #[schema(example = json!({"mode": "daily_digest", "reminders_seconds": [86400]}))]
 pub struct NotificationSettingsUpdate {
     pub mode: Option<Mode>,
-    /// At most 5 offsets, each 1 s to 30 days; `[]` for no reminders.
+    /// At most 5 offsets, each 1 s to 30 days (a repeated one counts once); `[]` for no
+    /// reminders.
+    #[schema(value_type = Option<Vec<super::schemas::ReminderOffset>>, max_items = 5)]
     pub reminders_seconds: Option<Vec<i64>>,
 }
 

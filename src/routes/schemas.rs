@@ -1,5 +1,5 @@
 //! OpenAPI schemas of the per-game wire types. The engine stays free of utoipa (it is pure), so
-//! its actions and views are described here, one type per game, gathered into `oneOf`s. A test
+//! its actions and views are described here, one type per game, gathered into unions. A test
 //! compares these property lists with what the engine actually sends.
 
 #![expect(
@@ -500,7 +500,8 @@ pub struct NotationAction {
     notation: String,
 }
 
-/// An action of the game's kind: the typed object, or its notation alone.
+/// An action of the game's kind: the typed object, or its notation alone. The game's kind
+/// decides which union applies (`anyOf`: `{"type": "end"}` is an action of two games).
 #[derive(ToSchema)]
 #[serde(untagged)]
 pub enum Action {
@@ -636,6 +637,85 @@ impl utoipa::PartialSchema for GameKindName {
 
 impl ToSchema for GameKindName {}
 
+/// A whole number from `min` to `max`, for the item schemas below (utoipa takes no bounds on a
+/// newtype, so they are built by hand).
+fn bounded(description: &str, min: i64, max: i64, example: i64) -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Integer)
+        .description(Some(description))
+        .minimum(Some(min))
+        .maximum(Some(max))
+        .examples([example])
+        .build()
+}
+
+/// An item schema built by hand: a named component (the tuple is for its name).
+macro_rules! item_schema {
+    ($(#[$doc:meta])* $name:ident => $schema:expr) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                $schema.into()
+            }
+        }
+
+        impl ToSchema for $name {}
+    };
+}
+
+item_schema!(
+    /// An e-mail address as the server reads it (a mailbox, at most 254 characters).
+    Email => utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .description(Some("An e-mail address."))
+        .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+            utoipa::openapi::KnownFormat::Email,
+        )))
+        .max_length(Some(254))
+        .examples(["bruno@example.org"])
+        .build()
+);
+
+item_schema!(
+    /// Seconds before a deadline that a reminder comes: 1 s to 30 days, as
+    /// `notifications::set_reminders` checks them.
+    ReminderOffset => bounded(
+        "Seconds before a deadline: 1 to 2592000 (30 days).",
+        1,
+        i64::from(crate::services::notifications::MAX_REMINDER_SECONDS),
+        86400,
+    )
+);
+
+item_schema!(
+    /// A table's seats in a tables event: 3 to 5, as `Format::check` allows.
+    TableSize => bounded("A table's seats: 3 to 5.", 3, 5, 4)
+);
+
+item_schema!(
+    /// A seat's place in a director's result: 1 (first) to the game's seat count, at most 8
+    /// (the `games.seat_count` check).
+    ResultPlace => bounded("A seat's place: 1 = first; at most the number of seats.", 1, 8, 1)
+);
+
+/// The kinds of account event a webhook may subscribe to (the same list the server checks).
+pub struct WebhookEventKind;
+
+impl utoipa::PartialSchema for WebhookEventKind {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use crate::services::events::EventKind;
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .description(Some("A kind of account event."))
+            .enum_values(Some(EventKind::ALL.iter().map(|k| k.as_str())))
+            .into()
+    }
+}
+
+impl ToSchema for WebhookEventKind {}
+
 /// What a seat does in any game besides the game's own actions, as the history shows it.
 #[derive(ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -652,7 +732,8 @@ pub enum SeatAction {
     },
 }
 
-/// An action as the server lists it (`legal_actions`, history), with its `notation`.
+/// An action as the server lists it (`legal_actions`, history), with its `notation`. The game's
+/// kind decides which union applies (`anyOf`: `{"type": "end"}` is an action of two games).
 #[derive(ToSchema)]
 #[serde(untagged)]
 pub enum GameAction {

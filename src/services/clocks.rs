@@ -24,8 +24,9 @@ pub struct Clock {
     #[serde(flatten)]
     pub control: Control,
     /// Consecutive timeouts before a seat of a 3+ seat game is dropped (its decisions are then
-    /// made by default at once and it ranks last).
+    /// made by default at once and it ranks last). From 1 to 100; 3 when absent.
     #[serde(default = "default_drop_after")]
+    #[schema(minimum = 1, maximum = 100)]
     pub drop_after: u32,
     /// Whether a player's vacation holds off their deadlines in this game.
     #[serde(default = "yes")]
@@ -45,13 +46,25 @@ pub enum Control {
     None,
     /// The same allowance for every decision (Lichess correspondence).
     #[schema(title = "PerMove")]
-    PerMove { seconds: i64 },
+    PerMove {
+        /// At least the server's `CLOCK_MIN_SECONDS` (3600 unless configured, never under 1),
+        /// at most a year.
+        #[schema(minimum = 1, maximum = 31536000)]
+        seconds: i64,
+    },
     /// A bank per seat, charged while the seat is pending; each decision adds the increment,
     /// up to the maximum.
     #[schema(title = "Fischer")]
     Fischer {
+        /// At least the server's `CLOCK_MIN_SECONDS` (3600 unless configured, never under 1),
+        /// at most a year.
+        #[schema(minimum = 1, maximum = 31536000)]
         initial_seconds: i64,
+        /// At most a year.
+        #[schema(minimum = 0, maximum = 31536000)]
         increment_seconds: i64,
+        /// At least `initial_seconds`, at most a year.
+        #[schema(minimum = 1, maximum = 31536000)]
         max_seconds: i64,
     },
 }
