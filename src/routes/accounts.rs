@@ -5,10 +5,11 @@ use super::json::Json;
 use crate::auth::{AuthUser, Scope, ScopeSet};
 use crate::domain::{DisplayName, EmailAddress, Locale, Password, TokenId};
 use crate::error::{ApiError, Problem};
-use crate::services::{accounts, tokens};
+use crate::services::{accounts, idempotency, tokens};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use chrono::{DateTime, Utc};
+use diesel::Connection;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -149,14 +150,18 @@ fn rate_limit(
 
 /// Register an account
 ///
-/// Creates an account that signs in with its e-mail address and password.
+/// Creates an account that signs in with its e-mail address and password. Accepts
+/// `Idempotency-Key`: a retry with the same key, address, name, locale and password gets the
+/// first answer again (the account is created once); anything else for a registered address is
+/// the 409.
 #[utoipa::path(
     operation_id = "create_account",
     tag = "accounts",
     request_body = CreateAccountRequest,
+    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of a 409.")),
     responses(
-        (status = 201, description = "The account was created.", body = AccountResponse),
-        (status = 409, description = "An account with this e-mail address already exists (`conflict`).", body = Problem, content_type = "application/problem+json"),
+        (status = 201, description = "The account was created (or, for a retry with the same `Idempotency-Key` and request, the first answer again).", body = AccountResponse),
+        (status = 409, description = "An account with this e-mail address already exists, and this is not a retry of the request that created it (`conflict`).", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Too many new accounts from this client address (`rate_limited`); see `Retry-After`.", body = Problem, content_type = "application/problem+json"),
         BodyErrors,
         ServerErrors,
@@ -179,18 +184,57 @@ pub async fn create_account(
         password,
         locale,
     } = body.0;
-    let account = crate::db::run(&state.pool, move |conn| {
+    let locale = locale.unwrap_or_default();
+    // No account exists to scope the key to before this request, so the key is kept under the
+    // account it creates, and a retry (which then meets the taken address) finds it there. The
+    // password is left out of the request's hash: that hash is a fast, unsalted SHA-256, which
+    // must not become a way to test passwords; a retry's password is checked against the
+    // account's own (argon2) hash instead, so only whoever knows it gets the answer replayed.
+    let key = super::idempotency_key(
+        &req,
+        serde_json::json!({"op": "create_account", "email": email.as_str(), "display_name": display_name.as_str(), "locale": locale}),
+    )?;
+    // Kept (its `Debug` redacted) to check a retry's password against the account's.
+    let attempt = password.clone();
+    let (created, replay) = crate::db::run(&state.pool, move |conn| {
         let hash = crate::auth::password::hash(password.expose())?;
-        accounts::register(
-            conn,
-            &email,
-            &display_name,
-            locale.unwrap_or_default(),
-            Some(&hash),
-        )
+        let created = conn.transaction(|conn| {
+            let account = accounts::register(conn, &email, &display_name, locale, Some(&hash))?;
+            let body = serde_json::to_value(AccountResponse::from(account.clone()))
+                .map_err(ApiError::internal)?;
+            if let Some(key) = &key {
+                idempotency::claim(conn, account.id, key)?;
+                idempotency::store(conn, account.id, key, 201, &body)?;
+            }
+            Ok::<_, ApiError>(body)
+        });
+        let replay = match (&created, &key) {
+            (Err(ApiError::Conflict(_)), Some(key)) => {
+                match accounts::credentials(conn, email.as_str())? {
+                    Some((id, Some(hash))) => {
+                        idempotency::stored(conn, id, key)?.map(|answer| (answer, hash))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        Ok::<_, ApiError>((created, replay))
     })
     .await?;
-    Ok(HttpResponse::Created().json(AccountResponse::from(account)))
+    if let (Err(ApiError::Conflict(_)), Some((answer, hash))) = (&created, replay) {
+        let same_password =
+            web::block(move || crate::auth::password::verify(attempt.expose(), &hash))
+                .await
+                .map_err(ApiError::internal)?;
+        if same_password {
+            return Ok(super::answered(idempotency::Answer {
+                status: answer.status,
+                body: answer.body,
+            }));
+        }
+    }
+    Ok(HttpResponse::Created().json(created?))
 }
 
 /// Sign in

@@ -339,18 +339,22 @@ pub struct EntryRequest {
 /// Enter a competition
 ///
 /// The caller enters (open entry, or an invited address); the organiser may add an account with
-/// `account_id`. Needs the `play` scope (`organise` to add someone else).
+/// `account_id`. Accepts `Idempotency-Key`. Needs the `play` scope (`organise` to add someone
+/// else).
 #[utoipa::path(
     operation_id = "enter_competition",
     tag = "competitions",
     security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The competition's id.")),
+    params(
+        ("id" = Uuid, Path, description = "The competition's id."),
+        ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of a 409 (already entered)."),
+    ),
     request_body(content = Option<EntryRequest>, description = "Optional; `{}` or no body enters the caller."),
     responses(
         (status = 201, description = "The competition with the new entrant.", body = CompetitionResource),
         (status = 403, description = "Not invited, rating too low, or adding someone else without being the organiser (`forbidden`).", body = Problem, content_type = PROBLEM),
         (status = 404, description = "No such competition or account (`not_found`).", body = Problem, content_type = PROBLEM),
-        (status = 409, description = "Already entered, full, or started (`conflict`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "Already entered, full, started, or the `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         BodyErrors,
         ServerErrors,
@@ -361,6 +365,7 @@ pub async fn enter_competition(
     state: web::Data<AppState>,
     auth: AuthUser,
     id: web::Path<Uuid>,
+    req: HttpRequest,
     body: OptionalJson<EntryRequest>,
 ) -> Result<HttpResponse, ApiError> {
     let who = body.0.account_id;
@@ -370,8 +375,17 @@ pub async fn enter_competition(
         Scope::Play
     })?;
     let (user, id) = (auth.user_id, id.into_inner());
-    let c = crate::db::run(&state.pool, move |conn| service::enter(conn, user, id, who)).await?;
-    Ok(HttpResponse::Created().json(c))
+    let key = super::idempotency_key(
+        &req,
+        json!({"op": "enter_competition", "competition": id, "account_id": who}),
+    )?;
+    let answer = crate::db::run(&state.pool, move |conn| {
+        idempotency::once(conn, user, key.as_ref(), 201, |conn| {
+            service::enter(conn, user, id, who)
+        })
+    })
+    .await?;
+    Ok(super::answered(answer))
 }
 
 /// Withdraw from a competition

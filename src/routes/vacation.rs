@@ -5,10 +5,12 @@ use super::docs::{AuthErrors, BodyErrors, ServerErrors};
 use super::json::{Json, OptionalJson};
 use crate::auth::{AuthUser, Scope};
 use crate::error::{ApiError, PROBLEM_JSON as PROBLEM, Problem};
+use crate::services::idempotency;
 use crate::services::vacation::{self, Vacation};
 use crate::state::AppState;
-use actix_web::{HttpResponse, delete, get, post, put, web};
+use actix_web::{HttpRequest, HttpResponse, delete, get, post, put, web};
 use serde::Deserialize;
+use serde_json::json;
 use utoipa::ToSchema;
 
 /// Going away.
@@ -57,15 +59,16 @@ pub async fn get_vacation(
 /// Go on vacation
 ///
 /// From now on no deadline of the caller's passes in a game whose clock allows vacation; the
-/// other players are told by mail. Needs the `play` scope.
+/// other players are told by mail. Accepts `Idempotency-Key`. Needs the `play` scope.
 #[utoipa::path(
     operation_id = "start_vacation",
     tag = "accounts",
     security(("bearer" = [])),
+    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 255, pattern = "^[!-~]+$", description = "Makes a retry return the first answer instead of a 409 (already away).")),
     request_body(content = Option<StartVacation>, description = "Optional; `{}` or no body at all for all the days left."),
     responses(
         (status = 201, description = "The vacation under way.", body = Vacation),
-        (status = 409, description = "Already away, or no day left (`conflict`).", body = Problem, content_type = PROBLEM),
+        (status = 409, description = "Already away, no day left, or the `Idempotency-Key` was used for a different request (`conflict`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         BodyErrors,
         ServerErrors,
@@ -75,15 +78,23 @@ pub async fn get_vacation(
 pub async fn start_vacation(
     state: web::Data<AppState>,
     auth: AuthUser,
+    req: HttpRequest,
     body: OptionalJson<StartVacation>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Play)?;
     let days = body.0.days;
-    let v = crate::db::run(&state.pool, move |conn| {
-        vacation::start(conn, auth.user_id, days)
+    let key = super::idempotency_key(&req, json!({"op": "start_vacation", "days": days}))?;
+    let user = auth.user_id;
+    let answer = crate::db::run(&state.pool, move |conn| {
+        idempotency::once(conn, user, key.as_ref(), 201, |conn| {
+            vacation::start(conn, user, days)
+        })
     })
     .await?;
-    Ok(HttpResponse::Created().json(v))
+    // The service wakes the worker when its transaction ends, which is now inside `once`'s:
+    // wake it again now that the vacation is committed.
+    crate::jobs::wake();
+    Ok(super::answered(answer))
 }
 
 /// Come back from vacation

@@ -82,6 +82,35 @@ pub fn claim(
     }))
 }
 
+/// The answer stored under `key` of `user` when that key came with the same request; `None`
+/// when the key is unused, was used for another request, or its request has not finished. For a
+/// caller that cannot claim a key before the work (`POST /accounts`: the account it is scoped to
+/// does not exist yet), so it never waits or refuses.
+///
+/// # Errors
+/// Database failures only.
+pub fn stored(
+    conn: &mut PgConnection,
+    user: UserId,
+    key: &IdempotencyKey,
+) -> Result<Option<StoredAnswer>, ApiError> {
+    let row: Option<(Vec<u8>, i16, Value)> = idempotency_keys::table
+        .find((user.0, &key.key))
+        .select((
+            idempotency_keys::request_hash,
+            idempotency_keys::status,
+            idempotency_keys::body,
+        ))
+        .first(conn)
+        .optional()?;
+    Ok(row
+        .filter(|(hash, status, _)| *hash == key.request_hash && *status != 0)
+        .map(|(_, status, body)| StoredAnswer {
+            status: u16::try_from(status).unwrap_or(200),
+            body,
+        }))
+}
+
 /// Stores the answer of the request that claimed `key`.
 ///
 /// # Errors

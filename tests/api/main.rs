@@ -24,6 +24,7 @@ mod openapi;
 mod ops;
 mod play;
 mod ratings;
+mod retries;
 mod rules;
 mod smtp;
 mod smtp_relay;

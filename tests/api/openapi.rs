@@ -269,3 +269,18 @@ fn the_bounds_the_server_checks_are_in_the_document() {
         }
     }
 }
+
+#[test]
+fn the_creators_that_replay_a_retry_declare_the_idempotency_key() {
+    let spec: serde_json::Value = serde_json::from_str(&herald::routes::openapi_json()).unwrap();
+    for (path, method) in [
+        ("/api/v1/accounts", "post"),
+        ("/api/v1/competitions/{id}/entries", "post"),
+        ("/api/v1/me/vacation", "post"),
+        ("/api/v1/games", "post"),
+        ("/api/v1/competitions", "post"),
+        ("/api/v1/me/webhooks", "post"),
+    ] {
+        param(&spec, path, method, "Idempotency-Key");
+    }
+}
