@@ -89,6 +89,16 @@ impl PostOffice {
         .unwrap()
     }
 
+    /// A new game's first mover: their seat, their turn mail and a move it lists (`seed` picks).
+    async fn opening(&self, seed: u64) -> (Table, usize, Received, String) {
+        let t = self.app.table().await;
+        self.post();
+        let (seat, g) = self.app.mover(&t).await;
+        let mail = self.latest_turn_mail(EMAILS[seat]);
+        let notation = some_move(&g, &mut Dice::new(seed));
+        (t, seat, mail, notation)
+    }
+
     async fn version(&self, t: &Table) -> i64 {
         self.app.game(t, 0).await["version"].as_i64().unwrap()
     }
@@ -768,11 +778,7 @@ async fn an_answer_never_carries_a_header_line_too_long_for_relays() {
 #[actix_web::test]
 async fn lmtp_delivery_is_answered_per_recipient_and_plays() {
     let po = post_office().await;
-    let t = po.app.table().await;
-    po.post();
-    let (seat, g) = po.app.mover(&t).await;
-    let mail = po.latest_turn_mail(EMAILS[seat]);
-    let notation = some_move(&g, &mut Dice::new(3));
+    let (t, seat, mail, notation) = po.opening(3).await;
     let (raw, _) = reply(&mail, EMAILS[seat], &notation, Shape::Plain, "");
     let (port, to, from) = (po.port, reply_address(&mail), EMAILS[seat]);
     let transcript = actix_web::rt::task::spawn_blocking(move || {
@@ -978,11 +984,7 @@ async fn replies_to_a_decision_taken_by_several_at_once_all_play() {
 #[actix_web::test]
 async fn a_reply_with_a_very_long_line_plays_and_help_is_answered() {
     let po = post_office().await;
-    let t = po.app.table().await;
-    po.post();
-    let (seat, g) = po.app.mover(&t).await;
-    let mail = po.latest_turn_mail(EMAILS[seat]);
-    let notation = some_move(&g, &mut Dice::new(3));
+    let (t, seat, mail, notation) = po.opening(3).await;
     let (raw, _) = reply(&mail, EMAILS[seat], &notation, Shape::Plain, "");
     let long = "x".repeat(100_000);
     let raw = String::from_utf8(raw)
@@ -1018,11 +1020,7 @@ async fn a_reply_with_a_very_long_line_plays_and_help_is_answered() {
 #[actix_web::test]
 async fn a_greeting_above_the_move_is_passed_over() {
     let po = post_office().await;
-    let t = po.app.table().await;
-    po.post();
-    let (seat, g) = po.app.mover(&t).await;
-    let mail = po.latest_turn_mail(EMAILS[seat]);
-    let notation = some_move(&g, &mut Dice::new(5));
+    let (t, seat, mail, notation) = po.opening(5).await;
     let (raw, _) = reply(
         &mail,
         EMAILS[seat],
