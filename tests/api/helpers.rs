@@ -264,6 +264,13 @@ impl TestApp {
     }
 }
 
+/// The players of [`TestApp::lancaster_three`]: address and name.
+pub const THREE: [(&str, &str); 3] = [
+    ("ada@example.test", "Ada"),
+    ("bruno@example.test", "Bruno"),
+    ("chiara@example.test", "Chiara"),
+];
+
 /// A started two-player Magnate game.
 pub struct Table {
     pub id: String,
@@ -293,6 +300,31 @@ impl TestApp {
             id,
             tokens: [ada, bruno],
         }
+    }
+
+    /// Ada creates a Lancaster game inviting Bruno and Chiara, who join: the game's id and the
+    /// three access tokens, in that order (not by seat).
+    pub async fn lancaster_three(&self) -> (String, Vec<String>) {
+        let mut tokens = Vec::new();
+        for (email, name) in THREE {
+            tokens.push(self.user(email, name).await);
+        }
+        let g = self
+            .post(
+                "/api/v1/games",
+                Some(&tokens[0]),
+                json!({"kind": "lancaster", "invite": [THREE[1].0, THREE[2].0]}),
+            )
+            .await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        let id = g.json["id"].as_str().unwrap().to_owned();
+        for t in &tokens[1..] {
+            let r = self
+                .post(&format!("/api/v1/games/{id}/join"), Some(t), json!({}))
+                .await;
+            assert_eq!(r.status, 200, "{}", r.text);
+        }
+        (id, tokens)
     }
 
     pub async fn game(&self, table: &Table, seat: usize) -> Value {

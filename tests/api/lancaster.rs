@@ -7,30 +7,7 @@ use serde_json::{Value, json};
 #[actix_web::test]
 async fn three_players_finish_a_lancaster_game_and_ballots_stay_sealed() {
     let app = spawn_app().await;
-    let names = [
-        ("ada@example.test", "Ada"),
-        ("bruno@example.test", "Bruno"),
-        ("chiara@example.test", "Chiara"),
-    ];
-    let mut tokens = Vec::new();
-    for (email, name) in names {
-        tokens.push(app.user(email, name).await);
-    }
-    let g = app
-        .post(
-            "/api/v1/games",
-            Some(&tokens[0]),
-            json!({"kind": "lancaster", "invite": ["bruno@example.test", "chiara@example.test"]}),
-        )
-        .await;
-    assert_eq!(g.status, 201, "{}", g.text);
-    let id = g.json["id"].as_str().unwrap().to_owned();
-    for t in &tokens[1..] {
-        let r = app
-            .post(&format!("/api/v1/games/{id}/join"), Some(t), json!({}))
-            .await;
-        assert_eq!(r.status, 200, "{}", r.text);
-    }
+    let (id, tokens) = app.lancaster_three().await;
     // Tokens by seat.
     let mut by_seat: Vec<String> = vec![String::new(); 3];
     for t in &tokens {

@@ -910,36 +910,11 @@ async fn the_http_route_needs_the_secret_and_plays_like_a_delivery() {
 #[actix_web::test]
 async fn replies_to_a_decision_taken_by_several_at_once_all_play() {
     let po = post_office().await;
-    let people = [
-        ("ada@example.test", "Ada"),
-        ("bruno@example.test", "Bruno"),
-        ("chiara@example.test", "Chiara"),
-    ];
-    let mut tokens = Vec::new();
-    for (email, name) in people {
-        tokens.push(po.app.user(email, name).await);
-    }
-    let g = po
-        .app
-        .post(
-            "/api/v1/games",
-            Some(&tokens[0]),
-            json!({"kind": "lancaster", "invite": ["bruno@example.test", "chiara@example.test"]}),
-        )
-        .await;
-    assert_eq!(g.status, 201, "{}", g.text);
-    let id = g.json["id"].as_str().unwrap().to_owned();
-    for t in &tokens[1..] {
-        let r = po
-            .app
-            .post(&format!("/api/v1/games/{id}/join"), Some(t), json!({}))
-            .await;
-        assert_eq!(r.status, 200, "{}", r.text);
-    }
+    let (id, tokens) = po.app.lancaster_three().await;
     po.post();
     // Each player's first listed move, as their mail lists it.
     let mut moves = Vec::new();
-    for (t, (email, _)) in tokens.iter().zip(people) {
+    for (t, (email, _)) in tokens.iter().zip(crate::helpers::THREE) {
         let r = po.app.get(&format!("/api/v1/games/{id}"), Some(t)).await;
         let listed = r.json["legal_actions"].as_array().unwrap().clone();
         assert!(
