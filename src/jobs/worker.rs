@@ -13,6 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// One table's pruning: what, and how many rows went with whether older ones are left.
+pub type Pruned = (&'static str, anyhow::Result<(usize, bool)>);
+
 /// The longest a worker sleeps before looking for due jobs again (jobs written by other
 /// processes, retries coming due).
 pub const POLL: Duration = Duration::from_secs(1);
@@ -159,14 +162,36 @@ impl Worker {
         )?)
     }
 
+    /// Deletes the rows of [`crate::services::housekeeping`] past their keeping (answers kept for
+    /// retries, expired sessions, old replies read from mail, long-expired links): for each
+    /// table, how many and whether more are left.
+    ///
+    /// # Errors
+    /// A failed checkout; a table that fails is reported in its place.
+    pub fn housekeeping(&self) -> anyhow::Result<Vec<Pruned>> {
+        let mut conn = self.pool.get()?;
+        Ok(
+            crate::services::housekeeping::prune(&mut conn, chrono::Utc::now())
+                .into_iter()
+                .map(|(what, r)| (what, r.map_err(anyhow::Error::from)))
+                .collect(),
+        )
+    }
+
     /// The hourly pruning of account events, then of webhook deliveries (after, so that those
-    /// of the events just deleted go in the same run); true when either has more left.
+    /// of the events just deleted go in the same run), then the housekeeping; true when any has
+    /// more left.
     fn prune_logs(&self) -> bool {
         let mut more = false;
-        for (what, result) in [
+        let mut pruned = vec![
             ("account events", self.prune_events()),
             ("webhook deliveries", self.prune_deliveries()),
-        ] {
+        ];
+        match self.housekeeping() {
+            Ok(tables) => pruned.extend(tables),
+            Err(e) => pruned.push(("rows past their keeping", Err(e))),
+        }
+        for (what, result) in pruned {
             match result {
                 Ok((deleted, left)) if deleted > 0 || left => {
                     tracing::info!(deleted, more = left, "pruned old {what}");

@@ -9,6 +9,7 @@ pub mod clocks;
 pub mod competitions;
 pub mod events;
 pub mod games;
+pub mod housekeeping;
 pub mod idempotency;
 pub mod inbound;
 pub mod notifications;

@@ -1278,3 +1278,101 @@ async fn each_job_lane_takes_its_next_job_without_reading_the_other_lanes_backlo
         );
     }
 }
+
+#[actix_web::test]
+async fn rows_past_their_keeping_are_pruned_and_recent_ones_kept() {
+    use diesel::connection::SimpleConnection;
+    use diesel::{Connection, PgConnection, RunQueryDsl};
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.org", "Ada").await;
+    let create = |key: &'static str, invite: &'static str| {
+        let (app, ada) = (&app, ada.clone());
+        async move {
+            app.send(
+                awc::http::Method::POST,
+                "/api/v1/games",
+                Some(&ada),
+                &[
+                    ("Content-Type", "application/json"),
+                    ("Idempotency-Key", key),
+                ],
+                Some(serde_json::to_vec(&json!({"kind": "magnate", "invite": [invite]})).unwrap()),
+            )
+            .await
+        }
+    };
+    for key in ["last-week", "today"] {
+        let r = create(key, "bruno@example.test").await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    // One answer kept for retries was given eight days ago; and beside it, for each of the
+    // other tables, a row past its keeping and one not yet.
+    let mut conn = PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query(
+        "UPDATE idempotency_keys SET created_at = now() - interval '8 days' \
+         WHERE key = 'last-week'",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    conn.batch_execute(
+        "INSERT INTO web_sessions (id, user_id, created_at) \
+         SELECT gen_random_uuid(), id, now() - d FROM users, \
+           (VALUES (interval '32 days'), (interval '29 days')) ages(d); \
+         INSERT INTO inbound_mails (sender, message_id, received_at) VALUES \
+           ('ada@example.org', '<old@mail>', now() - interval '31 days'), \
+           ('ada@example.org', '<new@mail>', now() - interval '29 days'); \
+         INSERT INTO email_links (id, token_hash, email, purpose, expires_at) VALUES \
+           (gen_random_uuid(), '\\x01', 'ada@example.org', 'sign_in', now() - interval '31 days'), \
+           (gen_random_uuid(), '\\x02', 'ada@example.org', 'sign_in', now() - interval '29 days')",
+    )
+    .unwrap();
+    let worker = Worker::new(&app.settings, herald::db::pool(&app.db_url, 2).unwrap()).unwrap();
+    let pruned: BTreeMap<&str, (usize, bool)> = worker
+        .housekeeping()
+        .unwrap()
+        .into_iter()
+        .map(|(what, r)| (what, r.unwrap()))
+        .collect();
+    assert_eq!(
+        pruned,
+        BTreeMap::from([
+            ("expired links", (1, false)),
+            ("idempotency keys", (1, false)),
+            ("inbound mails", (1, false)),
+            ("web sessions", (1, false)),
+        ])
+    );
+    // What is left is what is recent; a second run finds nothing.
+    #[derive(diesel::QueryableByName)]
+    struct Left {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        what: String,
+    }
+    let left: Vec<String> = diesel::sql_query(
+        "SELECT key AS what FROM idempotency_keys \
+         UNION ALL SELECT message_id FROM inbound_mails \
+         UNION ALL SELECT 'link' FROM email_links WHERE token_hash IN ('\\x01', '\\x02') \
+         UNION ALL SELECT 'session' FROM web_sessions WHERE created_at > now() - interval '30 days' \
+         ORDER BY 1",
+    )
+    .load::<Left>(&mut conn)
+    .unwrap()
+    .into_iter()
+    .map(|l| l.what)
+    .collect();
+    assert_eq!(left, ["<new@mail>", "link", "session", "today"]);
+    assert!(
+        worker
+            .housekeeping()
+            .unwrap()
+            .iter()
+            .all(|(_, r)| matches!(r, Ok((0, false))))
+    );
+    // The forgotten key is free again: another request with it is answered afresh, where the
+    // kept one still refuses another body.
+    let again = create("last-week", "carla@example.test").await;
+    assert_eq!(again.status, 201, "{}", again.text);
+    create("today", "carla@example.test")
+        .await
+        .assert_problem(409, "conflict");
+}
