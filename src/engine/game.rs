@@ -206,6 +206,17 @@ pub trait Game: 'static {
         Audience::Everyone
     }
 
+    /// How many of each kind of thing `seat` cannot see, in a fixed order: the cards of each
+    /// face-down pile, the others' sealed choices, face-down tokens. An action that lowers one of
+    /// them turned something up for its player (a card drawn, ballots revealed); so does one that
+    /// draws from its generator. Such an action ends a list of actions: were the list to go on,
+    /// its acceptance or refusal, or a check of it, would tell the player what is hidden before
+    /// they commit (`services::games`). Only counts the player could know go in, so that where a
+    /// list ends tells nothing either.
+    fn unseen(_state: &Self::State, _seat: Seat) -> Vec<usize> {
+        Vec::new()
+    }
+
     /// Applies one action. A refused action leaves `state` exactly as it was and pushes no event.
     fn apply(
         state: &mut Self::State,

@@ -311,6 +311,29 @@ impl AnyState {
         self.0.submit(seat, action.0.as_any(), &mut rng)
     }
 
+    /// [`AnyState::submit`], also telling whether the action turned up something its player
+    /// could not see before it ([`crate::engine::Game::unseen`]): it drew from its generator,
+    /// or lowered a count of what the seat cannot see.
+    ///
+    /// # Errors
+    /// The driver's [`Refusal`]; the state is then unchanged.
+    pub fn submit_telling(
+        &mut self,
+        seat: Seat,
+        action: &AnyAction,
+        seed: &Seed,
+        number: u64,
+    ) -> Result<(Vec<LoggedJson>, bool), Refusal> {
+        let before = self.0.unseen(seat);
+        let mut rng = GameRng::for_action(seed, number);
+        let events = self.0.submit(seat, action.0.as_any(), &mut rng)?;
+        let after = self.0.unseen(seat);
+        let turned_up = rng.drew()
+            || before.len() != after.len()
+            || before.iter().zip(&after).any(|(b, a)| a < b);
+        Ok((events, turned_up))
+    }
+
     pub fn view(&self, viewer: Viewer) -> Value {
         self.0.view(viewer)
     }
@@ -440,6 +463,7 @@ trait PlayState: fmt::Debug + Send + Sync {
         action: &dyn Any,
         rng: &mut GameRng,
     ) -> Result<Vec<LoggedJson>, Refusal>;
+    fn unseen(&self, seat: Seat) -> Vec<usize>;
     fn view(&self, viewer: Viewer) -> Value;
     fn view_text(&self, viewer: Viewer) -> Box<RawValue>;
     fn outcome(&self) -> Option<Value>;
@@ -784,6 +808,10 @@ where
         let mut events = Vec::new();
         driver::submit::<G>(&mut self.0, seat, action, rng, &mut events)?;
         Ok(logged_json::<G>(events))
+    }
+
+    fn unseen(&self, seat: Seat) -> Vec<usize> {
+        G::unseen(&self.0, seat)
     }
 
     fn view(&self, viewer: Viewer) -> Value {

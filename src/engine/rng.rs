@@ -111,6 +111,12 @@ impl GameRng {
         self.positioned = false;
     }
 
+    /// Whether a number has been drawn on this stream: the action played with it rolled, shuffled
+    /// or drew at random, so its outcome was not its player's to foresee.
+    pub fn drew(&self) -> bool {
+        !self.fresh
+    }
+
     /// A generator from a plain integer, for tools (the referee's `"seed"`).
     pub fn from_u64(seed: u64) -> GameRng {
         GameRng::for_setup(&Seed::from_numbers(seed, 0))

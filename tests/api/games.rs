@@ -384,6 +384,39 @@ async fn a_list_of_actions_is_all_or_nothing() {
     );
 }
 
+/// A list that does not draw or roll before its end plays whole: Magnate's deed or build then
+/// `end` (which draws, last). One that goes on past `end` is refused as a whole, whatever follows.
+#[actix_web::test]
+async fn a_list_plays_whole_when_only_its_last_action_draws() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (mover, g) = app.mover(&table).await;
+    let version = g["version"].as_i64().unwrap();
+    let first = g["legal_actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["type"] != "end")
+        .map(without_notation)
+        .expect("a move besides end");
+    let after_end = app
+        .submit(
+            &table,
+            mover,
+            version,
+            json!([first, {"type": "end"}, {"type": "end"}]),
+        )
+        .await;
+    after_end.assert_problem(422, "validation_failed");
+    assert_eq!(after_end.json["index"], 2, "{}", after_end.text);
+    let r = app
+        .submit(&table, mover, version, json!([first, {"type": "end"}]))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json["version"], version + 1, "{}", r.text);
+    assert_eq!(r.json["seats"][mover]["pending"], false, "the turn passed");
+}
+
 #[actix_web::test]
 async fn an_action_given_by_notation_alone_is_accepted() {
     let app = spawn_app().await;

@@ -434,3 +434,86 @@ async fn a_solo_level_is_refused_for_a_game_of_several() {
         assert_eq!(ok.status, 201, "{}", ok.text);
     }
 }
+
+/// A list may not go on past an action that draws, rolls or reveals: were it to, whether the
+/// rest is accepted (or checked) would tell the captain the hidden cards before they commit. A
+/// port's `buy` draws the private offer from the face-down cargo deck: `[buy, take X]` used to
+/// be accepted exactly for the X of the offer about to be drawn. Now every such list gets the
+/// same refusal, stored or checked, and `buy` alone plays.
+#[actix_web::test]
+async fn a_list_ends_at_a_draw_so_checking_it_tells_nothing_of_the_deck() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            json!({"kind": "merchants_and_marauders"}),
+        )
+        .await;
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/v1/games/{id}");
+    // Random single moves until a port offers `buy`.
+    let mut dice = Dice::new(1);
+    let game = loop {
+        let game = app.get(&path, Some(&ada)).await.json;
+        let legal = game["legal_actions"].as_array().unwrap().clone();
+        assert!(!legal.is_empty(), "the game ended before a port: {game}");
+        if legal.iter().any(|a| a["notation"] == "buy") {
+            break game;
+        }
+        let pick = without_notation(&legal[dice.below(legal.len())]);
+        let r = app
+            .post(
+                &format!("{path}/actions"),
+                Some(&ada),
+                json!({"expected_version": game["version"], "actions": [pick]}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    };
+    let version = game["version"].clone();
+    let mut answers = std::collections::BTreeSet::new();
+    for x in 0..40 {
+        for route in ["actions/check", "actions"] {
+            let r = app
+                .post(
+                    &format!("{path}/{route}"),
+                    Some(&ada),
+                    json!({"expected_version": version,
+                           "actions": [{"notation": "buy"}, {"notation": format!("take {x}")}]}),
+                )
+                .await;
+            r.assert_problem(422, "validation_failed");
+            assert_eq!(r.json["index"], 1, "{}", r.text);
+            answers.insert(r.json["detail"].as_str().unwrap().to_owned());
+        }
+    }
+    assert_eq!(answers.len(), 1, "the answers differ: {answers:?}");
+    let detail = answers.first().unwrap();
+    assert!(
+        detail.contains("“buy”") && detail.contains("last of its list"),
+        "{detail}"
+    );
+    let unchanged = app.get(&path, Some(&ada)).await.json;
+    assert_eq!(
+        unchanged["version"], version,
+        "a refused list changed the game"
+    );
+    // Alone it plays, and the offer it drew is then the captain's to take from.
+    let r = app
+        .post(
+            &format!("{path}/actions"),
+            Some(&ada),
+            json!({"expected_version": version, "actions": [{"notation": "buy"}]}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let takes = r.json["legal_actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["notation"].as_str().unwrap().starts_with("take"))
+        .count();
+    assert!(takes > 0, "no offer to take from: {}", r.text);
+}

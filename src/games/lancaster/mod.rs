@@ -131,6 +131,34 @@ impl Game for Lancaster {
         rules::legal_actions(state, seat)
     }
 
+    /// The law and conflict decks, and the others' sealed ballots and starting extensions while
+    /// they are sealed: the last of them cast reveals them all.
+    fn unseen(state: &State, seat: Seat) -> Vec<usize> {
+        let others = || state.seats().filter(move |s| *s != seat);
+        let ballots = match state.step {
+            state::Step::Vote { .. } => others()
+                .filter(|s| state.ballots.get(s.index()).is_some_and(Option::is_some))
+                .count(),
+            _ => 0,
+        };
+        let extensions = match state.step {
+            state::Step::StartExtension => others()
+                .filter(|s| {
+                    state
+                        .faction(s.0)
+                        .is_some_and(|f| f.start_extension.is_some())
+                })
+                .count(),
+            _ => 0,
+        };
+        vec![
+            state.law_deck.len(),
+            state.conflict_deck.len(),
+            ballots,
+            extensions,
+        ]
+    }
+
     /// Sealed choices (a parliament ballot, a starting extension) are the sender's alone until
     /// the reveal, which is an event of its own.
     fn action_audience(action: &Action, seat: Seat) -> Audience {

@@ -114,6 +114,12 @@ impl Game for Magnate {
         matches!(action, Action::Prefer { .. })
     }
 
+    /// The draw pile and the opponent's hand (MAG-INFO-1): `END` draws from the first.
+    fn unseen(state: &State, seat: Seat) -> Vec<usize> {
+        let other = state::opponent(seat);
+        vec![state.draw_pile.len(), state.players[other].hand.len()]
+    }
+
     /// MAG-INFO-1/2: the action log is public except `PREFER`.
     fn action_audience(action: &Action, seat: Seat) -> Audience {
         match action {

@@ -263,6 +263,39 @@ impl Game for Merchants {
         matches!(action, Action::Orders { .. } | Action::Script { .. })
     }
 
+    /// The face-down decks and demand pool, the face-down modification and merchant tokens, and
+    /// what the others hold unseen (a sealed ship, an unrevealed captain, cargo, glory cards, a
+    /// rumor): a card drawn, a token turned or a choice revealed lowers one of them.
+    fn unseen(state: &State, seat: Seat) -> Vec<usize> {
+        let mut unseen = vec![
+            state.event_deck.len(),
+            state.cargo_deck.len(),
+            state.glory_deck.len(),
+            state.rumor_deck.len(),
+            state.mission_deck.len(),
+            state.captain_deck.len(),
+            state.demand_pool.len(),
+            state
+                .mod_tokens
+                .iter()
+                .filter(|t| matches!(t, Some(m) if !m.face_up))
+                .count(),
+            state.merchants.iter().filter(|m| m.is_some()).count(),
+        ];
+        for (i, p) in state.players.iter().enumerate() {
+            if i != seat.index() {
+                unseen.extend([
+                    usize::from(p.sealed.is_some() && !p.revealed),
+                    usize::from(!p.revealed),
+                    p.cargo.len(),
+                    p.glory_hand.len(),
+                    usize::from(p.rumor.is_some()),
+                ]);
+            }
+        }
+        unseen
+    }
+
     /// The sealed ship choice is the sender's alone until the reveal; standing orders are
     /// the sender's alone (III.4).
     fn action_audience(action: &Action, seat: Seat) -> Audience {

@@ -1147,14 +1147,29 @@ fn apply(
             })?;
         let number = game.action_count + 1 + i64::try_from(index).unwrap_or(i64::MAX);
         let pending = state.pending();
-        let logged = state
-            .submit(
+        let (logged, turned_up) = state
+            .submit_telling(
                 seat,
                 &action,
                 &seed,
                 u64::try_from(number).unwrap_or(u64::MAX),
             )
             .map_err(|refused| refusal(refused, index, pending))?;
+        // An action that rolled, drew or revealed ends its list: what follows it being accepted
+        // or refused (or checked) would tell the player the hidden outcome before they commit.
+        // The refusal says that something was turned up, never what.
+        if turned_up && index + 1 < submission.actions.len() {
+            return Err(ApiError::InvalidAction {
+                detail: format!(
+                    "action {} comes after “{}”, which rolls, draws or reveals what you cannot see \
+                     yet, so it must be the last of its list: nothing was played; send it alone, \
+                     then the rest once you have seen what it did",
+                    index + 1,
+                    action.notation()
+                ),
+                index: index + 1,
+            });
+        }
         events.extend(logged.into_iter().map(|e| (number, e)));
         actions.push(action.to_json());
     }
