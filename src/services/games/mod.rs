@@ -1161,10 +1161,11 @@ fn apply(
         if turned_up && index + 1 < submission.actions.len() {
             return Err(ApiError::InvalidAction {
                 detail: format!(
-                    "action {} comes after “{}”, which rolls, draws or reveals what you cannot see \
-                     yet, so it must be the last of its list: nothing was played; send it alone, \
-                     then the rest once you have seen what it did",
+                    "action {}: it comes after “{}”, which rolls, draws or reveals what you cannot \
+                     see yet and so must be the last of its list; nothing was played: send “{}” \
+                     alone, then the rest once you have seen what it did",
                     index + 1,
+                    action.notation(),
                     action.notation()
                 ),
                 index: index + 1,
