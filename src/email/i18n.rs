@@ -232,10 +232,10 @@ pub const VACATION_BODY: T = [
 
 // Moves by email (design.md section 18).
 pub const REPLY_HOW: T = [
-    "To play by email, reply to this mail with your move on the first line, in notation (several actions separated by “;”). Your legal moves now:",
-    "Para jugar por correo, responde a este mensaje con tu jugada en la primera línea, en notación (varias acciones separadas por «;»). Tus jugadas legales ahora:",
-    "Per giocare via email, rispondi a questo messaggio con la tua mossa nella prima riga, in notazione (più azioni separate da «;»). Le tue mosse legali ora:",
-    "Pour jouer par e-mail, répondez à ce message avec votre coup sur la première ligne, en notation (plusieurs actions séparées par « ; »). Vos coups légaux maintenant :",
+    "To play by email, reply to this mail with your move on the first line, in notation (several actions separated by “;”) or by its number alone. Your legal moves now:",
+    "Para jugar por correo, responde a este mensaje con tu jugada en la primera línea, en notación (varias acciones separadas por «;») o solo con su número. Tus jugadas legales ahora:",
+    "Per giocare via email, rispondi a questo messaggio con la tua mossa nella prima riga, in notazione (più azioni separate da «;») o solo con il suo numero. Le tue mosse legali ora:",
+    "Pour jouer par e-mail, répondez à ce message avec votre coup sur la première ligne, en notation (plusieurs actions séparées par « ; ») ou par son seul numéro. Vos coups légaux maintenant :",
 ];
 pub const MORE_MOVES: T = [
     "… and {n} more on the game page",

@@ -485,6 +485,37 @@ fn move_lines(text: &str, most: usize) -> Vec<String> {
     found
 }
 
+/// The number of a move in a mail's numbered list, when `action` is that alone: `3`, `3.`,
+/// `3)`, `#3`, `(3)`. No game's notation is a bare number.
+pub fn list_number(action: &str) -> Option<usize> {
+    let digits = action
+        .trim()
+        .trim_start_matches(['#', '('])
+        .trim_end_matches(['.', ')']);
+    if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// `action` without the number of a move copied from a mail's numbered list, together with it
+/// (`3. B:4VL@b+V+L3`): the move itself decides.
+pub fn without_number(action: &str) -> &str {
+    let trimmed = action.trim_start();
+    let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
+    match trimmed
+        .get(digits..)
+        .and_then(|rest| rest.strip_prefix(['.', ')']))
+    {
+        Some(rest)
+            if digits > 0 && rest.starts_with(char::is_whitespace) && !rest.trim().is_empty() =>
+        {
+            rest.trim()
+        }
+        _ => action,
+    }
+}
+
 /// The actions of a move line: `;` separates them, except within a filing of standing orders
 /// or a turn script (Merchants & Marauders' `orders …` and `script …`), whose own clauses are
 /// separated by `;`: such a filing takes the rest of the line, as it does in the API.
@@ -520,6 +551,26 @@ mod tests {
 
     fn crlf(text: &str) -> Vec<u8> {
         text.replace('\n', "\r\n").into_bytes()
+    }
+
+    #[test]
+    fn a_number_alone_names_a_listed_move_and_a_copied_number_is_dropped() {
+        for (text, n) in [
+            ("2", Some(2)),
+            (" 12. ", Some(12)),
+            ("#3", Some(3)),
+            ("(4)", Some(4)),
+        ] {
+            assert_eq!(list_number(text), n, "{text}");
+        }
+        for text in ["", "E", "2a", "12345", "-1", "3.5", "B:4VL@b+V+L3"] {
+            assert_eq!(list_number(text), None, "{text}");
+        }
+        assert_eq!(without_number("3. B:4VL@b+V+L3"), "B:4VL@b+V+L3");
+        assert_eq!(without_number("12) take 0"), "take 0");
+        for kept in ["3.", "3", "take 0", "B:4VL@b+V+L3", "3.B:4VL"] {
+            assert_eq!(without_number(kept), kept);
+        }
     }
 
     #[test]

@@ -334,6 +334,15 @@ impl Read<'_> {
             if actions.is_empty() {
                 continue;
             }
+            let (line, actions) = match numbered(conn, UserId(user), grant, &line, actions) {
+                Ok(read) => read,
+                Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => return Err(e),
+                // A number was meant as the move: its refusal is the answer.
+                Err(e) => {
+                    refused = Some((line.clone(), vec![line], e));
+                    break;
+                }
+            };
             match submit(conn, UserId(user), grant, written, &actions) {
                 Ok(()) => {
                     // A reply to our mail: mail reaches this account.
@@ -367,6 +376,57 @@ impl Read<'_> {
             detail: which_move(&actions, problem.index, &problem.detail),
         };
         Ok((Outcome::Refused, game, Some(answer)))
+    }
+}
+
+/// A move given by its number in the mail's list (`3`, `3.`, `#3`): the seat's legal move of
+/// that number (1 the first) in the position the mail showed, read only while the game is still
+/// there, returned as the line to report (`3. B:4VL@b+V+L3`) and the action to play. A move
+/// copied with its number (`3. B:4VL@b+V+L3`) is the move after the number. Other lines are
+/// left as they are.
+fn numbered(
+    conn: &mut PgConnection,
+    user: UserId,
+    grant: crate::auth::links::ReplyGrant,
+    line: &str,
+    actions: Vec<String>,
+) -> Result<(String, Vec<String>), ApiError> {
+    let actions: Vec<String> = actions
+        .iter()
+        .map(|a| inbound::without_number(a).to_owned())
+        .collect();
+    let n = match actions.as_slice() {
+        [only] => inbound::list_number(only),
+        _ => None,
+    };
+    let Some(n) = n else {
+        return Ok((line.to_owned(), actions));
+    };
+    let refuse = |detail: String| ApiError::InvalidAction {
+        detail: format!("action 0: {detail}"),
+        index: 0,
+    };
+    let game = games::get(conn, Some(user), GameId(grant.game.0))?;
+    if game.version != grant.version {
+        return Err(refuse(format!(
+            "the game has moved on since that mail, so its move {n} may not be the same move \
+             now: reply to the latest mail, or with the move itself"
+        )));
+    }
+    let notation = n
+        .checked_sub(1)
+        .and_then(|i| game.legal_actions.get(i))
+        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .and_then(|a| a["notation"].as_str().map(str::to_owned));
+    match notation {
+        Some(m) => Ok((format!("{n}. {m}"), vec![m])),
+        None if game.legal_actions.is_empty() => Err(refuse(format!(
+            "there is no move {n}: you have no move to make now"
+        ))),
+        None => Err(refuse(format!(
+            "there is no move {n}: the moves are numbered from 1 to {}",
+            game.legal_actions.len()
+        ))),
     }
 }
 

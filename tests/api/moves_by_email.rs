@@ -319,11 +319,12 @@ async fn turn_mails_carry_a_reply_address_per_seat_and_the_legal_moves_in_each_l
         );
         let text = mail.text();
         assert!(text.contains(how), "{locale}: {text}");
-        for action in legal(&g).iter().take(10) {
-            let notation = action["notation"].as_str().unwrap();
+        // Numbered in the order of the API's list, so that a reply may give the number alone.
+        for (i, action) in legal(&g).iter().enumerate().take(10) {
+            let listed = format!("{}. {}", i + 1, action["notation"].as_str().unwrap());
             assert!(
-                text.lines().any(|l| l.trim() == notation),
-                "{locale}: {notation} is not listed in\n{text}"
+                text.lines().any(|l| l.trim() == listed),
+                "{locale}: {listed} is not listed in\n{text}"
             );
         }
         // The other seat's mails (its invitation) carry no reply address for this seat.
@@ -506,7 +507,8 @@ async fn replies_that_may_not_play_change_nothing_and_are_answered_at_most_once(
     );
     assert!(text.contains("was not played"), "{text}");
     assert!(text.contains("MAG-"), "no rule in {text}");
-    assert!(text.lines().any(|l| l.trim() == notation), "{text}");
+    let listed = format!("1. {notation}");
+    assert!(text.lines().any(|l| l.trim() == listed), "{text}");
     assert!(answers[0].header("Reply-To").is_some());
 
     // No move at all: refused, with the legal moves.
@@ -1009,4 +1011,80 @@ async fn a_greeting_above_the_move_is_passed_over() {
         .unwrap();
     assert_eq!(po.version(&t).await, before + 1);
     assert_eq!(po.last_action(&t).await, notation);
+}
+
+/// A move may be given by its number in the mail's list (`2`), or copied with it (`1. B:…`);
+/// a number read against a newer position than its mail's, or beyond the list, is refused and
+/// changes nothing.
+#[actix_web::test]
+async fn a_move_given_by_its_number_in_the_mail_plays() {
+    let po = post_office().await;
+    let (t, seat, mail, _) = po.opening(3).await;
+    let g = po.app.game(&t, seat).await;
+    let moves = legal(&g);
+    assert!(moves.len() >= 2, "{g}");
+    let second = moves[1]["notation"].as_str().unwrap().to_owned();
+    let before = po.version(&t).await;
+    let (raw, _) = reply(&mail, EMAILS[seat], "2", Shape::Plain, "");
+    po.smtp(EMAILS[seat], &reply_address(&mail), raw)
+        .await
+        .unwrap();
+    assert_eq!(po.version(&t).await, before + 1);
+    assert_eq!(po.last_action(&t).await, second);
+    let answers = po.post();
+    let played = answers
+        .iter()
+        .find(|m| m.is_to(EMAILS[seat]) && m.text().contains("was played"))
+        .unwrap_or_else(|| panic!("no answer: {answers:?}"));
+    assert!(
+        played
+            .text()
+            .contains(&format!("\u{201c}2. {second}\u{201d}")),
+        "{}",
+        played.text()
+    );
+
+    // The same mail's numbers no longer hold: the game has moved on.
+    let (raw, _) = reply(&mail, EMAILS[seat], "1", Shape::Plain, "");
+    po.smtp(EMAILS[seat], &reply_address(&mail), raw)
+        .await
+        .unwrap();
+    assert_eq!(po.version(&t).await, before + 1);
+    let answers = po.post();
+    assert!(
+        answers
+            .iter()
+            .any(|m| m.text().contains("moved on since that mail")),
+        "{answers:?}"
+    );
+
+    // From the newest mail: a number beyond its list is refused, naming the range; the first
+    // move copied with its number plays.
+    let (mover, g) = po.app.mover(&t).await;
+    let latest = po.latest_turn_mail(EMAILS[mover]);
+    let moves = legal(&g);
+    let (raw, _) = reply(&latest, EMAILS[mover], "#999", Shape::Plain, "");
+    po.smtp(EMAILS[mover], &reply_address(&latest), raw)
+        .await
+        .unwrap();
+    assert_eq!(po.version(&t).await, before + 1);
+    let answers = po.post();
+    let range = format!("numbered from 1 to {}", moves.len());
+    assert!(
+        answers.iter().any(|m| m.text().contains(&range)),
+        "{range}: {answers:?}"
+    );
+    let first = moves[0]["notation"].as_str().unwrap().to_owned();
+    let (raw, _) = reply(
+        &latest,
+        EMAILS[mover],
+        &format!("1. {first}"),
+        Shape::Plain,
+        "",
+    );
+    po.smtp(EMAILS[mover], &reply_address(&latest), raw)
+        .await
+        .unwrap();
+    assert_eq!(po.version(&t).await, before + 2);
+    assert_eq!(po.last_action(&t).await, first);
 }

@@ -59,7 +59,10 @@ struct Doc {
     after: Vec<String>,
     /// How to answer with a move, and the legal moves in notation (moves by email).
     moves_heading: Option<String>,
+    /// Numbered from 1 in the mail, so that a reply may give a move by its number.
     moves: Vec<String>,
+    /// "… and N more on the game page", after the numbered moves.
+    more_moves: Option<String>,
     /// The reply address the mail's `Reply-To` carries.
     reply_to: Option<String>,
     link: Option<(String, String)>,
@@ -79,6 +82,7 @@ impl Doc {
             after: Vec::new(),
             moves_heading: None,
             moves: Vec::new(),
+            more_moves: None,
             reply_to: None,
             link: None,
             rules: None,
@@ -107,8 +111,15 @@ impl Doc {
         }
         if let Some(h) = &self.moves_heading {
             out.push(h.clone());
-            // Indented, one per line, so that each move stands alone and is easy to copy.
-            out.extend(self.moves.iter().map(|m| format!("    {m}")));
+            // Indented, one per line, so that each move stands alone and is easy to copy; numbered,
+            // so that a reply may give the number alone.
+            out.extend(
+                self.moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| format!("    {}. {m}", i + 1)),
+            );
+            out.extend(self.more_moves.iter().map(|m| format!("    {m}")));
             out.push(String::new());
         }
         if let Some((label, url)) = &self.link {
@@ -143,7 +154,8 @@ impl Doc {
                     @for p in &self.after { p { (p) } }
                     @if let Some(h) = &self.moves_heading {
                         p { (h) }
-                        ul { @for m in &self.moves { li { code { (m) } } } }
+                        ol { @for m in &self.moves { li { code { (m) } } } }
+                        @if let Some(more) = &self.more_moves { p { (more) } }
                     }
                     @if let Some((label, url)) = &self.link {
                         p { (label) br; a href=(url) { (url) } }
@@ -322,8 +334,7 @@ impl ByMail {
         doc.moves = self.moves.iter().take(MOVES_LISTED).cloned().collect();
         if self.moves.len() > MOVES_LISTED {
             let more = (self.moves.len() - MOVES_LISTED).to_string();
-            doc.moves
-                .push(i18n::fill(locale, &i18n::MORE_MOVES, &[("n", &more)]));
+            doc.more_moves = Some(i18n::fill(locale, &i18n::MORE_MOVES, &[("n", &more)]));
         }
     }
 }

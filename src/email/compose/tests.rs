@@ -112,9 +112,16 @@ fn a_turn_mail_is_written_from_its_value_alone() {
         "{text}"
     );
     assert!(text.contains("Your hand: 1M, 2V"), "{text}");
-    // Forty moves listed, the rest counted.
-    assert!(text.contains("    move 39\r\n"), "{text}");
+    // Forty moves listed and numbered from 1, the rest counted.
+    assert!(text.contains("    1. move 0\r\n"), "{text}");
+    assert!(text.contains("    40. move 39\r\n"), "{text}");
     assert!(!text.contains("move 40"), "{text}");
+    assert!(text.contains("    … and "), "{text}");
+    assert!(
+        mail.html.contains("<ol><li><code>move 0</code></li>"),
+        "{}",
+        mail.html
+    );
     assert!(text.contains("https://herald.test/rules/magnate?lang=xx"));
     assert!(
         text.contains("-- \r\n") && text.contains("/unsubscribe/UNSUB"),
