@@ -594,19 +594,26 @@ fn parse_action<G: Game>(value: &Value) -> Result<G::Action, String> {
 
 /// A key of `given` that `read` (the same value parsed and written back) does not have, at any
 /// depth; a `null` or an empty list counts as absent (an optional part left out, which is not
-/// written back).
+/// written back), and so does a 0 inside a part (a count of tokens, written back without its
+/// zeros: `"payment": {"M": 0}` is the schema's own), though not among the action's own fields.
 fn unread(given: &Value, read: &Value) -> Option<String> {
+    unread_at(given, read, 0)
+}
+
+fn unread_at(given: &Value, read: &Value, depth: usize) -> Option<String> {
     match (given, read) {
         (Value::Object(given), Value::Object(read)) => {
             given.iter().find_map(|(key, value)| match read.get(key) {
-                Some(back) => unread(value, back),
+                Some(back) => unread_at(value, back, depth + 1),
                 None if value.is_null() || value.as_array().is_some_and(Vec::is_empty) => None,
+                None if depth > 0 && value.as_u64() == Some(0) => None,
                 None => Some(key.clone()),
             })
         }
-        (Value::Array(given), Value::Array(read)) if given.len() == read.len() => {
-            given.iter().zip(read).find_map(|(g, r)| unread(g, r))
-        }
+        (Value::Array(given), Value::Array(read)) if given.len() == read.len() => given
+            .iter()
+            .zip(read)
+            .find_map(|(g, r)| unread_at(g, r, depth + 1)),
         // Written back in another shape (a part written as text): nothing to compare.
         _ => None,
     }
@@ -877,6 +884,28 @@ mod tests {
 
     fn accepts(kind: GameKind, options: Value) -> Result<Value, OptionsError> {
         kind.resolve_options(&options)
+    }
+
+    /// A zero count in a part is the schema's own (`MagnateTokens` has minimum 0): read, not
+    /// taken for an unknown field because the tokens are written back without their zeros; an
+    /// unknown field among an action's own is refused, zero or not.
+    #[test]
+    fn a_zero_count_is_read_and_an_unknown_field_still_refused() {
+        let with_zero = json!({"type": "trade", "give": {"M": 3, "L": 0}, "take": "S"});
+        let without = json!({"type": "trade", "give": {"M": 3}, "take": "S"});
+        assert_eq!(
+            parse_action::<Magnate>(&with_zero).unwrap(),
+            parse_action::<Magnate>(&without).unwrap()
+        );
+        let build = json!({"type": "build", "card": "1S", "district": "a", "payment": {"M": 0}});
+        assert!(parse_action::<Magnate>(&build).is_ok());
+        for padded in [
+            json!({"type": "end", "extra": 0}),
+            json!({"type": "end", "extra": 1}),
+        ] {
+            let err = parse_action::<Magnate>(&padded).unwrap_err();
+            assert!(err.contains("unknown field `extra`"), "{err}");
+        }
     }
 
     /// `/game-kinds` is the description `resolve` is held to: every listed value is accepted
