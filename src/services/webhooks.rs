@@ -190,10 +190,28 @@ fn check_url(url: &str, allow_private: bool) -> Result<(), String> {
         _ => return Err("url: only http and https URLs".to_owned()),
     };
     let host = uri.host().filter(|h| !h.is_empty()).ok_or("url: no host")?;
+    // A port the URL names must be one a delivery can reach (and the one the address check
+    // resolves), not dropped for the scheme's own.
+    let port = match port_of(&uri) {
+        None => {
+            if tls {
+                443
+            } else {
+                80
+            }
+        }
+        Some(given) => match given.parse::<u16>() {
+            Ok(port) if port > 0 => port,
+            _ => {
+                return Err(format!(
+                    "url: the port {given:?} is not a port from 1 to 65535"
+                ));
+            }
+        },
+    };
     if allow_private {
         return Ok(());
     }
-    let port = uri.port_u16().unwrap_or(if tls { 443 } else { 80 });
     let host = host.trim_start_matches('[').trim_end_matches(']');
     let addrs: Vec<IpAddr> = (host, port)
         .to_socket_addrs()
@@ -206,6 +224,17 @@ fn check_url(url: &str, allow_private: bool) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The port a URL names, as written (`http`'s own parser forgets one that is out of range).
+fn port_of(uri: &ureq::http::Uri) -> Option<&str> {
+    let authority = uri.authority()?.as_str();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, hp)| hp);
+    let after_host = match host_port.rfind(']') {
+        Some(end) => host_port.get(end + 1..)?,
+        None => host_port,
+    };
+    after_host.rsplit_once(':').map(|(_, port)| port)
 }
 
 /// Subscribes `url` to `events` of `user`.
@@ -613,9 +642,15 @@ mod tests {
             "example.org",
             "http:///x",
             "http://a b/",
+            "http://93.184.215.14:99999/x",
+            "http://93.184.215.14:65536/",
+            "http://93.184.215.14:0/",
         ] {
             assert!(check_url(url, true).is_err(), "{url}");
         }
+        let err = check_url("http://93.184.215.14:99999/x", false).unwrap_err();
+        assert!(err.contains("99999") && err.contains("port"), "{err}");
+        assert!(check_url("http://example.org:8443/hook", true).is_ok());
     }
 
     #[test]
