@@ -1,4 +1,4 @@
-//! Where log lines go and how they look: stderr, filtered by `RUST_LOG` (default `herald=info,warn`),
+//! Where log lines go and how they look: stderr, filtered by `RUST_LOG` (default `herald=info,actix_http::h1::dispatcher=off,warn`),
 //! as text or, with `LOG_FORMAT=json`, as one JSON object per line for log collectors.
 //!
 //! Colour codes only when stderr is a terminal (or never, with `NO_COLOR`): a log written to a
@@ -40,14 +40,19 @@ pub fn format() -> LogFormat {
     FORMAT.get().copied().unwrap_or(LogFormat::Text)
 }
 
+/// The log filter without `RUST_LOG`.
+pub const DEFAULT_FILTER: &str = "herald=info,actix_http::h1::dispatcher=off,warn";
+
 /// Installs the global subscriber for the `herald` commands, once; later calls do nothing.
 pub fn init() {
     let (format, problem) = match LogFormat::parse(std::env::var("LOG_FORMAT").ok().as_deref()) {
         Ok(format) => (format, None),
         Err(problem) => (LogFormat::Text, Some(problem)),
     };
+    // actix-http logs each request it cannot parse at ERROR, before any handler: by default
+    // those lines are off, so that no client can fill the log with them.
     let mut filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("herald=info,warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_FILTER));
     // The SMTP state machine traces every command line, `RCPT TO:<play+token@...>` included: its
     // lines never show, whatever `RUST_LOG` asks (design.md section 20).
     if let Ok(directive) = "mailin=off".parse() {
