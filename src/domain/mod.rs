@@ -64,14 +64,28 @@ fn invisible(c: char) -> bool {
             | '\u{202A}'..='\u{202E}'
             | '\u{2060}'..='\u{206F}'
             | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+            | '\u{FFF9}'..='\u{FFFB}'
             | '\u{E0000}'..='\u{E007F}'
     )
+}
+
+/// A tag character of an emoji tag sequence (the flags of England, Scotland, Wales: a black flag
+/// then tag letters and a cancel tag), which is part of the emoji, not hidden text.
+fn flag_tag(previous: Option<&char>, c: char) -> bool {
+    matches!(c, '\u{E0020}'..='\u{E007F}')
+        && previous.is_some_and(|p| matches!(p, '\u{1F3F4}' | '\u{E0020}'..='\u{E007E}'))
 }
 
 fn no_control_chars(field: &str, value: &str) -> Result<(), Invalid> {
     if value.chars().any(char::is_control) {
         return Err(Invalid(format!(
             "{field} must not contain control characters or NUL bytes"
+        )));
+    }
+    // Unicode's own line and paragraph separators break a one-line text as a newline would.
+    if value.chars().any(|c| matches!(c, '\u{2028}' | '\u{2029}')) {
+        return Err(Invalid(format!(
+            "{field} must be one line, without line or paragraph separators"
         )));
     }
     // A zero-width joiner or a variation selector belongs to an emoji (👩‍💻, ❤️): allowed next to
@@ -82,7 +96,8 @@ fn no_control_chars(field: &str, value: &str) -> Result<(), Invalid> {
         let emoji_glue = matches!(c, '\u{200D}' | '\u{FE00}'..='\u{FE0F}')
             && pictograph(i.checked_sub(1).and_then(|p| chars.get(p)))
             && (*c != '\u{200D}' || pictograph(chars.get(i + 1)));
-        invisible(*c) && !emoji_glue
+        let previous = i.checked_sub(1).and_then(|p| chars.get(p));
+        invisible(*c) && !emoji_glue && !flag_tag(previous, *c)
     });
     if let Some((_, c)) = hidden {
         return Err(Invalid(format!(
@@ -317,6 +332,10 @@ mod tests {
             "rev\u{202E}rsed",
             "bom\u{FEFF}",
             "iso\u{2066}late",
+            "a\u{2029}b",
+            "ab\u{2028}cd",
+            "a\u{FFF9}b",
+            "tag\u{E0067}less",
         ] {
             assert!(DisplayName::parse(bad).is_err(), "{bad:?}");
             assert!(
@@ -326,6 +345,9 @@ mod tests {
         }
         let nfd = "Jose\u{0301}";
         assert_eq!(DisplayName::parse(nfd).unwrap().as_str(), "Jos\u{00E9}");
+        // The flag of England: a black flag, tag letters "gbeng", a cancel tag.
+        let england = "Ada \u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}";
+        assert_eq!(DisplayName::parse(england).unwrap().as_str(), england);
         assert_eq!(
             DisplayName::parse("Zoë 👩‍💻").unwrap().as_str(),
             "Zoë 👩‍💻",

@@ -435,12 +435,9 @@ pub async fn create_personal_token(
 impl CreateTokenRequest {
     /// The trimmed name and the scopes, or what is wrong with them.
     fn checked(self) -> Result<(String, ScopeSet), ApiError> {
-        let name = self.name.trim().to_owned();
-        if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
-            return Err(ApiError::Validation(
-                "name must be 1 to 100 characters without control characters".to_owned(),
-            ));
-        }
+        // One line a person reads in a list: the same rules as any other name.
+        let name = crate::domain::one_line_text("name", &self.name, 100)
+            .map_err(|e| ApiError::Validation(e.0))?;
         if self.scopes.is_empty() {
             return Err(ApiError::Validation(
                 "scopes must name at least one scope".to_owned(),

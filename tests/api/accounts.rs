@@ -237,6 +237,25 @@ async fn a_token_without_the_needed_scope_is_forbidden() {
         .assert_problem(403, "forbidden");
 }
 
+/// A token's name is shown in lists like any name: a text-direction override or a line
+/// separator in it is refused, naming the field, and no token is made.
+#[actix_web::test]
+async fn a_token_name_that_reorders_or_breaks_its_line_is_refused() {
+    let app = spawn_app().await;
+    let jwt = app.user("ada@example.test", "Ada").await;
+    for name in ["phone\u{202E}kcab", "two\u{2028}lines", " "] {
+        app.post(
+            "/api/v1/me/tokens",
+            Some(&jwt),
+            json!({"name": name, "scopes": ["play"]}),
+        )
+        .await
+        .assert_problem(422, "validation_failed");
+    }
+    let list = app.get("/api/v1/me/tokens", Some(&jwt)).await;
+    assert_eq!(list.json, json!([]), "{}", list.text);
+}
+
 #[actix_web::test]
 async fn a_personal_token_cannot_mint_more_tokens() {
     let app = spawn_app().await;
