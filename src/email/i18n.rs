@@ -297,6 +297,12 @@ pub const OVER_NOW: T = [
     "La partita è finita.",
     "La partie est terminée.",
 ];
+pub const RULE_EXPLAINED: T = [
+    "What rule {rule} says: {url}",
+    "Lo que dice la regla {rule}: {url}",
+    "Cosa dice la regola {rule}: {url}",
+    "Ce que dit la règle {rule} : {url}",
+];
 pub const RULE_BROKEN: T = [
     "Rule {rule}: {detail}",
     "Regla {rule}: {detail}",

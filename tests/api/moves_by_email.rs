@@ -507,6 +507,12 @@ async fn replies_that_may_not_play_change_nothing_and_are_answered_at_most_once(
     );
     assert!(text.contains("was not played"), "{text}");
     assert!(text.contains("MAG-"), "no rule in {text}");
+    // The engine words its refusal in English; the rule itself is a link away, in the reader's
+    // language, at its section of the rules page.
+    assert!(
+        text.contains("What rule MAG-") && text.contains("/rules/magnate?lang=en#MAG-"),
+        "{text}"
+    );
     let listed = format!("1. {notation}");
     assert!(text.lines().any(|l| l.trim() == listed), "{text}");
     assert!(answers[0].header("Reply-To").is_some());

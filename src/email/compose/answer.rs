@@ -118,6 +118,18 @@ fn on_move_answer(v: &OnMove) -> Mail {
                 doc.paragraphs
                     .push(refusal_reason(locale, code, rule.as_deref(), detail));
             }
+            // The engines word their refusals in English: the rule itself, in the reader's
+            // language, is a link away.
+            if let Some((rule, url)) = rule
+                .as_deref()
+                .and_then(|rule| Some((rule, seat.rule_url(rule)?)))
+            {
+                doc.paragraphs.push(i18n::fill(
+                    locale,
+                    &i18n::RULE_EXPLAINED,
+                    &[("rule", rule), ("url", &url)],
+                ));
+            }
             seat.fill(&i18n::REFUSED_SUBJECT, &[])
         }
     };

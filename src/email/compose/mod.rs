@@ -299,6 +299,14 @@ impl SeatMail {
         self.plain(&self.table.kind.result(self.locale(), view, outcome))
     }
 
+    /// Where the game's rules page, in the reader's language, explains `rule` (its family's
+    /// section), when it has a section for it.
+    fn rule_url(&self, rule: &str) -> Option<String> {
+        let link = crate::web::rules::rule_link(self.table.kind.as_str(), rule)?;
+        let (_, section) = link.split_once('#')?;
+        Some(format!("{}#{section}", self.end.rules_url))
+    }
+
     /// The mail: `doc` ending with the seat's link under `cta`, the footer and the rules line,
     /// in the game's thread.
     fn write(&self, cta: &i18n::T, subject: String, mut doc: Doc) -> Mail {
