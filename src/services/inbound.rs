@@ -407,11 +407,13 @@ fn numbered(
         index: 0,
     };
     let game = games::get(conn, Some(user), GameId(grant.game.0))?;
+    // The numbers are those of the mail's position: on any other, refused as stale (the
+    // answer lists the moves now, numbered afresh).
     if game.version != grant.version {
-        return Err(refuse(format!(
-            "the game has moved on since that mail, so its move {n} may not be the same move \
-             now: reply to the latest mail, or with the move itself"
-        )));
+        return Err(ApiError::StaleVersion {
+            current: game.version,
+            expected: grant.version,
+        });
     }
     let notation = n
         .checked_sub(1)

@@ -1060,7 +1060,7 @@ async fn a_move_given_by_its_number_in_the_mail_plays() {
     assert!(
         answers
             .iter()
-            .any(|m| m.text().contains("moved on since that mail")),
+            .any(|m| m.text().contains("moved on since the mail you answered")),
         "{answers:?}"
     );
 
