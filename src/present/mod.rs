@@ -52,17 +52,46 @@ pub enum Part {
     List(Vec<Sentence>),
 }
 
+/// `words` with each `[one|other]` resolved for `count`: the first form for one (in French for
+/// zero too, as French says "0 écuyer"), the second otherwise, and without a count.
+fn forms(locale: Locale, words: &str, count: Option<u64>) -> String {
+    let one = match (locale, count) {
+        (Locale::Fr, Some(n)) => n <= 1,
+        (_, Some(n)) => n == 1,
+        (_, None) => false,
+    };
+    let mut out = String::with_capacity(words.len());
+    let mut rest = words;
+    while let Some(open) = rest.find('[') {
+        let Some((choice, after)) = rest[open + 1..].split_once(']') else {
+            break;
+        };
+        let Some((singular, plural)) = choice.split_once('|') else {
+            out.push_str(&rest[..=open]);
+            rest = &rest[open + 1..];
+            continue;
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(if one { singular } else { plural });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Words and the things they name, ready to be written as plain text or as a page.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Sentence(pub Vec<Part>);
 
 impl Sentence {
     /// The template `t` in `locale`, each `{key}` replaced by its part (a key without a part
-    /// stays as written, so a missing argument shows instead of vanishing).
+    /// stays as written, so a missing argument shows instead of vanishing). A `[one|other]` in
+    /// the words takes the form for the number last put in before it: `{n} [squire|squires]`.
     pub fn say(locale: Locale, t: &T, args: Vec<(&str, Part)>) -> Sentence {
         let mut args = args;
         let mut parts = Vec::new();
         let mut rest = pick(locale, t);
+        let mut count: Option<u64> = None;
         while let Some(open) = rest.find('{') {
             let Some(close) = rest[open..].find('}').map(|c| open + c) else {
                 break;
@@ -71,16 +100,20 @@ impl Sentence {
             match args.iter().position(|(k, _)| *k == key) {
                 Some(i) => {
                     if open > 0 {
-                        parts.push(Part::Text(rest[..open].to_owned()));
+                        parts.push(Part::Text(forms(locale, &rest[..open], count)));
                     }
-                    parts.push(args.swap_remove(i).1);
+                    let part = args.swap_remove(i).1;
+                    if let Part::Text(text) = &part {
+                        count = text.trim().parse().ok().or(count);
+                    }
+                    parts.push(part);
                 }
                 None => parts.push(Part::Text(rest[..=close].to_owned())),
             }
             rest = &rest[close + 1..];
         }
         if !rest.is_empty() {
-            parts.push(Part::Text(rest.to_owned()));
+            parts.push(Part::Text(forms(locale, rest, count)));
         }
         Sentence(parts)
     }
@@ -308,5 +341,43 @@ mod tests {
             Sentence::say(Locale::En, &T2, vec![]).plain(&n),
             "{missing} stays"
         );
+    }
+
+    /// `[one|other]` follows the number put in last before it, by each language's rule (French
+    /// says "0 écuyer"); words in brackets without a choice stay as written.
+    #[test]
+    fn a_counted_word_takes_its_singular_for_one() {
+        const SQUIRES: T = [
+            "{p} placed {n} [squire|squires] [sic] and {m} [knight|knights].",
+            "{n} [escudero|escuderos]",
+            "{n} [scudiero|scudieri]",
+            "{n} [écuyer|écuyers]",
+        ];
+        let names = ["Ada".to_owned()];
+        let said = |locale: Locale, n: &str, m: &str| {
+            let args = vec![
+                ("p", Part::Seat(0)),
+                ("n", Part::Text(n.to_owned())),
+                ("m", Part::Text(m.to_owned())),
+            ];
+            let names = Names {
+                locale,
+                names: &names,
+            };
+            Sentence::say(locale, &SQUIRES, args).plain(&names)
+        };
+        assert_eq!(
+            said(Locale::En, "1", "2"),
+            "Ada placed 1 squire [sic] and 2 knights."
+        );
+        assert_eq!(
+            said(Locale::En, "0", "1"),
+            "Ada placed 0 squires [sic] and 1 knight."
+        );
+        assert_eq!(said(Locale::Es, "1", "0"), "1 escudero");
+        assert_eq!(said(Locale::Es, "3", "0"), "3 escuderos");
+        assert_eq!(said(Locale::It, "1", "0"), "1 scudiero");
+        assert_eq!(said(Locale::Fr, "0", "0"), "0 écuyer");
+        assert_eq!(said(Locale::Fr, "2", "0"), "2 écuyers");
     }
 }

@@ -407,22 +407,22 @@ fn amounts(locale: Locale, e: &Value) -> String {
 
 const GOLD: T = ["{n} gold", "{n} de oro", "{n} oro", "{n} or"];
 const SQUIRES: T = [
-    "{n} squires",
-    "{n} escuderos",
-    "{n} scudieri",
-    "{n} écuyers",
+    "{n} [squire|squires]",
+    "{n} [escudero|escuderos]",
+    "{n} [scudiero|scudieri]",
+    "{n} [écuyer|écuyers]",
 ];
 const MARKERS: T = [
-    "{n} voting markers",
-    "{n} marcadores de voto",
-    "{n} segnalini voto",
-    "{n} marqueurs de vote",
+    "{n} [voting marker|voting markers]",
+    "{n} [marcador|marcadores] de voto",
+    "{n} [segnalino|segnalini] voto",
+    "{n} [marqueur|marqueurs] de vote",
 ];
 const POWER: T = [
-    "{n} power points",
-    "{n} puntos de poder",
-    "{n} punti potere",
-    "{n} points de pouvoir",
+    "{n} [power point|power points]",
+    "{n} [punto|puntos] de poder",
+    "{n} [punto|punti] potere",
+    "{n} [point|points] de pouvoir",
 ];
 
 const ROUND_STARTED: T = [
@@ -456,16 +456,16 @@ const PLACED: T = [
     "{f} a placé le chevalier {k} sur {t}.",
 ];
 const PLACED_WITH_SQUIRES: T = [
-    "{f} placed knight {k} with {n} squires on {t}.",
-    "{f} colocó el caballero {k} con {n} escuderos en {t}.",
-    "{f} ha piazzato il cavaliere {k} con {n} scudieri su {t}.",
-    "{f} a placé le chevalier {k} avec {n} écuyers sur {t}.",
+    "{f} placed knight {k} with {n} [squire|squires] on {t}.",
+    "{f} colocó el caballero {k} con {n} [escudero|escuderos] en {t}.",
+    "{f} ha piazzato il cavaliere {k} con {n} [scudiero|scudieri] su {t}.",
+    "{f} a placé le chevalier {k} avec {n} [écuyer|écuyers] sur {t}.",
 ];
 const EXPELLED: T = [
-    "Knight {k} of {f} was expelled from county {c} ({n} squires lost).",
-    "El caballero {k} de {f} fue expulsado del condado {c} ({n} escuderos perdidos).",
-    "Il cavaliere {k} di {f} è stato espulso dalla contea {c} ({n} scudieri persi).",
-    "Le chevalier {k} de {f} a été expulsé du comté {c} ({n} écuyers perdus).",
+    "Knight {k} of {f} was expelled from county {c} ({n} [squire|squires] lost).",
+    "El caballero {k} de {f} fue expulsado del condado {c} ({n} [escudero perdido|escuderos perdidos]).",
+    "Il cavaliere {k} di {f} è stato espulso dalla contea {c} ({n} [scudiero perso|scudieri persi]).",
+    "Le chevalier {k} de {f} a été expulsé du comté {c} ({n} [écuyer perdu|écuyers perdus]).",
 ];
 const STUCK: T = [
     "{names}: no place left for the remaining knights this round.",
@@ -535,16 +535,16 @@ const NOBLE_REMOVED: T = [
 ];
 const VOTED: T = ["{p} voted.", "{p} votó.", "{p} ha votato.", "{p} a voté."];
 const BALLOT_YES: T = [
-    "{p} voted for, with {n} voting markers (sealed until the vote is revealed).",
-    "{p} votó a favor, con {n} marcadores (secreto hasta revelar la votación).",
-    "{p} ha votato a favore, con {n} segnalini (segreto fino alla rivelazione).",
-    "{p} a voté pour, avec {n} marqueurs (secret jusqu'à la révélation).",
+    "{p} voted for, with {n} [voting marker|voting markers] (sealed until the vote is revealed).",
+    "{p} votó a favor, con {n} [marcador|marcadores] (secreto hasta revelar la votación).",
+    "{p} ha votato a favore, con {n} [segnalino|segnalini] (segreto fino alla rivelazione).",
+    "{p} a voté pour, avec {n} [marqueur|marqueurs] (secret jusqu'à la révélation).",
 ];
 const BALLOT_NO: T = [
-    "{p} voted against, with {n} voting markers (sealed until the vote is revealed).",
-    "{p} votó en contra, con {n} marcadores (secreto hasta revelar la votación).",
-    "{p} ha votato contro, con {n} segnalini (segreto fino alla rivelazione).",
-    "{p} a voté contre, avec {n} marqueurs (secret jusqu'à la révélation).",
+    "{p} voted against, with {n} [voting marker|voting markers] (sealed until the vote is revealed).",
+    "{p} votó en contra, con {n} [marcador|marcadores] (secreto hasta revelar la votación).",
+    "{p} ha votato contro, con {n} [segnalino|segnalini] (segreto fino alla rivelazione).",
+    "{p} a voté contre, avec {n} [marqueur|marqueurs] (secret jusqu'à la révélation).",
 ];
 const VOTE_PASSED: T = [
     "Vote on law {l}: {yes} for, {no} against. Passed.",
@@ -661,10 +661,10 @@ const RANSOMED: T = [
     "{f} a racheté le chevalier {k} pour {g} or.",
 ];
 const SCORE_LINE: T = [
-    "{p}: {total} power points ({before} before the final scoring; knighthood {knighthood}, castle {castle}, round table {table}; {gold} gold left)",
-    "{p}: {total} puntos de poder ({before} antes del recuento final; caballería {knighthood}, castillo {castle}, mesa redonda {table}; {gold} de oro)",
-    "{p}: {total} punti potere ({before} prima del conteggio finale; cavalleria {knighthood}, castello {castle}, tavola rotonda {table}; {gold} oro)",
-    "{p} : {total} points de pouvoir ({before} avant le décompte final ; chevalerie {knighthood}, château {castle}, table ronde {table} ; {gold} or)",
+    "{p}: {total} [power point|power points] ({before} before the final scoring; knighthood {knighthood}, castle {castle}, round table {table}; {gold} gold left)",
+    "{p}: {total} [punto|puntos] de poder ({before} antes del recuento final; caballería {knighthood}, castillo {castle}, mesa redonda {table}; {gold} de oro)",
+    "{p}: {total} [punto|punti] potere ({before} prima del conteggio finale; cavalleria {knighthood}, castello {castle}, tavola rotonda {table}; {gold} oro)",
+    "{p} : {total} [point|points] de pouvoir ({before} avant le décompte final ; chevalerie {knighthood}, château {castle}, table ronde {table} ; {gold} or)",
 ];
 const YOUR_SUPPLIES: T = [
     "Your gold: {gold}; squires: {squires}; voting markers: {vm}; power points: {pp}.",

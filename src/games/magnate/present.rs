@@ -236,10 +236,10 @@ const YOUR_TOKENS: T = [
     "Vos jetons : {tokens}",
 ];
 const SCORE_LINE: T = [
-    "{name}: {points} districts won (tie-break total {total})",
-    "{name}: {points} distritos ganados (desempate {total})",
-    "{name}: {points} distretti vinti (spareggio {total})",
-    "{name} : {points} quartiers gagnés (départage {total})",
+    "{name}: {points} [district|districts] won (tie-break total {total})",
+    "{name}: {points} [distrito ganado|distritos ganados] (desempate {total})",
+    "{name}: {points} [distretto vinto|distretti vinti] (spareggio {total})",
+    "{name} : {points} [quartier gagné|quartiers gagnés] (départage {total})",
 ];
 const ROLLED: T = [
     "{p} rolled {a} and {b}.",

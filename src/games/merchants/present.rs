@@ -632,9 +632,9 @@ const FIRST_PLAYER: T = [
     "{p} est le premier joueur.",
 ];
 const ROLLED: T = [
-    "{p} rolled {faces} ({n} successes): {why}.",
-    "{p} tiró {faces} ({n} éxitos): {why}.",
-    "{p} ha tirato {faces} ({n} successi): {why}.",
+    "{p} rolled {faces} ({n} [success|successes]): {why}.",
+    "{p} tiró {faces} ({n} [éxito|éxitos]): {why}.",
+    "{p} ha tirato {faces} ({n} [successo|successi]): {why}.",
     "{p} a lancé {faces} ({n} succès) : {why}.",
 ];
 const ROUND_BEGINS: T = [
@@ -644,10 +644,10 @@ const ROUND_BEGINS: T = [
     "La manche {n} commence.",
 ];
 const MERCHANTS_RETURNED: T = [
-    "{n} merchant ships return to sea.",
-    "{n} mercantes vuelven al mar.",
-    "{n} mercantili tornano in mare.",
-    "{n} navires marchands reprennent la mer.",
+    "{n} [merchant ship returns|merchant ships return] to sea.",
+    "{n} [mercante vuelve|mercantes vuelven] al mar.",
+    "{n} [mercantile torna|mercantili tornano] in mare.",
+    "{n} [navire marchand reprend|navires marchands reprennent] la mer.",
 ];
 const EVENT_DRAWN: T = [
     "Event {c}: {t}.",
@@ -776,10 +776,10 @@ const RAID_LOST: T = [
     "L'attaque de {p} échoue ; le marchand s'échappe.",
 ];
 const CARGO_KEPT: T = [
-    "{p} keeps {n} cargo cards.",
-    "{p} se queda {n} cartas de carga.",
-    "{p} tiene {n} carte merce.",
-    "{p} garde {n} cartes de marchandise.",
+    "{p} keeps {n} [cargo card|cargo cards].",
+    "{p} se queda {n} [carta|cartas] de carga.",
+    "{p} tiene {n} [carta merce|carte merce].",
+    "{p} garde {n} [carte|cartes] de marchandise.",
 ];
 const PORT_ACTION: T = [
     "{p} does business in {z}.",
@@ -800,10 +800,10 @@ const SOLD: T = [
     "{p} a vendu {cards} pour {g} or.",
 ];
 const OFFER_DRAWN: T = [
-    "{p} looks at {n} cargo cards on offer.",
-    "{p} mira {n} cartas de carga en oferta.",
-    "{p} guarda {n} carte merce in offerta.",
-    "{p} regarde {n} cartes de marchandise en vente.",
+    "{p} looks at {n} [cargo card|cargo cards] on offer.",
+    "{p} mira {n} [carta|cartas] de carga en oferta.",
+    "{p} guarda {n} [carta merce|carte merce] in offerta.",
+    "{p} regarde {n} [carte|cartes] de marchandise en vente.",
 ];
 const OFFER: T = [
     "{p}, your offer: {cards}.",
@@ -812,10 +812,10 @@ const OFFER: T = [
     "{p}, votre offre : {cards}.",
 ];
 const BOUGHT: T = [
-    "{p} bought {n} cargo cards for {g} gold.",
-    "{p} compró {n} cartas de carga por {g} de oro.",
-    "{p} ha comprato {n} carte merce per {g} oro.",
-    "{p} a acheté {n} cartes de marchandise pour {g} or.",
+    "{p} bought {n} [cargo card|cargo cards] for {g} gold.",
+    "{p} compró {n} [carta|cartas] de carga por {g} de oro.",
+    "{p} ha comprato {n} [carta merce|carte merce] per {g} oro.",
+    "{p} a acheté {n} [carte|cartes] de marchandise pour {g} or.",
 ];
 const SHIP_BOUGHT: T = [
     "{p} bought a {s} for {g} gold (the old ship sold for {x}).",
@@ -861,9 +861,9 @@ const WEAPON_SOLD: T = [
 ];
 const RECRUITED: T = [
     "{p} recruited {n} crew for {g} gold.",
-    "{p} reclutó {n} tripulantes por {g} de oro.",
-    "{p} ha reclutato {n} marinai per {g} oro.",
-    "{p} a recruté {n} marins pour {g} or.",
+    "{p} reclutó {n} [tripulante|tripulantes] por {g} de oro.",
+    "{p} ha reclutato {n} [marinaio|marinai] per {g} oro.",
+    "{p} a recruté {n} [marin|marins] pour {g} or.",
 ];
 const RUMOR_TAKEN: T = [
     "{p} heard a rumor.",
@@ -968,10 +968,10 @@ const ORDER_APPLIED: T = [
     "L'ordre permanent {n} de {p} a répondu : {a}.",
 ];
 const SCRIPT_FILED: T = [
-    "{p} filed a turn script of {n} steps.",
-    "{p} registró un guion de turno de {n} pasos.",
-    "{p} ha registrato uno script di turno di {n} passi.",
-    "{p} a déposé un script de tour de {n} étapes.",
+    "{p} filed a turn script of {n} [step|steps].",
+    "{p} registró un guion de turno de {n} [paso|pasos].",
+    "{p} ha registrato uno script di turno di {n} [passo|passi].",
+    "{p} a déposé un script de tour de {n} [étape|étapes].",
 ];
 const SCRIPT_STEP: T = [
     "The turn script of {p} took: {a}.",
@@ -1190,6 +1190,36 @@ mod tests {
         assert_eq!(
             Merchants::event(Locale::En, &combat).unwrap().plain(&n),
             "Naval combat: Bruno attacks Almirante Ruidera."
+        );
+        // Counted words agree with their number in every language.
+        let one = serde_json::json!({"type": "merchants_returned", "count": 1});
+        let said: Vec<String> = [Locale::En, Locale::Es, Locale::It, Locale::Fr]
+            .into_iter()
+            .map(|locale| {
+                let n = Names {
+                    locale,
+                    names: &names,
+                };
+                Merchants::event(locale, &one).unwrap().plain(&n)
+            })
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "1 merchant ship returns to sea.",
+                "1 mercante vuelve al mar.",
+                "1 mercantile torna in mare.",
+                "1 navire marchand reprend la mer.",
+            ]
+        );
+        let crew = serde_json::json!({"type": "recruited", "seat": 0, "crew": 1, "gold": 2});
+        let n = Names {
+            locale: Locale::Es,
+            names: &names,
+        };
+        assert_eq!(
+            Merchants::event(Locale::Es, &crew).unwrap().plain(&n),
+            "Ada reclutó 1 tripulante por 2 de oro."
         );
     }
 }
