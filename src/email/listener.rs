@@ -24,8 +24,23 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 const MAX_LINE: u64 = 64 * 1024;
 /// How long a client may stay silent (RFC 5321 section 4.5.3.2: at least 5 minutes).
 const IDLE: Duration = Duration::from_secs(300);
+/// How long a client may stay silent while more than three quarters of [`MAX_SESSIONS`] are
+/// taken, as Postfix does under stress: silent connections must not keep a relay's real mail
+/// out for five minutes.
+const IDLE_UNDER_STRESS: Duration = Duration::from_secs(10);
+/// How often a silent session looks again at how long it may stay.
+const IDLE_CHECK: Duration = Duration::from_secs(5);
 /// Connections served at once; more are turned away with `421`.
 const MAX_SESSIONS: usize = 64;
+
+/// How long a silent client may stay, with `sessions` open.
+fn idle_allowed(sessions: usize) -> Duration {
+    if sessions * 4 > MAX_SESSIONS * 3 {
+        IDLE_UNDER_STRESS
+    } else {
+        IDLE
+    }
+}
 /// Recipients per message.
 const MAX_RECIPIENTS: usize = 20;
 
@@ -79,8 +94,7 @@ impl Listener {
             let (inbox, pool, count) = (self.inbox.clone(), self.pool.clone(), sessions.clone());
             tokio::task::spawn_local(async move {
                 count.set(count.get() + 1);
-                let busy = count.get() > MAX_SESSIONS;
-                if let Err(e) = session(stream, peer.ip(), inbox, pool, busy).await {
+                if let Err(e) = session(stream, peer.ip(), inbox, pool, &count).await {
                     tracing::debug!(error = %e, "inbound SMTP session ended");
                 }
                 count.set(count.get() - 1);
@@ -184,10 +198,10 @@ async fn session(
     peer: IpAddr,
     inbox: Inbox,
     pool: PgPool,
-    busy: bool,
+    sessions: &Cell<usize>,
 ) -> std::io::Result<()> {
     let (reader, mut writer) = stream.into_split();
-    if busy {
+    if sessions.get() > MAX_SESSIONS {
         let bye = Response::custom(421, "Too many connections, try again later".to_owned());
         writer.write_all(&bye.buffer()?).await?;
         return Ok(());
@@ -213,15 +227,23 @@ async fn session(
         } else {
             MAX_LINE
         };
-        let read =
-            tokio::time::timeout(IDLE, (&mut reader).take(limit).read_until(b'\n', &mut line))
-                .await;
-        let n = match read {
-            Ok(result) => result?,
-            Err(_) => {
-                let bye = Response::custom(421, "Idle too long, closing".to_owned());
-                writer.write_all(&bye.buffer()?).await?;
-                return Ok(());
+        // Read in slices, so that a silent client is let go as soon as the listener comes under
+        // stress, not only when its five minutes are up. A slice cut short keeps what it read
+        // in `line`, and the next one goes on from there.
+        let silent_since = tokio::time::Instant::now();
+        let n = loop {
+            let left = limit.saturating_sub(line.len() as u64);
+            let mut limited = (&mut reader).take(left);
+            let slice = limited.read_until(b'\n', &mut line);
+            match tokio::time::timeout(IDLE_CHECK, slice).await {
+                // What the line holds, slices cut short included (0: the client has gone).
+                Ok(result) => break result.map(|_| line.len())?,
+                Err(_) if silent_since.elapsed() < idle_allowed(sessions.get()) => {}
+                Err(_) => {
+                    let bye = Response::custom(421, "Idle too long, closing".to_owned());
+                    writer.write_all(&bye.buffer()?).await?;
+                    return Ok(());
+                }
             }
         };
         if n == 0 {

@@ -1094,3 +1094,44 @@ async fn a_move_given_by_its_number_in_the_mail_plays() {
     assert_eq!(po.version(&t).await, before + 2);
     assert_eq!(po.last_action(&t).await, first);
 }
+
+/// Silent connections cannot keep a relay's mail out: while more than three quarters of the
+/// listener's 64 sessions are taken, a client silent for 10 s is let go with a 421 (as Postfix
+/// does under stress), where it used to keep its place for five minutes, until the crowd is
+/// back under that mark; a relay connecting then is greeted.
+#[actix_web::test]
+async fn silent_connections_are_let_go_when_the_listener_is_crowded() {
+    let po = post_office().await;
+    let port = po.port;
+    let (let_go, greeting) = actix_web::rt::task::spawn_blocking(move || {
+        let connect = || {
+            let s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+            s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            let mut r = BufReader::new(s);
+            let mut greeting = String::new();
+            r.read_line(&mut greeting).unwrap();
+            (r, greeting)
+        };
+        let mut silent: Vec<_> = (0..60).map(|_| connect()).collect();
+        assert!(silent.iter().all(|(_, g)| g.starts_with("220")));
+        std::thread::sleep(std::time::Duration::from_secs(16));
+        let let_go = silent
+            .iter_mut()
+            .map(|(r, _)| {
+                r.get_ref()
+                    .set_read_timeout(Some(std::time::Duration::from_millis(50)))
+                    .unwrap();
+                let mut bye = String::new();
+                matches!(r.read_line(&mut bye), Ok(_) if bye.starts_with("421 Idle"))
+            })
+            .filter(|&bye| bye)
+            .count();
+        (let_go, connect().1)
+    })
+    .await
+    .unwrap();
+    // 60 silent ones, 48 the mark: at least the 12 above it were let go.
+    assert!(let_go >= 12, "{let_go} let go");
+    assert!(greeting.starts_with("220"), "{greeting}");
+}
