@@ -20,13 +20,31 @@ pub fn pick(locale: Locale, t: &T) -> &'static str {
     }
 }
 
-/// `t` in `locale` with each `{key}` replaced.
+/// `t` in `locale` with each `{key}` replaced, and each `[one|other]` in the words resolved for
+/// the number last put in before it (see [`Sentence::say`]).
 pub fn fill(locale: Locale, t: &T, values: &[(&str, &str)]) -> String {
-    let mut text = pick(locale, t).to_owned();
-    for (key, value) in values {
-        text = text.replace(&format!("{{{key}}}"), value);
+    let mut out = String::new();
+    let mut rest = pick(locale, t);
+    let mut count: Option<u64> = None;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        out.push_str(&forms(locale, &rest[..open], count));
+        match values
+            .iter()
+            .find(|(key, _)| *key == &rest[open + 1..close])
+        {
+            Some((_, value)) => {
+                out.push_str(value);
+                count = value.trim().parse().ok().or(count);
+            }
+            None => out.push_str(&rest[open..=close]),
+        }
+        rest = &rest[close + 1..];
     }
-    text
+    out.push_str(&forms(locale, rest, count));
+    out
 }
 
 /// A piece of a sentence.

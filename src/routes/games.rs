@@ -106,8 +106,9 @@ pub struct SubmitRequest {
     /// The `version` of the game the actions were decided on.
     #[schema(minimum = 0)]
     pub expected_version: i64,
-    /// Applied in order, all or nothing. An action that rolls, draws or reveals something the
-    /// player cannot see yet (Magnate's `end`, a port's `buy`) must be the last of the list.
+    /// Applied in order, all or nothing. An action that ends the player's turn or rolls, draws or
+    /// reveals something they cannot see yet (Magnate's `end`, a port's `buy`) must be the last
+    /// of the list.
     #[schema(value_type = Vec<super::schemas::Action>, min_items = 1, max_items = 64)]
     pub actions: Vec<Value>,
 }
@@ -435,10 +436,10 @@ pub async fn join_game(
 ///
 /// Applies the caller's actions in order, all or nothing, if the game is still at
 /// `expected_version`. Checks run in this order: a seat (403), game over, stale version, then per
-/// action: not your turn, illegal. An action that rolls, draws or reveals what the player cannot
-/// see yet ends the list: any action after it is refused (422 `validation_failed`, its `index`),
-/// whatever the outcome, so that neither this nor a check can tell the outcome before the player
-/// commits. Answers the caller's fresh view. Accepts `Idempotency-Key`: a
+/// action: not your turn, illegal. An action that ends the player's turn or rolls, draws or
+/// reveals what they cannot see yet ends the list: any action after it is refused (422
+/// `validation_failed`, its `index`, one sentence for every case), whatever the outcome, so that
+/// neither this nor a check can tell the outcome before the player commits. Answers the caller's fresh view. Accepts `Idempotency-Key`: a
 /// retry with the same key and body gets the first answer, not a second move. Needs the `play`
 /// scope.
 #[utoipa::path(

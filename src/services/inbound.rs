@@ -354,7 +354,9 @@ impl Read<'_> {
                     return Ok((Outcome::Played, game, Some(answer)));
                 }
                 Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => return Err(e),
-                Err(e @ ApiError::InvalidAction { .. }) => {
+                // A line whose first action cannot be read may be a greeting: the next line is
+                // tried. A refusal further on is the answer.
+                Err(e @ ApiError::InvalidAction { index: 0, .. }) => {
                     refused.get_or_insert((line, actions, e));
                 }
                 Err(e) => {

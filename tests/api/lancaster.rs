@@ -135,3 +135,44 @@ async fn three_players_finish_a_lancaster_game_and_ballots_stay_sealed() {
     let fair = app.get(&format!("/api/v1/games/{id}/fairness"), None).await;
     assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
 }
+
+/// A list ends at the action that ends its seat's turn, whatever that action turned up: what
+/// follows is refused with the one sentence a roll or a draw gets, where it used to be
+/// "not your turn" — so that in games whose hidden standing orders or scripts play when a turn
+/// ends, where a list ends never tells what they did.
+#[actix_web::test]
+async fn a_list_going_on_past_the_end_of_its_turn_is_refused_as_one() {
+    let app = spawn_app().await;
+    let (id, tokens) = app.lancaster_three().await;
+    let path = format!("/api/v1/games/{id}");
+    let mut mover = None;
+    for token in &tokens {
+        let g = app.get(&path, Some(token)).await.json;
+        if g["legal_actions"].as_array().is_some_and(|l| l.len() >= 2) {
+            mover = Some((token.clone(), g));
+            break;
+        }
+    }
+    let (token, g) = mover.expect("a seat with a choice");
+    let legal = g["legal_actions"].as_array().unwrap();
+    let r = app
+        .post(
+            &format!("{path}/actions"),
+            Some(&token),
+            json!({"expected_version": g["version"],
+                   "actions": [without_notation(&legal[0]), without_notation(&legal[1])]}),
+        )
+        .await;
+    r.assert_problem(422, "validation_failed");
+    assert_eq!(r.json["index"], 1, "{}", r.text);
+    assert!(
+        r.json["detail"]
+            .as_str()
+            .unwrap()
+            .contains("ends your turn"),
+        "{}",
+        r.text
+    );
+    let after = app.get(&path, Some(&token)).await.json;
+    assert_eq!(after["version"], g["version"], "nothing was played");
+}

@@ -492,7 +492,7 @@ async fn a_list_ends_at_a_draw_so_checking_it_tells_nothing_of_the_deck() {
     assert_eq!(answers.len(), 1, "the answers differ: {answers:?}");
     let detail = answers.first().unwrap();
     assert!(
-        detail.contains("“buy”") && detail.contains("last of its list"),
+        detail.contains("“buy”") && detail.contains("must end its list"),
         "{detail}"
     );
     let unchanged = app.get(&path, Some(&ada)).await.json;

@@ -690,6 +690,47 @@ mod tests {
             .unwrap_or_default()
     }
 
+    /// A gain or a payment lists its amounts with each word agreeing with its number.
+    #[test]
+    fn amounts_agree_with_their_numbers_in_every_language() {
+        let gained = json!({"type": "gained", "faction": 0, "gold": 2, "squires": 1,
+                            "voting_markers": 1, "pp": 3});
+        let lines: Vec<String> = [Locale::En, Locale::Es, Locale::It, Locale::Fr]
+            .into_iter()
+            .map(|l| said(l, &gained))
+            .collect();
+        for line in &lines {
+            assert!(!line.contains('[') && !line.contains('|'), "{line}");
+        }
+        assert!(
+            lines[0].contains("1 squire,") && lines[0].contains("1 voting marker,"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[0].contains("3 power points"), "{}", lines[0]);
+        assert!(
+            lines[1].contains("1 escudero,") && lines[1].contains("1 marcador de voto"),
+            "{}",
+            lines[1]
+        );
+        assert!(
+            lines[2].contains("1 scudiero,") && lines[2].contains("3 punti potere"),
+            "{}",
+            lines[2]
+        );
+        assert!(
+            lines[3].contains("1 écuyer,") && lines[3].contains("3 points de pouvoir"),
+            "{}",
+            lines[3]
+        );
+        let paid = json!({"type": "paid", "faction": 1, "squires": 2});
+        assert!(
+            said(Locale::Es, &paid).contains("2 escuderos"),
+            "{}",
+            said(Locale::Es, &paid)
+        );
+    }
+
     #[test]
     fn counties_and_laws_are_named_in_the_readers_language() {
         let noble = json!({"type": "noble_taken", "faction": 0, "county": "D"});

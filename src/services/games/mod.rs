@@ -1157,16 +1157,19 @@ fn apply(
             .map_err(|refused| refusal(refused, index, pending))?;
         // An action that rolled, drew or revealed ends its list: what follows it being accepted
         // or refused (or checked) would tell the player the hidden outcome before they commit.
-        // The refusal says that something was turned up, never what.
-        if turned_up && index + 1 < submission.actions.len() {
+        // So does one that ends the seat's turn, whatever it turned up: the others' hidden
+        // standing orders and scripts that then play (Merchants & Marauders) would otherwise
+        // show through where the list ends. One sentence for both, so that it never tells which.
+        let ended = pending.contains(seat) && !state.pending().contains(seat);
+        if (turned_up || ended) && index + 1 < submission.actions.len() {
+            let notation = action.notation();
             return Err(ApiError::InvalidAction {
                 detail: format!(
-                    "action {}: it comes after “{}”, which rolls, draws or reveals what you cannot \
-                     see yet and so must be the last of its list; nothing was played: send “{}” \
-                     alone, then the rest once you have seen what it did",
+                    "action {}: it comes after “{notation}”, which ends your turn or rolls, draws \
+                     or reveals what you cannot see yet, and so must end its list; nothing was \
+                     played: send the list up to “{notation}”, then the rest once you have seen \
+                     what it did",
                     index + 1,
-                    action.notation(),
-                    action.notation()
                 ),
                 index: index + 1,
             });
