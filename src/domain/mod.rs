@@ -69,11 +69,18 @@ fn invisible(c: char) -> bool {
     )
 }
 
-/// A tag character of an emoji tag sequence (the flags of England, Scotland, Wales: a black flag
-/// then tag letters and a cancel tag), which is part of the emoji, not hidden text.
-fn flag_tag(previous: Option<&char>, c: char) -> bool {
-    matches!(c, '\u{E0020}'..='\u{E007F}')
-        && previous.is_some_and(|p| matches!(p, '\u{1F3F4}' | '\u{E0020}'..='\u{E007E}'))
+/// Whether `chars[i]` is a tag character of a whole subdivision flag (England's, Scotland's,
+/// Wales'): a black flag, two to six tag letters or digits, a cancel tag (Unicode TS 51). Such
+/// tags are part of the emoji; any other tag character is hidden text.
+fn flag_tag(chars: &[char], i: usize) -> bool {
+    let tag = |c: &char| matches!(c, '\u{E0030}'..='\u{E0039}' | '\u{E0061}'..='\u{E007A}');
+    let Some(start) = chars[..i].iter().rposition(|c| !tag(c)) else {
+        return false;
+    };
+    let letters = chars[start + 1..].iter().take_while(|c| tag(c)).count();
+    chars[start] == '\u{1F3F4}'
+        && (2..=6).contains(&letters)
+        && chars.get(start + 1 + letters) == Some(&'\u{E007F}')
 }
 
 fn no_control_chars(field: &str, value: &str) -> Result<(), Invalid> {
@@ -96,8 +103,7 @@ fn no_control_chars(field: &str, value: &str) -> Result<(), Invalid> {
         let emoji_glue = matches!(c, '\u{200D}' | '\u{FE00}'..='\u{FE0F}')
             && pictograph(i.checked_sub(1).and_then(|p| chars.get(p)))
             && (*c != '\u{200D}' || pictograph(chars.get(i + 1)));
-        let previous = i.checked_sub(1).and_then(|p| chars.get(p));
-        invisible(*c) && !emoji_glue && !flag_tag(previous, *c)
+        invisible(*c) && !emoji_glue && !flag_tag(&chars, i)
     });
     if let Some((_, c)) = hidden {
         return Err(Invalid(format!(
@@ -336,6 +342,10 @@ mod tests {
             "ab\u{2028}cd",
             "a\u{FFF9}b",
             "tag\u{E0067}less",
+            // Tag letters smuggled after a flag: no cancel tag, capitals, too many.
+            "\u{1F3F4}\u{E0067}\u{E0062}",
+            "\u{1F3F4}\u{E0047}\u{E0042}\u{E007F}",
+            "\u{1F3F4}\u{E0061}\u{E0062}\u{E0063}\u{E0064}\u{E0065}\u{E0066}\u{E0067}\u{E007F}",
         ] {
             assert!(DisplayName::parse(bad).is_err(), "{bad:?}");
             assert!(

@@ -22,8 +22,8 @@ pub const KEEP_WEB_SESSIONS: TimeDelta = TimeDelta::days(31);
 /// over which answers to one address are counted.
 pub const KEEP_INBOUND_MAILS: TimeDelta = TimeDelta::days(30);
 
-/// A sign-in or sign-up link's row is kept this long after the link expired (the account's data
-/// export lists recent ones); it can never be used again.
+/// A sign-in or sign-up link's row is kept this long after the link expired, to trace a mail
+/// that went astray; it can never be used again.
 pub const KEEP_EXPIRED_LINKS: TimeDelta = TimeDelta::days(30);
 
 /// What is pruned, each with its oldest-first batched delete (`$1` the age bound, `$2` the

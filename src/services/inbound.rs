@@ -17,6 +17,7 @@
 use super::games::{self, Mode, Submission};
 use crate::auth::links::{LinkError, LinkKeys};
 use crate::domain::{GameId, UserId};
+use crate::email::compose::MOVES_LISTED;
 use crate::email::inbound::{self, Reply};
 use crate::email::jobs::{Answer, AnswerMail, NotAllowed};
 use crate::error::ApiError;
@@ -417,19 +418,21 @@ fn numbered(
             expected: grant.version,
         });
     }
+    // Only the moves the mail showed have numbers.
+    let listed = game.legal_actions.len().min(MOVES_LISTED);
     let notation = n
         .checked_sub(1)
+        .filter(|i| *i < listed)
         .and_then(|i| game.legal_actions.get(i))
         .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
         .and_then(|a| a["notation"].as_str().map(str::to_owned));
     match notation {
         Some(m) => Ok((format!("{n}. {m}"), vec![m])),
-        None if game.legal_actions.is_empty() => Err(refuse(format!(
+        None if listed == 0 => Err(refuse(format!(
             "there is no move {n}: you have no move to make now"
         ))),
         None => Err(refuse(format!(
-            "there is no move {n}: the moves are numbered from 1 to {}",
-            game.legal_actions.len()
+            "there is no move {n}: the mail numbered its moves from 1 to {listed}"
         ))),
     }
 }

@@ -234,7 +234,11 @@ fn port_of(uri: &ureq::http::Uri) -> Option<&str> {
         Some(end) => host_port.get(end + 1..)?,
         None => host_port,
     };
-    after_host.rsplit_once(':').map(|(_, port)| port)
+    // An empty port ("host:") is the scheme's own (RFC 3986 section 3.2.3).
+    after_host
+        .rsplit_once(':')
+        .map(|(_, port)| port)
+        .filter(|port| !port.is_empty())
 }
 
 /// Subscribes `url` to `events` of `user`.
@@ -651,6 +655,7 @@ mod tests {
         let err = check_url("http://93.184.215.14:99999/x", false).unwrap_err();
         assert!(err.contains("99999") && err.contains("port"), "{err}");
         assert!(check_url("http://example.org:8443/hook", true).is_ok());
+        assert!(check_url("http://example.org:/hook", true).is_ok());
     }
 
     #[test]

@@ -331,8 +331,9 @@ pub struct ByMail {
     pub moves: Vec<String>,
 }
 
-/// The most legal moves a mail lists; the game page has them all.
-const MOVES_LISTED: usize = 40;
+/// The most legal moves a mail lists; the game page has them all. A reply may give one of these
+/// by its number (`services::inbound`), never one it did not show.
+pub const MOVES_LISTED: usize = 40;
 
 impl ByMail {
     /// How to reply with a move, and the moves.
