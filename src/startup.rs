@@ -6,7 +6,9 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::routes::{self, Spec};
 use crate::state::AppState;
+use actix_web::body::{BodySize, EitherBody, MessageBody};
 use actix_web::dev::{Server, ServerHandle, Service};
+use actix_web::http::Method;
 use actix_web::{App, HttpResponse, HttpServer, web};
 use anyhow::Context;
 use std::net::TcpListener;
@@ -177,7 +179,7 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
     use actix_web::http::header::{self, HeaderName};
     let mut cors = actix_cors::Cors::default()
         .block_on_origin_mismatch(false)
-        .allowed_methods(["GET", "POST", "PUT", "DELETE"])
+        .allowed_methods(["GET", "HEAD", "POST", "PUT", "DELETE"])
         .allowed_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,
@@ -235,6 +237,27 @@ fn app(
         .configure(crate::web::configure)
         .default_service(web::to(routes::fallback))
         .route("/metrics", web::get().to(routes::metrics::serve_metrics))
+        .wrap_fn(|mut req, srv| {
+            // HEAD is answered wherever GET is (RFC 9110 section 9.3.2), here rather than on each
+            // route: the request is routed as a GET and its answer goes out without its body,
+            // with the GET's status and headers. The access line and the metrics, taken outside
+            // this, still say HEAD.
+            let head = req.method() == Method::HEAD;
+            if head {
+                req.head_mut().method = Method::GET;
+            }
+            let fut = srv.call(req);
+            async move {
+                let res = fut.await?;
+                Ok(res.map_body(|_, body| {
+                    if head {
+                        EitherBody::right(Headless(body.size()))
+                    } else {
+                        EitherBody::left(body)
+                    }
+                }))
+            }
+        })
         .wrap(cors)
         .wrap_fn(|mut req, srv| {
             let payload = actix_web::HttpMessage::take_payload(&mut req);
@@ -268,6 +291,25 @@ fn app(
                 Ok(res)
             }
         })
+}
+
+/// The body of an answer to HEAD: the size of the GET's body (for `Content-Length`), none of its
+/// bytes. The GET's body is dropped unread, so an endless one (an event stream) ends at once.
+struct Headless(BodySize);
+
+impl MessageBody for Headless {
+    type Error = std::convert::Infallible;
+
+    fn size(&self) -> BodySize {
+        self.0
+    }
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<web::Bytes, Self::Error>>> {
+        std::task::Poll::Ready(None)
+    }
 }
 
 /// How long any request body may take to arrive whole, on every route (the API's JSON bodies

@@ -140,6 +140,10 @@ impl Spec {
                     if op.is_some() {
                         allow.push(method);
                     }
+                    // Every GET is answered to HEAD too (see `startup`).
+                    if method == "GET" && op.is_some() {
+                        allow.push("HEAD");
+                    }
                 }
                 (ResourceDef::new(path.as_str()), allow)
             })
@@ -151,13 +155,14 @@ impl Spec {
 
     /// The methods a path answers, when it is a known path.
     fn allowed(&self, path: &str) -> Option<Vec<&'static str>> {
-        let mut allow: Vec<&'static str> = self
-            .routes
-            .iter()
-            .filter(|(def, _)| def.is_match(path))
-            .flat_map(|(_, methods)| methods.iter().copied())
-            .collect();
-        allow.dedup();
+        let mut allow: Vec<&'static str> = Vec::new();
+        for (_, methods) in self.routes.iter().filter(|(def, _)| def.is_match(path)) {
+            for m in methods {
+                if !allow.contains(m) {
+                    allow.push(m);
+                }
+            }
+        }
         (!allow.is_empty()).then_some(allow)
     }
 }

@@ -28,7 +28,7 @@ pub mod sign_up;
 
 use actix_web::dev::ResourceDef;
 use actix_web::http::{Method, StatusCode, header};
-use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, guard, web};
+use actix_web::{FromRequest, Handler, HttpRequest, HttpResponse, Responder, web};
 
 /// Mounts the pages (outside the OpenAPI document: these answer HTML), and the list of them with
 /// their methods, by which a page asked with another method answers 405 rather than 404.
@@ -98,18 +98,15 @@ struct Pages<'c> {
 }
 
 impl Pages<'_> {
-    /// A page read with `GET`, and with `HEAD` (a link checker's or a monitor's request: the
-    /// same answer without its body, which actix leaves out).
+    /// A page read with `GET`, and so with `HEAD` (a link checker's or a monitor's request: the
+    /// same answer without its body; `startup` answers HEAD as GET on every route).
     fn get<F, Args>(&mut self, path: &'static str, handler: F) -> &mut Self
     where
         F: Handler<Args>,
         Args: FromRequest + 'static,
         F::Output: Responder + 'static,
     {
-        let route = web::route()
-            .guard(guard::Any(guard::Get()).or(guard::Head()))
-            .to(handler);
-        self.cfg.route(path, route);
+        self.cfg.route(path, web::get().to(handler));
         self.known.push((path, Method::GET));
         self.known.push((path, Method::HEAD));
         self

@@ -126,13 +126,97 @@ async fn a_known_path_with_the_wrong_method_names_the_allowed_methods() {
     let app = spawn_app().await;
     let r = app.call(Method::DELETE, "/api/v1/me", None, None).await;
     r.assert_problem(405, "method_not_allowed");
-    assert_eq!(r.header("allow"), "GET, PUT");
+    assert_eq!(r.header("allow"), "GET, HEAD, PUT");
     let r = app.call(Method::PUT, "/api/v1/me/tokens", None, None).await;
     r.assert_problem(405, "method_not_allowed");
-    assert_eq!(r.header("allow"), "GET, POST");
+    assert_eq!(r.header("allow"), "GET, HEAD, POST");
     let r = app.call(Method::GET, "/api/v1/accounts", None, None).await;
     r.assert_problem(405, "method_not_allowed");
     assert_eq!(r.header("allow"), "POST");
+    // HEAD where there is no GET is refused like any other method.
+    let r = app.call(Method::HEAD, "/api/v1/accounts", None, None).await;
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("allow"), "POST");
+    let r = app
+        .call(Method::DELETE, "/api/v1/game-kinds", None, None)
+        .await;
+    r.assert_problem(405, "method_not_allowed");
+    assert_eq!(r.header("allow"), "GET, HEAD");
+}
+
+/// HEAD is answered wherever GET is (RFC 9110): the status and headers of the GET, without its
+/// body; a stream's headers too, at once; the metrics count it as HEAD on the route's pattern.
+#[actix_web::test]
+async fn every_get_of_the_api_answers_head_with_its_headers_and_no_body() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let ada = table.tokens[0].as_str();
+    let game = format!("/api/v1/games/{}", table.id);
+    for (path, token, status) in [
+        ("/api/v1/game-kinds", None, 200),
+        ("/api/v1/me", Some(ada), 200),
+        (game.as_str(), Some(ada), 200),
+        ("/api/v1/games?status=active", Some(ada), 200),
+        ("/api/v1/me", None, 401),
+        (
+            "/api/v1/games/00000000-0000-0000-0000-000000000000",
+            Some(ada),
+            404,
+        ),
+        ("/healthz", None, 200),
+        ("/api/openapi.json", None, 200),
+    ] {
+        let get = app.send(Method::GET, path, token, &[], None).await;
+        let head = app.send(Method::HEAD, path, token, &[], None).await;
+        assert_eq!(get.status, status, "GET {path}: {}", get.text);
+        assert_eq!(head.status, status, "HEAD {path}: {}", head.text);
+        assert!(head.text.is_empty(), "HEAD {path}: {}", head.text);
+        assert!(!get.header("content-length").is_empty(), "GET {path}");
+        for name in [
+            "content-type",
+            "content-length",
+            "etag",
+            "cache-control",
+            "www-authenticate",
+        ] {
+            assert_eq!(head.header(name), get.header(name), "HEAD {path}: {name}");
+        }
+    }
+    // The game's ETag holds for HEAD as for GET.
+    let tag = app.get(&game, Some(ada)).await.header("etag");
+    assert!(!tag.is_empty());
+    let r = app
+        .send(
+            Method::HEAD,
+            &game,
+            Some(ada),
+            &[("If-None-Match", &tag)],
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 304);
+    // The event stream's headers come at once, without waiting for an event.
+    let r = actix_web::rt::time::timeout(
+        std::time::Duration::from_secs(10),
+        app.send(
+            Method::HEAD,
+            "/api/v1/me/events",
+            Some(ada),
+            &[("Accept", "text/event-stream")],
+            None,
+        ),
+    )
+    .await
+    .expect("HEAD of a stream answers at once");
+    assert_eq!(r.status, 200);
+    assert!(r.header("content-type").starts_with("text/event-stream"));
+    let metrics = app.get("/metrics", None).await.text;
+    assert!(
+        metrics.contains(
+            r#"herald_http_requests_total{method="HEAD",route="/api/v1/game-kinds",status="200"}"#
+        ),
+        "{metrics}"
+    );
 }
 
 #[actix_web::test]
