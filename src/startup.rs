@@ -2,7 +2,6 @@
 //! tests (which bind port 0 and read [`Application::port`]).
 
 use crate::config::Settings;
-use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::routes::{self, Spec};
 use crate::state::AppState;
@@ -212,12 +211,8 @@ fn app(
     let api = App::new()
         .app_data(state)
         .app_data(spec)
-        .app_data(web::PathConfig::default().error_handler(|err, req| {
-            ApiError::NotFound(format!("there is nothing at {}: {err}", req.path())).into()
-        }))
-        .app_data(web::QueryConfig::default().error_handler(|err, _| {
-            ApiError::Validation(format!("bad query parameters: {err}")).into()
-        }))
+        .app_data(web::PathConfig::default().error_handler(routes::path_error))
+        .app_data(web::QueryConfig::default().error_handler(routes::query_error))
         // Only the pages read forms.
         .app_data(web::FormConfig::default().error_handler(crate::web::form_error))
         .into_utoipa_app();

@@ -17,6 +17,7 @@ pub mod invitations;
 pub mod json;
 pub mod metrics;
 pub mod notifications;
+pub mod params;
 pub mod ratings;
 pub mod schemas;
 pub mod vacation;
@@ -119,6 +120,8 @@ fn document_json(api: &utoipa::openapi::OpenApi) -> String {
 pub struct Spec {
     pub json: String,
     routes: Vec<(ResourceDef, Vec<&'static str>)>,
+    /// What each operation's path segments and query parameters take.
+    params: params::Params,
 }
 
 impl Spec {
@@ -150,7 +153,14 @@ impl Spec {
             .collect();
         let mut json = document_json(&api);
         json.push('\n');
-        Spec { json, routes }
+        let params = serde_json::from_str(&json)
+            .map(|doc| params::Params::of(&doc))
+            .unwrap_or_default();
+        Spec {
+            json,
+            routes,
+            params,
+        }
     }
 
     /// The methods a path answers, when it is a known path.
@@ -193,6 +203,36 @@ pub async fn fallback(
         Some(allow) => ApiError::MethodNotAllowed { allow },
         None => ApiError::NotFound(format!("there is nothing at {}", req.path())),
     })
+}
+
+/// A path segment that does not parse (an id that is not a UUID): 404, on the pages as a page,
+/// on the API as a problem naming the segment and what it takes. actix's text quotes the whole
+/// path and serde's wording, so it is not shown.
+pub fn path_error(_: actix_web::error::PathError, req: &HttpRequest) -> actix_web::Error {
+    if crate::web::is_page(req.path()) {
+        return crate::web::unreadable_address(req, actix_web::http::StatusCode::NOT_FOUND);
+    }
+    let detail = match req.app_data::<web::Data<Arc<Spec>>>() {
+        Some(spec) => spec.params.path_problem(req),
+        None => "there is nothing here".to_owned(),
+    };
+    ApiError::NotFound(detail).into()
+}
+
+/// Query parameters that do not parse (a word for a number, a parameter given twice): 422, on
+/// the pages as a page, on the API as a problem naming the parameter and what it takes.
+pub fn query_error(_: actix_web::error::QueryPayloadError, req: &HttpRequest) -> actix_web::Error {
+    if crate::web::is_page(req.path()) {
+        return crate::web::unreadable_address(
+            req,
+            actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+        );
+    }
+    let detail = match req.app_data::<web::Data<Arc<Spec>>>() {
+        Some(spec) => spec.params.query_problem(req),
+        None => "the query parameters are not those this route reads".to_owned(),
+    };
+    ApiError::Validation(detail).into()
 }
 
 /// The request's `Idempotency-Key`, if any, bound to `scope` (the operation and its body): a

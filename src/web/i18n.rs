@@ -818,6 +818,24 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "address_not_found",
+        [
+            "There is nothing at this address: check the link you followed.",
+            "No hay nada en esta dirección: comprueba el enlace que seguiste.",
+            "Non c'è niente a questo indirizzo: controlla il link che hai seguito.",
+            "Il n'y a rien à cette adresse : vérifiez le lien que vous avez suivi.",
+        ],
+    ),
+    (
+        "address_unreadable",
+        [
+            "This address could not be read: its parameters are not those of this page. Check the link you followed.",
+            "No se pudo leer esta dirección: sus parámetros no son los de esta página. Comprueba el enlace que seguiste.",
+            "Non è stato possibile leggere questo indirizzo: i suoi parametri non sono quelli di questa pagina. Controlla il link che hai seguito.",
+            "Cette adresse n'a pas pu être lue : ses paramètres ne sont pas ceux de cette page. Vérifiez le lien que vous avez suivi.",
+        ],
+    ),
+    (
         "form_unreadable",
         [
             "The form could not be read: its fields are not those of a form.",

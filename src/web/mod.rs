@@ -178,6 +178,26 @@ pub fn method_not_allowed(req: &HttpRequest, allow: &[Method]) -> HttpResponse {
     res
 }
 
+/// Whether `path` is a page's (answered as HTML) rather than the API's or the operators'.
+pub fn is_page(path: &str) -> bool {
+    !(path.starts_with("/api/") || ["/metrics", "/healthz", "/readyz"].contains(&path))
+}
+
+/// A page's address that cannot be read, as a page in the reader's language: a path segment that
+/// is not what its route takes (404: there is nothing there), or query parameters that are not
+/// (422). Nothing of the address is repeated.
+pub fn unreadable_address(req: &HttpRequest, status: StatusCode) -> actix_web::Error {
+    let chrome = layout::Chrome::anonymous(i18n::request_locale(req));
+    let l = chrome.locale;
+    let (title, text) = if status == StatusCode::NOT_FOUND {
+        (i18n::t(l, "not_found"), i18n::t(l, "address_not_found"))
+    } else {
+        (i18n::t(l, "error"), i18n::t(l, "address_unreadable"))
+    };
+    let res = layout::message(&chrome, status, title, text);
+    actix_web::error::InternalError::from_response("unreadable address", res).into()
+}
+
 /// How a form that cannot be read is answered, on every page: with the status actix gives the
 /// reason (415 for another media type, 413 for too large, 400 otherwise) and a page saying why
 /// in the reader's language, where actix alone answers a line of plain English.

@@ -233,3 +233,94 @@ async fn an_id_that_is_not_a_uuid_is_not_found() {
         .await;
     r.assert_problem(404, "not_found");
 }
+
+/// A path segment or a query parameter the API cannot read is refused with a short sentence
+/// naming it and what it takes: not the address, not serde's words.
+#[actix_web::test]
+async fn an_unreadable_path_segment_or_query_parameter_is_named_with_what_it_takes() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let ada = table.tokens[0].as_str();
+    let long = "a".repeat(20_000);
+    let cases = [
+        (
+            Method::DELETE,
+            format!("/api/v1/games/{}/invitations/abc", table.id),
+            404,
+            "the path segment `seat` must be a number from 0 to 7",
+        ),
+        (
+            Method::DELETE,
+            format!("/api/v1/games/{}/invitations/99999", table.id),
+            404,
+            "the path segment `seat` must be a number from 0 to 7",
+        ),
+        (
+            Method::GET,
+            "/api/v1/games/zzz".to_owned(),
+            404,
+            "the path segment `id` must be a UUID",
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/games/{long}"),
+            404,
+            "the path segment `id` must be a UUID",
+        ),
+        (
+            Method::GET,
+            "/api/v1/games?my_turn=maybe".to_owned(),
+            422,
+            "the query parameter `my_turn` must be `true` or `false`",
+        ),
+        (
+            Method::GET,
+            "/api/v1/games?status=active&status=finished".to_owned(),
+            422,
+            "the query parameter `status` is given more than once",
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/games?status={long}"),
+            422,
+            "the query parameter `status` must be one of `waiting`, `active`, `finished`, `aborted`",
+        ),
+        (
+            Method::GET,
+            "/api/v1/me/events?after=x".to_owned(),
+            422,
+            "the query parameter `after` must be a whole number of at least 0",
+        ),
+        (
+            Method::GET,
+            format!("/api/v1/games?{long}=1"),
+            422,
+            "is not a query parameter of this route; it reads `status`, `my_turn`",
+        ),
+    ];
+    for (method, path, status, said) in cases {
+        let r = app.call(method.clone(), &path, Some(ada), None).await;
+        let short: String = path.chars().take(80).collect();
+        let code = if status == 404 {
+            "not_found"
+        } else {
+            "validation_failed"
+        };
+        assert_eq!(r.status, status, "{method} {short}: {}", r.text);
+        assert_eq!(r.code(), code, "{method} {short}: {}", r.text);
+        let detail = r.json["detail"].as_str().unwrap();
+        assert!(detail.contains(said), "{method} {short}: {detail}");
+        assert!(detail.chars().count() <= 200, "{method} {short}: {detail}");
+        for word in [
+            "deserialize",
+            "parse",
+            "i16",
+            "abc",
+            "zzz",
+            "maybe",
+            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        ] {
+            assert!(!detail.contains(word), "{method} {short}: {detail}");
+        }
+    }
+}

@@ -1804,3 +1804,59 @@ async fn pages_answer_wrong_methods_and_media_types_as_pages() {
         .await;
     assert_eq!(nowhere.status, 404, "{}", nowhere.text);
 }
+
+/// An address a page cannot read (an id that is not one, a link's parameter given twice) is
+/// answered as a page in the reader's language, like the pages' other refusals, not as the
+/// API's problem, and without repeating the address.
+#[actix_web::test]
+async fn pages_answer_unreadable_addresses_as_pages_in_the_readers_language() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    for path in [
+        "/play/zzz",
+        "/players/zzz",
+        "/invitations/zzz",
+        "/play/zzz?t=a&t=b",
+    ] {
+        let r = app
+            .send(
+                Method::GET,
+                path,
+                None,
+                &[("Accept", "text/html"), ("Accept-Language", "fr")],
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 404, "{path}: {}", r.text);
+        assert!(r.header("content-type").starts_with("text/html"), "{path}");
+        assert!(r.text.contains("Introuvable"), "{path}: {}", r.text);
+        assert!(
+            r.text.contains("vérifiez le lien que vous avez suivi"),
+            "{path}: {}",
+            r.text
+        );
+        assert!(!r.text.contains("zzz"), "{path}: {}", r.text);
+    }
+    for path in [
+        format!("/play/{}?t=a&t=b", table.id),
+        "/archive?page=1&page=2".to_owned(),
+    ] {
+        let r = app
+            .send(
+                Method::GET,
+                &path,
+                None,
+                &[("Accept", "text/html"), ("Accept-Language", "es")],
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 422, "{path}: {}", r.text);
+        assert!(r.header("content-type").starts_with("text/html"), "{path}");
+        assert!(
+            r.text.contains("No se pudo leer esta dirección"),
+            "{path}: {}",
+            r.text
+        );
+        assert!(!r.text.contains("duplicate"), "{path}: {}", r.text);
+    }
+}
