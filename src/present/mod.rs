@@ -23,27 +23,16 @@ pub fn pick(locale: Locale, t: &T) -> &'static str {
 /// `t` in `locale` with each `{key}` replaced, and each `[one|other]` in the words resolved for
 /// the number last put in before it (see [`Sentence::say`]).
 pub fn fill(locale: Locale, t: &T, values: &[(&str, &str)]) -> String {
+    let args = values
+        .iter()
+        .map(|(key, value)| (*key, Part::Text((*value).to_owned())))
+        .collect();
     let mut out = String::new();
-    let mut rest = pick(locale, t);
-    let mut count: Option<u64> = None;
-    while let Some(open) = rest.find('{') {
-        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
-            break;
-        };
-        out.push_str(&forms(locale, &rest[..open], count));
-        match values
-            .iter()
-            .find(|(key, _)| *key == &rest[open + 1..close])
-        {
-            Some((_, value)) => {
-                out.push_str(value);
-                count = value.trim().parse().ok().or(count);
-            }
-            None => out.push_str(&rest[open..=close]),
+    for part in Sentence::say(locale, t, args).0 {
+        if let Part::Text(text) = part {
+            out.push_str(&text);
         }
-        rest = &rest[close + 1..];
     }
-    out.push_str(&forms(locale, rest, count));
     out
 }
 
@@ -106,7 +95,6 @@ impl Sentence {
     /// stays as written, so a missing argument shows instead of vanishing). A `[one|other]` in
     /// the words takes the form for the number last put in before it: `{n} [squire|squires]`.
     pub fn say(locale: Locale, t: &T, args: Vec<(&str, Part)>) -> Sentence {
-        let mut args = args;
         let mut parts = Vec::new();
         let mut rest = pick(locale, t);
         let mut count: Option<u64> = None;
@@ -115,16 +103,16 @@ impl Sentence {
                 break;
             };
             let key = &rest[open + 1..close];
-            match args.iter().position(|(k, _)| *k == key) {
-                Some(i) => {
+            // A key may stand more than once.
+            match args.iter().find(|(k, _)| *k == key) {
+                Some((_, part)) => {
                     if open > 0 {
                         parts.push(Part::Text(forms(locale, &rest[..open], count)));
                     }
-                    let part = args.swap_remove(i).1;
-                    if let Part::Text(text) = &part {
+                    if let Part::Text(text) = part {
                         count = text.trim().parse().ok().or(count);
                     }
-                    parts.push(part);
+                    parts.push(part.clone());
                 }
                 None => parts.push(Part::Text(rest[..=close].to_owned())),
             }

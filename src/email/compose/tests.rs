@@ -182,7 +182,7 @@ fn a_game_over_mail_is_written_from_its_value_alone() {
     assert_eq!(mail.subject, "Game over: Magnate with Bruno");
     let text = &mail.text;
     assert!(text.contains("You won.\r\n"), "{text}");
-    assert!(text.contains("Final score:\r\n- Ada: 3 districts won (tie-break total 12)\r\n- Bruno: 1 districts won (tie-break total 9)\r\n"), "{text}");
+    assert!(text.contains("Final score:\r\n- Ada: 3 districts won (tie-break total 12)\r\n- Bruno: 1 district won (tie-break total 9)\r\n"), "{text}");
     assert!(text.contains(&"ab".repeat(32)) && text.contains(&"cd".repeat(32)));
     assert!(text.contains("https://herald.test/api/v1/games/7/fairness"));
     assert!(!text.contains("lost on time"), "{text}");
