@@ -68,6 +68,10 @@ fn read_body(
         .headers()
         .get(header::CONTENT_TYPE)
         .map(|v| v.to_str().unwrap_or("?").to_owned());
+    let encoding = req
+        .headers()
+        .get(header::CONTENT_ENCODING)
+        .map(|v| v.to_str().unwrap_or("?").trim().to_ascii_lowercase());
     let declared_length = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -87,6 +91,25 @@ fn read_body(
                     "the body must be application/json, not {essence:?}"
                 )));
             }
+            // JSON is UTF-8 (RFC 8259 section 8.1): a body said to be in another charset would be
+            // read wrongly, not refused, if it were believed.
+            let charset = content_type.split(';').skip(1).find_map(|p| {
+                let (name, value) = p.split_once('=')?;
+                name.trim()
+                    .eq_ignore_ascii_case("charset")
+                    .then(|| value.trim().trim_matches('"').to_ascii_lowercase())
+            });
+            if let Some(charset) = charset.filter(|c| c != "utf-8" && c != "utf8") {
+                return Err(ApiError::UnsupportedMediaType(format!(
+                    "JSON is read as UTF-8: the charset {charset:?} is not"
+                )));
+            }
+        }
+        // A compressed body is not read: refused by name, rather than read as broken JSON.
+        if let Some(encoding) = encoding.filter(|e| e != "identity") {
+            return Err(ApiError::UnsupportedMediaType(format!(
+                "the body must be sent without a Content-Encoding, not {encoding:?}"
+            )));
         }
         let too_large = ApiError::PayloadTooLarge {
             limit: MAX_BODY_BYTES,

@@ -108,6 +108,51 @@ async fn a_body_of_another_media_type_is_refused() {
         )
         .await;
     r.assert_problem(415, "unsupported_media_type");
+    // JSON said to be in another charset, or compressed, is refused by name rather than read
+    // as something else (it used to be parsed as plain UTF-8); nobody is registered.
+    let ada = serde_json::to_vec(&serde_json::json!(
+        {"email": "ada@example.test", "display_name": "Ada", "password": "correct horse 42"}
+    ))
+    .unwrap();
+    for (headers, named) in [
+        (
+            vec![("Content-Type", "application/json; charset=latin1")],
+            "latin1",
+        ),
+        (
+            vec![
+                ("Content-Type", "application/json"),
+                ("Content-Encoding", "gzip"),
+            ],
+            "gzip",
+        ),
+    ] {
+        let r = app
+            .send(
+                Method::POST,
+                "/api/v1/accounts",
+                None,
+                &headers,
+                Some(ada.clone()),
+            )
+            .await;
+        r.assert_problem(415, "unsupported_media_type");
+        assert!(r.text.contains(named), "{}", r.text);
+    }
+    // UTF-8 said so, in any spelling, and `identity`, are read.
+    let r = app
+        .send(
+            Method::POST,
+            "/api/v1/accounts",
+            None,
+            &[
+                ("Content-Type", "application/json; charset=\"UTF-8\""),
+                ("Content-Encoding", "identity"),
+            ],
+            Some(ada),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
 }
 
 #[actix_web::test]
