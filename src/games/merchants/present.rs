@@ -572,8 +572,7 @@ fn side(v: &Value) -> Part {
 fn target(locale: Locale, v: &Value) -> Part {
     let named = |t: &T| Part::Text(pick(locale, t).to_owned());
     match v["kind"].as_str() {
-        Some("player") => Part::Seat(v["id"].as_i64().unwrap_or(-1)),
-        Some("npc") => Part::Text(npc_by_card(&v["id"])),
+        Some("player" | "npc") => side(v),
         Some("merchant") => named(&THE_MERCHANT),
         Some("rumor") => named(&THE_RUMOR),
         Some("mission") => named(&THE_MISSION),

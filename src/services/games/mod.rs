@@ -1146,22 +1146,23 @@ fn apply(
                 index,
             })?;
         let number = game.action_count + 1 + i64::try_from(index).unwrap_or(i64::MAX);
+        let n = u64::try_from(number).unwrap_or(u64::MAX);
         let pending = state.pending();
-        let (logged, turned_up) = state
-            .submit_telling(
-                seat,
-                &action,
-                &seed,
-                u64::try_from(number).unwrap_or(u64::MAX),
-            )
-            .map_err(|refused| refusal(refused, index, pending))?;
+        // Only an action with more after it needs telling what it turned up: a submission of
+        // one action (nearly all of them) does no more than play it.
+        let more = index + 1 < submission.actions.len();
+        let played = if more {
+            state.submit_telling(seat, &action, &seed, n)
+        } else {
+            state.submit(seat, &action, &seed, n).map(|l| (l, false))
+        };
+        let (logged, turned_up) = played.map_err(|refused| refusal(refused, index, pending))?;
         // An action that rolled, drew or revealed ends its list: what follows it being accepted
         // or refused (or checked) would tell the player the hidden outcome before they commit.
         // So does one that ends the seat's turn, whatever it turned up: the others' hidden
         // standing orders and scripts that then play (Merchants & Marauders) would otherwise
         // show through where the list ends. One sentence for both, so that it never tells which.
-        let ended = pending.contains(seat) && !state.pending().contains(seat);
-        if (turned_up || ended) && index + 1 < submission.actions.len() {
+        if more && (turned_up || (pending.contains(seat) && !state.pending().contains(seat))) {
             let notation = action.notation();
             return Err(ApiError::InvalidAction {
                 detail: format!(
