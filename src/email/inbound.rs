@@ -21,6 +21,9 @@ pub const MAX_LINE: usize = 1000;
 pub struct Reply {
     /// `<id>` from `Message-ID`, if the message has one.
     pub message_id: Option<String>,
+    /// The message it answers: the last `<id>` of `In-Reply-To`, or of `References` without
+    /// one.
+    pub replied_to: Option<String>,
     /// The `From` address, in lower case.
     pub from: Option<String>,
     /// The addresses of `To`, `Cc`, `Delivered-To`, `X-Original-To` and `Envelope-To`, in lower
@@ -89,6 +92,7 @@ pub fn read(raw: &[u8]) -> Option<Reply> {
     let lines = move_lines(&text, 1 + MORE_LINES);
     Some(Reply {
         message_id: message.message_id().map(|id| format!("<{}>", id.trim())),
+        replied_to: last_id(&header("In-Reply-To")).or_else(|| last_id(&header("References"))),
         from,
         recipients,
         automatic,
@@ -191,6 +195,16 @@ fn automatic(
 }
 
 /// The addresses in a header value written loosely (`<a@b>`, `a@b`, several per line).
+/// The last `<id>` in the values of a header naming messages (`In-Reply-To`, `References`).
+fn last_id(values: &[String]) -> Option<String> {
+    values
+        .iter()
+        .flat_map(|v| v.split('<').skip(1))
+        .filter_map(|v| v.split_once('>'))
+        .map(|(id, _)| format!("<{}>", id.trim()))
+        .last()
+}
+
 fn addresses_in(value: &str) -> Vec<String> {
     value
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '<' | '>' | '"'))
@@ -548,6 +562,23 @@ const FILINGS: [&str; 2] = ["orders", "script"];
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_message_answered_is_the_last_of_in_reply_to_or_else_of_references() {
+        let with = |headers: &str| {
+            let raw = format!("From: a@example.test\r\n{headers}Subject: x\r\n\r\n1\r\n");
+            read(raw.as_bytes()).and_then(|r| r.replied_to)
+        };
+        assert_eq!(
+            with("In-Reply-To: <a.l1@h>\r\nReferences: <root@h> <b@h>\r\n").as_deref(),
+            Some("<a.l1@h>")
+        );
+        assert_eq!(
+            with("References: <root@h>\r\n <b.l2@h>\r\n").as_deref(),
+            Some("<b.l2@h>")
+        );
+        assert_eq!(with(""), None);
+    }
 
     fn crlf(text: &str) -> Vec<u8> {
         text.replace('\n', "\r\n").into_bytes()

@@ -17,7 +17,7 @@
 use super::games::{self, Mode, Submission};
 use crate::auth::links::{LinkError, LinkKeys};
 use crate::domain::{GameId, UserId};
-use crate::email::compose::MOVES_LISTED;
+use crate::email::compose::{MOVES_LISTED, numbered_these};
 use crate::email::inbound::{self, Reply};
 use crate::email::jobs::{Answer, AnswerMail, NotAllowed};
 use crate::error::ApiError;
@@ -335,7 +335,15 @@ impl Read<'_> {
             if actions.is_empty() {
                 continue;
             }
-            let (line, actions) = match numbered(conn, UserId(user), grant, &line, actions) {
+            let (line, actions) = match numbered(
+                conn,
+                UserId(user),
+                grant,
+                written,
+                self.reply,
+                &line,
+                actions,
+            ) {
                 Ok(read) => read,
                 Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => return Err(e),
                 // A number was meant as the move: its refusal is the answer.
@@ -384,13 +392,16 @@ impl Read<'_> {
 
 /// A move given by its number in the mail's list (`3`, `3.`, `#3`): the seat's legal move of
 /// that number (1 the first) in the position the mail showed, read only while the game is still
-/// there, returned as the line to report (`3. B:4VL@b+V+L3`) and the action to play. A move
-/// copied with its number (`3. B:4VL@b+V+L3`) is the move after the number. Other lines are
-/// left as they are.
+/// there, or while the seat still has the mail's decision before it with the same list (see
+/// [`same_list`]); returned as the line to report (`3. B:4VL@b+V+L3`) and the action to play. A
+/// move copied with its number (`3. B:4VL@b+V+L3`) is the move after the number. Other lines
+/// are left as they are.
 fn numbered(
     conn: &mut PgConnection,
     user: UserId,
     grant: crate::auth::links::ReplyGrant,
+    written: chrono::DateTime<chrono::Utc>,
+    reply: &Reply,
     line: &str,
     actions: Vec<String>,
 ) -> Result<(String, Vec<String>), ApiError> {
@@ -410,22 +421,24 @@ fn numbered(
         index: 0,
     };
     let game = games::get(conn, Some(user), GameId(grant.game.0))?;
-    // The numbers are those of the mail's position: on any other, refused as stale (the
-    // answer lists the moves now, numbered afresh).
-    if game.version != grant.version {
+    // Only the moves the mail showed have numbers.
+    let listed: Vec<String> = game
+        .legal_actions
+        .iter()
+        .take(MOVES_LISTED)
+        .filter_map(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
+        .filter_map(|a| a["notation"].as_str().map(str::to_owned))
+        .collect();
+    // The numbers are those of the mail's list: on another position, refused as stale (the
+    // answer lists the moves now, numbered afresh) unless they still mean the same moves.
+    if game.version != grant.version && !same_list(conn, grant, written, reply, &listed)? {
         return Err(ApiError::StaleVersion {
             current: game.version,
             expected: grant.version,
         });
     }
-    // Only the moves the mail showed have numbers.
-    let listed = game.legal_actions.len().min(MOVES_LISTED);
-    let notation = n
-        .checked_sub(1)
-        .filter(|i| *i < listed)
-        .and_then(|i| game.legal_actions.get(i))
-        .and_then(|raw| serde_json::from_str::<serde_json::Value>(raw.get()).ok())
-        .and_then(|a| a["notation"].as_str().map(str::to_owned));
+    let notation = n.checked_sub(1).and_then(|i| listed.get(i)).cloned();
+    let listed = listed.len();
     match notation {
         Some(m) => Ok((format!("{n}. {m}"), vec![m])),
         None if listed == 0 => Err(refuse(format!(
@@ -435,6 +448,24 @@ fn numbered(
             "there is no move {n}: the mail numbered its moves from 1 to {listed}"
         ))),
     }
+}
+
+/// Whether a reply's numbers, read on a position newer than its mail's, still mean the moves
+/// the mail numbered: the seat still has the mail's decision before it ([`still_deciding`]:
+/// only others have acted, as in a vote taken by several at once) and the mail it answers
+/// (`In-Reply-To`) numbered exactly the moves listed now, which its `Message-ID` tells. A
+/// reply without `In-Reply-To` is read as before: stale.
+fn same_list(
+    conn: &mut PgConnection,
+    grant: crate::auth::links::ReplyGrant,
+    written: chrono::DateTime<chrono::Utc>,
+    reply: &Reply,
+    listed: &[String],
+) -> Result<bool, ApiError> {
+    let Some(answered) = reply.replied_to.as_deref() else {
+        return Ok(false);
+    };
+    Ok(numbered_these(answered, listed) && still_deciding(conn, grant, written)?)
 }
 
 /// Submits a reply's actions for the seat of `grant`. A reply whose game moved on since its mail

@@ -962,6 +962,74 @@ async fn replies_to_a_decision_taken_by_several_at_once_all_play() {
     }
 }
 
+/// In a decision taken by several at once, a move given by its number still plays after the
+/// others' replies moved the game on: the mail it answers (its `In-Reply-To`) numbered the same
+/// moves as are listed now. Without `In-Reply-To` the numbers cannot be checked and the reply is
+/// refused as stale, changing nothing.
+#[actix_web::test]
+async fn numbered_replies_to_a_decision_taken_by_several_at_once_all_play() {
+    let po = post_office().await;
+    let (id, tokens) = po.app.lancaster_three().await;
+    po.post();
+    let path = format!("/api/v1/games/{id}");
+    let mut mails = Vec::new();
+    for (t, (email, _)) in tokens.iter().zip(crate::helpers::THREE) {
+        let listed = po.app.get(&path, Some(t)).await.json["legal_actions"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let first = listed[0]["notation"].as_str().unwrap().to_owned();
+        mails.push((email, po.latest_turn_mail(email), first, t));
+    }
+    let version = |r: &crate::helpers::Reply| r.json["version"].as_i64().unwrap();
+    let mut before = version(&po.app.get(&path, Some(&tokens[0])).await);
+    for (i, (email, mail, first, token)) in mails.into_iter().enumerate() {
+        let (raw, _) = reply(&mail, email, "1", Shape::Plain, "");
+        if i == 1 {
+            // The same reply without the headers naming the mail it answers.
+            let bare: String = String::from_utf8(raw.clone())
+                .unwrap()
+                .split("\r\n")
+                .filter(|l| !l.starts_with("In-Reply-To:") && !l.starts_with("References:"))
+                .map(|l| format!("{l}\r\n"))
+                .collect();
+            let bare = bare.replace("Message-ID: <reply-", "Message-ID: <bare-reply-");
+            po.smtp(email, &reply_address(&mail), bare.into_bytes())
+                .await
+                .unwrap();
+            assert_eq!(
+                version(&po.app.get(&path, Some(token)).await),
+                before,
+                "{email}: a bare number played"
+            );
+            let answers = po.post();
+            assert!(
+                answers
+                    .iter()
+                    .any(|m| m.is_to(email)
+                        && m.text().contains("moved on since the mail you answered")),
+                "{email}: {answers:?}"
+            );
+        }
+        po.smtp(email, &reply_address(&mail), raw).await.unwrap();
+        let answers = po.post();
+        let answer = answers
+            .iter()
+            .find(|m| m.is_to(email))
+            .unwrap_or_else(|| panic!("{email} got no answer"));
+        assert!(
+            answer
+                .text()
+                .contains(&format!("\u{201c}1. {first}\u{201d}")),
+            "{email}: {}",
+            answer.text()
+        );
+        let now = version(&po.app.get(&path, Some(token)).await);
+        assert!(now > before, "{email}'s reply 1 ({first:?}) did not play");
+        before = now;
+    }
+}
+
 /// A reply with a line far longer than SMTP's 1000 octets (an HTML mail program's paragraph)
 /// is read and plays, rather than cut off mid-message; `HELP` is answered.
 #[actix_web::test]

@@ -335,6 +335,36 @@ pub struct ByMail {
 /// by its number (`services::inbound`), never one it did not show.
 pub const MOVES_LISTED: usize = 40;
 
+/// A short tag of the moves a mail numbered, in order (the first [`MOVES_LISTED`]): the same
+/// tag means the same move for every number. Only the seat's own moves go in, which its mail
+/// shows it anyway.
+pub fn list_tag(moves: &[String]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for m in moves.iter().take(MOVES_LISTED) {
+        hash.update(m.as_bytes());
+        hash.update(b"\n");
+    }
+    format!(
+        "l{}",
+        hex::encode(hash.finalize().get(..8).unwrap_or_default())
+    )
+}
+
+/// Whether the mail whose `Message-ID` is `message_id` (`<local@domain>`) numbered exactly
+/// `moves` (the first [`MOVES_LISTED`] of them).
+pub fn numbered_these(message_id: &str, moves: &[String]) -> bool {
+    let local = message_id
+        .trim()
+        .trim_start_matches('<')
+        .split('@')
+        .next()
+        .unwrap_or_default();
+    local
+        .rsplit_once('.')
+        .is_some_and(|(_, tag)| tag == list_tag(moves))
+}
+
 impl ByMail {
     /// How to reply with a move, and the moves.
     fn write(&self, locale: Locale, doc: &mut Doc) {
@@ -362,6 +392,12 @@ fn footer(url: &str, locale: Locale, mail: &mut Mail, doc: &mut Doc) {
 fn finish(mut mail: Mail, doc: &Doc) -> Mail {
     mail.text = doc.text();
     mail.html = doc.html();
+    if !doc.moves.is_empty() {
+        // The numbers of the listed moves, carried in our Message-ID and so in the reply's
+        // `In-Reply-To`: a reply by number that arrives after others' sealed choices in a
+        // decision taken at once still reads against the list it saw (`services::inbound`).
+        mail.message_id = format!("{}.{}", mail.message_id, list_tag(&doc.moves));
+    }
     mail.reply_to.clone_from(&doc.reply_to);
     if let Some((_, url)) = &doc.link {
         mail.links.push(url.clone());
