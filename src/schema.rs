@@ -213,6 +213,7 @@ diesel::table! {
         dropped -> Bool,
         next_reminder_at -> Nullable<Timestamptz>,
         closed -> Bool,
+        pending_version -> Nullable<Int8>,
     }
 }
 

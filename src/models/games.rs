@@ -172,6 +172,8 @@ pub struct GameSeat {
     pub next_reminder_at: Option<DateTime<Utc>>,
     /// Declined or withdrawn: neither taken, invited nor open.
     pub closed: bool,
+    /// The game's version when the seat's current decision began (`None` when not pending).
+    pub pending_version: Option<i64>,
 }
 
 #[derive(Debug, Insertable)]

@@ -478,6 +478,8 @@ pub async fn submit_actions(
     let submission = Submission {
         expected_version: body.0.expected_version,
         actions: body.0.actions,
+        // The API's contract: any change since the version given is `stale_version`.
+        same_decision: false,
     };
     let user = auth.user_id;
     // Observed when dropped: refusals count too, they take the same path.
@@ -530,6 +532,8 @@ pub async fn check_actions(
     let submission = Submission {
         expected_version: body.0.expected_version,
         actions: body.0.actions,
+        // The API's contract: any change since the version given is `stale_version`.
+        same_decision: false,
     };
     let user = auth.user_id;
     let kept = state.seen.clone();

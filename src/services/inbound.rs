@@ -481,6 +481,8 @@ fn submit(
     let mut submission = Submission {
         expected_version: grant.version,
         actions: actions.iter().map(|a| json!({"notation": a})).collect(),
+        // The mail's own rule (`still_deciding`) reads the time its mail was written.
+        same_decision: false,
     };
     loop {
         // Moves by mail are few: they keep no state for the next move.

@@ -550,6 +550,8 @@ async fn store(
         let submission = Submission {
             expected_version: version,
             actions: vec![action],
+            // A form read before others acted is still about this seat's decision.
+            same_decision: true,
         };
         games::submit(
             conn,

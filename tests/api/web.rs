@@ -431,6 +431,52 @@ async fn every_form_refusal_has_its_answer() {
     assert_eq!(o.status, 403, "another session's CSRF token: {}", o.text);
 }
 
+/// A page read before the others acted is still about the seat's decision: in Lancaster's
+/// opening, decided by all three at once, a form posted after another player's choice plays (it
+/// used to be refused as stale); a form read before the seat's own move still is.
+#[actix_web::test]
+async fn a_page_form_read_before_the_others_decided_still_plays() {
+    let app = spawn_app().await;
+    let (id, tokens) = app.lancaster_three().await;
+    let emails = crate::helpers::THREE;
+    let path = format!("/api/v1/games/{id}");
+    let ada = app.get(&path, Some(&tokens[0])).await.json;
+    let first = ada["legal_actions"][0].clone();
+    assert!(!first.is_null(), "Ada decides at the start: {ada}");
+    let cookie = signed_in(&app, &tokens[0], emails[0].0).await;
+    let read = page(&app, &format!("/play/{id}"), &cookie).await;
+    let kind = first["type"].as_str().unwrap();
+    let action = form_action(&read.text, kind).unwrap_or_else(|| panic!("no {kind} form"));
+    // Bruno decides by the API meanwhile.
+    let bruno = app.get(&path, Some(&tokens[1])).await.json;
+    let his = bruno["legal_actions"][0].clone();
+    let body = serde_json::json!({"expected_version": bruno["version"], "actions": [his]});
+    let decided = app
+        .post(
+            &format!("/api/v1/games/{id}/actions"),
+            Some(&tokens[1]),
+            body,
+        )
+        .await;
+    assert_eq!(decided.status, 200, "{}", decided.text);
+    let before = app.get(&path, Some(&tokens[0])).await.json["version"]
+        .as_i64()
+        .unwrap();
+    let notation = first["notation"].as_str().unwrap();
+    let form = format!("notation={}", urlencode(notation));
+    let posted = post_form(&app, &action, &cookie, &form).await;
+    assert_eq!(posted.status, 303, "{}", posted.text);
+    let after = app.get(&path, Some(&tokens[0])).await.json;
+    assert_eq!(after["version"].as_i64().unwrap(), before + 1, "{after}");
+    // The same form again: Ada has acted since it was read.
+    let again = post_form(&app, &action, &cookie, &form).await;
+    assert_eq!(again.status, 409, "{}", again.text);
+    assert_eq!(
+        app.get(&path, Some(&tokens[0])).await.json["version"],
+        after["version"]
+    );
+}
+
 fn cookie_csrf(action: &str) -> String {
     action
         .split("&csrf=")

@@ -65,6 +65,12 @@ pub struct NewGameRequest {
 pub struct Submission {
     pub expected_version: i64,
     pub actions: Vec<Value>,
+    /// An older `expected_version` is taken while the seat has had its decision before it
+    /// since that version without acting: only others have acted since (a vote taken by
+    /// several at once, an opponent's out-of-turn preference), and the rules check the actions
+    /// against the game as it is now. The pages' door; the API's answers `stale_version` as
+    /// its contract says.
+    pub same_decision: bool,
 }
 
 /// What a submission answered: a fresh resource, or the stored answer to an earlier request
@@ -1127,7 +1133,9 @@ fn apply(
     submission: &Submission,
 ) -> Result<Applied, ApiError> {
     let seat = seat_in_play(game, seats, user, "seats are still open")?;
-    if submission.expected_version != game.version {
+    if submission.expected_version != game.version
+        && !(submission.same_decision && deciding_since(seats, seat, submission.expected_version))
+    {
         return Err(ApiError::StaleVersion {
             current: game.version,
             expected: submission.expected_version,
@@ -1203,6 +1211,13 @@ fn seat_in_play(
         GameStatus::Finished | GameStatus::Aborted => Err(ApiError::GameOver { index: None }),
         GameStatus::Active => Ok(seat),
     }
+}
+
+/// Whether `seat` has had its decision before it since `version` (or earlier) without acting.
+fn deciding_since(seats: &[SeatRow], seat: crate::engine::Seat, version: i64) -> bool {
+    seats.iter().any(|s| {
+        s.seat() == seat && s.row.is_pending && s.row.pending_version.is_some_and(|v| v <= version)
+    })
 }
 
 /// The answer to a stored submission: logged, and the game rendered for `user`.

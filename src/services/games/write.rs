@@ -145,7 +145,7 @@ fn store(conn: &mut PgConnection, step: Step<'_>) -> Result<Option<Written>, Api
         if timing.changes_nothing() {
             continue;
         }
-        timing.apply(&mut seat.row, clock, game.seat_count, now);
+        timing.apply(&mut seat.row, clock, game.seat_count, (now, version));
         changed.push(seat.row.clone());
     }
     let change = Change {
@@ -242,9 +242,11 @@ impl Timing {
     }
 
     /// A decision that ends (acted, or no longer asked) charges the bank; one that starts (newly
-    /// pending, or pending again after acting) gets a fresh deadline. A dropped seat's deadline
-    /// is now: its decisions are made by default at once.
-    fn apply(self, row: &mut GameSeat, clock: Clock, seat_count: i16, now: DateTime<Utc>) {
+    /// pending, or pending again after acting) gets a fresh deadline, and its time and the
+    /// game's version (`at`) are kept. A dropped seat's deadline is now: its decisions are made
+    /// by default at once.
+    fn apply(self, row: &mut GameSeat, clock: Clock, seat_count: i16, at: (DateTime<Utc>, i64)) {
+        let (now, version) = at;
         if self.started {
             row.bank_seconds = clock.initial_bank();
         }
@@ -265,8 +267,10 @@ impl Timing {
         if !self.is_pending {
             row.deadline = None;
             row.pending_since = None;
+            row.pending_version = None;
         } else if !self.was_pending || self.acted {
             row.pending_since = Some(now);
+            row.pending_version = Some(version);
             row.deadline = if row.dropped {
                 Some(now)
             } else {
@@ -301,7 +305,7 @@ struct Parts<'a> {
 
 /// How many values [`write_rows`] binds before the accounts' events' ([`WRITE`] numbers those
 /// from the next one on).
-const GAME_VALUES: usize = 23;
+const GAME_VALUES: usize = 24;
 
 /// The step's statement: its first [`GAME_VALUES`] values are bound by [`write_rows`], the
 /// accounts' events' after them.
@@ -314,8 +318,8 @@ static WRITE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
            RETURNING id), \
          s AS ( \
            UPDATE game_seats s SET is_pending = v.is_pending, deadline = v.deadline, \
-             pending_since = v.pending_since, bank_seconds = v.bank_seconds, \
-             timeouts = v.timeouts, dropped = v.dropped, \
+             pending_since = v.pending_since, pending_version = v.pending_version, \
+             bank_seconds = v.bank_seconds, timeouts = v.timeouts, dropped = v.dropped, \
              next_reminder_at = CASE WHEN v.deadline IS NULL OR v.dropped THEN NULL ELSE ( \
                SELECT min(v.deadline - make_interval(secs => o)) \
                FROM unnest(( \
@@ -324,8 +328,9 @@ static WRITE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
                  FROM (SELECT s.user_id) me \
                  LEFT JOIN notification_settings n ON n.user_id = me.user_id)) AS o \
                WHERE v.deadline - make_interval(secs => o) > v.pending_since) END \
-           FROM g, unnest($10, $11, $12, $13, $14, $15, $16) \
-             AS v(seat, is_pending, deadline, pending_since, bank_seconds, timeouts, dropped) \
+           FROM g, unnest($10, $11, $12, $13, $14, $15, $16, $24) \
+             AS v(seat, is_pending, deadline, pending_since, bank_seconds, timeouts, dropped, \
+               pending_version) \
            WHERE s.game_id = g.id AND s.seat = v.seat), \
          a AS ( \
            INSERT INTO game_actions (game_id, seq, seat, action, created_at) \
@@ -400,7 +405,10 @@ fn write_rows(
         .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| audience(l)).collect::<Vec<_>>())
         .bind::<Array<Jsonb>, _>(events.iter().map(|(_, l)| &l.event).collect::<Vec<_>>())
         .bind::<Array<Text>, _>(parts.jobs.iter().map(|j| j.kind).collect::<Vec<_>>())
-        .bind::<Array<Jsonb>, _>(parts.jobs.iter().map(|j| &j.payload).collect::<Vec<_>>());
+        .bind::<Array<Jsonb>, _>(parts.jobs.iter().map(|j| &j.payload).collect::<Vec<_>>())
+        .bind::<Array<Nullable<BigInt>>, _>(
+            seats.iter().map(|r| r.pending_version).collect::<Vec<_>>(),
+        );
     // The accounts' events' markers in `WRITE` follow from this count (tests run debug builds).
     debug_assert_eq!(query.values(), GAME_VALUES, "the game's values in WRITE");
     Ok(parts.accounts.bind(query).execute(conn)? == 1)

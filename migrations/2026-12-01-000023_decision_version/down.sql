@@ -1,0 +1,1 @@
+ALTER TABLE game_seats DROP COLUMN IF EXISTS pending_version;
