@@ -1,7 +1,7 @@
 //! The account pages: sign in by email link, my games ("your move" first), create a game, accept
 //! an invitation, notification preferences.
 
-use super::extract::{PageError, SignedIn, db};
+use super::extract::{Fields, Form, PageError, SignedIn, db};
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
 use super::play::{chrome_of, error_page};
@@ -18,7 +18,6 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
-use std::collections::HashMap;
 use uuid::Uuid;
 
 /// The sign-in form, optionally returning to `next`.
@@ -89,25 +88,17 @@ pub async fn sign_in_form(req: HttpRequest, query: web::Query<NextQuery>) -> Htt
     sign_in_page(&req, StatusCode::OK, &safe_next(query.next.as_deref()))
 }
 
-#[derive(Debug, Deserialize)]
-pub struct SignInForm {
-    #[serde(default)]
-    email: String,
-    #[serde(default)]
-    next: String,
-}
-
 /// `POST /sign-in`: asks for a sign-in link by email. The answer never says whether the address
 /// has an account.
 pub async fn request_sign_in(
     state: web::Data<AppState>,
     req: HttpRequest,
-    form: web::Form<SignInForm>,
+    form: Form,
 ) -> HttpResponse {
     let l = request_locale(&req);
     let chrome = Chrome::anonymous(l);
-    let Ok(email) = EmailAddress::parse(&form.email) else {
-        return not_an_address(&chrome, &form.next);
+    let Ok(email) = EmailAddress::parse(form.get("email").unwrap_or("")) else {
+        return not_an_address(&chrome, form.get("next").unwrap_or(""));
     };
     if let Some(limited) = link_limit(&state, &req, &chrome, email.as_str()) {
         return limited;
@@ -376,19 +367,15 @@ fn forbidden(chrome: &Chrome, title: &str, text: &str) -> HttpResponse {
 /// `POST /sign-out` with the page's CSRF token: ends this session on the server (or, with
 /// `everywhere`, every session of the account), so a copy of the cookie no longer works.
 /// Without the token: 403, and the session goes on.
-pub async fn sign_out(
-    state: web::Data<AppState>,
-    req: HttpRequest,
-    form: web::Form<HashMap<String, String>>,
-) -> HttpResponse {
+pub async fn sign_out(state: web::Data<AppState>, req: HttpRequest, form: Form) -> HttpResponse {
     let l = request_locale(&req);
     let Some((_, cookie)) = session::account(&state, &req) else {
         return see_other("/sign-in");
     };
-    if !session::csrf_ok(&state, &cookie, form.get("csrf").map_or("", String::as_str)) {
+    if !session::csrf_ok(&state, &cookie, form.get("csrf").unwrap_or("")) {
         return forbidden(&Chrome::anonymous(l), t(l, "sign_out"), t(l, "csrf"));
     }
-    let everywhere = form.get("everywhere").is_some_and(|v| v == "on");
+    let everywhere = form.get("everywhere") == Some("on");
     let st = state.clone();
     let ended = crate::db::run(&state.pool, move |conn| {
         session::end(conn, &st, &cookie, everywhere).map_err(ApiError::from)
@@ -654,10 +641,10 @@ pub async fn join_as_new_player(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<Uuid>,
-    form: web::Form<HashMap<String, String>>,
+    form: Form,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
-    let field = |k: &str| form.get(k).map_or("", |v| v.trim()).to_owned();
+    let field = |k: &str| form.get(k).map_or("", str::trim).to_owned();
     let (token, name, email) = (field("t"), field("name"), field("email"));
     let l = request_locale(&req);
     let refuse = |status: StatusCode, text: &str| {
@@ -709,7 +696,7 @@ async fn game_post<F>(
     state: &AppState,
     req: &HttpRequest,
     game: GameId,
-    form: &HashMap<String, String>,
+    form: &Fields,
     back: String,
     done: String,
     work: F,
@@ -726,7 +713,7 @@ where
     };
     let chrome = Chrome::anonymous(request_locale(req));
     let l = chrome.locale;
-    if !session::csrf_ok(state, &session, form.get("csrf").map_or("", String::as_str)) {
+    if !session::csrf_ok(state, &session, form.get("csrf").unwrap_or("")) {
         return forbidden(&chrome, t(l, "invited"), t(l, "csrf"));
     }
     match crate::db::run(&state.pool, move |conn| work(conn, user)).await {
@@ -740,7 +727,7 @@ pub async fn accept_invitation(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<Uuid>,
-    form: web::Form<HashMap<String, String>>,
+    form: Form,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     let (back, done) = (format!("/invitations/{game}"), format!("/play/{game}"));
@@ -755,7 +742,7 @@ pub async fn decline_invitation(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<Uuid>,
-    form: web::Form<HashMap<String, String>>,
+    form: Form,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     let back = format!("/invitations/{game}");
@@ -776,7 +763,7 @@ pub async fn cancel_game(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<Uuid>,
-    form: web::Form<HashMap<String, String>>,
+    form: Form,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     let page = format!("/play/{game}");
@@ -858,12 +845,12 @@ fn settings_page(
     s: &Settings,
     saved: bool,
     problem: Option<&str>,
-    entered: Option<&HashMap<String, String>>,
+    entered: Option<&Fields>,
 ) -> Markup {
     let l = chrome.locale;
     let v = &s.vacation;
     // A refused form shows what the player typed, to mend rather than type again.
-    let typed = |field: &str| entered.and_then(|f| f.get(field)).cloned();
+    let typed = |field: &str| entered.and_then(|f| f.get(field)).map(str::to_owned);
     let mode = typed("mode")
         .and_then(|m| MODES.iter().find(|(x, _)| x.as_str() == m).map(|(x, _)| *x))
         .unwrap_or(s.mode);
@@ -937,10 +924,10 @@ pub async fn settings(state: web::Data<AppState>, me: SignedIn) -> Result<HttpRe
 fn apply_settings(
     conn: &mut diesel::PgConnection,
     user: UserId,
-    form: &HashMap<String, String>,
+    form: &Fields,
 ) -> Result<Result<(), String>, ApiError> {
     let mut problems = Vec::new();
-    let chosen = form.get("mode").map_or("", String::as_str);
+    let chosen = form.get("mode").unwrap_or("");
     let mode = MODES
         .iter()
         .find(|(m, _)| m.as_str() == chosen)
@@ -956,7 +943,7 @@ fn apply_settings(
             None
         }
     };
-    let zone = form.get("time_zone").map(|z| z.trim());
+    let zone = form.get("time_zone").map(str::trim);
     if let Some(Err(e)) = zone.map(crate::services::clocks::time_zone) {
         problems.push(e.to_string());
     }
@@ -985,7 +972,7 @@ fn apply_settings(
 pub async fn save_settings(
     state: web::Data<AppState>,
     me: SignedIn,
-    form: web::Form<HashMap<String, String>>,
+    form: Form,
 ) -> Result<HttpResponse, PageError> {
     me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
     let (user, form) = (me.user, form.into_inner());
@@ -1012,11 +999,11 @@ pub async fn save_settings(
 pub async fn save_vacation(
     state: web::Data<AppState>,
     me: SignedIn,
-    form: web::Form<HashMap<String, String>>,
+    form: Form,
 ) -> Result<HttpResponse, PageError> {
     me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
-    let auto = form.get("auto").is_some_and(|v| v == "on");
-    let (user, what) = (me.user, form.get("do").cloned().unwrap_or_default());
+    let auto = form.get("auto") == Some("on");
+    let (user, what) = (me.user, form.get("do").unwrap_or_default().to_owned());
     let (outcome, s) = db(&state, &me.chrome, move |conn| {
         let outcome = apply_vacation(conn, user, auto, &what)?;
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))

@@ -4,9 +4,11 @@
 //! competition, the Start button and the director's actions. Every button is a form that posts
 //! to the same services as the API.
 
-use super::extract::{PageError, Reader, SignedIn, db};
+use super::extract::{Fields, Form, PageError, Reader, SignedIn, db};
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
+// A competition's creation form invites as a game's does: `invite` may come more than once.
+use super::new_game::{Invitations, invited};
 use crate::competitions::Points;
 use crate::competitions::format::{Format, Pace};
 use crate::competitions::standings::Scoring;
@@ -24,7 +26,6 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
-use std::collections::HashMap;
 use uuid::Uuid;
 
 #[derive(Debug, Deserialize)]
@@ -386,7 +387,7 @@ pub async fn act(
     state: web::Data<AppState>,
     me: SignedIn,
     path: web::Path<(String, String)>,
-    form: web::Form<HashMap<String, String>>,
+    form: Form,
 ) -> Result<HttpResponse, PageError> {
     let (id, what) = path.into_inner();
     let id = parse_id(&me.chrome, &id)?;
@@ -413,7 +414,7 @@ fn step(
     what: &str,
     user: crate::domain::UserId,
     id: Uuid,
-    form: &HashMap<String, String>,
+    form: &Fields,
 ) -> Result<Step, PageError> {
     Ok(match what {
         "enter" => Box::new(move |conn| service::enter(conn, user, id, None)),
@@ -443,17 +444,17 @@ fn refused(chrome: &Chrome, text: &str) -> PageError {
     ))
 }
 
-fn field<'a>(form: &'a HashMap<String, String>, name: &str) -> Option<&'a str> {
-    form.get(name).map(|s| s.trim()).filter(|s| !s.is_empty())
+fn field<'a>(form: &'a Fields, name: &str) -> Option<&'a str> {
+    form.get(name).map(str::trim).filter(|s| !s.is_empty())
 }
 
-fn uuid_field(form: &HashMap<String, String>, name: &str) -> Result<Uuid, String> {
+fn uuid_field(form: &Fields, name: &str) -> Result<Uuid, String> {
     let v = field(form, name).ok_or_else(|| format!("{name}: choose one"))?;
     v.parse().map_err(|_| format!("{name}: “{v}” is not an id"))
 }
 
 /// The director's form as an action.
-fn director_action(form: &HashMap<String, String>) -> Result<(DirectorAction, String), String> {
+fn director_action(form: &Fields) -> Result<(DirectorAction, String), String> {
     let reason = field(form, "reason").unwrap_or("").to_owned();
     let action = match field(form, "action").unwrap_or("") {
         "set_result" => {
@@ -493,23 +494,13 @@ pub async fn new_form(state: web::Data<AppState>, me: SignedIn) -> Result<HttpRe
     let _ = &state;
     Ok(respond(
         StatusCode::OK,
-        new_page(&me.chrome, &me.csrf, None, &HashMap::new()),
+        new_page(&me.chrome, &me.csrf, None, &Fields::default()),
     ))
 }
 
-fn new_page(
-    chrome: &Chrome,
-    csrf: &str,
-    error: Option<&str>,
-    entered: &HashMap<String, String>,
-) -> Markup {
+fn new_page(chrome: &Chrome, csrf: &str, error: Option<&str>, entered: &Fields) -> Markup {
     let l = chrome.locale;
-    let value = |k: &str, default: &str| {
-        entered
-            .get(k)
-            .cloned()
-            .unwrap_or_else(|| default.to_owned())
-    };
+    let value = |k: &str, default: &str| entered.get(k).unwrap_or(default).to_owned();
     let body = html! {
         h1 { (t(l, "new_competition")) }
         @if let Some(e) = error { p.error role="alert" { (e) } }
@@ -540,7 +531,7 @@ fn new_page(
                     option value="open" selected[value("entry", "invite") == "open"] { (t(l, "comp_open")) }
                 }
             }
-            p { label for="c-invite" { (t(l, "comp_invite")) } br; textarea id="c-invite" name="invite" rows="4" { (value("invite", "")) } }
+            p { label for="c-invite" { (t(l, "comp_invite")) } br; textarea id="c-invite" name="invite" rows="4" { (invited(entered).join("\n")) } }
             p {
                 label for="c-clock" { (t(l, "clock")) } " "
                 select id="c-clock" name="clock" {
@@ -555,19 +546,15 @@ fn new_page(
                 label for="c-tb" { (t(l, "comp_tie_breaks")) } " "
                 input id="c-tb" name="tie_breaks" value=(value("tie_breaks", "buchholz,sonneborn_berger,wins"));
             }
-            p { label { input type="checkbox" name="rated" value="on" checked[entered.get("rated").is_some()]; " " (t(l, "rated_game")) } }
-            p { label { input type="checkbox" name="require_working_address" value="on" checked[entered.get("require_working_address").is_some()]; " " (t(l, "comp_working_address")) } }
+            p { label { input type="checkbox" name="rated" value="on" checked[entered.has("rated")]; " " (t(l, "rated_game")) } }
+            p { label { input type="checkbox" name="require_working_address" value="on" checked[entered.has("require_working_address")]; " " (t(l, "comp_working_address")) } }
             button type="submit" { (t(l, "new_competition")) }
         }
     };
     page(chrome, t(l, "new_competition"), body)
 }
 
-fn number<T: std::str::FromStr>(
-    form: &HashMap<String, String>,
-    name: &str,
-    default: T,
-) -> Result<T, String> {
+fn number<T: std::str::FromStr>(form: &Fields, name: &str, default: T) -> Result<T, String> {
     match field(form, name) {
         None => Ok(default),
         Some(v) => v
@@ -577,7 +564,7 @@ fn number<T: std::str::FromStr>(
 }
 
 /// The form as a competition request.
-fn new_request(form: &HashMap<String, String>, min_clock: i64) -> Result<NewCompetition, String> {
+fn new_request(form: &Fields, min_clock: i64) -> Result<NewCompetition, String> {
     let kind_name = field(form, "kind").unwrap_or(GameKind::ALL[0].as_str());
     let kind = GameKind::parse(kind_name)
         .ok_or_else(|| format!("kind: there is no game “{kind_name}”"))?;
@@ -615,8 +602,8 @@ fn new_request(form: &HashMap<String, String>, min_clock: i64) -> Result<NewComp
         "invite" => Entry::Invite,
         other => return Err(format!("entry: “{other}” is not a kind of entry")),
     };
-    let invite = field(form, "invite")
-        .unwrap_or("")
+    let invite = invited(form)
+        .join("\n")
         .split([',', '\n', ' ', ';'])
         .map(str::trim)
         .filter(|s| !s.is_empty())
@@ -643,13 +630,13 @@ fn new_request(form: &HashMap<String, String>, min_clock: i64) -> Result<NewComp
         kind,
         options: serde_json::Value::Null,
         clock: Clock::from_request(Some(&clock), min_clock).map_err(|e| e.to_string())?,
-        rated: form.get("rated").is_some(),
+        rated: form.has("rated"),
         format,
         entry,
         invite,
         max_entrants: None,
         min_rating: None,
-        require_working_address: form.get("require_working_address").is_some(),
+        require_working_address: form.has("require_working_address"),
         tie_breaks,
         scoring: Scoring {
             bye_points: Points::ONE,
@@ -663,7 +650,7 @@ fn new_request(form: &HashMap<String, String>, min_clock: i64) -> Result<NewComp
 pub async fn create(
     state: web::Data<AppState>,
     me: SignedIn,
-    form: web::Form<HashMap<String, String>>,
+    form: Form<Invitations>,
 ) -> Result<HttpResponse, PageError> {
     let form = form.into_inner();
     let refuse = |text: &str| {

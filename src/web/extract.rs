@@ -3,21 +3,27 @@
 //! ([`SignedIn`]: otherwise the sign-in page, returning here). A handler answers
 //! `Result<HttpResponse, PageError>`, so its refusals (a bad CSRF token, a service's error) are
 //! one `?` each and the handler stays about its page.
+//!
+//! It is also the one reader of the pages' forms and queries ([`Form`], [`Query`], read into
+//! [`Fields`]): a field given more than once, where its form has it once, is refused with a page
+//! naming it ([`Repeated`]) before the handler runs, so nothing guesses which value was meant.
 
 use super::account::sign_in_page;
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message};
 use super::play::error_page;
 use super::session;
-use crate::domain::UserId;
+use crate::domain::{Locale, UserId};
 use crate::error::ApiError;
 use crate::state::AppState;
 use actix_web::body::MessageBody;
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError, web};
-use futures_util::future::LocalBoxFuture;
+use futures_util::future::{LocalBoxFuture, Ready, ready};
 use std::fmt;
+use std::marker::PhantomData;
+use std::ops::Deref;
 
 /// A page that answers instead of the one asked for: the sign-in page, a refusal, an error.
 /// Kept as its status and HTML so it can be built once and sent as the answer.
@@ -114,10 +120,10 @@ impl SignedIn {
     pub fn check_csrf(
         &self,
         state: &AppState,
-        token: Option<&String>,
+        token: Option<&str>,
         title: &str,
     ) -> Result<(), PageError> {
-        if session::csrf_ok(state, &self.cookie, token.map_or("", String::as_str)) {
+        if session::csrf_ok(state, &self.cookie, token.unwrap_or("")) {
             return Ok(());
         }
         let l = self.chrome.locale;
@@ -212,5 +218,262 @@ impl FromRequest for Reader {
                 },
             })
         })
+    }
+}
+
+/// A page form's fields, or an address's query parameters, in the order they were sent: each
+/// name once, but for those its form lets repeat (a list), which keep every value in order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    /// The pairs as sent; `Err` names the first field given more than once that is not among
+    /// `repeatable`.
+    ///
+    /// # Errors
+    /// The name of the repeated field.
+    pub fn read<I, K, V>(pairs: I, repeatable: &[&str]) -> Result<Fields, String>
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<String>,
+    {
+        let mut fields: Vec<(String, String)> = Vec::new();
+        for (name, value) in pairs {
+            let name = name.into();
+            let again = fields.iter().any(|(n, _)| *n == name);
+            if again && !repeatable.contains(&name.as_str()) {
+                return Err(name);
+            }
+            fields.push((name, value.into()));
+        }
+        Ok(Fields(fields))
+    }
+
+    /// The value of `name` (the first, for a field that may repeat).
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.all(name).next()
+    }
+
+    /// Every value of `name`, in the order sent.
+    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.0
+            .iter()
+            .filter(move |(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the form sent `name` at all (a ticked checkbox).
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// These fields with `over`'s in place of any of the same name (an address's fields under
+    /// the body's), without `left_out`.
+    pub fn under(&self, over: &Fields, left_out: &str) -> Fields {
+        let kept = self.0.iter().filter(|(n, _)| over.get(n).is_none());
+        let fields = kept
+            .chain(over.0.iter())
+            .filter(|(n, _)| n != left_out)
+            .cloned()
+            .collect();
+        Fields(fields)
+    }
+}
+
+/// The fields a form lets repeat (a list: several values of one name); every other field is
+/// refused when given twice.
+pub trait Repeats {
+    const FIELDS: &'static [&'static str];
+}
+
+/// A form whose every field comes once.
+pub struct Once;
+
+impl Repeats for Once {
+    const FIELDS: &'static [&'static str] = &[];
+}
+
+/// A field given more than once where its form has it once: 400, as a page in the reader's
+/// language naming the field (at most [`NAMED`] characters of it: the name is the sender's).
+#[derive(Debug, Clone)]
+pub struct Repeated {
+    pub field: String,
+    /// In the address's query rather than the body.
+    pub in_address: bool,
+    locale: Locale,
+}
+
+/// The most of a repeated field's name a refusal repeats.
+const NAMED: usize = 40;
+
+impl Repeated {
+    /// The refusal's sentence in `l`.
+    pub fn sentence(&self, l: Locale) -> String {
+        let key = if self.in_address {
+            "address_field_repeated"
+        } else {
+            "form_field_repeated"
+        };
+        let name = match self.field.char_indices().nth(NAMED) {
+            Some((cut, _)) => format!("{}…", &self.field[..cut]),
+            None => self.field.clone(),
+        };
+        t(l, key).replace("{field}", &name)
+    }
+}
+
+impl fmt::Display for Repeated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the field `{}` is given more than once", self.field)
+    }
+}
+
+impl ResponseError for Repeated {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let chrome = Chrome::anonymous(self.locale);
+        let text = self.sentence(self.locale);
+        message(&chrome, self.status_code(), t(self.locale, "error"), &text)
+    }
+}
+
+/// A page form's body (`application/x-www-form-urlencoded`), each field once but for those `R`
+/// lets repeat. A body that cannot be read as a form (another media type, too large, too slow)
+/// is answered as every page answers it (`web::form_error`); a repeated field is [`Repeated`].
+pub struct Form<R: Repeats = Once> {
+    fields: Fields,
+    repeats: PhantomData<fn() -> R>,
+}
+
+/// The query parameters of a page's address, each once but for those `R` lets repeat.
+pub struct Query<R: Repeats = Once> {
+    fields: Fields,
+    repeats: PhantomData<fn() -> R>,
+}
+
+/// Reads `pairs` for a form that lets `R`'s fields repeat.
+fn read<R: Repeats>(
+    pairs: Vec<(String, String)>,
+    req: &HttpRequest,
+    in_address: bool,
+) -> Result<Fields, actix_web::Error> {
+    Fields::read(pairs, R::FIELDS).map_err(|field| {
+        let locale = request_locale(req);
+        Repeated {
+            field,
+            in_address,
+            locale,
+        }
+        .into()
+    })
+}
+
+impl<R: Repeats + 'static> FromRequest for Form<R> {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Form<R>, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        // actix's own reader, so that the media type, the size limit, the deadline and their
+        // answers stay those of every form; pairs, so that nothing sent is lost before it is
+        // checked.
+        let body = web::Form::<Vec<(String, String)>>::from_request(req, payload);
+        let req = req.clone();
+        Box::pin(async move {
+            let fields = read::<R>(body.await?.into_inner(), &req, false)?;
+            Ok(Form {
+                fields,
+                repeats: PhantomData,
+            })
+        })
+    }
+}
+
+impl<R: Repeats> FromRequest for Query<R> {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Query<R>, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let pairs = url::form_urlencoded::parse(req.query_string().as_bytes())
+            .into_owned()
+            .collect();
+        ready(read::<R>(pairs, req, true).map(|fields| Query {
+            fields,
+            repeats: PhantomData,
+        }))
+    }
+}
+
+impl<R: Repeats> Form<R> {
+    pub fn into_inner(self) -> Fields {
+        self.fields
+    }
+}
+
+impl<R: Repeats> Query<R> {
+    pub fn into_inner(self) -> Fields {
+        self.fields
+    }
+}
+
+impl<R: Repeats> Deref for Form<R> {
+    type Target = Fields;
+
+    fn deref(&self) -> &Fields {
+        &self.fields
+    }
+}
+
+impl<R: Repeats> Deref for Query<R> {
+    type Target = Fields;
+
+    fn deref(&self) -> &Fields {
+        &self.fields
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_given_twice_is_refused_by_name_unless_it_may_repeat() {
+        let pairs = [("csrf", "x"), ("card", "A1"), ("card", "B2")];
+        assert_eq!(Fields::read(pairs, &[]), Err("card".to_owned()));
+        let read = Fields::read(pairs, &["card"]).expect("card may repeat");
+        assert_eq!(read.all("card").collect::<Vec<_>>(), ["A1", "B2"]);
+        assert_eq!(read.get("card"), Some("A1"));
+        assert_eq!(read.get("csrf"), Some("x"));
+        assert!(!read.has("nothing"));
+    }
+
+    #[test]
+    fn fields_keep_the_order_sent_and_the_body_overrides_the_address() {
+        let query =
+            Fields::read([("v", "3"), ("csrf", "t"), ("card", "A1")], &[]).expect("each once");
+        let body = Fields::read([("card", "B2"), ("suit", "M")], &[]).expect("each once");
+        let entered = query.under(&body, "csrf");
+        let pairs: Vec<(&str, &str)> = entered
+            .0
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        assert_eq!(pairs, [("v", "3"), ("card", "B2"), ("suit", "M")]);
+    }
+
+    #[test]
+    fn the_refusal_names_the_field_clipped() {
+        let long = "n".repeat(100);
+        let refusal = Repeated {
+            field: long,
+            in_address: false,
+            locale: Locale::En,
+        };
+        let said = refusal.sentence(Locale::En);
+        assert!(said.contains(&format!("{}…", "n".repeat(NAMED))), "{said}");
+        assert!(!said.contains(&"n".repeat(NAMED + 1)), "{said}");
     }
 }

@@ -863,6 +863,24 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "form_field_repeated",
+        [
+            "The form could not be read: it gives the field “{field}” more than once, and it takes one value. Nothing was changed; send the form again from its page.",
+            "No se pudo leer el formulario: da el campo «{field}» más de una vez, y admite un solo valor. No se cambió nada; envía de nuevo el formulario desde su página.",
+            "Non è stato possibile leggere il modulo: dà il campo «{field}» più di una volta, e ne ammette un solo valore. Non è cambiato nulla; invia di nuovo il modulo dalla sua pagina.",
+            "Le formulaire n'a pas pu être lu : il donne le champ « {field} » plus d'une fois, et il n'en prend qu'une valeur. Rien n'a été modifié ; renvoyez le formulaire depuis sa page.",
+        ],
+    ),
+    (
+        "address_field_repeated",
+        [
+            "This address could not be read: it gives the parameter “{field}” more than once, and it takes one value. Nothing was changed; check the link you followed.",
+            "No se pudo leer esta dirección: da el parámetro «{field}» más de una vez, y admite un solo valor. No se cambió nada; comprueba el enlace que seguiste.",
+            "Non è stato possibile leggere questo indirizzo: dà il parametro «{field}» più di una volta, e ne ammette un solo valore. Non è cambiato nulla; controlla il link che hai seguito.",
+            "Cette adresse n'a pas pu être lue : elle donne le paramètre « {field} » plus d'une fois, et il n'en prend qu'une valeur. Rien n'a été modifié ; vérifiez le lien que vous avez suivi.",
+        ],
+    ),
+    (
         "form_too_large",
         [
             "The form could not be read: it is larger than any form of these pages.",

@@ -3,7 +3,7 @@
 //! Every kind's switches are on the page (each in its own fold), so it works without scripts:
 //! the server reads the switches of the kind chosen.
 
-use super::extract::{PageError, SignedIn};
+use super::extract::{Fields, Form, PageError, Repeats, SignedIn};
 use super::i18n::t;
 use super::layout::{Chrome, page, respond, see_other};
 use crate::domain::{DisplayName, EmailAddress};
@@ -18,7 +18,6 @@ use actix_web::{HttpResponse, web};
 use maud::{Markup, html};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 
 /// The clocks the form offers: (form value, the clock as the API takes it). The first is the
 /// default, as `POST /games` without a clock.
@@ -62,12 +61,7 @@ fn kind_named(name: Option<&str>) -> Result<KindInfo, String> {
 }
 
 /// One kind's variant and switches, named `preset_<kind>` and `opt_<kind>_<switch>`.
-fn switches(
-    chrome: &Chrome,
-    k: &KindInfo,
-    open: bool,
-    entered: &HashMap<String, String>,
-) -> Markup {
+fn switches(chrome: &Chrome, k: &KindInfo, open: bool, entered: &Fields) -> Markup {
     let l = chrome.locale;
     let kind = k.kind.as_str();
     let preset = format!("preset_{kind}");
@@ -78,7 +72,7 @@ fn switches(
                 label for={ "new-" (preset) } { (t(l, "preset")) }
                 select id={ "new-" (preset) } name=(preset) {
                     @for p in &k.presets {
-                        option value=(p) selected[entered.get(&preset).map(String::as_str) == Some(*p)] { (p) }
+                        option value=(p) selected[entered.get(&preset) == Some(*p)] { (p) }
                     }
                 }
             }
@@ -90,7 +84,7 @@ fn switches(
                         option value="" { "—" }
                         @for v in spec["values"].as_array().into_iter().flatten() {
                             @let text = value_text(v);
-                            option value=(text) selected[entered.get(&field) == Some(&text)] { (text) }
+                            option value=(text) selected[entered.get(&field) == Some(text.as_str())] { (text) }
                         }
                     }
                 }
@@ -105,34 +99,28 @@ fn count_select(
     name: &str,
     range: std::ops::RangeInclusive<u8>,
     auto: &str,
-    entered: Option<&String>,
+    entered: Option<&str>,
 ) -> Markup {
     html! {
         select id=(id) name=(name) {
             option value="" { (auto) }
             @for n in range {
                 @let v = n.to_string();
-                option value=(v) selected[entered == Some(&v)] { (v) }
+                option value=(v) selected[entered == Some(v.as_str())] { (v) }
             }
         }
     }
 }
 
-fn new_game_page(
-    chrome: &Chrome,
-    csrf: &str,
-    problem: Option<&str>,
-    entered: &HashMap<String, String>,
-) -> Markup {
+fn new_game_page(chrome: &Chrome, csrf: &str, problem: Option<&str>, entered: &Fields) -> Markup {
     let l = chrome.locale;
     let kinds = games::kinds();
-    let chosen =
-        kind_named(entered.get("kind").map(String::as_str)).map_or(GameKind::ALL[0], |k| k.kind);
+    let chosen = kind_named(entered.get("kind")).map_or(GameKind::ALL[0], |k| k.kind);
     let most = kinds.iter().map(|k| k.max_seats).max().unwrap_or(2);
     let fewest = kinds.iter().map(|k| k.min_seats).min().unwrap_or(2);
     let clocks = clock_choices();
-    let clock_entered = entered.get("clock").map(String::as_str);
-    let field = |name: &str| entered.get(name).map_or("", String::as_str).to_owned();
+    let clock_entered = entered.get("clock");
+    let field = |name: &str| entered.get(name).unwrap_or("").to_owned();
     page(
         chrome,
         t(l, "new_game"),
@@ -170,7 +158,7 @@ fn new_game_page(
                     label for="new-invite" { (t(l, "invite")) }
                     br;
                     input id="new-invite" type="text" name="invite" size="40"
-                        value=(field("invite")) aria-describedby=[problem.map(|_| "problem-create")];
+                        value=(invited(entered).join(", ")) aria-describedby=[problem.map(|_| "problem-create")];
                 }
                 p {
                     label for="new-clock" { (t(l, "clock")) }
@@ -213,14 +201,11 @@ pub struct KindQuery {
 
 /// `GET /games/new[?kind=...]`.
 pub async fn new_game_form(me: SignedIn, query: web::Query<KindQuery>) -> HttpResponse {
-    let mut entered = HashMap::new();
-    if let Some(k) = query
+    let kind = query
         .into_inner()
         .kind
-        .filter(|k| kind_named(Some(k)).is_ok())
-    {
-        entered.insert("kind".to_owned(), k);
-    }
+        .filter(|k| kind_named(Some(k)).is_ok());
+    let entered = Fields::read(kind.map(|k| ("kind", k)), &[]).unwrap_or_default();
     respond(
         StatusCode::OK,
         new_game_page(&me.chrome, &me.csrf, None, &entered),
@@ -248,9 +233,25 @@ fn guests(text: &str) -> Result<Vec<Guest>, String> {
         .collect()
 }
 
+/// The invitations of a form that creates a game or a competition: its `invite` field may come
+/// more than once (one guest or a list in each), as the API's `invite` is a list.
+pub struct Invitations;
+
+impl Repeats for Invitations {
+    const FIELDS: &'static [&'static str] = &["invite"];
+}
+
+/// Every `invite` field's text, in the order sent, the empty ones left out.
+pub(super) fn invited(form: &Fields) -> Vec<&str> {
+    form.all("invite")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
 /// A count field: empty means "as the rest makes it".
-fn count(form: &HashMap<String, String>, name: &str) -> Result<Option<u8>, String> {
-    match form.get(name).map(|v| v.trim()).filter(|v| !v.is_empty()) {
+fn count(form: &Fields, name: &str) -> Result<Option<u8>, String> {
+    match form.get(name).map(str::trim).filter(|v| !v.is_empty()) {
         None => Ok(None),
         Some(v) => v
             .parse()
@@ -260,14 +261,14 @@ fn count(form: &HashMap<String, String>, name: &str) -> Result<Option<u8>, Strin
 }
 
 /// The chosen kind's options from its `preset_<kind>` and `opt_<kind>_<switch>` fields.
-fn options(k: &KindInfo, form: &HashMap<String, String>) -> Result<Value, String> {
+fn options(k: &KindInfo, form: &Fields) -> Result<Value, String> {
     let kind = k.kind.as_str();
     let mut options = serde_json::Map::new();
     if let Some(p) = form
         .get(&format!("preset_{kind}"))
         .filter(|p| !p.is_empty())
     {
-        options.insert("preset".to_owned(), Value::from(p.clone()));
+        options.insert("preset".to_owned(), Value::from(p));
     }
     for (name, spec) in k.options.as_object().into_iter().flatten() {
         let Some(text) = form
@@ -280,7 +281,7 @@ fn options(k: &KindInfo, form: &HashMap<String, String>) -> Result<Value, String
             .as_array()
             .into_iter()
             .flatten()
-            .find(|v| value_text(v) == *text)
+            .find(|v| value_text(v) == text)
             .ok_or_else(|| format!("{name}: “{text}” is not one of its values"))?;
         options.insert(name.clone(), value.clone());
     }
@@ -310,12 +311,12 @@ fn open_seats(seats: Option<u8>, open: Option<u8>, guests: usize) -> Result<u8, 
 
 /// The create request a form describes, with the display names still to find.
 fn new_game_request(
-    form: &HashMap<String, String>,
+    form: &Fields,
     min_clock: i64,
 ) -> Result<(NewGameRequest, Vec<DisplayName>), String> {
-    let k = kind_named(form.get("kind").map(String::as_str))?;
+    let k = kind_named(form.get("kind"))?;
     let (mut invite, mut names) = (Vec::new(), Vec::new());
-    for g in guests(form.get("invite").map_or("", String::as_str))? {
+    for g in guests(&invited(form).join(","))? {
         match g {
             Guest::Address(a) => invite.push(a),
             Guest::Name(n) => names.push(n),
@@ -326,7 +327,7 @@ fn new_game_request(
         count(form, "open_seats")?,
         invite.len() + names.len(),
     )?;
-    let clock_key = form.get("clock").map_or("per_move_3d", String::as_str);
+    let clock_key = form.get("clock").unwrap_or("per_move_3d");
     let clock = clock_choices()
         .into_iter()
         .find(|(key, _)| *key == clock_key)
@@ -339,8 +340,8 @@ fn new_game_request(
         invite_players: Vec::new(),
         open_seats: open,
         clock: Clock::from_request(Some(&clock), min_clock).map_err(|e| e.to_string())?,
-        rated: form.get("rated").map(String::as_str) == Some("on"),
-        spectator_chat: form.get("spectator_chat").map(String::as_str) == Some("on"),
+        rated: form.get("rated") == Some("on"),
+        spectator_chat: form.get("spectator_chat") == Some("on"),
     };
     Ok((request, names))
 }
@@ -363,7 +364,7 @@ fn inviting(
 pub async fn create_game(
     state: web::Data<AppState>,
     me: SignedIn,
-    form: web::Form<HashMap<String, String>>,
+    form: Form<Invitations>,
 ) -> Result<HttpResponse, PageError> {
     let form = form.into_inner();
     let refuse = |text: &str| {

@@ -1,7 +1,8 @@
 //! The game page: the landing from a "your move" link (`/play/{id}?t=...`), the page itself, and
 //! the action forms' posts, submitted through `services::games::submit` like the API's.
 
-use super::games::Fields;
+use super::extract::{Fields, Form, Query, Repeated};
+use super::games::Posted;
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
 use super::session::{self, Viewer};
@@ -15,7 +16,6 @@ use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
 use maud::html;
 use serde::Deserialize;
-use std::collections::HashMap;
 use uuid::Uuid;
 
 #[derive(Debug, Deserialize)]
@@ -29,7 +29,7 @@ pub struct FormProblem {
     pub action: String,
     pub rule: Option<String>,
     pub detail: String,
-    pub fields: HashMap<String, String>,
+    pub fields: Fields,
 }
 
 /// What the game page shows besides the game.
@@ -41,11 +41,24 @@ pub struct PageNotes {
     pub retry_after_s: Option<u64>,
 }
 
-/// A sentence above the game: a translated one by key, or the service's own words.
+/// A sentence above the game: a translated one by key, the service's own words, or a form
+/// refused for a field given twice.
 #[derive(Debug, Clone)]
 pub enum Notice {
     Key(&'static str),
     Text(String),
+    Repeated(Repeated),
+}
+
+impl Notice {
+    /// The sentence in `l`.
+    pub fn say(&self, l: Locale) -> String {
+        match self {
+            Notice::Key(k) => t(l, k).to_owned(),
+            Notice::Text(s) => s.clone(),
+            Notice::Repeated(r) => r.sentence(l),
+        }
+    }
 }
 
 /// Everything one rendering of the game page needs.
@@ -341,12 +354,12 @@ pub async fn chat(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<Uuid>,
-    query: web::Query<HashMap<String, String>>,
-    body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
+    query: Result<Query, actix_web::Error>,
+    body: Result<Form, actix_web::Error>,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     let viewer = session::live(&state, session::viewer(&state, &req, game)).await;
-    let (user, fields) = match posted(&state, &req, &viewer, query.into_inner(), body) {
+    let (user, fields) = match posted(&state, &req, &viewer, query, body) {
         Ok(x) => x,
         Err(Refused(notes, status)) => {
             return render(&state, &req, game, viewer, *notes, status).await;
@@ -432,13 +445,13 @@ pub async fn act(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<(Uuid, String)>,
-    query: web::Query<HashMap<String, String>>,
-    body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
+    query: Result<Query, actix_web::Error>,
+    body: Result<Form, actix_web::Error>,
 ) -> HttpResponse {
     let (game, form) = path.into_inner();
     let game = GameId(game);
     let viewer = session::live(&state, session::viewer(&state, &req, game)).await;
-    let stored = match posted(&state, &req, &viewer, query.into_inner(), body) {
+    let stored = match posted(&state, &req, &viewer, query, body) {
         Ok((user, fields)) => store(&state, user, game, &form, &fields).await,
         Err(refused) => Err(refused),
     };
@@ -473,7 +486,7 @@ impl Refused {
     }
 
     /// Refused by the rules or the form's own checks: the reason next to the form.
-    fn at_form(form: &str, fields: &Fields, rule: Option<String>, detail: String) -> Refused {
+    fn at_form(form: &str, fields: &Posted, rule: Option<String>, detail: String) -> Refused {
         let problem = FormProblem {
             action: form.to_owned(),
             rule,
@@ -489,15 +502,15 @@ impl Refused {
     }
 }
 
-/// The poster and the form's fields, once they are signed in (401), the body reads (4xx) and the
-/// page's token matches their session (403).
+/// The poster and the form's fields, once they are signed in (401), the body and the address
+/// read (4xx; 400 for a field given twice) and the page's token matches their session (403).
 fn posted(
     state: &AppState,
     req: &HttpRequest,
     viewer: &Viewer,
-    query: HashMap<String, String>,
-    body: Result<web::Form<HashMap<String, String>>, actix_web::Error>,
-) -> Result<(UserId, Fields), Refused> {
+    query: Result<Query, actix_web::Error>,
+    body: Result<Form, actix_web::Error>,
+) -> Result<(UserId, Posted), Refused> {
     let Viewer::User { user, session, .. } = viewer else {
         return Err(Refused(Box::default(), StatusCode::UNAUTHORIZED));
     };
@@ -506,24 +519,32 @@ fn posted(
     if let Err(e) = crate::auth::within_limit(state, *user) {
         return Err(Refused::limited(&e));
     }
+    let query = query.map_err(|e| unread(&e))?.into_inner();
     // No body at all (a one-click form, its choice in the address) is no fields; a body that
     // cannot be read as a form (too large, another media type) is refused, never taken for none.
     let body = match body {
         Ok(form) => form.into_inner(),
-        Err(_) if bodiless(req) => HashMap::new(),
-        Err(e) => {
-            let status = Some(e.as_response_error().status_code())
-                .filter(StatusCode::is_client_error)
-                .unwrap_or(StatusCode::BAD_REQUEST);
-            let text = format!("The form could not be read: {e}");
-            return Err(Refused::notice(Notice::Text(text), status));
-        }
+        Err(_) if bodiless(req) => Fields::default(),
+        Err(e) => return Err(unread(&e)),
     };
-    let fields = Fields { body, query };
+    let fields = Posted { body, query };
     if !session::csrf_ok(state, session, fields.get("csrf")) {
         return Err(Refused::notice(Notice::Key("csrf"), StatusCode::FORBIDDEN));
     }
     Ok((*user, fields))
+}
+
+/// A form that could not be read, said above the game: a field given twice (in the page's
+/// language, naming it), or why the body is not a form.
+fn unread(e: &actix_web::Error) -> Refused {
+    let status = Some(e.as_response_error().status_code())
+        .filter(StatusCode::is_client_error)
+        .unwrap_or(StatusCode::BAD_REQUEST);
+    let notice = match e.as_error::<Repeated>() {
+        Some(repeated) => Notice::Repeated(repeated.clone()),
+        None => Notice::Text(format!("The form could not be read: {e}")),
+    };
+    Refused::notice(notice, status)
 }
 
 /// Reads the form as the game's action and submits it through the API's path.
@@ -532,7 +553,7 @@ async fn store(
     user: UserId,
     game: GameId,
     form: &str,
-    fields: &Fields,
+    fields: &Posted,
 ) -> Result<(), Refused> {
     let Ok(version) = fields.get("v").parse::<i64>() else {
         let status = StatusCode::UNPROCESSABLE_ENTITY;
@@ -569,7 +590,7 @@ async fn store(
 }
 
 /// How the page answers a refused submission.
-fn refusal(e: ApiError, form: &str, fields: &Fields) -> Refused {
+fn refusal(e: ApiError, form: &str, fields: &Posted) -> Refused {
     match e {
         ApiError::IllegalAction { rule, detail, .. } => {
             Refused::at_form(form, fields, Some(rule), detail)

@@ -3,6 +3,7 @@
 //! display names and numbers only. Readable on a phone: narrow tables that scroll sideways.
 
 use super::account::signed_in;
+use super::extract::Query;
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, page, respond};
 use super::play::error_page;
@@ -14,7 +15,6 @@ use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, html};
-use std::collections::HashMap;
 use uuid::Uuid;
 
 /// Rows per leaderboard page.
@@ -134,7 +134,7 @@ pub async fn leaderboard_page(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
-    query: web::Query<HashMap<String, String>>,
+    query: Query,
 ) -> HttpResponse {
     let chrome = chrome(&state, &req).await;
     let kind = path.into_inner();

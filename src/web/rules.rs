@@ -13,6 +13,7 @@
 //! `games`.
 
 use super::account::signed_in;
+use super::extract::{Fields, Query};
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, page, respond};
 use crate::domain::Locale;
@@ -21,7 +22,6 @@ use crate::present::RulesPage;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::{Markup, PreEscaped, html};
-use std::collections::HashMap;
 
 use crate::state::AppState;
 
@@ -180,19 +180,18 @@ fn render(g: Game, l: Locale) -> String {
 // The pages.
 
 /// The language a `?lang=` asks for, if it names one of ours.
-fn asked_locale(req: &HttpRequest) -> Option<Locale> {
-    let query = web::Query::<HashMap<String, String>>::from_query(req.query_string()).ok()?;
+fn asked_locale(query: &Fields) -> Option<Locale> {
     let lang = query.get("lang")?.trim().to_ascii_lowercase();
     LOCALES.into_iter().find(|l| l.as_str() == lang)
 }
 
 /// The reader's shell: a signed-in reader's account, a visitor's browser; `?lang=` wins over both.
-async fn chrome(state: &AppState, req: &HttpRequest) -> Chrome {
+async fn chrome(state: &AppState, req: &HttpRequest, query: &Fields) -> Chrome {
     let mut chrome = match signed_in(state, req).await {
         Some((_, _, chrome)) => chrome,
         None => Chrome::anonymous(request_locale(req)),
     };
-    if let Some(l) = asked_locale(req) {
+    if let Some(l) = asked_locale(query) {
         chrome.locale = l;
     }
     chrome
@@ -218,8 +217,12 @@ fn language_links(l: Locale, path: &str) -> Markup {
 }
 
 /// `GET /rules`.
-pub async fn rules_index(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse {
-    let chrome = chrome(&state, &req).await;
+pub async fn rules_index(
+    state: web::Data<AppState>,
+    req: HttpRequest,
+    query: Query,
+) -> HttpResponse {
+    let chrome = chrome(&state, &req, &query).await;
     let l = chrome.locale;
     let body = html! {
         h1 { (say(l, "rules")) }
@@ -239,8 +242,9 @@ pub async fn rules_page(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
+    query: Query,
 ) -> HttpResponse {
-    let chrome = chrome(&state, &req).await;
+    let chrome = chrome(&state, &req, &query).await;
     let l = chrome.locale;
     let Some(g) = game(&path.into_inner()) else {
         let body = html! {

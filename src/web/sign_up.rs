@@ -3,6 +3,7 @@
 //! the link (a GET, as mail scanners do) spends nothing.
 
 use super::account::{link_limit, sign_in_box};
+use super::extract::Form;
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message, page, respond, see_other};
 use super::play::error_page;
@@ -15,19 +16,6 @@ use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
 use maud::html;
-use serde::Deserialize;
-
-#[derive(Debug, Deserialize)]
-pub struct AddressForm {
-    #[serde(default)]
-    email: String,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct NameForm {
-    #[serde(default)]
-    name: String,
-}
 
 /// The address form, with a problem next to it when there is one.
 fn address_page(l: Locale, status: StatusCode, problem: Option<&str>, email: &str) -> HttpResponse {
@@ -58,11 +46,11 @@ pub async fn sign_up_form(req: HttpRequest) -> HttpResponse {
 pub async fn request_sign_up(
     state: web::Data<AppState>,
     req: HttpRequest,
-    form: web::Form<AddressForm>,
+    form: Form,
 ) -> HttpResponse {
     let l = request_locale(&req);
     let chrome = Chrome::anonymous(l);
-    let Ok(email) = EmailAddress::parse(&form.email) else {
+    let Ok(email) = EmailAddress::parse(form.get("email").unwrap_or("")) else {
         let problem = format!("{}: {}", t(l, "invalid_form"), t(l, "email"));
         return address_page(l, StatusCode::UNPROCESSABLE_ENTITY, Some(&problem), "");
     };
@@ -176,14 +164,14 @@ pub async fn complete_sign_up(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<NameForm>,
+    form: Form,
 ) -> HttpResponse {
     let l = request_locale(&req);
     let (link, email) = match usable(&state, l, &path).await {
         Ok(found) => found,
         Err(answer) => return answer,
     };
-    let Ok(name) = DisplayName::parse(&form.name) else {
+    let Ok(name) = DisplayName::parse(form.get("name").unwrap_or("")) else {
         return name_refused(l, &path, &email);
     };
     let made = crate::db::run(&state.pool, move |conn| make_account(conn, link, &name, l));

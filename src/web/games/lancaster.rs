@@ -12,7 +12,7 @@ use crate::domain::Locale;
 use crate::present::T;
 use crate::web::history::{seat_names, title};
 use crate::web::i18n::t;
-use crate::web::play::{GamePage, Notice};
+use crate::web::play::GamePage;
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -522,7 +522,7 @@ fn decisions(p: &GamePage, view: &Value, who: &Who) -> Markup {
                         select id=(id) name="notation" required {
                             @for a in legal.iter().filter(|a| a["type"] == kind) {
                                 @let n = a["notation"].as_str().unwrap_or("");
-                                option value=(n) selected[chosen.map(String::as_str) == Some(n)] {
+                                option value=(n) selected[chosen == Some(n)] {
                                     (choice_text(l, view, who, a))
                                 }
                             }
@@ -726,7 +726,7 @@ pub fn body(p: &GamePage) -> Markup {
         (status(p, view, &who))
         @if let Some(n) = &p.notes.notice {
             p.notice role="alert" {
-                @match n { Notice::Key(k) => { (t(l, k)) } Notice::Text(s) => { (s) } }
+                (n.say(l))
             }
         }
         (decisions(p, view, &who))
@@ -752,7 +752,7 @@ impl super::Page for LancasterPage {
         body(p)
     }
 
-    fn action(&self, form: &str, _fields: &super::Fields) -> Result<Value, String> {
+    fn action(&self, form: &str, _fields: &super::Posted) -> Result<Value, String> {
         // Every Lancaster form posts a listed action's notation, read before this.
         Err(format!("choose one of the listed choices of “{form}”"))
     }

@@ -6,14 +6,14 @@
 //! form's address (`?v=..&csrf=..`), so the body holds only the player's choices. One-click forms
 //! (sell a card, end the turn) carry their choice in the address too.
 
-use super::field;
+use super::Posted;
 use crate::domain::Locale;
 use crate::games::magnate::cards::Card;
 use crate::games::magnate::names;
 use crate::present::Part;
 use crate::web::history::title;
 use crate::web::i18n::t;
-use crate::web::play::{GamePage, Notice};
+use crate::web::play::GamePage;
 use maud::{Markup, PreEscaped, html};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -100,7 +100,7 @@ pub fn body(p: &GamePage) -> Markup {
         (status_line(p, my_turn, turn_seat))
         @if let Some(n) = &p.notes.notice {
             p.notice role="alert" {
-                @match n { Notice::Key(k) => { (t(l, k)) } Notice::Text(s) => { (s) } }
+                (n.say(l))
             }
         }
         @if let Some(problem) = p.notes.problem.as_ref().filter(|pr| pr.action == "sell" || pr.action == "end") {
@@ -421,7 +421,6 @@ fn entered<'a>(p: &'a GamePage, action: &str, name: &str) -> Option<&'a str> {
         .as_ref()
         .filter(|pr| pr.action == action)
         .and_then(|pr| pr.fields.get(name))
-        .map(String::as_str)
 }
 
 fn form_url(p: &GamePage, action: &str) -> String {
@@ -664,20 +663,16 @@ impl super::Page for MagnatePage {
         html! { (PreEscaped(SUIT_SYMBOLS)) (body(p)) }
     }
 
-    fn action(&self, form: &str, fields: &super::Fields) -> Result<Value, String> {
-        action_of(form, &fields.body, &fields.query)
+    fn action(&self, form: &str, fields: &super::Posted) -> Result<Value, String> {
+        action_of(form, fields)
     }
 }
 
 /// A suit->count map from the `<prefix>M` ... `<prefix>K` fields.
-fn posted_tokens(
-    body: &HashMap<String, String>,
-    query: &HashMap<String, String>,
-    prefix: &str,
-) -> Result<Value, String> {
+fn posted_tokens(fields: &Posted, prefix: &str) -> Result<Value, String> {
     let mut map = serde_json::Map::new();
     for s in SUITS {
-        let text = field(body, query, &format!("{prefix}{s}"));
+        let text = fields.get(&format!("{prefix}{s}"));
         if text.is_empty() {
             continue;
         }
@@ -695,23 +690,19 @@ fn posted_tokens(
 }
 
 /// The action a form describes, as the API's JSON.
-pub fn action_of(
-    kind: &str,
-    body: &HashMap<String, String>,
-    query: &HashMap<String, String>,
-) -> Result<Value, String> {
-    let f = |name: &str| Value::from(field(body, query, name));
+pub fn action_of(kind: &str, fields: &Posted) -> Result<Value, String> {
+    let f = |name: &str| Value::from(fields.get(name));
     Ok(match kind {
         "build" => {
-            serde_json::json!({"type": "build", "card": f("card"), "district": f("district"), "payment": posted_tokens(body, query, "pay_")?})
+            serde_json::json!({"type": "build", "card": f("card"), "district": f("district"), "payment": posted_tokens(fields, "pay_")?})
         }
         "deed" => serde_json::json!({"type": "deed", "card": f("card"), "district": f("district")}),
         "sell" => serde_json::json!({"type": "sell", "card": f("card")}),
         "develop" => {
-            serde_json::json!({"type": "develop", "card": f("card"), "payment": posted_tokens(body, query, "pay_")?})
+            serde_json::json!({"type": "develop", "card": f("card"), "payment": posted_tokens(fields, "pay_")?})
         }
         "trade" => {
-            serde_json::json!({"type": "trade", "give": posted_tokens(body, query, "give_")?, "take": f("take")})
+            serde_json::json!({"type": "trade", "give": posted_tokens(fields, "give_")?, "take": f("take")})
         }
         "prefer" => serde_json::json!({"type": "prefer", "card": f("card"), "suit": f("suit")}),
         "end" => serde_json::json!({"type": "end"}),
@@ -757,6 +748,8 @@ mod properties {
     use crate::games::magnate::Action;
     use crate::games::magnate::cards::{Card, District, Suit};
     use crate::games::magnate::tokens::Tokens;
+    use crate::web::extract::Fields;
+    use crate::web::games::Posted;
     use proptest::collection::{hash_map, vec};
     use proptest::prelude::*;
     use serde_json::Value;
@@ -825,6 +818,11 @@ mod properties {
         ]
     }
 
+    /// A map's fields, each once (as a form with them would be read).
+    fn fields(map: HashMap<String, String>) -> Fields {
+        Fields::read(map, &[]).unwrap()
+    }
+
     /// The fields the page's form for `action` posts (padded with spaces when `pad`).
     fn fields_of(action: &Action, pad: bool) -> HashMap<String, String> {
         let json = serde_json::to_value(action).unwrap();
@@ -859,7 +857,8 @@ mod properties {
             body in form(),
             query in form(),
         ) {
-            match action_of(&kind, &body, &query) {
+            let posted = Posted { body: fields(body), query: fields(query) };
+            match action_of(&kind, &posted) {
                 Ok(action) => {
                     prop_assert_eq!(action["type"].as_str(), Some(kind.as_str()));
                     // The API's reader takes it from here: an action or a reason, no panic.
@@ -873,10 +872,9 @@ mod properties {
 
         #[test]
         fn the_fields_of_any_action_read_back_as_that_action(action in action(), pad in any::<bool>(), in_query in any::<bool>()) {
-            let fields = fields_of(&action, pad);
-            let none = HashMap::new();
-            let (body, query) = if in_query { (&none, &fields) } else { (&fields, &none) };
-            let read = action_of(action.kind(), body, query)
+            let sent = fields(fields_of(&action, pad));
+            let (body, query) = if in_query { (Fields::default(), sent) } else { (sent, Fields::default()) };
+            let read = action_of(action.kind(), &Posted { body, query })
                 .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
             let read = magnate()
                 .parse_action(&read)

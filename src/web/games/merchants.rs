@@ -20,7 +20,7 @@ use crate::games::merchants::state::Target;
 use crate::present::T;
 use crate::web::history::{seat_names, title};
 use crate::web::i18n::t;
-use crate::web::play::{GamePage, Notice};
+use crate::web::play::GamePage;
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -1591,8 +1591,7 @@ fn form(p: &GamePage, n: &Names<'_>, kind: &str) -> Markup {
         .problem
         .as_ref()
         .filter(|pr| pr.action == kind)
-        .and_then(|pr| pr.fields.get("notation"))
-        .map(String::as_str);
+        .and_then(|pr| pr.fields.get("notation"));
     let id = format!("{kind}-notation");
     html! {
         form.action method="post" action=(url) data-action=(kind) {
@@ -1952,7 +1951,7 @@ pub fn body(p: &GamePage) -> Markup {
         (status(p, view, &n))
         @if let Some(x) = &p.notes.notice {
             p.notice role="alert" {
-                @match x { Notice::Key(k) => { (t(l, k)) } Notice::Text(s) => { (s) } }
+                (x.say(l))
             }
         }
         (combat(l, view, &n))
@@ -1975,7 +1974,7 @@ impl super::Page for MerchantsPage {
         body(p)
     }
 
-    fn action(&self, form: &str, _fields: &super::Fields) -> Result<Value, String> {
+    fn action(&self, form: &str, _fields: &super::Posted) -> Result<Value, String> {
         // Every form posts a listed action's notation, read before this.
         Err(format!("choose one of the listed choices of “{form}”"))
     }

@@ -10,11 +10,11 @@ pub mod lancaster;
 pub mod magnate;
 pub mod merchants;
 
+use super::extract::Fields;
 use super::i18n::t;
 use super::play::GamePage;
 use maud::{Markup, html};
 use serde_json::{Value, json};
-use std::collections::HashMap;
 
 /// A game's page.
 pub trait Page: Sync {
@@ -25,7 +25,7 @@ pub trait Page: Sync {
     ///
     /// # Errors
     /// What is wrong with the fields, in the player's terms.
-    fn action(&self, form: &str, fields: &Fields) -> Result<Value, String>;
+    fn action(&self, form: &str, fields: &Posted) -> Result<Value, String>;
 }
 
 /// The games with a page of their own, by wire name.
@@ -40,39 +40,29 @@ fn page(kind: &str) -> Option<&'static dyn Page> {
 }
 
 /// A posted form's fields: the body's, then the address's (a one-click form carries its choice
-/// in the address, the page's token and version too).
-#[derive(Debug, Clone)]
-pub struct Fields {
-    pub body: HashMap<String, String>,
-    pub query: HashMap<String, String>,
+/// in the address, the page's token and version too). Each is read once per name
+/// ([`Fields`]); a name in both is the body's when filled there.
+#[derive(Debug, Clone, Default)]
+pub struct Posted {
+    pub body: Fields,
+    pub query: Fields,
 }
 
-impl Fields {
+impl Posted {
     /// The trimmed value of `name`, from the body if it is filled there, else from the address.
     pub fn get(&self, name: &str) -> &str {
-        field(&self.body, &self.query, name)
+        self.body
+            .get(name)
+            .filter(|v| !v.trim().is_empty())
+            .or_else(|| self.query.get(name))
+            .unwrap_or("")
+            .trim()
     }
 
     /// What the player entered, to show again next to a refusal (never the token).
-    pub fn entered(&self) -> HashMap<String, String> {
-        let mut fields = self.query.clone();
-        fields.extend(self.body.clone());
-        fields.remove("csrf");
-        fields
+    pub fn entered(&self) -> Fields {
+        self.query.under(&self.body, "csrf")
     }
-}
-
-pub(crate) fn field<'a>(
-    body: &'a HashMap<String, String>,
-    query: &'a HashMap<String, String>,
-    name: &str,
-) -> &'a str {
-    body.get(name)
-        .map(String::as_str)
-        .filter(|v| !v.trim().is_empty())
-        .or_else(|| query.get(name).map(String::as_str))
-        .unwrap_or("")
-        .trim()
 }
 
 /// A rule ID in a refusal, linked to its place on the game's rules page when it has one.
@@ -96,7 +86,7 @@ pub fn body(kind: &str, p: &GamePage, title: &str) -> Markup {
 ///
 /// # Errors
 /// What is wrong with the fields.
-pub fn action(kind: &str, form: &str, fields: &Fields) -> Result<Value, String> {
+pub fn action(kind: &str, form: &str, fields: &Posted) -> Result<Value, String> {
     // A form may choose among listed actions by their notation, whatever its kind.
     if form == "notation" || !fields.get("notation").is_empty() {
         return Ok(json!({"notation": fields.get("notation")}));
