@@ -29,4 +29,5 @@ mod rules;
 mod smtp;
 mod smtp_relay;
 mod web;
+mod web_forms;
 mod web_merchants;

@@ -1078,7 +1078,7 @@ async fn a_finished_game_shows_the_winner_to_its_players_and_to_anyone() {
     assert!(anyone.text.contains("resigned"));
 }
 
-fn csrf_of(text: &str) -> String {
+pub fn csrf_of(text: &str) -> String {
     text.split("name=\"csrf\" value=\"")
         .nth(1)
         .unwrap()
