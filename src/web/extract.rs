@@ -252,7 +252,10 @@ impl Fields {
 
     /// The value of `name` (the first, for a field that may repeat).
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.all(name).next()
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Every value of `name`, in the order sent.
@@ -299,7 +302,7 @@ impl Repeats for Once {
 #[derive(Debug, Clone)]
 pub struct Repeated {
     pub field: String,
-    /// In the address's query rather than the body.
+    /// In the query of a page's address (rather than a posted form's body or action).
     pub in_address: bool,
     locale: Locale,
 }
@@ -400,7 +403,10 @@ impl<R: Repeats> FromRequest for Query<R> {
         let pairs = url::form_urlencoded::parse(req.query_string().as_bytes())
             .into_owned()
             .collect();
-        ready(read::<R>(pairs, req, true).map(|fields| Query {
+        // A posted form's address is part of the form (a one-click form carries its choice
+        // there): its fields are the form's; a page's are the address's.
+        let in_address = req.method() == actix_web::http::Method::GET;
+        ready(read::<R>(pairs, req, in_address).map(|fields| Query {
             fields,
             repeats: PhantomData,
         }))
