@@ -936,7 +936,7 @@ fn apply_settings(
         problems.push(format!("mode: {chosen:?} is not a choice"));
     }
     // A field the form did not send stays as it is.
-    let reminders = match form.get("reminders").map(|r| parse_hours(r)).transpose() {
+    let reminders = match form.get("reminders").map(parse_hours).transpose() {
         Ok(r) => r,
         Err(e) => {
             problems.push(e);
