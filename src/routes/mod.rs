@@ -17,6 +17,7 @@ pub mod invitations;
 pub mod json;
 pub mod metrics;
 pub mod notifications;
+pub mod paging;
 pub mod params;
 pub mod ratings;
 pub mod schemas;

@@ -215,6 +215,16 @@ impl Params {
     }
 }
 
+/// What a whole-number query parameter that parsed but is out of range is told: the sentence a
+/// value that does not parse gets from [`Params::query_problem`], so `limit=0` and `limit=x` read
+/// alike.
+pub fn integer_problem(name: &str, min: Option<i64>, max: Option<i64>) -> String {
+    format!(
+        "the query parameter `{name}` must be {}",
+        Takes::Integer { min, max }.describe()
+    )
+}
+
 /// At most [`CLIPPED`] characters of what the client sent, to name it without repeating it all.
 fn clipped(input: &str) -> String {
     match input.char_indices().nth(CLIPPED) {

@@ -2,35 +2,15 @@
 //! All public: they show display names and numbers, never an address.
 
 use super::docs::ServerErrors;
+use super::paging::PageQuery;
 use crate::domain::UserId;
 use crate::error::{ApiError, Problem};
-use crate::services::ratings::{self, LeaderboardEntry, Page, Profile, RatingPoint};
+use crate::services::ratings::{self, LeaderboardEntry, Profile, RatingPoint};
 use crate::state::AppState;
 use actix_web::{HttpResponse, get, web};
-use serde::Deserialize;
-use utoipa::IntoParams;
 use uuid::Uuid;
 
 const PROBLEM: &str = "application/problem+json";
-
-/// Which page of a list.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-pub struct PageQuery {
-    /// Rows to answer (default 50).
-    #[param(minimum = 1, maximum = 200)]
-    pub limit: Option<u32>,
-    /// Rows to skip (default 0).
-    #[param(minimum = 0, maximum = 1_000_000)]
-    pub offset: Option<u32>,
-}
-
-impl PageQuery {
-    fn page(&self) -> Result<Page, ApiError> {
-        Page::new(self.limit, self.offset)
-    }
-}
 
 /// Get a leaderboard
 ///

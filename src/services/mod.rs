@@ -13,6 +13,7 @@ pub mod housekeeping;
 pub mod idempotency;
 pub mod inbound;
 pub mod notifications;
+pub mod paging;
 pub mod ratings;
 pub mod sign_up;
 pub mod tokens;

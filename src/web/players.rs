@@ -10,7 +10,9 @@ use super::play::error_page;
 use crate::domain::{Locale, UserId};
 use crate::engine::registry::GameKind;
 use crate::error::ApiError;
-use crate::services::ratings::{self, LeaderboardEntry, Page, Profile, RatingView, RecentResult};
+use crate::routes::paging::PageQuery;
+use crate::services::paging::Page;
+use crate::services::ratings::{self, LeaderboardEntry, Profile, RatingView, RecentResult};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, web};
@@ -142,7 +144,13 @@ pub async fn leaderboard_page(
         .get("offset")
         .map_or(Ok(0), |o| o.parse::<u32>())
         .map_err(|_| ApiError::Validation("offset must be a whole number".to_owned()))
-        .and_then(|offset| Page::new(Some(PAGE_ROWS), Some(offset)));
+        .and_then(|offset| {
+            PageQuery {
+                limit: Some(PAGE_ROWS),
+                offset: Some(offset),
+            }
+            .page()
+        });
     let chosen = match page_of {
         Ok(p) => p,
         Err(e) => return error_page(&chrome, &e),

@@ -13,7 +13,7 @@ mod rebuild;
 pub mod system;
 
 pub use read::{
-    LeaderboardEntry, Page, Profile, RatingPoint, RatingView, RecentResult, SeatRating, history,
+    LeaderboardEntry, Profile, RatingPoint, RatingView, RecentResult, SeatRating, history,
     leaderboard, profile, seat_rating,
 };
 pub use rebuild::{Rebuilt, rebuild};

@@ -10,6 +10,7 @@ use crate::error::ApiError;
 use crate::models::{RatingChange, RatingRow};
 use crate::schema::{game_results, games, rating_history, ratings, users};
 use crate::services::games::PlayerRef;
+use crate::services::paging::Page;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -19,43 +20,6 @@ use uuid::Uuid;
 
 /// How many results a profile lists.
 const RECENT_RESULTS: i64 = 20;
-/// The most rows one page of a leaderboard or a history holds.
-pub const MAX_PAGE: u32 = 200;
-/// Rows per page when the caller does not say.
-pub const DEFAULT_PAGE: u32 = 50;
-/// The furthest a page may start.
-pub const MAX_OFFSET: u32 = 1_000_000;
-
-/// One page of a list: `limit` rows from `offset`.
-#[derive(Debug, Clone, Copy)]
-pub struct Page {
-    pub limit: u32,
-    pub offset: u32,
-}
-
-impl Page {
-    /// Checks what a caller asked for.
-    ///
-    /// # Errors
-    /// 422 `validation_failed` for a limit of 0 or above [`MAX_PAGE`], or an offset above
-    /// [`MAX_OFFSET`].
-    pub fn new(limit: Option<u32>, offset: Option<u32>) -> Result<Page, ApiError> {
-        let limit = limit.unwrap_or(DEFAULT_PAGE);
-        if limit == 0 || limit > MAX_PAGE {
-            return Err(ApiError::Validation(format!(
-                "limit must be 1 to {MAX_PAGE}, not {limit}"
-            )));
-        }
-        let offset = offset.unwrap_or(0);
-        if offset > MAX_OFFSET {
-            return Err(ApiError::Validation(format!(
-                "offset must be at most {MAX_OFFSET}, not {offset}"
-            )));
-        }
-        Ok(Page { limit, offset })
-    }
-}
-
 /// A player's rating in one kind of game.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RatingView {
