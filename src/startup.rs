@@ -172,8 +172,8 @@ fn security_headers<B>(res: &mut actix_web::dev::ServiceResponse<B>, https: bool
 }
 
 /// CORS for browser clients of the listed origins (api.md "The first hour"): their preflights are
-/// answered, `ETag` is exposed; any other origin gets no CORS header and is not blocked either
-/// (the pages' own forms send their origin too).
+/// answered, `ETag` and `Link` (the next page of a list) are exposed; any other origin gets no
+/// CORS header and is not blocked either (the pages' own forms send their origin too).
 fn cors(origins: &[String]) -> actix_cors::Cors {
     use actix_web::http::header::{self, HeaderName};
     let mut cors = actix_cors::Cors::default()
@@ -185,7 +185,7 @@ fn cors(origins: &[String]) -> actix_cors::Cors {
             header::IF_NONE_MATCH,
             HeaderName::from_static("idempotency-key"),
         ])
-        .expose_headers([header::ETAG])
+        .expose_headers([header::ETAG, header::LINK])
         .max_age(3600);
     for origin in origins {
         cors = cors.allowed_origin(origin);

@@ -4,6 +4,7 @@
 
 use super::docs::{AuthErrors, BodyErrors, ServerErrors};
 use super::json::Json;
+use super::paging::{self, AfterQuery, Next};
 use crate::auth::{AuthUser, Credential, MaybeAuthUser, Scope};
 use crate::domain::{GameId, UserId};
 use crate::error::{ApiError, Problem};
@@ -332,19 +333,23 @@ pub async fn post_chat(
 
 /// Read a game's chat
 ///
-/// Oldest first, without the seats you muted. While the game is played, for its players (and
-/// signed-in spectators when the game allows them: `spectator_chat`); for anyone once it is
-/// over, without a token too. Needs the `read` scope when a token is given.
+/// Oldest first, without the seats you muted. `after=N` answers only the messages numbered above N
+/// (what is new since the last `seq` a client holds), `limit` at most that many; a page with more
+/// messages after it answers a `Link` header to the next. While the game is played, for its
+/// players (and signed-in spectators when the game allows them: `spectator_chat`); for anyone
+/// once it is over, without a token too. Needs the `read` scope when a token is given.
 #[utoipa::path(
     operation_id = "get_chat",
     tag = "events",
     // A finished game's chat is public, so the token is optional (as for the game itself).
     security((), ("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The game's id.")),
+    params(("id" = Uuid, Path, description = "The game's id."), AfterQuery),
     responses(
-        (status = 200, description = "The messages.", body = Vec<ChatMessage>),
+        (status = 200, description = "The messages, or the part of them asked for, oldest first.", body = Vec<ChatMessage>,
+            headers(("Link" = String, description = "`<...>; rel=\"next\"` (RFC 8288): the address of the next page (`after` the last `seq` of this one), the other query parameters kept. Only when more messages follow this page."))),
         (status = 403, description = "Not a player of this game while it is played (`forbidden`).", body = Problem, content_type = PROBLEM),
         (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 422, description = "An `after` below 0, a `limit` out of 1–200 or an unknown parameter (`validation_failed`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         ServerErrors,
     )
@@ -353,12 +358,23 @@ pub async fn post_chat(
 pub async fn get_chat(
     state: web::Data<AppState>,
     auth: MaybeAuthUser,
+    req: HttpRequest,
     id: web::Path<Uuid>,
+    query: web::Query<AfterQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = auth.user_with(Scope::Read)?;
+    let cursor = query.cursor()?;
     let id = GameId(id.into_inner());
-    let list = crate::db::run(&state.pool, move |conn| chat::list(conn, caller, id)).await?;
-    Ok(HttpResponse::Ok().json(list))
+    let page = crate::db::run(&state.pool, move |conn| {
+        chat::list(conn, caller, id, cursor)
+    })
+    .await?;
+    let next = page
+        .rows
+        .last()
+        .filter(|_| page.more)
+        .map(|m| Next::After(m.seq));
+    Ok(paging::answer(&req, next, &page.rows))
 }
 
 /// A webhook subscription.

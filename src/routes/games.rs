@@ -3,6 +3,7 @@
 use super::docs::{AuthErrors, BodyErrors, ServerErrors};
 use super::idempotency_key;
 use super::json::{Json, OptionalJson};
+use super::paging::{self, AfterQuery, Next, PageQuery, WithPage};
 use crate::auth::{AuthUser, MaybeAuthUser, Scope};
 use crate::domain::{EmailAddress, GameId, UserId};
 use crate::engine::registry::{GameKind, KindInfo};
@@ -293,16 +294,20 @@ pub fn lobby_filter(query: &LobbyQuery) -> Result<games::lobby::LobbyFilter, Api
 
 /// List my games
 ///
-/// The games the caller sits in or is invited to, most recently changed first. Needs the `read`
-/// scope.
+/// The games the caller sits in or is invited to, most recently changed first (then by id); with
+/// `my_turn=true` only those waiting for the caller, the nearest deadline first (games without a
+/// deadline last, then most recently changed first, then by id). Without `limit` the whole list
+/// (at most 500 games); with it one page, `offset` games in. A page with more games after it
+/// answers a `Link` header to the next page. Needs the `read` scope.
 #[utoipa::path(
     operation_id = "list_games",
     tag = "games",
     security(("bearer" = [])),
-    params(ListGamesQuery),
+    params(ListGamesQuery, PageQuery),
     responses(
-        (status = 200, description = "The caller's games.", body = Vec<GameSummary>),
-        (status = 422, description = "An unknown filter or value (`validation_failed`).", body = Problem, content_type = PROBLEM),
+        (status = 200, description = "The caller's games, or one page of them.", body = Vec<GameSummary>,
+            headers(("Link" = String, description = "`<...>; rel=\"next\"` (RFC 8288): the address of the next page, the other query parameters kept. Only when more games follow this page."))),
+        (status = 422, description = "An unknown filter or value, a `limit` out of 1–200 or an `offset` beyond 1000000 (`validation_failed`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         ServerErrors,
     )
@@ -311,16 +316,22 @@ pub fn lobby_filter(query: &LobbyQuery) -> Result<games::lobby::LobbyFilter, Api
 pub async fn list_games(
     state: web::Data<AppState>,
     auth: AuthUser,
-    query: web::Query<ListGamesQuery>,
+    req: HttpRequest,
+    query: WithPage<ListGamesQuery>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Read)?;
+    let page = query.page.page_or_whole(games::WHOLE_LIST)?;
     let filter = ListFilter {
-        status: query.status,
-        my_turn: query.my_turn.unwrap_or(false),
+        status: query.filter.status,
+        my_turn: query.filter.my_turn.unwrap_or(false),
     };
     let user = auth.user_id;
-    let list = crate::db::run(&state.pool, move |conn| games::list(conn, user, filter)).await?;
-    Ok(HttpResponse::Ok().json(list))
+    let list = crate::db::run(&state.pool, move |conn| {
+        games::list(conn, user, filter, page)
+    })
+    .await?;
+    let next = page.next_offset().filter(|_| list.more).map(Next::Offset);
+    Ok(paging::answer(&req, next, &list.rows))
 }
 
 /// Get a game
@@ -546,18 +557,22 @@ pub async fn check_actions(
 
 /// Get a game's history
 ///
-/// The record as the caller may see it: the setup and each action with the events the caller is
-/// in the audience of; another seat's secret actions are left out until the game is over, then
-/// the whole record is public. Finished games are public; games in progress need the `read`
-/// scope.
+/// The record as the caller may see it: the setup (`seq` 0) and each action with the events the
+/// caller is in the audience of; another seat's secret actions are left out until the game is
+/// over, then the whole record is public. Oldest first. `after=N` answers only the entries
+/// numbered above N (what is new since the last `seq` a client holds), `limit` at most that many;
+/// a page with more entries after it answers a `Link` header to the next. Finished games are
+/// public; games in progress need the `read` scope.
 #[utoipa::path(
     operation_id = "get_game_history",
     tag = "games",
     security((), ("bearer" = [])),
-    params(("id" = Uuid, Path, description = "The game's id.")),
+    params(("id" = Uuid, Path, description = "The game's id."), AfterQuery),
     responses(
-        (status = 200, description = "The history, oldest first.", body = Vec<HistoryEntry>),
+        (status = 200, description = "The history, or the part of it asked for, oldest first.", body = Vec<HistoryEntry>,
+            headers(("Link" = String, description = "`<...>; rel=\"next\"` (RFC 8288): the address of the next page (`after` the last `seq` of this one), the other query parameters kept. Only when more entries follow this page."))),
         (status = 404, description = "No such game (`not_found`).", body = Problem, content_type = PROBLEM),
+        (status = 422, description = "An `after` below 0, a `limit` out of 1–200 or an unknown parameter (`validation_failed`).", body = Problem, content_type = PROBLEM),
         AuthErrors,
         ServerErrors,
     )
@@ -566,15 +581,23 @@ pub async fn check_actions(
 pub async fn get_game_history(
     state: web::Data<AppState>,
     auth: MaybeAuthUser,
+    req: HttpRequest,
     id: web::Path<Uuid>,
+    query: web::Query<AfterQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let caller = auth.user_with(Scope::Read)?;
+    let cursor = query.cursor()?;
     let id = GameId(id.into_inner());
-    let entries = crate::db::run(&state.pool, move |conn| {
-        games::history(conn, caller, id, games::Watch::SignedIn)
+    let page = crate::db::run(&state.pool, move |conn| {
+        games::history_page(conn, caller, id, games::Watch::SignedIn, cursor)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(entries))
+    let next = page
+        .rows
+        .last()
+        .filter(|_| page.more)
+        .map(|e| Next::After(e.seq));
+    Ok(paging::answer(&req, next, &page.rows))
 }
 
 /// Resign

@@ -7,6 +7,7 @@ use super::events::{EventKind, NewEvent, record};
 use crate::domain::{GameId, UserId};
 use crate::error::ApiError;
 use crate::schema::{chat_mutes, game_chat, game_seats, games, users};
+use crate::services::paging::{After, Paged};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -174,7 +175,8 @@ fn may_read(status: &str, spectators: bool, player: bool, user: Option<UserId>) 
 }
 
 /// The game's chat, oldest first: for its players (and spectators when the game allows them),
-/// and for anyone once the game is over.
+/// and for anyone once the game is over; without the seats the caller muted, and only the
+/// messages `page` asks for (numbered after `page.after`, at most `page.limit`).
 ///
 /// # Errors
 /// 404 for no such game; while it is played, 401 without a token and 403 for someone else.
@@ -182,7 +184,8 @@ pub fn list(
     conn: &mut PgConnection,
     user: Option<UserId>,
     game: GameId,
-) -> Result<Vec<ChatMessage>, ApiError> {
+    page: After,
+) -> Result<Paged<ChatMessage>, ApiError> {
     let (status, spectators) = game_of(conn, game, false)?;
     let seats = seats_of(conn, game)?;
     let player = user.is_some_and(|u| seats.iter().any(|(_, s)| *s == u.0));
@@ -208,9 +211,10 @@ pub fn list(
     };
     /// A stored message: number, seat (none for a spectator), name, text, time.
     type Row = (i64, Option<i16>, String, String, DateTime<Utc>);
-    let rows: Vec<Row> = game_chat::table
+    let mut query = game_chat::table
         .inner_join(users::table)
         .filter(game_chat::game_id.eq(game.0))
+        .filter(game_chat::seq.ge(page.first()))
         .order(game_chat::seq)
         .select((
             game_chat::seq,
@@ -219,10 +223,26 @@ pub fn list(
             game_chat::text,
             game_chat::at,
         ))
-        .load(conn)?;
-    Ok(rows
+        .into_boxed();
+    // Muted messages are left out by the statement, not after it: a page counts only what the
+    // caller is shown.
+    let players_muted: Vec<i16> = muted.iter().copied().filter(|s| *s != SPECTATORS).collect();
+    if !players_muted.is_empty() {
+        query = query.filter(
+            game_chat::seat
+                .is_null()
+                .or(game_chat::seat.ne_all(players_muted)),
+        );
+    }
+    if muted.contains(&SPECTATORS) {
+        query = query.filter(game_chat::seat.is_not_null());
+    }
+    if let Some(fetch) = page.fetch() {
+        query = query.limit(fetch);
+    }
+    let rows: Vec<Row> = query.load(conn)?;
+    let messages = rows
         .into_iter()
-        .filter(|(_, seat, ..)| !muted.contains(&seat.unwrap_or(SPECTATORS)))
         .map(|(seq, seat, display_name, text, at)| ChatMessage {
             seq,
             seat,
@@ -230,7 +250,8 @@ pub fn list(
             text,
             at,
         })
-        .collect())
+        .collect();
+    Ok(Paged::of(messages, page.limit))
 }
 
 /// Mutes (or unmutes) `whom` in `game`'s chat for `user`, a player of it.

@@ -12,6 +12,7 @@ use crate::services::clocks::local_time;
 use crate::services::games::invitations::InvitationState;
 use crate::services::games::{self, GameStatus, GameSummary, ListFilter};
 use crate::services::notifications::{self, Mode};
+use crate::services::paging::Page;
 use crate::services::vacation;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
@@ -441,7 +442,11 @@ fn game_row(chrome: &Chrome, g: &GameSummary, csrf: &str) -> Markup {
 pub async fn my_games(state: web::Data<AppState>, me: SignedIn) -> Result<HttpResponse, PageError> {
     let (user, l) = (me.user, me.chrome.locale);
     let mut list = db(&state, &me.chrome, move |conn| {
-        games::list(conn, user, ListFilter::default())
+        let whole = Page {
+            limit: games::WHOLE_LIST,
+            offset: 0,
+        };
+        games::list(conn, user, ListFilter::default(), whole).map(|p| p.rows)
     })
     .await?;
     // Those waiting for the caller first, the nearest deadline first; then invitations; the

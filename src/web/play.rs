@@ -11,6 +11,7 @@ use crate::domain::{GameId, Locale, UserId};
 use crate::error::ApiError;
 use crate::services::chat::ChatMessage;
 use crate::services::games::{self, GameResource, HistoryEntry, Mode, Submission, Watch};
+use crate::services::paging::After;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpRequest, HttpResponse, ResponseError, web};
@@ -227,7 +228,9 @@ fn load(
     let page = games::read(conn, &state.seen, user, game, Watch::Anyone).and_then(|found| {
         Ok(GamePage {
             history: games::history(conn, user, game, Watch::Anyone)?,
-            chat: crate::services::chat::list(conn, user, game).unwrap_or_default(),
+            chat: crate::services::chat::list(conn, user, game, After::ALL)
+                .map(|page| page.rows)
+                .unwrap_or_default(),
             view: found.view.as_deref().map(parsed),
             legal_actions: found.legal_actions.iter().map(|a| parsed(a)).collect(),
             game: found,

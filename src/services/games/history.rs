@@ -11,6 +11,7 @@ use crate::domain::{GameId, UserId};
 use crate::engine::registry::GameKind;
 use crate::engine::{Audience, Seat, Viewer};
 use crate::error::ApiError;
+use crate::services::paging::{After, Paged};
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use serde::Serialize;
@@ -43,6 +44,22 @@ pub fn history(
     id: GameId,
     watch: Watch,
 ) -> Result<Vec<HistoryEntry>, ApiError> {
+    Ok(history_page(conn, caller, id, watch, After::ALL)?.rows)
+}
+
+/// The entries of game `id`'s history that `caller` may see and that come after `page.after`,
+/// at most `page.limit` of them. The page is counted in entries the caller sees: one left out
+/// (another seat's secret action) neither fills a place nor shows in whether more follow.
+///
+/// # Errors
+/// As [`history`].
+pub fn history_page(
+    conn: &mut PgConnection,
+    caller: Option<UserId>,
+    id: GameId,
+    watch: Watch,
+    page: After,
+) -> Result<Paged<HistoryEntry>, ApiError> {
     let game = load_game(conn, id, false)?;
     readable(&game.status, caller, watch)?;
     let seats = load_seats(conn, id)?;
@@ -53,12 +70,14 @@ pub fn history(
     let me = seat_of(&seats, caller);
     let viewer = me.map_or(Viewer::Spectator, Viewer::Seat);
     let kind = GameKind::parse(&game.kind);
-    let actions: Vec<(i64, i16, Value, DateTime<Utc>)> = super::record::actions(conn, id.0)?
-        .into_iter()
-        .map(|a| (a.seq, a.seat, a.action, a.created_at))
-        .collect();
+    let first = page.first();
+    let actions: Vec<(i64, i16, Value, DateTime<Utc>)> =
+        super::record::actions_from(conn, id.0, first)?
+            .into_iter()
+            .map(|a| (a.seq, a.seat, a.action, a.created_at))
+            .collect();
     let events: Vec<(i64, Value, Value, DateTime<Utc>)> =
-        super::record::events(conn, id.0, 0, i64::MAX)?
+        super::record::events(conn, id.0, first.max(0), i64::MAX)?
             .into_iter()
             .map(|e| (e.action_seq, e.audience, e.event, e.created_at))
             .collect();
@@ -68,7 +87,7 @@ pub fn history(
     let mut entries = Vec::with_capacity(actions.len() + 1);
     let setup: Vec<&(i64, Value, Value, DateTime<Utc>)> =
         events.iter().filter(|e| e.0 == 0).collect();
-    if let Some(first) = setup.first() {
+    if let (Some(first), true) = (setup.first(), page.admits(0)) {
         entries.push(HistoryEntry {
             seq: 0,
             seat: None,
@@ -81,7 +100,16 @@ pub fn history(
             created_at: first.3,
         });
     }
+    let full = |entries: &Vec<HistoryEntry>| {
+        page.limit
+            .and_then(|l| usize::try_from(l).ok())
+            .is_some_and(|l| entries.len() > l)
+    };
     for (seq, seat, action, created_at) in actions {
+        if full(&entries) {
+            // The page and the one entry that says more follow are there.
+            break;
+        }
         let caused: Vec<&(i64, Value, Value, DateTime<Utc>)> =
             events.iter().filter(|e| e.0 == seq).collect();
         let shown: Vec<Value> = caused
@@ -106,5 +134,5 @@ pub fn history(
             created_at,
         });
     }
-    Ok(entries)
+    Ok(Paged::of(entries, page.limit))
 }

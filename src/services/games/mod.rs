@@ -19,7 +19,7 @@ mod timeout;
 mod write;
 
 pub use fairness::{Fairness, Verification, effective_seed, fairness, verify};
-pub use history::{HistoryEntry, history};
+pub use history::{HistoryEntry, history, history_page};
 pub use resource::{
     GameResource, GameStatus, Invitee, PlayerRef, SeatResource, SeatRow, You, mask_email,
 };
@@ -28,6 +28,7 @@ use write::{Ending, Step, Written};
 
 use super::clocks::Clock;
 use super::idempotency::{self, IdempotencyKey, StoredAnswer};
+use super::paging::{Page, Paged};
 use crate::domain::{EmailAddress, GameId, UserId};
 use crate::engine::driver::Refusal;
 use crate::engine::registry::{AnyState, GameKind, LoggedJson};
@@ -900,7 +901,13 @@ pub fn read(
     Ok(resource::assemble(&game, &seats, you, seen))
 }
 
-/// The caller's games (seated or invited), newest change first.
+/// The most games the list answers when the caller does not page it: the list answered at most
+/// this many before it paged, and still does (the `Link` of a longer list leads on).
+pub const WHOLE_LIST: u32 = 500;
+
+/// One page of the caller's games (seated or invited), newest change first; with
+/// `filter.my_turn` only those waiting for the caller, the nearest deadline first. Both orders end
+/// with the game's id, so that pages neither overlap nor skip a game while nothing changes.
 ///
 /// # Errors
 /// Database failures only.
@@ -908,83 +915,120 @@ pub fn list(
     conn: &mut PgConnection,
     user: UserId,
     filter: ListFilter,
-) -> Result<Vec<GameSummary>, ApiError> {
-    // Whose turn it is lives on the seat: asked for, only the caller's pending seats are read
-    // (an index walk), never their whole history of games; and no state is read at all.
-    let mut query = games::table
-        .order((games::updated_at.desc(), games::id))
-        .select(GameHead::as_select())
-        .limit(500)
-        .into_boxed();
-    if filter.my_turn {
-        let pending = game_seats::table
-            .filter(game_seats::user_id.eq(user.0))
-            .filter(game_seats::is_pending)
-            .select(game_seats::game_id);
-        query = query
-            .filter(games::id.eq_any(pending))
-            .filter(games::status.eq(GameStatus::Active.as_str()));
+    page: Page,
+) -> Result<Paged<GameSummary>, ApiError> {
+    let found = if filter.my_turn {
+        my_turn_heads(conn, user, filter, page)?
     } else {
-        // Invitations are to an address: only this list needs it (a round trip saved on the
-        // clients' most frequent call, "my turn").
-        let email = email_of(conn, user)?;
-        let mine = game_seats::table
-            .filter(
-                game_seats::user_id.eq(user.0).or(game_seats::user_id
-                    .is_null()
-                    .and(game_seats::invited_email.eq(email))),
-            )
-            .select(game_seats::game_id);
-        query = query.filter(games::id.eq_any(mine));
-    }
-    if let Some(status) = filter.status {
-        query = query.filter(games::status.eq(status.as_str()));
-    }
-    let found: Vec<GameHead> = query.load(conn)?;
-    let ids: Vec<uuid::Uuid> = found.iter().map(|g| g.id).collect();
+        my_heads(conn, user, filter, page)?
+    };
+    // The row fetched beyond the page says only whether another follows; it is not read further.
+    let found = Paged::of(found, Some(page.limit));
+    let ids: Vec<uuid::Uuid> = found.rows.iter().map(|g| g.id).collect();
     let rows = seat_rows(conn, &ids)?;
-    let mut summaries = Vec::new();
-    for game in found {
+    let mut summaries = Vec::with_capacity(found.rows.len());
+    for game in found.rows {
         let seats: Vec<SeatRow> = rows
             .iter()
             .filter(|(game_id, _)| *game_id == game.id)
             .map(|(_, seat)| seat.clone())
             .collect();
-        let you = resource::seat_of(&seats, Some(user));
-        let status = GameStatus::from_db(&game.status);
-        let my_turn = status == GameStatus::Active
-            && seats
-                .iter()
-                .any(|s| s.row.user_id == Some(user.0) && s.row.is_pending);
-        if filter.my_turn && !my_turn {
+        let summary = summary(&game, &seats, user);
+        // The seats are read after the games: a move in between may have ended the caller's turn.
+        if filter.my_turn && !summary.my_turn {
             continue;
         }
-        summaries.push(GameSummary {
-            id: game.id,
-            kind: game.kind.clone(),
-            status,
-            version: game.version,
-            rated: game.rated,
-            seats: seats.iter().map(|s| s.resource(s.row.is_pending)).collect(),
-            you: you.map(|s| You { seat: s.0 }),
-            invited: you.is_none(),
-            my_turn,
-            created_at: game.created_at,
-            updated_at: game.updated_at,
-        });
+        summaries.push(summary);
     }
-    if filter.my_turn {
-        // The nearest deadline first (api.md "Clocks"); games without a deadline last.
-        summaries.sort_by_key(|g| {
-            let mine = g
-                .you
-                .as_ref()
-                .and_then(|y| g.seats.get(usize::from(y.seat)));
-            mine.and_then(|s| s.deadline)
-                .map_or((1, chrono::DateTime::<Utc>::MAX_UTC), |d| (0, d))
-        });
+    Ok(Paged {
+        rows: summaries,
+        more: found.more,
+    })
+}
+
+/// The heads of one page of the games the caller sits in or is invited to, newest change first.
+fn my_heads(
+    conn: &mut PgConnection,
+    user: UserId,
+    filter: ListFilter,
+    page: Page,
+) -> Result<Vec<GameHead>, ApiError> {
+    // Invitations are to an address: only this list needs it (a round trip saved on the
+    // clients' most frequent call, "my turn").
+    let email = email_of(conn, user)?;
+    let mine = game_seats::table
+        .filter(
+            game_seats::user_id.eq(user.0).or(game_seats::user_id
+                .is_null()
+                .and(game_seats::invited_email.eq(email))),
+        )
+        .select(game_seats::game_id);
+    let mut query = games::table
+        .filter(games::id.eq_any(mine))
+        .order((games::updated_at.desc(), games::id))
+        .limit(page.fetch())
+        .offset(i64::from(page.offset))
+        .select(GameHead::as_select())
+        .into_boxed();
+    if let Some(status) = filter.status {
+        query = query.filter(games::status.eq(status.as_str()));
     }
-    Ok(summaries)
+    Ok(query.load(conn)?)
+}
+
+/// The heads of one page of the games waiting for the caller: the nearest deadline of the
+/// caller's seat first (api.md "Clocks"), games without one last, then newest change first.
+/// Whose turn it is lives on the seat: only the caller's pending seats are read (an index walk
+/// in deadline order), never their whole history of games; and no state is read at all. An
+/// account holds at most one seat of a game (joining twice is refused), so the join answers each
+/// game once.
+fn my_turn_heads(
+    conn: &mut PgConnection,
+    user: UserId,
+    filter: ListFilter,
+    page: Page,
+) -> Result<Vec<GameHead>, ApiError> {
+    let mut query = games::table
+        .inner_join(game_seats::table)
+        .filter(game_seats::user_id.eq(user.0))
+        .filter(game_seats::is_pending)
+        .filter(games::status.eq(GameStatus::Active.as_str()))
+        .order((
+            game_seats::deadline.asc().nulls_last(),
+            games::updated_at.desc(),
+            games::id,
+        ))
+        .limit(page.fetch())
+        .offset(i64::from(page.offset))
+        .select(GameHead::as_select())
+        .into_boxed();
+    if let Some(status) = filter.status {
+        query = query.filter(games::status.eq(status.as_str()));
+    }
+    Ok(query.load(conn)?)
+}
+
+/// One game of the list as `user` sees it.
+fn summary(game: &GameHead, seats: &[SeatRow], user: UserId) -> GameSummary {
+    let you = resource::seat_of(seats, Some(user));
+    let status = GameStatus::from_db(&game.status);
+    let my_turn = status == GameStatus::Active
+        && seats
+            .iter()
+            .any(|s| s.row.user_id == Some(user.0) && s.row.is_pending);
+    GameSummary {
+        id: game.id,
+        kind: game.kind.clone(),
+        status,
+        version: game.version,
+        rated: game.rated,
+        seats: seats.iter().map(|s| s.resource(s.row.is_pending)).collect(),
+        you: you.map(|s| You { seat: s.0 }),
+        invited: you.is_none(),
+        my_turn,
+        created_at: game.created_at,
+        updated_at: game.updated_at,
+    }
 }
 
 fn refusal(refused: Refusal, index: usize, pending: SeatSet) -> ApiError {

@@ -45,8 +45,17 @@ pub struct Event {
 /// # Errors
 /// Database failures.
 pub fn actions(conn: &mut PgConnection, game: Uuid) -> QueryResult<Vec<Action>> {
+    actions_from(conn, game, i64::MIN)
+}
+
+/// The actions of `game` numbered `from` or more, in order.
+///
+/// # Errors
+/// Database failures.
+pub fn actions_from(conn: &mut PgConnection, game: Uuid, from: i64) -> QueryResult<Vec<Action>> {
     let rows: Vec<(i64, i16, Value, DateTime<Utc>)> = game_actions::table
         .filter(game_actions::game_id.eq(game))
+        .filter(game_actions::seq.ge(from))
         .order(game_actions::seq)
         .select((
             game_actions::seq,
@@ -56,7 +65,12 @@ pub fn actions(conn: &mut PgConnection, game: Uuid) -> QueryResult<Vec<Action>> 
         ))
         .load(conn)?;
     if rows.is_empty() {
-        return Ok(archived(conn, game, Part::Actions)?.unwrap_or_default());
+        // Nothing new, or the record was archived: the archive says which.
+        return Ok(archived::<Action>(conn, game, Part::Actions)?
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| a.seq >= from)
+            .collect());
     }
     Ok(rows
         .into_iter()
