@@ -1056,7 +1056,12 @@ fn plan(w: &World, route: &Route) -> Plan {
         }
         ("GET", "/api/v1/games") => {
             let mut p = Plan::new(bearer);
-            p.query = pairs(&[("status", "active"), ("my_turn", "true")]);
+            p.query = pairs(&[
+                ("status", "active"),
+                ("my_turn", "true"),
+                ("limit", "2"),
+                ("offset", "0"),
+            ]);
             p.reads = vec![
                 ("status", {
                     let mut v = strict("active");
@@ -1066,6 +1071,16 @@ fn plan(w: &World, route: &Route) -> Plan {
                 ("my_turn", {
                     let mut v = strict("true");
                     v.push("yes".to_owned());
+                    v
+                }),
+                ("limit", {
+                    let mut v = strict("2");
+                    v.extend(["0", "201", "500", "-1", "1.5", "x"].map(str::to_owned));
+                    v
+                }),
+                ("offset", {
+                    let mut v = strict("0");
+                    v.extend(["-1", "1000001", "99999999999999999999"].map(str::to_owned));
                     v
                 }),
             ];
@@ -1167,9 +1182,22 @@ fn plan(w: &World, route: &Route) -> Plan {
             })];
             p
         }
-        ("GET", "/api/v1/games/{id}/chat") => {
+        ("GET", "/api/v1/games/{id}/chat" | "/api/v1/games/{id}/history") => {
             let mut p = Plan::new(bearer);
             p.params = vec![w.game.clone()];
+            p.query = pairs(&[("after", "0"), ("limit", "2")]);
+            p.reads = vec![
+                ("after", {
+                    let mut v = strict("0");
+                    v.extend(["-1", "x", "1.5", "99999999999999999999"].map(str::to_owned));
+                    v
+                }),
+                ("limit", {
+                    let mut v = strict("2");
+                    v.extend(["0", "201", "500", "-1", "x"].map(str::to_owned));
+                    v
+                }),
+            ];
             p
         }
         ("PUT" | "DELETE", "/api/v1/games/{id}/chat/mutes/{seat}") => {

@@ -22,6 +22,7 @@ mod merchants;
 mod moves_by_email;
 mod openapi;
 mod ops;
+mod paging;
 mod play;
 mod ratings;
 mod retries;
