@@ -146,7 +146,7 @@ impl EmailAddress {
     /// # Errors
     /// When the text is not an address of the form `name@domain.tld` of at most 254 characters.
     pub fn parse(text: &str) -> Result<EmailAddress, Invalid> {
-        let text = nfc(text.trim()).to_lowercase();
+        let text = normalised_address(text);
         let bad = || Invalid(format!("{text:?} is not an e-mail address"));
         no_control_chars("an e-mail address", &text)?;
         if text.len() > 254 || text.chars().any(char::is_whitespace) {
@@ -172,6 +172,42 @@ impl EmailAddress {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+}
+
+/// An address as accounts store it ([`EmailAddress`]: trimmed, NFC, lower case), valid or not:
+/// how an address read elsewhere (a mail's `From`) is written before it is compared.
+pub fn normalised_address(text: &str) -> String {
+    nfc(text.trim()).to_lowercase()
+}
+
+/// Whether two addresses name one mailbox: their local parts alike once normalised
+/// ([`normalised_address`]), their domains alike ([`same_domain`]). A mail from
+/// `jose\u{301}@xn--bcher-kva.example` is from the account `josé@bücher.example`.
+pub fn same_mailbox(a: &str, b: &str) -> bool {
+    let (a, b) = (normalised_address(a), normalised_address(b));
+    match (a.rsplit_once('@'), b.rsplit_once('@')) {
+        (Some((local_a, domain_a)), Some((local_b, domain_b))) => {
+            local_a == local_b && same_domain(domain_a, domain_b)
+        }
+        _ => a == b,
+    }
+}
+
+/// Whether two domains are one: compared in their ASCII form (IDNA, RFC 5890), so that an
+/// internationalised domain written in Unicode (`bücher.example`, as SMTPUTF8 mail carries it)
+/// and as `xn--` labels (`xn--bcher-kva.example`, as other mail does) is one domain.
+pub fn same_domain(a: &str, b: &str) -> bool {
+    ascii_domain(a) == ascii_domain(b)
+}
+
+/// A domain's ASCII form, lower case, without a final dot; as it is written when IDNA cannot
+/// read it (an address literal, a malformed label).
+fn ascii_domain(domain: &str) -> String {
+    let domain = domain.trim().trim_end_matches('.');
+    match url::Host::parse(domain) {
+        Ok(url::Host::Domain(ascii)) => ascii,
+        _ => domain.to_lowercase(),
     }
 }
 
@@ -371,6 +407,27 @@ mod tests {
             EmailAddress::parse("  Ada@Example.TEST ").map(|e| e.0),
             Ok("ada@example.test".to_owned())
         );
+    }
+
+    #[test]
+    fn one_mailbox_however_its_unicode_is_written() {
+        let stored = EmailAddress::parse("Jos\u{e9}@B\u{fc}cher.Example").unwrap();
+        assert_eq!(stored.as_str(), "jos\u{e9}@b\u{fc}cher.example");
+        for same in [
+            "jose\u{301}@b\u{fc}cher.example",
+            "JOS\u{c9}@xn--bcher-kva.example",
+            " jos\u{e9}@B\u{dc}CHER.example. ",
+        ] {
+            assert!(same_mailbox(stored.as_str(), same), "{same}");
+        }
+        for other in [
+            "jose@bucher.example",
+            "jos\u{e9}@bucher.example",
+            "jos\u{e9}",
+        ] {
+            assert!(!same_mailbox(stored.as_str(), other), "{other}");
+        }
+        assert!(same_domain("[127.0.0.1]", "[127.0.0.1]"));
     }
 
     #[test]

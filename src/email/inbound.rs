@@ -24,7 +24,8 @@ pub struct Reply {
     /// The message it answers: the last `<id>` of `In-Reply-To`, or of `References` without
     /// one.
     pub replied_to: Option<String>,
-    /// The `From` address, in lower case.
+    /// The `From` address, written as accounts' addresses are
+    /// ([`crate::domain::normalised_address`]: NFC, lower case); UTF-8 as RFC 6532 allows.
     pub from: Option<String>,
     /// The addresses of `To`, `Cc`, `Delivered-To`, `X-Original-To` and `Envelope-To`, in lower
     /// case (the SMTP envelope, when there is one, is better: see [`reply_token`]).
@@ -60,7 +61,7 @@ pub fn read(raw: &[u8]) -> Option<Reply> {
         .from()
         .and_then(|a| a.first())
         .and_then(|a| a.address())
-        .map(|a| a.trim().to_lowercase());
+        .map(crate::domain::normalised_address);
     let mut recipients: Vec<String> = message
         .to()
         .into_iter()
@@ -214,11 +215,11 @@ fn addresses_in(value: &str) -> Vec<String> {
 }
 
 /// The token of a reply address `play+<token>@<domain>` (any letter case); with a domain, only
-/// at that domain.
+/// at that domain (written in Unicode or in `xn--` labels alike: [`crate::domain::same_domain`]).
 pub fn reply_token(address: &str, domain: Option<&str>) -> Option<String> {
     let address = address.trim().trim_matches(|c| c == '<' || c == '>');
     let (local, at) = address.rsplit_once('@')?;
-    if domain.is_some_and(|d| !at.eq_ignore_ascii_case(d)) {
+    if domain.is_some_and(|d| !crate::domain::same_domain(at, d)) {
         return None;
     }
     let (tag, token) = local.split_once('+')?;
@@ -802,10 +803,40 @@ mod tests {
             Some("abc")
         );
         assert_eq!(reply_token("play+abc@elsewhere.test", domain), None);
+        let idn = Some("jeux.b\u{fc}cher.example");
+        for address in [
+            "play+abc@jeux.b\u{fc}cher.example",
+            "play+abc@JEUX.xn--bcher-kva.example",
+        ] {
+            assert_eq!(
+                reply_token(address, idn).as_deref(),
+                Some("abc"),
+                "{address}"
+            );
+        }
+        assert_eq!(reply_token("play+abc@jeux.bucher.example", idn), None);
         assert_eq!(reply_token("other+abc@herald.test", domain), None);
         assert_eq!(reply_token("play+@herald.test", domain), None);
         assert_eq!(reply_token("play+a.b@herald.test", domain), None);
         assert_eq!(reply_token("play@herald.test", domain), None);
+    }
+
+    #[test]
+    fn utf8_header_fields_are_read_and_the_sender_normalised() {
+        // RFC 6532: raw UTF-8 in the header, as SMTPUTF8 mail carries it; the sender in NFD
+        // (as some mail programs write it) is read in NFC, as accounts store addresses.
+        let raw = crlf(
+            "From: Jos\u{e9} <JOSE\u{301}@Exemple.fr>\nTo: play+abc@herald.test\nSubject: R\u{e9}p : \u{c0} vous\nMessage-ID: <\u{e9}t\u{e9}@exemple.fr>\nContent-Type: text/plain; charset=utf-8\n\nE ; d\u{e9}j\u{e0}\n",
+        );
+        let reply = read(&raw).unwrap();
+        assert_eq!(reply.from.as_deref(), Some("jos\u{e9}@exemple.fr"));
+        assert_eq!(
+            reply.message_id.as_deref(),
+            Some("<\u{e9}t\u{e9}@exemple.fr>")
+        );
+        assert_eq!(reply.line.as_deref(), Some("E ; d\u{e9}j\u{e0}"));
+        assert_eq!(reply.automatic, None);
+        assert!(!reply.forwarded);
     }
 
     #[test]

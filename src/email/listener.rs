@@ -3,13 +3,17 @@
 //! to deliver replies to. The protocol is `mailin`'s state machine; this module drives it over
 //! a tokio `TcpListener` and hands each complete message to [`inbound::receive`].
 //!
+//! `EHLO` offers `8BITMIME`, `SMTPUTF8` and `SIZE` ([`MAX_MESSAGE_BYTES`]); `MAIL FROM` and
+//! `RCPT TO` are read by [`envelope`] (their parameters, UTF-8 addresses), the rest by `mailin`.
 //! Only reply addresses (`play+<token>@MAIL_DOMAIN`) are accepted at `RCPT TO`; a message is
 //! answered `250` once it has been read and its outcome committed, `451` when the database could
-//! not be reached (the sender's server tries again), `552` when it is too large. Nothing here
+//! not be reached (the sender's server tries again), `552` when it is too large (declared so at
+//! `MAIL FROM`, or sent so: then it is read to its end and dropped). Nothing here
 //! logs a command, an address or a message: they carry tokens (and `mailin`'s own trace lines
 //! are turned off in [`crate::logging`]).
 
 use crate::db::PgPool;
+use crate::email::envelope;
 use crate::error::ApiError;
 use crate::services::inbound::{self, Envelope, Inbox, MAX_MESSAGE_BYTES};
 use mailin::{Action, Handler, Response, SessionBuilder};
@@ -113,7 +117,12 @@ struct Received {
 /// What the protocol callbacks collect for the session loop.
 #[derive(Default)]
 struct Collected {
+    /// The arguments of the `MAIL FROM` or `RCPT TO` being processed (`mailin` is given a
+    /// stand-in line: see [`envelope::Verb::stand_in`]).
+    arguments: Option<Vec<u8>>,
     mail_from: String,
+    /// The transaction's `MAIL FROM` gave `SMTPUTF8`.
+    smtputf8: bool,
     recipients: Vec<String>,
     data: Vec<u8>,
     too_big: bool,
@@ -128,23 +137,38 @@ struct Collector {
 }
 
 impl Handler for Collector {
+    // Called by `mailin` only where MAIL is in sequence (after EHLO, outside a transaction):
+    // its `503` comes before any refusal of the parameters, as in Postfix.
     fn mail(&mut self, _ip: IpAddr, _domain: &str, from: &str) -> Response {
         let mut c = self.shared.borrow_mut();
-        c.mail_from = if from == NULL_SENDER {
-            String::new()
-        } else {
-            from.to_owned()
+        let arguments = c
+            .arguments
+            .take()
+            .unwrap_or_else(|| format!("<{from}>").into_bytes());
+        let mail = match envelope::read_mail(&arguments) {
+            Ok(mail) => mail,
+            Err(refused) => return refused,
         };
+        c.mail_from = mail.path;
+        c.smtputf8 = mail.smtputf8;
         c.recipients.clear();
         mailin::response::OK
     }
 
     fn rcpt(&mut self, to: &str) -> Response {
         let mut c = self.shared.borrow_mut();
+        let arguments = c
+            .arguments
+            .take()
+            .unwrap_or_else(|| format!("<{to}>").into_bytes());
+        let to = match envelope::read_rcpt(&arguments, c.smtputf8) {
+            Ok(to) => to,
+            Err(refused) => return refused,
+        };
         if c.recipients.len() >= MAX_RECIPIENTS {
             return Response::custom(452, "Too many recipients".to_owned());
         }
-        if inbound::accepts_recipient(&self.inbox, to) {
+        if inbound::accepts_recipient(&self.inbox, &to) {
             c.recipients.push(to.to_lowercase());
             mailin::response::OK
         } else {
@@ -212,7 +236,7 @@ async fn session(
         inbox: inbox.clone(),
         shared: shared.clone(),
     };
-    let mut session = SessionBuilder::new(name).build(peer, collector);
+    let mut session = SessionBuilder::new(name.clone()).build(peer, collector);
     writer.write_all(&session.greeting().buffer()?).await?;
     let mut reader = BufReader::new(reader);
     let mut lmtp = false;
@@ -265,8 +289,15 @@ async fn session(
                 continue;
             }
             lmtp |= rewrite_command(&mut line);
+            if let Some((verb, arguments)) = envelope::split(&line) {
+                shared.borrow_mut().arguments = Some(arguments.to_vec());
+                line = verb.stand_in().to_vec();
+            }
         }
+        let ehlo = !in_data && line.len() >= 4 && line[..4].eq_ignore_ascii_case(b"EHLO");
         let response = session.process(&line);
+        // Whatever `mailin` did with the command, its arguments are not the next one's.
+        shared.borrow_mut().arguments = None;
         let complete = shared.borrow_mut().complete.take();
         if let Some(received) = complete {
             let answer = read_message(&inbox, &pool, received).await;
@@ -279,6 +310,10 @@ async fn session(
         if response.action == Action::NoReply {
             continue;
         }
+        if ehlo && response.code == 250 {
+            writer.write_all(&envelope::ehlo_reply(&name)).await?;
+            continue;
+        }
         writer.write_all(&response.buffer()?).await?;
         if response.action == Action::Close {
             return Ok(());
@@ -286,31 +321,12 @@ async fn session(
     }
 }
 
-/// What `mailin`'s parser is given for the null reverse path `<>`, which it cannot read.
-const NULL_SENDER: &str = "null-sender@herald.invalid";
-
-/// Rewrites a command line into what `mailin` reads: `LHLO` (LMTP, RFC 2033: SMTP with one
-/// answer per recipient after DATA) as `EHLO`, returning `true`; the null sender `MAIL FROM:<>`
-/// of bounces as [`NULL_SENDER`]; a space after `FROM:` or `TO:` dropped.
-fn rewrite_command(line: &mut Vec<u8>) -> bool {
+/// Rewrites `LHLO` (LMTP, RFC 2033: SMTP with one answer per recipient after DATA) as `EHLO`,
+/// which `mailin` reads, returning `true`.
+fn rewrite_command(line: &mut [u8]) -> bool {
     if line.len() >= 4 && line[..4].eq_ignore_ascii_case(b"LHLO") {
         line[..4].copy_from_slice(b"EHLO");
         return true;
-    }
-    for verb in [&b"MAIL FROM:"[..], &b"RCPT TO:"[..]] {
-        if line.len() > verb.len() && line[..verb.len()].eq_ignore_ascii_case(verb) {
-            let mut rest = line[verb.len()..].to_vec();
-            while rest.first().is_some_and(|b| *b == b' ' || *b == b'\t') {
-                rest.remove(0);
-            }
-            if verb.starts_with(b"MAIL") && rest.starts_with(b"<>") {
-                let mut path = format!("<{NULL_SENDER}>").into_bytes();
-                path.extend_from_slice(&rest[2..]);
-                rest = path;
-            }
-            line.truncate(verb.len());
-            line.extend_from_slice(&rest);
-        }
     }
     false
 }
@@ -324,7 +340,7 @@ async fn read_message(inbox: &Inbox, pool: &PgPool, received: Received) -> (Resp
     } = received;
     let recipients = envelope.recipients.len();
     if too_big {
-        return (mailin::response::NO_STORAGE, recipients);
+        return (envelope::too_big(), recipients);
     }
     if recipients == 0 {
         return (
@@ -376,17 +392,11 @@ mod tests {
     }
 
     #[test]
-    fn lhlo_the_null_sender_and_loose_spaces_become_what_mailin_reads() {
+    fn lhlo_becomes_what_mailin_reads() {
         assert_eq!(
             rewritten("LHLO mx.example\r\n"),
             ("EHLO mx.example\r\n".to_owned(), true)
         );
-        assert_eq!(
-            rewritten("MAIL FROM:<> BODY=8BITMIME\r\n").0,
-            format!("MAIL FROM:<{NULL_SENDER}> BODY=8BITMIME\r\n")
-        );
-        assert_eq!(rewritten("mail from: <a@b>\r\n").0, "mail from:<a@b>\r\n");
-        assert_eq!(rewritten("RCPT TO: <a@b>\r\n").0, "RCPT TO:<a@b>\r\n");
         assert_eq!(rewritten("DATA\r\n"), ("DATA\r\n".to_owned(), false));
     }
 }

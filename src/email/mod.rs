@@ -10,6 +10,7 @@
 //! Must not depend on actix or routes.
 
 pub mod compose;
+pub mod envelope;
 pub mod gather;
 mod i18n;
 pub mod inbound;

@@ -140,10 +140,11 @@ pub fn receive(
         return Ok(Outcome::Ignored);
     };
     // Our own mail coming back (a misrouted answer) is never answered.
+    let sender_domain = sender.rsplit_once('@').map_or("", |(_, d)| d);
     if inbox
         .domain
         .as_deref()
-        .is_some_and(|d| sender.ends_with(&format!("@{d}")))
+        .is_some_and(|d| crate::domain::same_domain(sender_domain, d))
     {
         return Ok(Outcome::Ignored);
     }
@@ -306,7 +307,9 @@ impl Read<'_> {
             .find(grant.game.0)
             .select(games_table::action_count)
             .first(conn)?;
-        if !email.eq_ignore_ascii_case(self.sender) {
+        // Compared as accounts store addresses: a UTF-8 address (SMTPUTF8) in any Unicode
+        // form, its domain in Unicode or `xn--` labels.
+        if !crate::domain::same_mailbox(&email, self.sender) {
             return Ok(self.not_allowed(NotAllowed::OtherSeat));
         }
         let game = Some((grant.game.0, grant.seat));
