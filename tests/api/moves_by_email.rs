@@ -823,12 +823,12 @@ async fn lmtp_delivery_is_answered_per_recipient_and_plays() {
     .await
     .unwrap();
     let codes: Vec<&str> = transcript.iter().map(|l| &l[..3]).collect();
-    // Greeting, LHLO (two lines), MAIL, RCPT ours, RCPT not ours, DATA, one answer for the one
-    // accepted recipient, QUIT.
+    // Greeting, LHLO (its name and three extensions), MAIL, RCPT ours, RCPT not ours, DATA, one
+    // answer for the one accepted recipient, QUIT.
     assert_eq!(
         codes,
         [
-            "220", "250", "250", "250", "250", "550", "354", "250", "221"
+            "220", "250", "250", "250", "250", "250", "250", "550", "354", "250", "221"
         ],
         "{transcript:?}"
     );
@@ -1204,4 +1204,218 @@ async fn silent_connections_are_let_go_when_the_listener_is_crowded() {
     // 60 silent ones, 48 the mark: at least the 12 above it were let go.
     assert!(let_go >= 12, "{let_go} let go");
     assert!(greeting.starts_with("220"), "{greeting}");
+}
+
+/// Says `commands` in turn on a fresh connection to the listener (each sent as given, CRLF and
+/// all: a message's text and its final dot may be one "command"), and returns the greeting then
+/// each reply, a multi-line reply's lines joined with `\n`.
+async fn converse(port: u16, commands: Vec<Vec<u8>>) -> Vec<String> {
+    actix_web::rt::task::spawn_blocking(move || {
+        let stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(60)))
+            .unwrap();
+        let mut out = stream.try_clone().unwrap();
+        let mut input = BufReader::new(stream);
+        let mut read = || {
+            let mut reply = Vec::new();
+            loop {
+                let mut line = String::new();
+                input.read_line(&mut line).unwrap();
+                reply.push(line.trim_end().to_owned());
+                if line.as_bytes().get(3) != Some(&b'-') {
+                    return reply.join("\n");
+                }
+            }
+        };
+        let mut said = vec![read()];
+        for command in commands {
+            out.write_all(&command).unwrap();
+            said.push(read());
+        }
+        said
+    })
+    .await
+    .unwrap()
+}
+
+fn line(text: &str) -> Vec<u8> {
+    format!("{text}\r\n").into_bytes()
+}
+
+/// RFC 1870, 6152 and 6531: `EHLO` and `LHLO` offer `SIZE` with the largest message the
+/// listener takes (the limit DATA enforces), `8BITMIME` and `SMTPUTF8`.
+#[actix_web::test]
+async fn smtp_ehlo_and_lhlo_offer_size_8bitmime_and_smtputf8() {
+    let po = post_office().await;
+    let size = format!("SIZE {}", herald::services::inbound::MAX_MESSAGE_BYTES);
+    for hello in ["EHLO mx.example.test", "LHLO mx.example.test"] {
+        let said = converse(po.port, vec![line(hello), line("QUIT")]).await;
+        let offered: Vec<&str> = said[1].lines().map(|l| &l[4..]).collect();
+        assert_eq!(said[1].lines().next(), Some("250-herald.test"), "{said:?}");
+        for extension in ["8BITMIME", "SMTPUTF8", size.as_str()] {
+            assert!(offered.contains(&extension), "{hello}: {said:?}");
+        }
+        assert!(said[2].starts_with("221"), "{said:?}");
+    }
+}
+
+/// A `SIZE=` above the limit is refused at `MAIL FROM`, naming it, before any of the message is
+/// sent; a malformed `SIZE` and an unknown parameter are refused as such. A message larger than
+/// declared is still read to its end and refused 552, stores nothing, and the session goes on:
+/// the next message on it plays.
+#[actix_web::test]
+async fn smtp_an_oversized_declared_size_is_refused_before_data() {
+    let po = post_office().await;
+    let (t, seat, mail, notation) = po.opening(3).await;
+    let before = po.version(&t).await;
+    let max = herald::services::inbound::MAX_MESSAGE_BYTES;
+    let (from, to) = (EMAILS[seat], reply_address(&mail));
+    let (good, _) = reply(&mail, from, &notation, Shape::Plain, "");
+    // The same reply, padded with lines of 999 characters to just past the limit.
+    let (big, _) = reply(&mail, from, &notation, Shape::Plain, "");
+    let mut big = String::from_utf8(big).unwrap();
+    let pad = format!("{}\r\n", "x".repeat(999));
+    big.push_str(&pad.repeat(max / pad.len() + 1));
+    let message = |raw: Vec<u8>| [raw, b".\r\n".to_vec()].concat();
+    let said = converse(
+        po.port,
+        vec![
+            line("EHLO mx.example.test"),
+            line(&format!("MAIL FROM:<{from}> SIZE={}", max + 1)),
+            line(&format!("MAIL FROM:<{from}> SIZE=ten")),
+            line(&format!("MAIL FROM:<{from}> FOO=BAR")),
+            line(&format!(
+                "MAIL FROM:<{from}> SIZE={} BODY=8BITMIME",
+                max + 1000
+            )),
+            line(&format!("MAIL FROM:<{from}> SIZE={max} BODY=8BITMIME")),
+            line(&format!("RCPT TO:<{to}>")),
+            line("DATA"),
+            message(big.into_bytes()),
+            line(&format!("MAIL FROM:<{from}> SIZE={}", good.len())),
+            line(&format!("RCPT TO:<{to}>")),
+            line("DATA"),
+            message(good),
+            line("QUIT"),
+        ],
+    )
+    .await;
+    let refused = &said[2];
+    assert!(refused.starts_with("552 5.3.4 "), "{said:?}");
+    assert!(
+        refused.contains(&max.to_string()),
+        "names the limit: {refused}"
+    );
+    assert!(said[3].starts_with("501 5.5.4 "), "{said:?}");
+    assert!(said[4].starts_with("555 5.5.4 "), "{said:?}");
+    assert!(said[5].starts_with("552 5.3.4 "), "{said:?}");
+    let codes: Vec<&str> = said[6..].iter().map(|r| &r[..3]).collect();
+    assert_eq!(
+        codes,
+        [
+            "250", "250", "354", "552", "250", "250", "354", "250", "221"
+        ],
+        "{said:?}"
+    );
+    assert!(said[9].starts_with("552 5.3.4 "), "{said:?}");
+    // The oversized message stored nothing; the next one played, once.
+    assert_eq!(po.version(&t).await, before + 1);
+    assert_eq!(po.last_action(&t).await, notation);
+}
+
+/// The players of the UTF-8 table: an internationalised local part, and an internationalised
+/// domain.
+const UTF8_EMAILS: [&str; 2] = ["jos\u{e9}@exemple.fr", "zo\u{eb}@b\u{fc}cher.example"];
+
+/// A Magnate game between the two players of [`UTF8_EMAILS`].
+async fn utf8_table(app: &TestApp) -> Table {
+    let first = app.user(UTF8_EMAILS[0], "José").await;
+    let second = app.user(UTF8_EMAILS[1], "Zoë").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&first),
+            json!({"kind": "magnate", "options": {"preset": "standard"}, "invite": [UTF8_EMAILS[1]]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let r = app
+        .post(
+            &format!("/api/v1/games/{id}/join"),
+            Some(&second),
+            json!({}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    Table {
+        id,
+        tokens: [first, second],
+    }
+}
+
+/// RFC 6531: a player whose address is UTF-8 replies to their turn mail from it, their relay
+/// saying `SMTPUTF8` (lettre does when the listener offers it), the header in UTF-8 (RFC 6532),
+/// and the move plays for their account, answered at that address. The `From` is written in
+/// another Unicode form (NFD) and letter case than the account's: it is still theirs.
+#[actix_web::test]
+async fn smtp_a_move_mailed_from_a_utf8_address_with_smtputf8_plays() {
+    use unicode_normalization::UnicodeNormalization;
+    let po = post_office().await;
+    let t = utf8_table(&po.app).await;
+    po.post();
+    let (seat, g) = po.app.mover(&t).await;
+    let address = UTF8_EMAILS[seat];
+    let mail = po.latest_turn_mail(address);
+    let notation = some_move(&g, &mut Dice::new(3));
+    let (raw, _) = reply(&mail, address, &notation, Shape::Plain, "");
+    let written_otherwise: String = address.to_uppercase().nfd().collect();
+    assert_ne!(written_otherwise, address);
+    let raw = String::from_utf8(raw)
+        .unwrap()
+        .replacen(
+            &format!("From: Player <{address}>"),
+            &format!("From: Jos\u{e9} Zo\u{eb} <{written_otherwise}>"),
+            1,
+        )
+        .into_bytes();
+    let before = po.version(&t).await;
+    po.smtp(address, &reply_address(&mail), raw).await.unwrap();
+    assert_eq!(po.version(&t).await, before + 1);
+    assert_eq!(po.last_action(&t).await, notation);
+    let answers = po.post();
+    assert!(
+        answers
+            .iter()
+            .any(|m| m.is_to(address) && m.text().contains("was played")),
+        "{answers:?}"
+    );
+}
+
+/// RFC 6531 section 3.5: without `SMTPUTF8` on `MAIL FROM`, a non-ASCII sender or recipient is
+/// refused `553 5.6.7`; the same sender with it is taken.
+#[actix_web::test]
+async fn smtp_a_utf8_address_without_smtputf8_is_refused_553() {
+    let po = post_office().await;
+    let said = converse(
+        po.port,
+        vec![
+            line("EHLO mx.example.test"),
+            line(&format!("MAIL FROM:<{}>", UTF8_EMAILS[0])),
+            line("MAIL FROM:<ada@example.test> BODY=8BITMIME"),
+            line(&format!("RCPT TO:<play+abc@{DOMAIN}>")),
+            line("RCPT TO:<pl\u{e4}y+abc@herald.test>"),
+            line("RSET"),
+            line(&format!("MAIL FROM:<{}> SMTPUTF8", UTF8_EMAILS[0])),
+            line("QUIT"),
+        ],
+    )
+    .await;
+    assert!(said[2].starts_with("553 5.6.7 "), "{said:?}");
+    assert!(said[3].starts_with("250"), "{said:?}");
+    assert!(said[4].starts_with("250"), "{said:?}");
+    assert!(said[5].starts_with("553 5.6.7 "), "{said:?}");
+    let codes: Vec<&str> = said[6..].iter().map(|r| &r[..3]).collect();
+    assert_eq!(codes, ["250", "250", "221"], "{said:?}");
 }
