@@ -423,11 +423,19 @@ impl EmbeddedPostgres {
 
     /// Stops the cluster (fast shutdown: open sessions are ended) and waits for it; then the
     /// watchdog, so that the lock is free when this returns.
+    /// Says the server is stopping: from now on neither supervisor acts, so a borrower whose
+    /// owner stops first, while this server finishes its requests and its job, exits as asked
+    /// (0) rather than as orphaned (1), and an owner does not start again a cluster it is about
+    /// to stop.
+    pub fn shutting_down(&self) {
+        self.stopping
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
     pub fn stop(&self) {
         // First, for a borrower too: its watcher must not take the owner's own stop, during
         // this one's, for a death.
-        self.stopping
-            .store(true, std::sync::atomic::Ordering::SeqCst);
+        self.shutting_down();
         if self.borrowed {
             return;
         }

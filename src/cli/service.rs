@@ -80,6 +80,7 @@ pub fn serve() -> ExitCode {
         // The job worker runs beside the server and stops after it (finishing its current job).
         let pool = crate::db::pool(&url, crate::jobs::worker::CONNECTIONS)?;
         let worker = crate::jobs::Worker::counting(&settings, pool, metrics.clone())?.spawn();
+        let cluster = pg.clone();
         let served = actix_web::rt::System::new().block_on(async move {
             // Signals are ours rather than actix's, so that the shutdown is logged by herald
             // (actix's own line is below the default filter) in the chosen format.
@@ -98,6 +99,9 @@ pub fn serve() -> ExitCode {
                 finished = &mut server => return Ok(finished??),
                 signal = shutdown_signal() => {
                     tracing::info!(signal = signal?, "shutting down: finishing open requests (5 s at most), the job in hand and the database");
+                    if let Some(pg) = &cluster {
+                        pg.shutting_down();
+                    }
                 }
             }
             handle.stop(true).await;
