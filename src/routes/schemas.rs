@@ -112,9 +112,12 @@ pub enum LancasterAction {
         tile: LancasterId,
         notation: Option<String>,
     },
-    /// A sealed parliament ballot with the voting markers committed to it.
+    /// A sealed parliament ballot with the voting markers committed to it. `yes: null` (`V:-`)
+    /// abstains, counted for neither side, without markers: the default of a late or dropped
+    /// seat, accepted from any voter but never listed among the legal actions.
     Vote {
-        yes: bool,
+        #[schema(required = true)]
+        yes: Option<bool>,
         markers: Option<u32>,
         #[schema(example = "V:Y+2")]
         notation: Option<String>,

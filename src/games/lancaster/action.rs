@@ -5,7 +5,7 @@
 //! | start_extension | `X:<space>`               | `X:K3`      | D1 |
 //! | place           | `P:<strength>@<target>[+<squires>]`, ally `P:a<strength>@...` | `P:1@H+2`, `P:a2@X03` | D2 |
 //! | favour          | `F:<tile>`                | `F:F4`      | D2a |
-//! | vote            | `V:Y` / `V:N`, `+<markers>` | `V:Y+2`   | D3 |
+//! | vote            | `V:Y` / `V:N`, `+<markers>`; `V:-` abstains | `V:Y+2` | D3 |
 //! | exchange        | `E:<times>`               | `E:3`       | D4 |
 //! | upgrade         | `U:<knight>` / `U:-`      | `U:1b`, `U:a2a` | EFF-3 |
 //! | build           | `B:<space>`               | `B:K4`      | EFF-4 |
@@ -18,6 +18,13 @@
 //! | ransom          | `R:<knight>` / `R:-` stops | `R:3`      | D7a |
 //!
 //! Notation is case-insensitive and ignores spaces; `Display` writes the canonical form.
+//!
+//! The abstention `V:-` (`{"type": "vote", "yes": null}`) is no choice of the rulebook: it is
+//! the ballot a late or dropped seat casts by default (design.md section 14: the default harms
+//! only the late seat), counted for neither side. Being the default, it is an action like any
+//! other (stored in the history, replayed by `herald verify`), so every pending voter may send
+//! it, but it is never listed among the legal actions: it is never better than voting no
+//! without markers, so accepting it from a player changes no strategy.
 
 use super::ids::{CardId, CountyId, FavourId, Piece, Space, Target};
 use crate::engine::Seat;
@@ -54,7 +61,10 @@ pub enum Action {
         tile: FavourId,
     },
     Vote {
-        yes: bool,
+        /// `None` abstains (the default of a late seat, never listed): counted for neither
+        /// side. `"yes"` must be given, as `null` to abstain.
+        #[serde(deserialize_with = "given")]
+        yes: Option<bool>,
         #[serde(default)]
         markers: u32,
     },
@@ -100,6 +110,12 @@ fn yes() -> bool {
     true
 }
 
+/// An `Option` field that must be present (`null` for `None`): with `deserialize_with` serde no
+/// longer reads a missing field as `None`, so `{"type": "vote"}` is refused, not an abstention.
+fn given<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    Option::<bool>::deserialize(d)
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fn opt<T: fmt::Display>(f: &mut fmt::Formatter<'_>, x: &Option<T>) -> fmt::Result {
@@ -124,7 +140,12 @@ impl fmt::Display for Action {
             }
             Action::Favour { tile } => write!(f, "F:{tile}"),
             Action::Vote { yes, markers } => {
-                write!(f, "V:{}", if *yes { "Y" } else { "N" })?;
+                let side = match yes {
+                    Some(true) => "Y",
+                    Some(false) => "N",
+                    None => "-",
+                };
+                write!(f, "V:{side}")?;
                 if *markers > 0 {
                     write!(f, "+{markers}")?;
                 }
@@ -218,8 +239,9 @@ fn parse(text: &str) -> Result<Action, String> {
                 None => (body, 0),
             };
             let yes = match side.to_ascii_uppercase().as_str() {
-                "Y" | "YES" => true,
-                "N" | "NO" => false,
+                "Y" | "YES" => Some(true),
+                "N" | "NO" => Some(false),
+                "-" => None,
                 _ => return Err(format!("{side:?} is not Y or N")),
             };
             Ok(Action::Vote { yes, markers })
@@ -297,9 +319,9 @@ mod tests {
     #[test]
     fn notation_round_trips_for_every_kind_of_action() {
         for s in [
-            "X:K3", "P:1@H+2", "P:a2@X03", "P:4@K6", "P:a1@AK1", "F:F4", "V:Y+2", "V:N", "E:3",
-            "U:1b", "U:a2a", "U:-", "B:K4", "N:C", "C:N", "C:R", "C:B", "T:X05", "T:-", "S:2",
-            "K:K2", "K:K2-", "K:AK2", "R:3", "R:-", "O:1", "O:2",
+            "X:K3", "P:1@H+2", "P:a2@X03", "P:4@K6", "P:a1@AK1", "F:F4", "V:Y+2", "V:N", "V:-",
+            "E:3", "U:1b", "U:a2a", "U:-", "B:K4", "N:C", "C:N", "C:R", "C:B", "T:X05", "T:-",
+            "S:2", "K:K2", "K:K2-", "K:AK2", "R:3", "R:-", "O:1", "O:2",
         ] {
             let action: Action = s.parse().unwrap();
             assert_eq!(action.to_string(), s);
@@ -350,5 +372,14 @@ mod tests {
             )
             .is_err()
         );
+        // The abstention: `yes` given as null; a vote without `yes` is refused.
+        let a: Action =
+            serde_json::from_value(serde_json::json!({"type": "vote", "yes": null})).unwrap();
+        assert_eq!(a, "V:-".parse().unwrap());
+        assert_eq!(
+            serde_json::to_value(&a).unwrap(),
+            serde_json::json!({"type": "vote", "yes": null, "markers": 0})
+        );
+        assert!(serde_json::from_value::<Action>(serde_json::json!({"type": "vote"})).is_err());
     }
 }

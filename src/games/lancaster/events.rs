@@ -11,11 +11,11 @@ use super::score::LancasterOutcome;
 use crate::engine::Seat;
 use serde::Serialize;
 
-/// A ballot as revealed (LAN-PAR-2).
+/// A ballot as revealed (LAN-PAR-2); `yes` is `null` for an abstention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct BallotShown {
     pub seat: Seat,
-    pub yes: bool,
+    pub yes: Option<bool>,
     pub markers: u32,
 }
 

@@ -51,6 +51,14 @@
 //! abrirá la siguiente ronda"); the rest of the rewards phase keeps the order it began with. The
 //! spec's LAN-RWC-4 [E] and LAN-ENG-5 pass the marker at once; this engine follows S1.
 //!
+//! A late or dropped seat's decisions are made by [`timeout`] (design.md section 14), each
+//! harming only that seat. Its vote is the one default the rulebook has no word for: the
+//! abstention `V:-` (`{"type": "vote", "yes": null}`), a sealed ballot with no tile and no marker
+//! that counts for neither side, so a law the others tie on still passes (LAN-PAR-3). It is
+//! accepted from any pending voter (the server submits a default as any action, and `herald
+//! verify` replays it from the history) but never listed among the legal actions: it is never
+//! better for the voter than voting no without markers, so accepting it changes no strategy.
+//!
 //! The engine is pure: it imports `engine`, serde, serde_json and thiserror only. [`present`] (the
 //! words of mails and pages) is the one module outside it.
 #![deny(

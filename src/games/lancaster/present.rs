@@ -108,10 +108,10 @@ impl Present for Lancaster {
             ),
             "voted" => say(&VOTED, vec![("p", seat())]),
             "ballot_sealed" => say(
-                if e["ballot"]["yes"].as_bool() == Some(true) {
-                    &BALLOT_YES
-                } else {
-                    &BALLOT_NO
+                match e["ballot"]["yes"].as_bool() {
+                    Some(true) => &BALLOT_YES,
+                    Some(false) => &BALLOT_NO,
+                    None => &BALLOT_ABSTAINED,
                 },
                 vec![
                     ("p", Part::Seat(e["ballot"]["seat"].as_i64().unwrap_or(-1))),
@@ -545,6 +545,13 @@ const BALLOT_NO: T = [
     "{p} votó en contra, con {n} [marcador|marcadores] (secreto hasta revelar la votación).",
     "{p} ha votato contro, con {n} [segnalino|segnalini] (segreto fino alla rivelazione).",
     "{p} a voté contre, avec {n} [marqueur|marqueurs] (secret jusqu'à la révélation).",
+];
+/// A late seat's default ballot: counted for neither side.
+const BALLOT_ABSTAINED: T = [
+    "{p} abstained, counted for neither side (sealed until the vote is revealed).",
+    "{p} se abstuvo, sin contar para ningún lado (secreto hasta revelar la votación).",
+    "{p} si è astenuto, senza contare per nessuna parte (segreto fino alla rivelazione).",
+    "{p} s'est abstenu, compté pour aucun camp (secret jusqu'à la révélation).",
 ];
 const VOTE_PASSED: T = [
     "Vote on law {l}: {yes} for, {no} against. Passed.",

@@ -104,7 +104,8 @@ mod properties {
                 }
             ),
             (0..favours).prop_map(|i| Action::Favour { tile: FavourId(i) }),
-            (any::<bool>(), any::<u32>()).prop_map(|(yes, markers)| Action::Vote { yes, markers }),
+            (any::<Option<bool>>(), any::<u32>())
+                .prop_map(|(yes, markers)| Action::Vote { yes, markers }),
             any::<u32>().prop_map(|times| Action::Exchange { times }),
             piece().prop_map(|knight| Action::Upgrade { knight }),
             space().prop_map(|space| Action::Build { space }),

@@ -847,10 +847,11 @@ fn place(
     Ok(())
 }
 
-/// The ballot options of `seat` (D3): yes or no with 0..=markers.
+/// The ballot options of `seat` (D3): yes or no with 0..=markers. The abstention `V:-` is
+/// accepted but not listed: it is a late seat's default, not a choice of the rules.
 fn vote_actions(state: &State, seat: Seat, out: &mut impl Sink) {
     let m = state.faction(seat.0).map_or(0, |f| f.voting_markers);
-    for yes in [true, false] {
+    for yes in [Some(true), Some(false)] {
         out.run(m.saturating_add(1), |markers| Action::Vote { yes, markers });
     }
 }
@@ -1238,11 +1239,12 @@ fn settle_vote(state: &mut State, k: u8, events: &mut Events) {
         if let Some(f) = state.faction_mut(s.0) {
             f.voting_markers = f.voting_markers.saturating_sub(b.markers);
         }
-        // LAN-PAR-3: the tile is one vote, each marker one more.
-        if b.yes {
-            yes += 1 + b.markers;
-        } else {
-            no += 1 + b.markers;
+        // LAN-PAR-3: the tile is one vote, each marker one more. An abstention (a late seat's
+        // default) counts for neither side, so it cannot sink a law the others would pass.
+        match b.yes {
+            Some(true) => yes += 1 + b.markers,
+            Some(false) => no += 1 + b.markers,
+            None => {}
         }
         shown.push(BallotShown {
             seat: s,
@@ -1827,6 +1829,12 @@ fn act_step(
                 return Err(illegal(
                     "LAN-PAR-2",
                     format!("You hold {have} voting markers."),
+                ));
+            }
+            if yes.is_none() && *markers > 0 {
+                return Err(illegal(
+                    "LAN-PAR-2",
+                    "An abstention (V:-) commits no voting markers.",
                 ));
             }
             if state.ballots.get(seat.index()).is_some_and(Option::is_some) {

@@ -153,10 +153,11 @@ pub struct Conflict {
     pub spaces: Vec<Stack>,
 }
 
-/// A sealed ballot (D3).
+/// A sealed ballot (D3). `yes` is `None` for the abstention of a late seat (counted for neither
+/// side; sealed like any ballot, so that nobody learns it abstained before the reveal).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ballot {
-    pub yes: bool,
+    pub yes: Option<bool>,
     pub markers: u32,
 }
 

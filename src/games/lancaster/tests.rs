@@ -315,6 +315,65 @@ fn a_tied_vote_passes_its_law_which_replaces_the_leftmost_current_law() {
 }
 
 #[test]
+fn a_late_voter_abstains_so_a_law_tied_without_it_still_passes() {
+    // design.md §14: the default harms only the late seat. With A yes and B no the law passes
+    // 1–1 (LAN-PAR-3); the late C's default must not turn that into 1–2.
+    let mut s = voting(3);
+    let proposal = s.proposed_laws[0].unwrap();
+    act(&mut s, 0, "V:Y").unwrap();
+    act(&mut s, 1, "V:N").unwrap();
+    let crate::engine::Timeout::Play(default) = Lancaster::timeout(&s, Seat(2)) else {
+        panic!("no default");
+    };
+    assert_eq!(default.to_string(), "V:-");
+    // Not a choice the rules list, and it commits no markers.
+    assert!(!Lancaster::legal_actions(&s, Seat(2)).contains(&default));
+    s.faction_mut(2).unwrap().voting_markers = 1;
+    refused_with(&mut s, 2, "V:-+1", "LAN-PAR-2");
+    let events = act(&mut s, 2, &default.to_string()).unwrap();
+    // Sealed like any ballot: the others learn only that C has voted, until the reveal.
+    for e in &events {
+        if let Event::BallotSealed { ballot } = &e.event {
+            assert_eq!(ballot.yes, None);
+            assert!(!e.audience.admits(Viewer::Seat(Seat(0))));
+            assert!(!e.audience.admits(Viewer::Spectator));
+        }
+    }
+    let revealed = events
+        .iter()
+        .find_map(|e| match &e.event {
+            Event::VoteRevealed {
+                ballots,
+                yes,
+                no,
+                passed,
+                ..
+            } => Some((ballots.clone(), *yes, *no, *passed)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!((revealed.1, revealed.2, revealed.3), (1, 1, true));
+    assert_eq!(revealed.0[2].yes, None, "the reveal says C abstained");
+    assert!(s.current_laws.contains(&proposal));
+    assert_eq!(s.faction(2).unwrap().voting_markers, 1, "no marker spent");
+}
+
+#[test]
+fn an_abstention_is_sealed_in_the_views_like_any_ballot() {
+    let mut s = voting(3);
+    act(&mut s, 2, "V:-").unwrap();
+    for viewer in [Viewer::Seat(Seat(0)), Viewer::Spectator] {
+        let v = serde_json::to_string(&Lancaster::view(&s, viewer)).unwrap();
+        assert!(!v.contains("my_ballot"), "{v}");
+    }
+    let mine = Lancaster::view(&s, Viewer::Seat(Seat(2)))
+        .my_ballot
+        .unwrap();
+    assert_eq!(mine.yes, None);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
+}
+
+#[test]
 fn leftover_voting_markers_return_to_the_supply_after_the_third_vote() {
     // LAN-PAR-6
     let mut s = voting(3);

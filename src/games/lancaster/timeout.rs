@@ -8,7 +8,7 @@
 //! | D1 starting extension (LAN-SET-7) | the first space listed |
 //! | D2 knight placement (LAN-PLC) | the weakest knight, no squires, to the castle if it may, else a conflict, else a county (passing is not allowed while a knight can be placed, LAN-PLC-4) |
 //! | D2a king's favour | the first tile listed |
-//! | D3 vote (LAN-PAR-3) | no, committing no marker (the tile's own vote only) |
+//! | D3 vote (LAN-PAR-3) | abstain (`V:-`, never listed): a sealed ballot with no tile and no marker, counted for neither side |
 //! | D4 law exchange | the fewest exchanges allowed |
 //! | upgrade (LAN-EFF-3), passage (LAN-EFF-7) | declined |
 //! | build (LAN-EFF-4), noble (LAN-EFF-5) | the first listed |
@@ -19,17 +19,25 @@
 //! | D7a ransom | no ransom: the knights go to the reserve |
 //!
 //! Among actions of equal rank the first listed wins, so the choice follows the engine's own
-//! listing order.
+//! listing order. The vote is the one default that is not listed: voting no would sink a law the
+//! others pass on a tie (LAN-PAR-3), harming them, so the late seat abstains instead.
 
 use super::action::{Action, Take};
 use super::ids::Target;
-use super::state::State;
+use super::state::{State, Step};
 use super::{Game, Lancaster};
 use crate::engine::{Seat, Timeout};
 
 /// The default decision of pending `seat`; [`Timeout::Loses`] only if it has no legal action,
 /// which the engine never leaves a pending seat with.
 pub fn timeout(state: &State, seat: Seat) -> Timeout<Action> {
+    if matches!(state.step, Step::Vote { .. }) && state.frames.is_empty() && state.is_pending(seat)
+    {
+        return Timeout::Play(Action::Vote {
+            yes: None,
+            markers: 0,
+        });
+    }
     Lancaster::legal_actions(state, seat)
         .into_iter()
         .enumerate()
@@ -53,7 +61,7 @@ fn rank(action: &Action) -> (u32, u32) {
             };
             (place * 1000 + u32::from(*knight), *squires)
         }
-        Action::Vote { yes, markers } => (u32::from(*yes), *markers),
+        Action::Vote { markers, .. } => (0, *markers),
         Action::Exchange { times } => (*times, 0),
         Action::Upgrade { knight } => (u32::from(knight.is_some()), 0),
         Action::Passage { card } => (u32::from(card.is_some()), 0),
@@ -194,9 +202,10 @@ mod tests {
                 match default {
                     Action::Vote { yes, markers } => {
                         assert!(
-                            !yes && *markers == 0,
-                            "a late voter votes no without markers: {default}"
+                            yes.is_none() && *markers == 0,
+                            "a late voter abstains: {default}"
                         );
+                        assert!(!legal.contains(default), "the abstention is not listed");
                     }
                     Action::Place {
                         squires, knight, ..

@@ -66,6 +66,11 @@ const WORDS: &[(&str, T)] = &[
     ),
     ("ballot_yes", ["for", "a favor", "a favore", "pour"]),
     ("ballot_no", ["against", "en contra", "contro", "contre"]),
+    // A late seat's default ballot (never listed as a choice, but shown as one's own ballot).
+    (
+        "ballot_abstain",
+        ["abstains", "abstención", "astensione", "abstention"],
+    ),
     (
         "min",
         [
@@ -427,10 +432,10 @@ fn choice_text(l: Locale, view: &Value, who: &Who, a: &Value) -> String {
             s
         }
         "vote" => {
-            let side = if a["yes"].as_bool() == Some(true) {
-                "ballot_yes"
-            } else {
-                "ballot_no"
+            let side = match a["yes"].as_bool() {
+                Some(true) => "ballot_yes",
+                Some(false) => "ballot_no",
+                None => "ballot_abstain",
             };
             format!("{}, {}", w(l, side), with_n(l, "markers_n", &a["markers"]))
         }
@@ -616,7 +621,7 @@ fn parliament(l: Locale, view: &Value, who: &Who) -> Markup {
                 p { (w(l, "voted")) ": " (voted.join(", ")) }
             }
             @if let Some(b) = view.get("my_ballot").filter(|b| !b.is_null()) {
-                @let side = if b["yes"].as_bool() == Some(true) { "ballot_yes" } else { "ballot_no" };
+                @let side = match b["yes"].as_bool() { Some(true) => "ballot_yes", Some(false) => "ballot_no", None => "ballot_abstain" };
                 p.mine { (w(l, "your_ballot")) ": " (w(l, side)) ", " (with_n(l, "markers_n", &b["markers"])) }
             }
             p.muted {
