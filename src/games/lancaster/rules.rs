@@ -967,7 +967,10 @@ fn apply_law(
             }
         }
         LawKind::Exchange => {
-            if exchange_max(state, faction, law) > 0 {
+            // Behind screens (3–5 players) every player is asked, one who cannot exchange with
+            // only "no exchange" (E:0): the pending seats are public, so asking only those who
+            // can would tell the table whose screened gold or squires fall short.
+            if screened(state) || exchange_max(state, faction, law) > 0 {
                 state.frames.push(Frame::Exchange { faction, law });
             }
         }
@@ -977,6 +980,11 @@ fn apply_law(
             }
         }
     }
+}
+
+/// Whether gold and squires are behind screens (the player count's `screens`: 3–5 players).
+fn screened(state: &State) -> bool {
+    data().player_count(state.players).is_none_or(|p| p.screens)
 }
 
 /// Whether decision `top` has no option left (LAN-ENG-4: the effect is lost).

@@ -687,6 +687,65 @@ fn a_law_exchange_is_asked_in_player_order() {
 }
 
 #[test]
+fn behind_screens_every_player_is_asked_for_an_exchange_law_even_one_who_cannot_pay() {
+    // LAN-LAW-3 with hidden gold (3–5 players): the pending seat is public, so skipping the
+    // player without gold would show the table their screened gold is 0. L16: 1 gold for 1 PP.
+    let mut s = laws_in_force(["L16", "L03", "L12"]);
+    s.start_player = Seat(0);
+    s.faction_mut(0).unwrap().gold = 0;
+    s.faction_mut(1).unwrap().gold = 2;
+    let events = resolve(&mut s);
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)));
+    assert_eq!(
+        Lancaster::legal_actions(&s, Seat(0)),
+        vec!["E:0".parse::<Action>().unwrap()],
+        "only \"no exchange\""
+    );
+    let mut seen = serde_json::to_string(&Lancaster::view(&s, Viewer::Seat(Seat(1)))).unwrap();
+    seen.push_str(&serde_json::to_string(&Lancaster::view(&s, Viewer::Spectator)).unwrap());
+    for e in &events {
+        assert!(
+            !matches!(e.event, Event::Gained { .. } | Event::Paid { .. }),
+            "{:?}",
+            e.event
+        );
+    }
+    assert!(!seen.contains("\"gold\":0"), "{seen}");
+    let events = act(&mut s, 0, "E:0").unwrap();
+    // What others see of the pass is what they would see of anyone's E:0.
+    assert!(
+        events
+            .iter()
+            .all(|e| matches!(e.event, Event::Exchanged { times: 0, .. })),
+        "{events:?}"
+    );
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(1)));
+}
+
+#[test]
+fn with_two_players_nothing_is_screened_so_a_player_who_cannot_exchange_is_skipped() {
+    // LAN-2P: gold is open, so asking the player without gold would only waste a turn.
+    let mut s = voting(2);
+    let l16: ids::LawId = "L16".parse().unwrap();
+    let mut pool: Vec<ids::LawId> = s.law_deck.drain(..).collect();
+    pool.append(&mut s.current_laws);
+    pool.extend(s.proposed_laws.drain(..).flatten());
+    pool.retain(|l| *l != l16);
+    s.current_laws = vec![l16];
+    s.law_discard.extend(pool);
+    s.step = Step::Laws {
+        law: 0,
+        player: 0,
+        majority: SeatSet::EMPTY,
+    };
+    s.start_player = Seat(0);
+    s.faction_mut(0).unwrap().gold = 0;
+    s.faction_mut(1).unwrap().gold = 2;
+    resolve(&mut s);
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(1)));
+}
+
+#[test]
 fn in_the_two_player_game_each_player_also_places_an_ally_without_squires() {
     // LAN-2P-1..5
     let mut s = placing(2);
