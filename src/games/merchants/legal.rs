@@ -167,6 +167,10 @@ fn subsets(cards: &[CargoId], max: usize) -> Vec<Vec<CargoId>> {
 }
 
 pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
+    // III.3.9: a dead captain's request waiting beneath is read as the open decision.
+    if let std::borrow::Cow::Owned(lifted) = super::rules::as_asked(st, seat) {
+        return legal_actions(&lifted, seat);
+    }
     let Ok(d) = data::load() else {
         return Vec::new();
     };
@@ -547,6 +551,10 @@ fn port_actions(
 /// merchant go; stop spending; keep the most valuable cards that fit; pass in windows; plunder
 /// everything that fits, gold first; keep your own ship; the first option of a choice.
 pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
+    // III.3.9: a dead captain's request waiting beneath is read as the open decision.
+    if let std::borrow::Cow::Owned(lifted) = super::rules::as_asked(st, seat) {
+        return timeout(&lifted, seat);
+    }
     let Ok(d) = data::load() else {
         return Timeout::Loses;
     };

@@ -71,9 +71,10 @@
 //! before the ship is sealed; special weapons are public (III.4), so only their use is logged.
 //!
 //! Combat is a frame of the decision stack ([`combat`]) above the turn it interrupts; the
-//! turn frame beneath is untouched and resumes when the combat closes. A death in another
-//! player's turn puts the new ship choice at the bottom of the stack, so it never blocks that
-//! turn (III.3.9).
+//! turn frame beneath is untouched and resumes when the combat closes. A death puts the new
+//! ship choice (and the modifications owed) at the bottom of the stack: the dead seat may
+//! answer it at once, the other seats' turns go on above it, and the game waits for it only
+//! when the dead seat's own next turn would begin (III.3.9, [`rules::rejoining`]).
 //!
 //! The engine is pure: it imports `engine`, serde, serde_json and thiserror only.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -228,8 +229,9 @@ impl Game for Merchants {
         rules::setup(rules, seats, rng, events)
     }
 
-    /// The top frame's seats, and every seat owing a hand-limit discard (MM-GCARD-2, a side
-    /// request that never blocks the others: [`rules::over_limit`]).
+    /// The top frame's seats, every seat owing a hand-limit discard (MM-GCARD-2, a side
+    /// request that never blocks the others: [`rules::over_limit`]) and every dead captain's
+    /// seat whose new ship or token placement waits beneath (III.3.9: [`rules::rejoining`]).
     fn pending(state: &State) -> SeatSet {
         let owing = data::load().map_or(SeatSet::EMPTY, |d| {
             (0..state.seats)
@@ -248,7 +250,12 @@ impl Game for Merchants {
                 _ => seats,
             }
         });
-        framed.iter().chain(owing.iter()).collect()
+        // The requests beneath the top (the top's are `framed`).
+        let top = state.stack.len().saturating_sub(1);
+        let rejoining = (0..state.seats)
+            .map(Seat)
+            .filter(|s| rules::request_at(state, *s).is_some_and(|i| i < top));
+        framed.iter().chain(owing.iter()).chain(rejoining).collect()
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {

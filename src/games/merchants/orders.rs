@@ -816,6 +816,18 @@ fn situations(d: &Data, st: &State) -> Vec<Situation> {
         ),
         _ => {}
     }
+    // III.3.9: the ship choices of dead captains waiting beneath the top.
+    let top = st.stack.len().saturating_sub(1);
+    out.extend(
+        (0..st.seats)
+            .map(Seat)
+            .filter(|s| {
+                super::rules::request_at(st, *s).is_some_and(|i| {
+                    i < top && matches!(st.stack.get(i), Some(Frame::ShipChoice { .. }))
+                })
+            })
+            .map(|s| Situation::plain(s, Kind::Ship, None)),
+    );
     out
 }
 

@@ -764,7 +764,8 @@ pub(super) fn die(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &
     ));
     draw_glory_card(d, st, seat, rng, ev);
     // MM-DEATH-2: dying in your own turn ends it; dying in another's turn never blocks it
-    // (III.3.9): the new ship is chosen when that turn is over.
+    // (III.3.9): the new ship waits beneath, to be chosen at any time before the seat's own
+    // next turn ([`rejoining`]).
     let own_turn = st
         .stack
         .iter()
@@ -818,11 +819,16 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
                 end_of_turn(d, st, seat, ev);
                 continue;
             }
-            Some(_) => return,
-            None => {}
+            // III.3.9: only a dead captain's requests beneath: the game goes on.
+            Some(_) if st.stack.len() > rejoining(st).len() => return,
+            _ => {}
         }
         if st.turns_this_round < st.seats {
             let seat = Seat((st.first.0 + st.turns_this_round) % st.seats);
+            // III.3.9: a dead captain's request is answered before its own next turn begins.
+            if rejoining(st).iter().any(|f| f.seats().contains(seat)) {
+                return;
+            }
             st.turns_this_round += 1;
             st.turn_number += 1;
             if let Some(p) = st.players.get_mut(seat.index()) {
@@ -1286,7 +1292,13 @@ fn finish(d: &Data, st: &mut State, reason: &str, ev: &mut Ev) {
         stash: st.players.iter().map(|p| p.stash).collect(),
         reason: reason.into(),
     });
-    st.stack.clear();
+    // A dead captain's tokens still owed when the game ends (III.3.9: they wait for no one)
+    // stay out of play.
+    for f in std::mem::take(&mut st.stack) {
+        if let Frame::Place { kinds, .. } = f {
+            st.mod_supply.extend(kinds);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1348,7 +1360,89 @@ pub(super) fn act(
     Ok(())
 }
 
+/// III.3.9: the requests of captains who died (the new ship, MM-DEATH-4; the modification
+/// tokens to place, MM-YARD-5) wait at the bottom of the stack, beneath the turns they never
+/// block: the run of ship choices and placements there once the game has begun (the setup's
+/// ship choice blocks everyone). Their seats may answer them at any time; the game waits for one
+/// only when its seat's own turn would begin ([`advance`]).
+pub fn rejoining(st: &State) -> &[Frame] {
+    if st.round == 0 {
+        return &[];
+    }
+    let n = st
+        .stack
+        .iter()
+        .take_while(|f| matches!(f, Frame::ShipChoice { .. } | Frame::Place { .. }))
+        .count();
+    st.stack.get(..n).unwrap_or_default()
+}
+
+/// Whether `f` waits for `seat` (a sealed ship choice waits only for the others).
+fn waits_for(st: &State, f: &Frame, seat: Seat) -> bool {
+    f.seats().contains(seat)
+        && match f {
+            Frame::ShipChoice { .. } => st.player(seat).is_some_and(|p| p.sealed.is_none()),
+            _ => true,
+        }
+}
+
+/// The index in the stack of the decision `seat` answers: the top frame's, else the topmost
+/// of its requests waiting beneath after a death (III.3.9).
+pub fn request_at(st: &State, seat: Seat) -> Option<usize> {
+    let top = st.stack.len().checked_sub(1)?;
+    if st.stack.get(top).is_some_and(|f| f.seats().contains(seat)) {
+        return Some(top);
+    }
+    let run = rejoining(st);
+    (0..run.len())
+        .rev()
+        .find(|i| run.get(*i).is_some_and(|f| waits_for(st, f, seat)))
+}
+
+/// The state as `seat` answers it: a request of its waiting beneath (III.3.9) lifted to the
+/// top, so that what is legal, a timeout's default and the view read it as the open decision.
+pub fn as_asked(st: &State, seat: Seat) -> std::borrow::Cow<'_, State> {
+    match request_at(st, seat) {
+        Some(i) if i + 1 < st.stack.len() => {
+            let mut lifted = st.clone();
+            let f = lifted.stack.remove(i);
+            lifted.stack.push(f);
+            std::borrow::Cow::Owned(lifted)
+        }
+        _ => std::borrow::Cow::Borrowed(st),
+    }
+}
+
 fn step(d: &Data, st: &mut State, seat: Seat, a: &Action, rng: &mut GameRng, ev: &mut Ev) -> R<()> {
+    let Some(at) = request_at(st, seat) else {
+        if st.stack.is_empty() {
+            return Err(no("MM-ROUND-1", "Nothing is waiting for a decision."));
+        }
+        return Err(no("MM-ACT-1", "It is not your decision now."));
+    };
+    if at + 1 == st.stack.len() {
+        return step_top(d, st, seat, a, rng, ev);
+    }
+    // III.3.9: a dead captain's request is answered where it waits: lifted to the top for the
+    // answer, and what is left of it (a redraw, tokens still owed) put back in its place.
+    let f = st.stack.remove(at);
+    st.stack.push(f);
+    let base = st.stack.len() - 1;
+    let result = step_top(d, st, seat, a, rng, ev);
+    let left: Vec<Frame> = st.stack.drain(base.min(st.stack.len())..).collect();
+    let at = at.min(st.stack.len());
+    st.stack.splice(at..at, left);
+    result
+}
+
+fn step_top(
+    d: &Data,
+    st: &mut State,
+    seat: Seat,
+    a: &Action,
+    rng: &mut GameRng,
+    ev: &mut Ev,
+) -> R<()> {
     let Some(top) = st.stack.last().cloned() else {
         return Err(no("MM-ROUND-1", "Nothing is waiting for a decision."));
     };

@@ -1081,13 +1081,89 @@ fn a_dead_captain_keeps_glory_and_stash_and_takes_ten_gold_from_the_stash() {
     assert_ne!(p.captain, old_captain);
     assert!(!p.revealed);
     assert_eq!(p.glory_hand.len(), 1);
-    // Another's death waits beneath the active turn (III.3.9).
-    assert_eq!(
-        Merchants::pending(&st).iter().collect::<Vec<_>>(),
-        vec![seat]
-    );
+    // Another's death waits beneath the active turn, its seat free to answer it now
+    // (III.3.9).
+    let mut both = vec![seat, other];
+    both.sort();
+    assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), both);
     assert!(matches!(st.stack.first(), Some(Frame::ShipChoice { .. })));
     invariants(&st);
+}
+
+/// Kills `seat`'s captain with one modification on its ship (taken from a port, so every token
+/// stays once): a new ship and a token placement are owed.
+fn die_with_a_mod(st: &mut State, seat: Seat) {
+    let port = st.mod_tokens.iter().position(Option::is_some).unwrap();
+    let token = st.mod_tokens[port].take().unwrap();
+    st.players[seat.index()].mods.push(token.kind);
+    super::rules::die(d(), st, seat, &mut GameRng::from_u64(1), &mut Vec::new());
+}
+
+fn decision_kind(st: &State, seat: Seat) -> String {
+    let v = serde_json::to_value(Merchants::view(st, Viewer::Seat(seat))).unwrap();
+    v["decision"]["kind"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// MM-DEATH-2 / III.3.9: a captain dying in another player's turn is asked for its new ship at
+/// once, never blocks the active player nor the turns after, and is waited for only when its
+/// own next turn would begin.
+#[test]
+fn mm_death_2_a_death_in_another_turn_never_blocks_the_turns_before_its_own() {
+    for seats in [3u8, 4] {
+        let mut st = started(seats, 21);
+        let a = turn_seat(&st);
+        let b = Seat((a.0 + 1) % seats);
+        let c = Seat((a.0 + 2) % seats);
+        die_with_a_mod(&mut st, c);
+        // Pending, legal actions, the timeout's default and the view agree: c may answer now.
+        assert!(Merchants::pending(&st).contains(a));
+        assert!(Merchants::pending(&st).contains(c));
+        assert!(Merchants::legal_actions(&st, c).contains(&Action::Ship { ship: Ship::Sloop }));
+        assert_eq!(
+            Merchants::timeout(&st, c),
+            Timeout::Play(Action::Ship { ship: Ship::Sloop })
+        );
+        assert_eq!(decision_kind(&st, c), "ship_choice");
+        assert_eq!(decision_kind(&st, a), "turn");
+        // a ends its turn: b's turn begins, c still free to answer.
+        act(&mut st, a, &Action::End, 2).unwrap();
+        assert_eq!(turn_seat(&st), b);
+        assert!(Merchants::pending(&st).contains(b));
+        assert!(Merchants::pending(&st).contains(c));
+        invariants(&st);
+        if seats == 4 {
+            // c answers in b's turn: the ship, then the token; b's turn is untouched.
+            act(&mut st, c, &Action::Ship { ship: Ship::Flute }, 3).unwrap();
+            assert_eq!(st.players[c.index()].ship, Some(Ship::Flute));
+            assert_eq!(turn_seat(&st), b);
+            assert_eq!(decision_kind(&st, c), "place");
+            let Timeout::Play(place) = Merchants::timeout(&st, c) else {
+                panic!("no default placement");
+            };
+            act(&mut st, c, &place, 4).unwrap();
+            assert_eq!(turn_seat(&st), b);
+            assert!(!Merchants::pending(&st).contains(c));
+            act(&mut st, b, &Action::End, 5).unwrap();
+            assert_eq!(turn_seat(&st), c);
+            invariants(&st);
+            continue;
+        }
+        // b ends its turn: c's own turn would begin, so the game waits for c alone.
+        act(&mut st, b, &Action::End, 3).unwrap();
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![c]);
+        act(&mut st, c, &Action::Ship { ship: Ship::Sloop }, 4).unwrap();
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![c]);
+        assert_eq!(decision_kind(&st, c), "place");
+        let Timeout::Play(place) = Merchants::timeout(&st, c) else {
+            panic!("no default placement");
+        };
+        act(&mut st, c, &place, 5).unwrap();
+        assert_eq!(turn_seat(&st), c);
+        invariants(&st);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,7 +29,9 @@ pub struct View {
     pub merchant_track: usize,
     pub missions_open: Vec<String>,
     pub decks: Decks,
-    /// The open decision: its kind and seat(s), with what this viewer may see of it.
+    /// The open decision: its kind and seat(s), with what this viewer may see of it; for a
+    /// dead captain's seat, its own new ship or token placement while the others play on
+    /// (III.3.9).
     pub decision: Option<DecisionView>,
     pub over: bool,
 }
@@ -255,7 +257,9 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             }
         })
         .collect();
-    let decision = st.top().map(|f| match f {
+    // III.3.9: a dead captain's request waiting beneath is its seat's open decision.
+    let asked = me.map(|s| super::rules::as_asked(st, s));
+    let decision = asked.as_deref().unwrap_or(st).top().map(|f| match f {
         Frame::ShipChoice { seats } => DecisionView::ShipChoice {
             waiting: seats
                 .iter()
