@@ -456,13 +456,8 @@ fn port_actions(
     if open(Activity::Buy) {
         out.push(Action::Buy);
     }
-    if open(Activity::Shipyard) {
-        let fire = st.round_effects.iter().any(|e| {
-            d.zones
-                .get(usize::from(p.zone))
-                .and_then(|z| z.nation)
-                .is_some_and(|n| *e == format!("shipyard_fire:{n}"))
-        });
+    // EVT-33: a burned shipyard offers nothing at all this round.
+    if open(Activity::Shipyard) && !super::rules::shipyard_burned(d, st, p.zone) {
         let sale = sale_price(d, p);
         let repair = repair_price(d, p);
         for ship in Ship::ALL {
@@ -471,19 +466,17 @@ fn port_actions(
                 out.push(Action::Yard { ship });
             }
         }
-        if !fire {
-            let mut all = Vec::new();
-            for l in [Loc::Hull, Loc::Masts, Loc::Cannons, Loc::Cargo] {
-                let damage = max_loc(d, p, l).saturating_sub(cur(p, l));
-                if damage > 0 && repair <= gold {
-                    out.push(Action::Repair { locs: vec![l] });
-                }
-                all.extend(std::iter::repeat_n(l, usize::from(damage)));
+        let mut all = Vec::new();
+        for l in [Loc::Hull, Loc::Masts, Loc::Cannons, Loc::Cargo] {
+            let damage = max_loc(d, p, l).saturating_sub(cur(p, l));
+            if damage > 0 && repair <= gold {
+                out.push(Action::Repair { locs: vec![l] });
             }
-            let cost = repair * u32::try_from(all.len()).unwrap_or(u32::MAX);
-            if all.len() > 1 && cost <= gold {
-                out.push(Action::Repair { locs: all });
-            }
+            all.extend(std::iter::repeat_n(l, usize::from(damage)));
+        }
+        let cost = repair * u32::try_from(all.len()).unwrap_or(u32::MAX);
+        if all.len() > 1 && cost <= gold {
+            out.push(Action::Repair { locs: all });
         }
         if let Some(Some(t)) = st.mod_tokens.get(usize::from(p.zone))
             && !p.mods.contains(&t.kind)

@@ -2757,6 +2757,11 @@ fn activity_of(a: &Action) -> Option<Activity> {
     })
 }
 
+/// EVT-33 "Shipyard fire": no Shipyard activity this round in the ports of the nation drawn.
+pub(super) fn shipyard_burned(d: &Data, st: &State, zone: ZoneId) -> bool {
+    zone_nation(d, zone).is_some_and(|n| st.round_effects.contains(&format!("shipyard_fire:{n}")))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn port_activity(
     d: &Data,
@@ -2799,6 +2804,14 @@ fn port_activity(
         .cloned()
         .ok_or_else(|| no("MM-PORT-1", "No such seat."))?;
     let zone = p.zone;
+    // EVT-33: the whole Shipyard activity is unavailable (ships, repairs, modifications,
+    // special weapons), not repairs alone.
+    if act == Activity::Shipyard && shipyard_burned(d, st, zone) {
+        return Err(no(
+            "EVT-33",
+            "The shipyards of this port's nation burned this round: no Shipyard activity.",
+        ));
+    }
     match a {
         Action::Sell { cards } => sell(d, st, seat, &p, cards, rng, ev)?,
         Action::Buy => {
@@ -2844,13 +2857,6 @@ fn port_activity(
         }
         Action::Yard { ship } => yard(d, st, seat, &p, *ship, rng, ev)?,
         Action::Repair { locs } => {
-            if st
-                .round_effects
-                .iter()
-                .any(|e| zone_nation(d, zone).is_some_and(|n| *e == format!("shipyard_fire:{n}")))
-            {
-                return Err(no("MM-YARD-1", "The shipyard burned this round (EVT-33)."));
-            }
             let mut q = p.clone();
             for l in locs {
                 if matches!(l, Loc::Crew | Loc::Maneuver) {

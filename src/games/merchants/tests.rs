@@ -462,6 +462,48 @@ fn the_shipyard_sells_the_old_ship_and_a_big_ship_scores_glory_once_per_captain(
     refused(&st, seat, "repair crew", "MM-YARD-9");
 }
 
+/// EVT-33 "Shipyard fire": the whole Shipyard activity is unavailable in the burned nation's
+/// ports — ships, modifications and special weapons as well as repairs.
+#[test]
+fn evt_33_a_shipyard_fire_stops_every_shipyard_activity_not_only_repairs() {
+    let mut st = started(2, 18);
+    let seat = turn_seat(&st);
+    let z = st.players[seat.index()].zone;
+    let nation = d().zones[usize::from(z)].nation.unwrap();
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    let p = &mut st.players[seat.index()];
+    p.gold = 60;
+    p.hits[0] -= 1;
+    // A modification token the ship lacks lies here, face-up.
+    let kind = (0..u8::try_from(d().modifications.len()).unwrap())
+        .find(|k| !st.players[seat.index()].mods.contains(k))
+        .unwrap();
+    st.mod_tokens[usize::from(z)] = Some(super::state::ModToken {
+        kind,
+        face_up: true,
+    });
+    let shipyard = |a: &Action| {
+        matches!(
+            a,
+            Action::Yard { .. }
+                | Action::Repair { .. }
+                | Action::Modify
+                | Action::Weapon { .. }
+                | Action::Resell { .. }
+        )
+    };
+    let listed = Merchants::legal_actions(&st, seat);
+    assert!(listed.iter().any(|a| matches!(a, Action::Yard { .. })));
+    assert!(listed.contains(&Action::Modify));
+    assert!(listed.iter().any(|a| matches!(a, Action::Weapon { .. })));
+    st.round_effects.push(format!("shipyard_fire:{nation}"));
+    let listed = Merchants::legal_actions(&st, seat);
+    assert!(!listed.iter().any(shipyard), "{listed:?}");
+    for a in ["yard frigate", "repair hull", "modify", "weapon 0"] {
+        refused(&st, seat, a, "EVT-33");
+    }
+}
+
 #[test]
 fn a_found_merchant_may_be_raided_as_its_token_or_zone_nation_or_let_go() {
     let mut st = started(2, 19);
