@@ -445,7 +445,12 @@ fn port_actions(
     let gold = purse(d, p);
     out.push(Action::Done);
     out.extend(tw8_plays(d, st, seat));
-    let open = |a: Activity| !done.contains(&a) && (current != Some(a) || a == Activity::Shipyard);
+    // The Shipyard takes several purchases; a Recruit under way with specialists employed but
+    // no roll yet may still recruit (MM-RECR-2).
+    let open = |a: Activity| {
+        !done.contains(&a)
+            && (current != Some(a) || matches!(a, Activity::Shipyard | Activity::Recruit))
+    };
     if current.is_none() && done.is_empty() {
         for cards in subsets(&p.cargo, p.cargo.len()) {
             if !cards.is_empty() {

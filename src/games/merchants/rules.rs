@@ -2793,7 +2793,10 @@ fn port_activity(
     // Employing specialists belongs to the Recruit activity under way (MM-GCARD-4).
     let employing = matches!(a, Action::Employ { .. })
         && (current == Some(Activity::Recruit) || !done.contains(&Activity::Recruit));
-    if !employing && (done.contains(&act) || (current == Some(act) && act != Activity::Shipyard)) {
+    // The Recruit activity is under way but not done while only specialists were employed:
+    // its Leadership roll may still follow (MM-RECR-2), once.
+    let again = current == Some(act) && !matches!(act, Activity::Shipyard | Activity::Recruit);
+    if !employing && (done.contains(&act) || again) {
         return Err(no(
             "MM-PORT-2",
             "Each activity at most once per Port action.",
@@ -3144,7 +3147,10 @@ fn port_activity(
                 dn.push(prev);
             }
             *c = Some(act);
-            if act != Activity::Shipyard && !dn.contains(&act) {
+            // Employing a specialist happens inside Recruit (MM-RECR-2, MM-GCARD-4) and does not
+            // finish it: the Recruit roll may still come; the Shipyard takes several purchases.
+            let employed = matches!(a, Action::Employ { .. });
+            if act != Activity::Shipyard && !employed && !dn.contains(&act) {
                 dn.push(act);
             }
             break;

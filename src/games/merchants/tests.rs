@@ -1560,6 +1560,46 @@ fn specialists_are_employed_during_recruit_two_at_most() {
     invariants(&st);
 }
 
+/// MM-RECR-2 / MM-GCARD-4 / MM-PORT-2: employing a specialist happens inside the Recruit
+/// activity and does not use it up: the Leadership roll may follow, once, and nothing of
+/// Recruit after another activity has begun.
+#[test]
+fn mm_recr_2_employing_first_leaves_the_recruit_roll_of_the_same_activity() {
+    let mut st = started(2, 40);
+    let seat = turn_seat(&st);
+    let sm = glory("GLY-01");
+    give_glory(&mut st, seat, sm);
+    let rest: Vec<u8> = st.players[seat.index()]
+        .glory_hand
+        .iter()
+        .filter(|c| **c != sm)
+        .copied()
+        .collect();
+    st.players[seat.index()].glory_hand.retain(|c| *c == sm);
+    st.glory_discard.extend(rest);
+    st.players[seat.index()].gold = 20;
+    st.players[seat.index()].hits[3] = 1;
+    let before = st.clone();
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    act(&mut st, seat, &format!("employ {sm}").parse().unwrap(), 3).unwrap();
+    assert!(Merchants::legal_actions(&st, seat).contains(&Action::Recruit));
+    act(&mut st, seat, &Action::Recruit, 4).unwrap();
+    if matches!(st.stack.last(), Some(Frame::Hire { .. })) {
+        act(&mut st, seat, &Action::Hire { crew: 0 }, 5).unwrap();
+    }
+    // One Recruit activity per Port action.
+    assert!(!Merchants::legal_actions(&st, seat).contains(&Action::Recruit));
+    st.players[seat.index()].hits[3] = 1;
+    refused(&st, seat, "recruit", "MM-PORT-2");
+    // Employing, then another activity: the Recruit is over.
+    let mut st = before;
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    act(&mut st, seat, &format!("employ {sm}").parse().unwrap(), 3).unwrap();
+    act(&mut st, seat, &Action::Buy, 4).unwrap();
+    act(&mut st, seat, &Action::Take { cards: vec![] }, 5).unwrap();
+    refused(&st, seat, "recruit", "MM-PORT-2");
+}
+
 #[test]
 fn a_mission_is_completed_by_its_objective_for_its_gold_and_a_glory_point() {
     // MIS-04: carry 10 gold into the port of SEU and pay it.
