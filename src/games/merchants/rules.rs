@@ -852,13 +852,16 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
             super::combat::npc_hunt(d, st, seat, rng, ev);
             continue;
         }
-        // MM-ROUND-3: end-of-round upkeep, then the end check (MM-END-1).
+        // MM-ROUND-3: end-of-round upkeep, then the end check (MM-END-1): once a total has
+        // reached the target the end is announced and cannot be undone (a total that drops
+        // back, withdrawing stash gold, changes nothing).
         st.round_effects.clear();
         if st.round > 0
-            && st
-                .players
-                .iter()
-                .any(|p| total_glory(d, st, p) >= st.glory_target)
+            && (st.ending
+                || st
+                    .players
+                    .iter()
+                    .any(|p| total_glory(d, st, p) >= st.glory_target))
         {
             finish(d, st, "glory target reached (MM-END-1)", ev);
             continue;

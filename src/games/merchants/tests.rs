@@ -428,6 +428,40 @@ fn stashing_is_for_the_home_port_and_hidden_from_the_others() {
     }
 }
 
+/// MM-END-1: once a total reaches the target the end is announced and the game ends with the
+/// round, even if that total drops again (the stash paying in the home port, MM-STASH-2).
+#[test]
+fn mm_end_1_an_announced_end_is_not_cancelled_when_the_total_drops_again() {
+    let mut st = started(2, 13);
+    let a = turn_seat(&st);
+    let b = Seat(1 - a.0);
+    st.round_effects.clear();
+    st.players[a.index()].glory = 9;
+    st.players[a.index()].gold = 10;
+    act(&mut st, a, &Action::Port, 2).unwrap();
+    let ev = act(&mut st, a, &Action::Stash { amount: 10 }, 3).unwrap();
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e.event, super::Event::TargetReached { .. }))
+    );
+    // A special weapon bought in the home port: the stash pays, the total drops to 9.
+    let kind = (0..)
+        .find(|k| st.weapon_supply.get(*k).is_some_and(|n| *n > 0))
+        .unwrap();
+    act(&mut st, a, &format!("weapon {kind}").parse().unwrap(), 4).unwrap();
+    assert_eq!(
+        super::rules::total_glory(d(), &st, &st.players[a.index()]),
+        9
+    );
+    act(&mut st, a, &Action::Done, 5).unwrap();
+    act(&mut st, a, &Action::End, 6).unwrap();
+    assert!(st.outcome.is_none(), "every player gets their turn");
+    act(&mut st, b, &Action::End, 7).unwrap();
+    let outcome = st.outcome.clone().expect("the game ends with the round");
+    assert_eq!(outcome.reason, "glory target reached (MM-END-1)");
+    assert_eq!(outcome.winners, vec![a]);
+}
+
 #[test]
 fn a_bounty_from_the_ports_nation_locks_you_out_of_its_port_action() {
     let mut st = started(2, 17);
