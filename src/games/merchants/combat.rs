@@ -203,13 +203,30 @@ pub fn start(d: &Data, st: &mut State, aggressor: Side, defender: Side, ev: &mut
 /// The start of a round: the Long Guns volley (TW3, MM-NAV-3) where a side may fire, then an
 /// NPC aggressor declares at once.
 ///
-/// [I] When neither side has a cannon left, neither can hurt the other and the round would be
-/// fought again forever (Masts 0 forbids fleeing and boarding, MM-NAV-5): the ships part, as in
-/// an escape, with no defeat. The spec has no rule for this; it keeps every combat finite.
+/// [I] When neither side can Shoot (no cannon left, MM-NAV-8), Board (Masts 0 or Crew 0,
+/// MM-NAV-5) or Flee (Masts 0, MM-NAV-5), neither can ever hurt or leave the other and the
+/// round would be fought again forever: the ships part, as in an escape, with no defeat. The
+/// spec has no rule for this; it keeps every combat finite. While either side may still Board
+/// or Flee, the fight goes on.
 fn open_round(d: &Data, st: &mut State, ev: &mut Ev) {
     if let Some((a, b, _)) = sides(st) {
-        let cannons = |side: Side| stats(d, st, side).map_or(0, |s| s.hits[2]);
-        if cannons(a) == 0 && cannons(b) == 0 {
+        let stuck = |me: Side, them: Side| {
+            let enemy_crew = stats(d, st, them).map_or(0, |s| s.hits[3]);
+            stats(d, st, me).is_none_or(|s| {
+                let [hull, masts, cannons, crew, _] = s.hits;
+                // Shoot needs a cannon; Board and Flee need a mast (Board a crew too). An NPC
+                // boards or flees only as MM-NPC-8 says, which nothing changes while no shot
+                // can land.
+                let moves = match me {
+                    Side::Npc(_) => {
+                        masts > 0 && (crew >= enemy_crew.saturating_add(2) || hull == 1)
+                    }
+                    Side::Player(_) => masts > 0,
+                };
+                cannons == 0 && !moves
+            })
+        };
+        if stuck(a, b) && stuck(b, a) {
             ev.push(Logged::public(Event::CombatEnds {
                 how: "disengaged".into(),
             }));

@@ -54,8 +54,8 @@
 //! Cove against an NPC's scout ends that trigger's hunt; the passive GLY-02 rerolls one Cargo
 //! location it caused per round and GLY-03 repairs the first damaged of Hull, Masts, Cannons,
 //! Cargo; Long Guns hits land at once (a sinking ends the combat before the defender fires);
-//! Chain Shot and Grapeshot go back to the supply when declared; when both ships have no cannon
-//! at the start of a round they part (no rule; otherwise two dismasted, disarmed ships fight
+//! Chain Shot and Grapeshot go back to the supply when declared; when neither ship can Shoot,
+//! Board or Flee (no cannon, no mast) at the start of a round they part (no rule; otherwise two dismasted, disarmed ships fight
 //! forever); plunder is taken item by item within the winner's hold, hand limit and two
 //! specialists, and `plunder all` is III.2's default; a captured ship keeps its damage and its
 //! own modifications, and any NPC beaten in crew combat may be captured (MM-PLUN-4 is general);

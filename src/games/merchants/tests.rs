@@ -1873,30 +1873,59 @@ fn pirate_hunters_sail_toward_the_nearest_captain_with_their_nations_bounty() {
     assert_eq!(st.npcs[0].zone, zone("NAS"));
 }
 
-#[test]
-fn ships_without_a_cannon_on_either_side_part_instead_of_fighting_forever() {
+fn scouted_into_combat(
+    prepare: impl Fn(&mut State, Seat, Seat),
+) -> (State, Seat, Seat, Vec<Logged<super::Event>>) {
     for n in 1..200u64 {
         let (mut st, a, b) = face_off(n);
-        st.players[a.index()].hits[2] = 0;
-        st.players[b.index()].hits[2] = 0;
+        prepare(&mut st, a, b);
         let ev = act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), n).unwrap();
-        if !ev
+        if ev
             .iter()
             .any(|e| matches!(e.event, super::Event::CombatStarts { .. }))
         {
-            continue;
+            return (st, a, b, ev);
         }
-        assert!(ev.iter().any(|e| matches!(
-            &e.event,
-            super::Event::CombatEnds { how } if how == "disengaged"
-        )));
-        assert!(matches!(
-            st.stack.last(),
-            Some(Frame::Turn { seat, actions_left: 2, .. }) if *seat == a
-        ));
-        return;
     }
     panic!("no scout succeeded");
+}
+
+fn disengaged(ev: &[Logged<super::Event>]) -> bool {
+    ev.iter().any(|e| {
+        matches!(
+            &e.event,
+            super::Event::CombatEnds { how } if how == "disengaged"
+        )
+    })
+}
+
+/// MM-NAV-5/8/10: ships without a cannon may still Board or Flee from round 2 while they have
+/// masts, so the fight goes on; only when neither side can Shoot, Board or Flee (no cannon, no
+/// mast on either) do they part, so that such a fight still ends. (The earlier reading parted
+/// as soon as both had no cannon.)
+#[test]
+fn mm_nav_5_ships_without_cannons_fight_on_while_either_can_board_or_flee() {
+    let (st, _, _, ev) = scouted_into_combat(|st, a, b| {
+        st.players[a.index()].hits[2] = 0;
+        st.players[b.index()].hits[2] = 0;
+    });
+    assert!(!disengaged(&ev));
+    assert!(matches!(st.stack.last(), Some(Frame::Combat { .. })));
+}
+
+#[test]
+fn ships_that_can_neither_shoot_board_nor_flee_part_instead_of_fighting_forever() {
+    let (st, a, _, ev) = scouted_into_combat(|st, a, b| {
+        for s in [a, b] {
+            st.players[s.index()].hits[1] = 0;
+            st.players[s.index()].hits[2] = 0;
+        }
+    });
+    assert!(disengaged(&ev));
+    assert!(matches!(
+        st.stack.last(),
+        Some(Frame::Turn { seat, actions_left: 2, .. }) if *seat == a
+    ));
 }
 
 #[test]
