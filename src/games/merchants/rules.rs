@@ -1100,20 +1100,33 @@ fn npc_arrives(d: &Data, st: &mut State, card: u8, ev: &mut Ev) {
 
 /// MM-NPC-6: is this player on the NPC's hunt list?
 pub(super) fn hunts(d: &Data, st: &State, n: &Npc, p: &Player) -> bool {
-    let Some(row) = d.npcs.get(usize::from(n.card)) else {
-        return false;
-    };
+    hunt_priority(d, st, n, p).is_some()
+}
+
+/// MM-NPC-6: where `p` stands on the hunt list of `n`, higher first; none when off the list.
+/// A naval NPC of nation X puts players with X's bounty first, a higher level first, then
+/// players whose captain's nation is at war with X; a pirate, non-pirates with the most cargo
+/// cards first.
+pub(super) fn hunt_priority(d: &Data, st: &State, n: &Npc, p: &Player) -> Option<(u8, usize)> {
+    let row = d.npcs.get(usize::from(n.card))?;
     match row.nation {
-        None => !p.is_pirate(),
+        None => (!p.is_pirate()).then_some((0, p.cargo.len())),
         Some(x) => {
-            p.bounty.get(x.index()).is_some_and(|b| *b > 0)
-                || captain_nation(d, p).is_some_and(|own| at_war_with(st, own, x))
+            let bounty = p.bounty.get(x.index()).copied().unwrap_or(0);
+            if bounty > 0 {
+                Some((1, usize::from(bounty)))
+            } else if captain_nation(d, p).is_some_and(|own| at_war_with(st, own, x)) {
+                Some((0, 0))
+            } else {
+                None
+            }
         }
     }
 }
 
 /// MM-NPC-5: every naval (or pirate) NPC moves one zone; toward a hunted player at sea in an
-/// adjacent zone if there is one (first in turn order from the first player), else by the letter.
+/// adjacent zone if there is one (the highest on its hunt list, MM-NPC-6; ties by turn order
+/// from the first player), else by the letter.
 fn move_npcs(d: &Data, st: &mut State, naval: bool, dir: super::ids::Dir, ev: &mut Ev) {
     for i in 0..st.npcs.len() {
         let Some(n) = st.npcs.get(i) else { continue };
@@ -1123,11 +1136,20 @@ fn move_npcs(d: &Data, st: &mut State, naval: bool, dir: super::ids::Dir, ev: &m
         }
         let from = n.zone;
         let near = d.neighbours(from);
-        let target = (0..st.seats)
+        let mut target: Option<((u8, usize), ZoneId)> = None;
+        for p in (0..st.seats)
             .map(|k| Seat((st.first.0 + k) % st.seats))
             .filter_map(|s| st.player(s))
-            .find(|p| p.at_sea() && near.contains(&p.zone) && hunts(d, st, n, p))
-            .map(|p| p.zone);
+            .filter(|p| p.at_sea() && near.contains(&p.zone))
+        {
+            // Strictly higher only: the earlier in turn order keeps a tie.
+            if let Some(rank) = hunt_priority(d, st, n, p)
+                && target.is_none_or(|(best, _)| rank > best)
+            {
+                target = Some((rank, p.zone));
+            }
+        }
+        let target = target.map(|(_, zone)| zone);
         let to = target.or_else(|| d.across(from, dir));
         if let (Some(to), Some(n)) = (to, st.npcs.get_mut(i)) {
             n.zone = to;

@@ -1840,6 +1840,35 @@ fn a_general_pardon_buys_off_a_bounty_at_the_start_of_the_turn() {
     refused(&st, seat, "pardon ES", "EVT-29");
 }
 
+/// MM-NPC-5/6: a moving NPC with several hunted captains at sea next to it sails toward the
+/// highest on its hunt list (a higher bounty level first), not the first in turn order.
+#[test]
+fn mm_npc_5_a_moving_npc_sails_toward_the_highest_bounty_not_the_first_in_turn_order() {
+    let mut st = started(2, 48);
+    let first = st.first;
+    let other = Seat(1 - first.0);
+    let npc = u8::try_from(d().npcs.iter().position(|n| n.id == "NPC-01").unwrap()).unwrap();
+    st.npcs = vec![super::state::Npc {
+        card: npc,
+        zone: zone("CSEA"),
+        hits: [0; 5],
+    }];
+    for (seat, at, level) in [(first, "SDO", 1), (other, "PRY", 3)] {
+        let p = &mut st.players[seat.index()];
+        p.zone = zone(at);
+        p.in_port = false;
+        p.bounty = [0; 4];
+        p.bounty[Nation::ES.index()] = level;
+    }
+    let card = u8::try_from(d().events.iter().position(|e| e.id == "EVT-14").unwrap()).unwrap();
+    st.event_deck.retain(|c| *c != card);
+    st.event_deck.push(card);
+    st.stack.clear();
+    st.turns_this_round = st.seats;
+    super::rules::advance(d(), &mut st, &mut GameRng::from_u64(2), &mut Vec::new());
+    assert_eq!(st.npcs[0].zone, zone("PRY"));
+}
+
 #[test]
 fn pirate_hunters_sail_toward_the_nearest_captain_with_their_nations_bounty() {
     let mut st = started(2, 48);
