@@ -1328,9 +1328,12 @@ fn close(d: &Data, st: &mut State, a: Side, b: Side, ev: &mut Ev) {
     }
 }
 
-/// MM-NPC-7 [P]: each NPC in the seat's zone that hunts it rolls Scouting; the first to
-/// succeed attacks. Only when the seat is at sea and no decision is already open above its turn.
+/// MM-ACT-4 / MM-MOVE-2 / MM-NPC-7: every NPC in the zone of `seat` that has it on its hunt
+/// list tries once, in order of where the seat stands on their lists (MM-NPC-6; ties in the
+/// order the NPCs came into play). A found seat fights; the NPCs after wait for the end of that
+/// fight ([`hunt_on`]).
 pub fn npc_hunt(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev) {
+    st.hunt = None;
     if !matches!(st.stack.last(), Some(Frame::Turn { .. })) {
         return;
     }
@@ -1340,17 +1343,46 @@ pub fn npc_hunt(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mu
     if !p.at_sea() {
         return;
     }
-    let hunters: Vec<u8> = st
+    // Highest on its list first; the sort is stable, so ties keep the order of play.
+    let mut hunters: Vec<&super::state::Npc> = st
         .npcs
         .iter()
         .filter(|n| n.zone == p.zone && super::rules::hunts(d, st, n, &p))
-        .map(|n| n.card)
         .collect();
-    for card in hunters {
+    hunters.sort_by_key(|n| std::cmp::Reverse(super::rules::hunt_priority(d, st, n, &p)));
+    let cards = hunters.into_iter().map(|n| n.card).collect();
+    st.hunt = Some((seat, cards));
+    hunt_on(d, st, rng, ev);
+}
+
+/// MM-NPC-7: the next NPCs of the hunt under way try their Scouting, until one finds the
+/// hunted seat (a fight, after which the rest go on) or none is left. Nothing is left to try
+/// once the hunted seat's turn is not on top any more, nor for an NPC gone from its zone.
+pub fn hunt_on(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
+    let Some((seat, mut left)) = st.hunt.take() else {
+        return;
+    };
+    if !matches!(st.stack.last(), Some(Frame::Turn { seat: s, .. }) if *s == seat) {
+        return;
+    }
+    while !left.is_empty() {
+        let card = left.remove(0);
+        let Some(p) = st.player(seat).cloned() else {
+            return;
+        };
+        let here = st
+            .npcs
+            .iter()
+            .find(|n| n.card == card)
+            .is_some_and(|n| n.zone == p.zone && super::rules::hunts(d, st, n, &p));
+        if !p.at_sea() || !here {
+            continue;
+        }
         let base = stats(d, st, Side::Npc(card)).map_or(0, |s| s.scouting);
         let dice = super::rules::zone_scouting(d, p.zone, base);
         let faces = roll(d, rng, dice, Side::Npc(card), "NPC Scouting (MM-NPC-7)", ev);
         if successes(d, &faces) > 0 {
+            st.hunt = Some((seat, left));
             // TW2: the hunted captain may answer the scout before the attack.
             let ctx = WindowCtx::Scout {
                 scouter: Side::Npc(card),

@@ -133,6 +133,7 @@ pub fn setup(
         outcome: None,
         orders: vec![Vec::new(); usize::from(seats)],
         scripts: vec![Vec::new(); usize::from(seats)],
+        hunt: None,
     };
     // MM-SETUP-5: two open missions.
     for _ in 0..d.start.open_missions {
@@ -807,6 +808,12 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
             return;
         }
         match st.stack.last() {
+            // MM-NPC-7: the fight with one hunting NPC is over; the next ones try, before
+            // anything else of the turn (even one whose actions are spent).
+            Some(Frame::Turn { .. }) if st.hunt.is_some() => {
+                super::combat::hunt_on(d, st, rng, ev);
+                continue;
+            }
             // A turn whose actions are spent ends by itself (MM-ACT-1).
             Some(Frame::Turn {
                 actions_left: 0,
@@ -2481,6 +2488,10 @@ pub(super) fn scout_resolved(
     ev: &mut Ev,
 ) {
     if !found {
+        // A Hidden Cove against a hunting NPC's scout ends that trigger's hunt.
+        if scouter.seat().is_none() {
+            st.hunt = None;
+        }
         return;
     }
     let def = match target {

@@ -346,6 +346,10 @@ pub struct State {
     /// a seat files one, and again when its turn ends.
     #[serde(default)]
     pub scripts: Vec<Vec<super::script::Step>>,
+    /// MM-NPC-7: the hunt under way (the hunted seat and the NPCs, by card, still to try in
+    /// this trigger, in order): each tries once, the next when the fight before it is over.
+    #[serde(default)]
+    pub hunt: Option<(Seat, Vec<u8>)>,
 }
 
 impl State {

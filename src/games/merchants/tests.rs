@@ -2777,3 +2777,65 @@ fn random_games_with_full_glory_hands_ask_for_discards_and_keep_every_invariant(
     let seen = SEEN.with(|s| s.borrow().clone());
     assert!(seen.iter().any(|k| k == "glory_discarded"), "{seen:?}");
 }
+
+/// MM-ACT-4 / MM-NPC-7: every NPC in the zone with the active captain on its hunt list tries
+/// once at the start of the turn, the next after the fight with the one before: the first NPC
+/// found the captain (and the ships parted at once) — the second still tries.
+#[test]
+fn mm_npc_7_every_hunting_npc_in_the_zone_tries_once_not_only_the_first_to_find() {
+    let naval = |n: Nation| {
+        u8::try_from(d().npcs.iter().position(|r| r.nation == Some(n)).unwrap()).unwrap()
+    };
+    let (first, second) = (naval(Nation::ES), naval(Nation::FR));
+    for seed in 1..300u64 {
+        let mut st = started(2, 48);
+        let a = turn_seat(&st);
+        let z = zone("CSEA");
+        let p = &mut st.players[a.index()];
+        p.zone = z;
+        p.in_port = false;
+        p.bounty = [0; 4];
+        // Higher on the Spanish list: the Spanish NPC tries first (MM-NPC-6).
+        p.bounty[Nation::ES.index()] = 2;
+        p.bounty[Nation::FR.index()] = 1;
+        // Neither the captain nor the Spanish ship can Shoot, Board or Flee: they part at once.
+        p.hits[1] = 0;
+        p.hits[2] = 0;
+        st.npcs = vec![
+            super::state::Npc {
+                card: first,
+                zone: z,
+                hits: [0, 9, 9, 0, 0],
+            },
+            super::state::Npc {
+                card: second,
+                zone: z,
+                hits: [0; 5],
+            },
+        ];
+        st.stack.clear();
+        st.first = a;
+        st.turns_this_round = 0;
+        let mut ev = Vec::new();
+        super::rules::advance(d(), &mut st, &mut GameRng::from_u64(seed), &mut ev);
+        let scouts: Vec<u8> = ev
+            .iter()
+            .filter_map(|e| match &e.event {
+                super::Event::Rolled {
+                    purpose, successes, ..
+                } if purpose.starts_with("NPC Scouting") => Some(*successes),
+                _ => None,
+            })
+            .collect();
+        if scouts.first().is_none_or(|s| *s == 0) {
+            continue;
+        }
+        assert!(ev.iter().any(|e| matches!(
+            &e.event,
+            super::Event::CombatEnds { how } if how == "disengaged"
+        )));
+        assert_eq!(scouts.len(), 2, "the second hunter tries too");
+        return;
+    }
+    panic!("the first hunter never found the captain");
+}
