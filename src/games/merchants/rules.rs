@@ -1062,19 +1062,23 @@ fn start_war(d: &Data, st: &mut State, rng: &mut GameRng, gold: u32, ev: &mut Ev
     }
 }
 
-fn replace_demand(st: &mut State, z: ZoneId, rng: &mut GameRng, ev: &mut Ev) {
-    let Some(slot) = st.demand.get_mut(usize::from(z)) else {
+/// MM-SELL-2 (and EVT-22/23): the port's demand token is replaced by a random one from the
+/// hidden pool, drawn before the old one goes back, so the same token cannot come straight back;
+/// the pool stays at 8.
+pub(super) fn replace_demand(st: &mut State, z: ZoneId, rng: &mut GameRng, ev: &mut Ev) {
+    let i = rng.index(st.demand_pool.len());
+    if i >= st.demand_pool.len() || st.demand.get(usize::from(z)).is_none() {
         return;
-    };
-    if let Some(old) = slot.take() {
+    }
+    let good = st.demand_pool.remove(i);
+    if let Some(old) = st
+        .demand
+        .get_mut(usize::from(z))
+        .and_then(|s| s.replace(good))
+    {
         st.demand_pool.push(old);
     }
-    let i = rng.index(st.demand_pool.len());
-    if i < st.demand_pool.len() {
-        let good = st.demand_pool.remove(i);
-        *slot = Some(good);
-        ev.push(Logged::public(Event::DemandReplaced { zone: z, good }));
-    }
+    ev.push(Logged::public(Event::DemandReplaced { zone: z, good }));
 }
 
 /// MM-NPC-2: an NPC arrives, replacing one of the same kind (MM-COMP-2).

@@ -360,6 +360,24 @@ fn selling_pays_three_or_six_replaces_the_demand_and_three_in_demand_score_glory
     assert_eq!(st.demand_pool.len(), 8, "MM-SELL-2 keeps the pool at 8");
 }
 
+/// MM-SELL-2: the demand token is replaced, the new one drawn before the old one goes back:
+/// whatever the draw, the same good is never in demand again at once.
+#[test]
+fn mm_sell_2_the_new_demand_token_is_drawn_before_the_old_one_returns() {
+    let st = started(2, 13);
+    let z = zone("SDO");
+    let old = st.demand[usize::from(z)].unwrap();
+    for seed in 0..200 {
+        let mut st = st.clone();
+        // The pool holds only goods other than the old one: the old one can come back only
+        // if it is returned before the draw.
+        st.demand_pool.retain(|g| *g != old);
+        super::rules::replace_demand(&mut st, z, &mut GameRng::from_u64(seed), &mut Vec::new());
+        assert_ne!(st.demand[usize::from(z)], Some(old), "seed {seed}");
+        assert!(st.demand_pool.contains(&old));
+    }
+}
+
 #[test]
 fn buying_prices_follow_the_offer_counts_and_gold_and_the_hold_limit_purchases() {
     // MM-BUY-3: one of a good 3, exactly two 2 each, three or more 1 each.
