@@ -3054,6 +3054,10 @@ fn port_activity(
                 return Err(no("MM-RUM-1", "No rumor card is left."));
             }
             spend(d, st, seat, cost, ev)?;
+            // MM-RUM-1: one rumor at most; the old one is discarded first, whatever the roll.
+            if let Some(old) = player_mut(st, seat)?.rumor.take() {
+                st.rumor_discard.push(old);
+            }
             let ok = st.round_effects.iter().any(|e| e == "tavern_talk")
                 || roll(
                     d,
@@ -3069,9 +3073,7 @@ fn port_activity(
                     rng.shuffle(&mut st.rumor_deck);
                 }
                 if let Some(r) = st.rumor_deck.pop() {
-                    let q = player_mut(st, seat)?;
-                    let old = q.rumor.replace(r);
-                    st.rumor_discard.extend(old);
+                    player_mut(st, seat)?.rumor = Some(r);
                     ev.push(Logged::public(Event::RumorTaken { seat }));
                     let id = d
                         .rumors

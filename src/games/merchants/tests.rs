@@ -378,6 +378,33 @@ fn mm_sell_2_the_new_demand_token_is_drawn_before_the_old_one_returns() {
     }
 }
 
+/// MM-RUM-1: a captain holds one rumor at most and discards the old one first, so a failed
+/// Influence roll leaves none.
+#[test]
+fn mm_rum_1_the_old_rumor_is_discarded_first_even_when_the_roll_fails() {
+    for seed in 0..200u64 {
+        let mut st = started(2, 13);
+        let seat = turn_seat(&st);
+        st.round_effects.clear();
+        let held = st.rumor_deck.pop().unwrap();
+        st.players[seat.index()].rumor = Some(held);
+        st.players[seat.index()].gold = 10;
+        act(&mut st, seat, &Action::Port, 2).unwrap();
+        let ev = act(&mut st, seat, &Action::Rumor, seed).unwrap();
+        let failed = ev.iter().any(|e| {
+            matches!(&e.event, super::Event::Rolled { purpose, successes: 0, .. }
+                if purpose.starts_with("Influence"))
+        });
+        if !failed {
+            continue;
+        }
+        assert_eq!(st.players[seat.index()].rumor, None);
+        assert!(st.rumor_discard.contains(&held));
+        return;
+    }
+    panic!("no Influence roll failed");
+}
+
 #[test]
 fn buying_prices_follow_the_offer_counts_and_gold_and_the_hold_limit_purchases() {
     // MM-BUY-3: one of a good 3, exactly two 2 each, three or more 1 each.
