@@ -464,6 +464,12 @@ async fn a_page_form_read_before_the_others_decided_still_plays() {
         .unwrap();
     let notation = first["notation"].as_str().unwrap();
     let form = format!("notation={}", urlencode(notation));
+    // A version the game never had is no page's: refused as stale, changing nothing.
+    let shown = format!("v={}&", before - 1);
+    assert!(action.contains(&shown), "{action}");
+    let future = action.replace(&shown, &format!("v={}&", before + 5));
+    let forged = post_form(&app, &future, &cookie, &form).await;
+    assert_eq!(forged.status, 409, "{}", forged.text);
     let posted = post_form(&app, &action, &cookie, &form).await;
     assert_eq!(posted.status, 303, "{}", posted.text);
     let after = app.get(&path, Some(&tokens[0])).await.json;

@@ -1178,7 +1178,8 @@ fn apply(
 ) -> Result<Applied, ApiError> {
     let seat = seat_in_play(game, seats, user, "seats are still open")?;
     if submission.expected_version != game.version
-        && !(submission.same_decision && deciding_since(seats, seat, submission.expected_version))
+        && !(submission.same_decision
+            && deciding_since(game, seats, seat, submission.expected_version))
     {
         return Err(ApiError::StaleVersion {
             current: game.version,
@@ -1258,10 +1259,14 @@ fn seat_in_play(
 }
 
 /// Whether `seat` has had its decision before it since `version` (or earlier) without acting.
-fn deciding_since(seats: &[SeatRow], seat: crate::engine::Seat, version: i64) -> bool {
-    seats.iter().any(|s| {
-        s.seat() == seat && s.row.is_pending && s.row.pending_version.is_some_and(|v| v <= version)
-    })
+/// Only a version the game has had counts: one from its future was never read.
+fn deciding_since(game: &Game, seats: &[SeatRow], seat: crate::engine::Seat, version: i64) -> bool {
+    version < game.version
+        && seats.iter().any(|s| {
+            s.seat() == seat
+                && s.row.is_pending
+                && s.row.pending_version.is_some_and(|v| v <= version)
+        })
 }
 
 /// The answer to a stored submission: logged, and the game rendered for `user`.
