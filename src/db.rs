@@ -81,10 +81,18 @@ impl ManageConnection for Manager {
 /// # Errors
 /// When the pool cannot be configured.
 pub fn pool(url: &str, size: u32) -> anyhow::Result<PgPool> {
+    pool_waiting(url, size, std::time::Duration::from_secs(10))
+}
+
+/// As [`pool`], waiting at most `wait` for a connection (a free one, or the database's answer).
+///
+/// # Errors
+/// When the pool cannot be configured.
+pub fn pool_waiting(url: &str, size: u32, wait: std::time::Duration) -> anyhow::Result<PgPool> {
     Ok(Pool::builder()
         .max_size(size)
         .min_idle(Some(0))
-        .connection_timeout(std::time::Duration::from_secs(10))
+        .connection_timeout(wait)
         .connection_customizer(Box::new(SessionSettings))
         .build_unchecked(Manager(ConnectionManager::new(url))))
 }

@@ -78,7 +78,7 @@ pub fn serve() -> ExitCode {
         // One set of metrics for the server and its worker: `/metrics` counts the mails sent.
         let metrics = std::sync::Arc::new(crate::metrics::Metrics::new()?);
         // The job worker runs beside the server and stops after it (finishing its current job).
-        let pool = crate::db::pool(&url, crate::jobs::worker::CONNECTIONS)?;
+        let pool = crate::jobs::worker::pool(&url)?;
         let worker = crate::jobs::Worker::counting(&settings, pool, metrics.clone())?.spawn();
         let cluster = pg.clone();
         let served = actix_web::rt::System::new().block_on(async move {
@@ -158,7 +158,7 @@ pub fn worker() -> ExitCode {
     let result = (|| -> anyhow::Result<()> {
         let url = settings.database.url.clone().unwrap_or_default();
         migrate_database(&url)?;
-        let pool = crate::db::pool(&url, crate::jobs::worker::CONNECTIONS)?;
+        let pool = crate::jobs::worker::pool(&url)?;
         let worker = crate::jobs::Worker::new(&settings, pool)?.spawn();
         tracing::info!("job worker running");
         let runtime = tokio::runtime::Builder::new_current_thread()

@@ -37,6 +37,20 @@ pub const WEBHOOK_THREADS: usize = 2;
 pub const CONNECTIONS: u32 = 3;
 const _: () = assert!(CONNECTIONS as usize == WEBHOOK_THREADS + 1);
 
+/// How long a worker thread waits for a connection. Each thread has one of the pool's own, so
+/// a wait is only ever for the database itself, and a short one keeps a stop short when the
+/// database has gone first (an embedded cluster's owner stopped before this server): every
+/// part of a round may wait this long once.
+const CONNECTION_WAIT: Duration = Duration::from_secs(2);
+
+/// The worker's own pool of [`CONNECTIONS`] to `url`.
+///
+/// # Errors
+/// When the pool cannot be configured.
+pub fn pool(url: &str) -> anyhow::Result<crate::db::PgPool> {
+    crate::db::pool_waiting(url, CONNECTIONS, CONNECTION_WAIT)
+}
+
 /// How often a worker deletes old finished jobs, and old account events and webhook deliveries.
 const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
@@ -232,31 +246,49 @@ impl Worker {
         let mut last_digest: Option<Instant> = None;
         let mut last_prune: Option<Instant> = None;
         let mut last_event_prune: Option<Instant> = None;
-        while !stop.load(Ordering::SeqCst) {
+        // Each part may wait for the database (the pool's timeout when it is gone), so a stop
+        // is looked for before each one, not once a round: a stop waits for one part at most.
+        let stopping = || stop.load(Ordering::SeqCst);
+        while !stopping() {
             if last_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
                 last_prune = Some(Instant::now());
                 if let Err(e) = self.prune() {
                     tracing::warn!(error = %e, "pruning old jobs failed");
                 }
             }
+            if stopping() {
+                break;
+            }
             if last_event_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
                 // More to delete: again after the next mail step, not in an hour.
                 last_event_prune = (!self.prune_logs()).then(Instant::now);
+            }
+            if stopping() {
+                break;
             }
             if last_timeouts.is_none_or(|t| t.elapsed() >= TIMEOUTS_EVERY) {
                 last_timeouts = Some(Instant::now());
                 if let Err(e) = self.time_out_due() {
                     tracing::warn!(error = %e, "applying timeouts failed");
                 }
+                if stopping() {
+                    break;
+                }
                 if let Err(e) = self.schedule_reminders() {
                     tracing::warn!(error = %e, "scheduling reminders failed");
                 }
+            }
+            if stopping() {
+                break;
             }
             if last_digest.is_none_or(|t| t.elapsed() >= DIGEST_EVERY) {
                 last_digest = Some(Instant::now());
                 if let Err(e) = self.schedule_digests() {
                     tracing::warn!(error = %e, "digest scheduling failed");
                 }
+            }
+            if stopping() {
+                break;
             }
             self.step(Lane::Mail);
         }
@@ -270,7 +302,8 @@ impl Worker {
             Ok(_) => {}
             Err(e) => {
                 tracing::warn!(error = %e, "job worker cannot reach the database");
-                std::thread::sleep(POLL);
+                // On the doorbell, not asleep: a stop rings it and is not kept waiting.
+                super::wait(seen, POLL);
             }
         }
     }
