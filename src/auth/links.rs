@@ -68,6 +68,8 @@ pub struct ReplyGrant {
 
 /// What a reply token signs before its claims: no other token's signed text starts so.
 const REPLY_CONTEXT: &[u8] = b"herald reply address\0";
+/// What a numbered list's tag signs before the grant and the moves.
+const LIST_CONTEXT: &[u8] = b"herald numbered list\0";
 /// Claims: game (16 bytes), seat (1), version (4), expiry in Unix seconds (4), then the
 /// expiry's fraction of a second in 256ths, rounded down (1): it tells, to a few milliseconds,
 /// when the mail was written (see `services::inbound`).
@@ -272,6 +274,32 @@ impl LinkKeys {
             .ok()?;
         mac.truncate(REPLY_MAC);
         Some(mac)
+    }
+
+    /// A short tag of the moves a mail for `grant` numbered, in order: the same tag means the
+    /// same move for every number (`services::inbound`). Keyed, since a seat's moves follow
+    /// from its hidden cards and a `Message-ID` is logged and seen on the way: without the key,
+    /// no list can be tried against a tag.
+    pub fn list_tag(&self, grant: ReplyGrant, moves: &[String]) -> String {
+        use base64::Engine;
+        let mut message = LIST_CONTEXT.to_vec();
+        message.extend_from_slice(grant.game.0.as_bytes());
+        message.extend_from_slice(&grant.seat.to_be_bytes());
+        message.extend_from_slice(&grant.version.to_be_bytes());
+        for m in moves {
+            message.extend_from_slice(m.as_bytes());
+            message.push(b'\n');
+        }
+        // Signing with our own HS256 key cannot fail; an empty tag would match no mail's.
+        let mac = jsonwebtoken::crypto::sign(&message, &self.encoding, Algorithm::HS256)
+            .ok()
+            .and_then(|mac| {
+                base64::engine::general_purpose::URL_SAFE_NO_PAD
+                    .decode(mac)
+                    .ok()
+            })
+            .unwrap_or_default();
+        format!("l{}", hex::encode(mac.get(..8).unwrap_or_default()))
     }
 
     /// The token of a reply address for `grant`, valid `ttl_s` seconds: 58 characters of
@@ -490,6 +518,47 @@ mod tests {
         let p = k.play_session(grant, 60);
         assert_eq!(k.verify_play_session(&p, grant.game), Some(grant));
         assert_eq!(k.verify_play_session(&p, GameId::new()), None);
+    }
+
+    #[test]
+    fn a_numbered_lists_tag_needs_the_key_and_names_one_list_of_one_mail() {
+        let k = keys();
+        let grant = ReplyGrant {
+            game: GameId::new(),
+            seat: 1,
+            version: 42,
+        };
+        let moves: Vec<String> = (0..5).map(|i| format!("move {i}")).collect();
+        let tag = k.list_tag(grant, &moves);
+        assert!(tag.starts_with('l') && tag.len() == 17, "{tag}");
+        assert_eq!(
+            tag,
+            k.list_tag(grant, &moves),
+            "the same list, the same tag"
+        );
+        // Another list, or the same one in another mail, has another tag.
+        assert_ne!(tag, k.list_tag(grant, &moves[1..]));
+        assert_ne!(tag, k.list_tag(grant, &moves[..4]));
+        let other = ReplyGrant {
+            version: 43,
+            ..grant
+        };
+        assert_ne!(tag, k.list_tag(other, &moves));
+        // Hidden cards decide a seat's moves: without our key no list can be tried against it.
+        assert_ne!(
+            tag,
+            LinkKeys::new(b"another secret").list_tag(grant, &moves)
+        );
+        let unkeyed = {
+            use sha2::{Digest, Sha256};
+            let mut hash = Sha256::new();
+            for m in &moves {
+                hash.update(m.as_bytes());
+                hash.update(b"\n");
+            }
+            format!("l{}", hex::encode(&hash.finalize()[..8]))
+        };
+        assert_ne!(tag, unkeyed);
     }
 
     #[test]

@@ -170,6 +170,7 @@ pub fn receive(
         let read = Read {
             sender: &sender,
             reply: &reply,
+            links: &inbox.links,
         };
         let (outcome, game, answer) = match grant {
             Err(LinkError::Expired) => read.not_allowed(NotAllowed::Expired),
@@ -274,6 +275,8 @@ fn may_answer(conn: &mut PgConnection, sender: &str, answer: &Answer) -> QueryRe
 struct Read<'a> {
     sender: &'a str,
     reply: &'a Reply,
+    /// The keys reply tokens and numbered lists are signed with.
+    links: &'a LinkKeys,
 }
 
 /// What a reply came to: the outcome, the game and seat it concerns (when the sender holds
@@ -340,6 +343,7 @@ impl Read<'_> {
             }
             let (line, actions) = match numbered(
                 conn,
+                self.links,
                 UserId(user),
                 grant,
                 written,
@@ -401,6 +405,7 @@ impl Read<'_> {
 /// are left as they are.
 fn numbered(
     conn: &mut PgConnection,
+    links: &LinkKeys,
     user: UserId,
     grant: crate::auth::links::ReplyGrant,
     written: chrono::DateTime<chrono::Utc>,
@@ -434,7 +439,7 @@ fn numbered(
         .collect();
     // The numbers are those of the mail's list: on another position, refused as stale (the
     // answer lists the moves now, numbered afresh) unless they still mean the same moves.
-    if game.version != grant.version && !same_list(conn, grant, written, reply, &listed)? {
+    if game.version != grant.version && !same_list(conn, links, grant, written, reply, &listed)? {
         return Err(ApiError::StaleVersion {
             current: game.version,
             expected: grant.version,
@@ -460,6 +465,7 @@ fn numbered(
 /// reply without `In-Reply-To` is read as before: stale.
 fn same_list(
     conn: &mut PgConnection,
+    links: &LinkKeys,
     grant: crate::auth::links::ReplyGrant,
     written: chrono::DateTime<chrono::Utc>,
     reply: &Reply,
@@ -468,7 +474,8 @@ fn same_list(
     let Some(answered) = reply.replied_to.as_deref() else {
         return Ok(false);
     };
-    Ok(numbered_these(answered, listed) && still_deciding(conn, grant, written)?)
+    let tag = links.list_tag(grant, listed);
+    Ok(numbered_these(answered, &tag) && still_deciding(conn, grant, written)?)
 }
 
 /// Submits a reply's actions for the seat of `grant`. A reply whose game moved on since its mail

@@ -61,6 +61,8 @@ struct Doc {
     moves_heading: Option<String>,
     /// Numbered from 1 in the mail, so that a reply may give a move by its number.
     moves: Vec<String>,
+    /// The keyed tag of the numbered moves, for the `Message-ID`.
+    list_tag: Option<String>,
     /// "… and N more on the game page", after the numbered moves.
     more_moves: Option<String>,
     /// The reply address the mail's `Reply-To` carries.
@@ -82,6 +84,7 @@ impl Doc {
             after: Vec::new(),
             moves_heading: None,
             moves: Vec::new(),
+            list_tag: None,
             more_moves: None,
             reply_to: None,
             link: None,
@@ -329,40 +332,24 @@ impl SeatMail {
 pub struct ByMail {
     pub address: String,
     pub moves: Vec<String>,
+    /// The keyed tag of the first [`MOVES_LISTED`] moves, carried in the `Message-ID`.
+    pub tag: String,
 }
 
 /// The most legal moves a mail lists; the game page has them all. A reply may give one of these
 /// by its number (`services::inbound`), never one it did not show.
 pub const MOVES_LISTED: usize = 40;
 
-/// A short tag of the moves a mail numbered, in order (the first [`MOVES_LISTED`]): the same
-/// tag means the same move for every number. Only the seat's own moves go in, which its mail
-/// shows it anyway.
-pub fn list_tag(moves: &[String]) -> String {
-    use sha2::{Digest, Sha256};
-    let mut hash = Sha256::new();
-    for m in moves.iter().take(MOVES_LISTED) {
-        hash.update(m.as_bytes());
-        hash.update(b"\n");
-    }
-    format!(
-        "l{}",
-        hex::encode(hash.finalize().get(..8).unwrap_or_default())
-    )
-}
-
-/// Whether the mail whose `Message-ID` is `message_id` (`<local@domain>`) numbered exactly
-/// `moves` (the first [`MOVES_LISTED`] of them).
-pub fn numbered_these(message_id: &str, moves: &[String]) -> bool {
+/// Whether the mail whose `Message-ID` is `message_id` (`<local@domain>`) carries `tag`, the
+/// tag of the moves it numbered ([`crate::auth::links::LinkKeys::list_tag`]).
+pub fn numbered_these(message_id: &str, tag: &str) -> bool {
     let local = message_id
         .trim()
         .trim_start_matches('<')
         .split('@')
         .next()
         .unwrap_or_default();
-    local
-        .rsplit_once('.')
-        .is_some_and(|(_, tag)| tag == list_tag(moves))
+    local.rsplit_once('.').is_some_and(|(_, t)| t == tag)
 }
 
 impl ByMail {
@@ -371,6 +358,7 @@ impl ByMail {
         doc.reply_to = Some(self.address.clone());
         doc.moves_heading = Some(i18n::pick(locale, &i18n::REPLY_HOW).to_owned());
         doc.moves = self.moves.iter().take(MOVES_LISTED).cloned().collect();
+        doc.list_tag = Some(self.tag.clone());
         if self.moves.len() > MOVES_LISTED {
             let more = (self.moves.len() - MOVES_LISTED).to_string();
             doc.more_moves = Some(i18n::fill(locale, &i18n::MORE_MOVES, &[("n", &more)]));
@@ -392,11 +380,11 @@ fn footer(url: &str, locale: Locale, mail: &mut Mail, doc: &mut Doc) {
 fn finish(mut mail: Mail, doc: &Doc) -> Mail {
     mail.text = doc.text();
     mail.html = doc.html();
-    if !doc.moves.is_empty() {
+    if let Some(tag) = doc.list_tag.as_ref().filter(|_| !doc.moves.is_empty()) {
         // The numbers of the listed moves, carried in our Message-ID and so in the reply's
         // `In-Reply-To`: a reply by number that arrives after others' sealed choices in a
         // decision taken at once still reads against the list it saw (`services::inbound`).
-        mail.message_id = format!("{}.{}", mail.message_id, list_tag(&doc.moves));
+        mail.message_id = format!("{}.{tag}", mail.message_id);
     }
     mail.reply_to.clone_from(&doc.reply_to);
     if let Some((_, url)) = &doc.link {

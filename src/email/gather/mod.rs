@@ -19,7 +19,7 @@ pub use competition::{competition_invitation, pairing};
 pub use game::{declined, game_over, invitation, reminder, turn, vacation};
 pub use webhook::webhook_disabled;
 
-use super::compose::{ByMail, Recipient, SeatEnd, SeatMail, Table};
+use super::compose::{ByMail, MOVES_LISTED, Recipient, SeatEnd, SeatMail, Table};
 use crate::auth::links::{LinkKeys, PlayGrant, ReplyGrant};
 use crate::config::Settings;
 use crate::domain::{GameId, Locale, UserId};
@@ -332,17 +332,25 @@ impl Loaded {
         if !state.pending().contains(engine_seat) {
             return None;
         }
-        let address = ctx.reply_address(ReplyGrant {
+        let grant = ReplyGrant {
             game: self.table.game,
             seat,
             version: self.game.version,
-        })?;
-        let moves = state
+        };
+        let address = ctx.reply_address(grant)?;
+        let moves: Vec<String> = state
             .legal_actions(engine_seat)
             .iter()
             .filter_map(|a| a["notation"].as_str().map(str::to_owned))
             .collect();
-        Some(ByMail { address, moves })
+        let tag = ctx
+            .links
+            .list_tag(grant, moves.get(..MOVES_LISTED).unwrap_or(&moves));
+        Some(ByMail {
+            address,
+            moves,
+            tag,
+        })
     }
 
     /// The events of actions `from..=to` that `seat` may see, in order.
