@@ -882,6 +882,59 @@ mod tests {
     use crate::engine::SwitchValue;
     use serde_json::json;
 
+    /// Games played with random legal actions from fixed seeds, and what they came to (actions
+    /// played in all; outcomes), per kind, rules version and seat count.
+    const RECORDED: &str = r#"magnate v1 2: 916 actions; {"seat 0 wins by DistrictPoints":3,"seat 0 wins by Totals":1,"seat 1 wins by DistrictPoints":2}
+lancaster v1 2: 609 actions; {"seat 0 wins":2,"seat 1 wins":4}
+lancaster v1 3: 886 actions; {"seat 0 wins":1,"seat 1 wins":3,"seat 2 wins":2}
+lancaster v1 4: 1138 actions; {"seat 0 wins":1,"seat 1 wins":3,"seat 2 wins":1,"seat 3 wins":1}
+lancaster v1 5: 1434 actions; {"seat 0 wins":1,"seat 1 wins":1,"seat 2 wins":2,"seat 3 wins":1,"seat 4 wins":1}
+merchants_and_marauders v1 1: 728 actions; {"no winner (event deck exhausted (MM-END-3))":6}
+merchants_and_marauders v1 2: 1546 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
+merchants_and_marauders v1 3: 2323 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
+merchants_and_marauders v1 4: 3176 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
+nim v1 2: 32 actions; {"winner Some(0)":4,"winner Some(1)":2}
+nim v1 3: 32 actions; {"winner Some(0)":2,"winner Some(1)":3,"winner Some(2)":1}
+nim v1 4: 32 actions; {"winner Some(0)":3,"winner Some(1)":1,"winner Some(2)":1,"winner Some(3)":1}
+"#;
+
+    /// The rules a stored game was played under must replay it as it was played (design.md
+    /// section 3: a game keeps the `rules_version` it started with; its fairness check replays
+    /// it). A rules change that plays a recorded game differently fails here. Before the first
+    /// release, such a fix changes version 1 and updates this record, saying so in its commit;
+    /// after it, the fix bumps the game's `RULES_VERSION` and keeps the old behaviour for games
+    /// started under the old version.
+    #[test]
+    fn recorded_games_play_as_they_were_played_under_their_rules_version() {
+        let mut played = String::new();
+        for kind in GameKind::ALL {
+            let info = kind.info();
+            for seats in info.min_seats..=info.max_seats {
+                let plan = Plan {
+                    players: Some(seats),
+                    games: 6,
+                    seed: 20_261_201,
+                    threads: 1,
+                    check: false,
+                };
+                let summary = kind
+                    .selfplay(&json!({}), &plan)
+                    .unwrap_or_else(|e| panic!("{} {seats}: {e:?}", kind.as_str()));
+                played.push_str(&format!(
+                    "{} v{} {seats}: {} actions; {}\n",
+                    kind.as_str(),
+                    info.rules_version,
+                    summary.actions,
+                    serde_json::to_string(&summary.labels).unwrap()
+                ));
+            }
+        }
+        assert_eq!(
+            played, RECORDED,
+            "recorded games play differently: see this test's comment"
+        );
+    }
+
     fn accepts(kind: GameKind, options: Value) -> Result<Value, OptionsError> {
         kind.resolve_options(&options)
     }
