@@ -561,7 +561,10 @@ pub async fn check_actions(
 /// caller is in the audience of; another seat's secret actions are left out until the game is
 /// over, then the whole record is public. Oldest first. `after=N` answers only the entries
 /// numbered above N (what is new since the last `seq` a client holds), `limit` at most that many;
-/// a page with more entries after it answers a `Link` header to the next. Finished games are
+/// a page with more entries after it answers a `Link` header to the next. What was left out
+/// while the game went on appears in the entries it was left out of, once the game is over: a
+/// client that keeps a copy reads the history from the start again once (`after` omitted) when
+/// it sees the game finished. Finished games are
 /// public; games in progress need the `read` scope.
 #[utoipa::path(
     operation_id = "get_game_history",
