@@ -193,6 +193,16 @@ pub trait Game: 'static {
     /// seat is not pending. Out-of-turn actions (Magnate's `prefer`) are accepted but not listed.
     fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
 
+    /// Refuses an action that only a late seat's default plays (design.md section 14): the game
+    /// plays it for a seat that let its deadline pass, but it is no choice the rules give a
+    /// player (Lancaster's abstention), so a player who sends it is refused.
+    ///
+    /// # Errors
+    /// The rule that gives the player's choices.
+    fn chosen_by_player(_action: &Self::Action) -> Result<(), Illegal> {
+        Ok(())
+    }
+
     /// Whether `seat` may send `action` although it is not pending (checked by the driver before
     /// it answers "not your turn").
     fn allowed_out_of_turn(_state: &Self::State, _seat: Seat, _action: &Self::Action) -> bool {

@@ -387,6 +387,14 @@ impl AnyAction {
     pub fn notation(&self) -> String {
         self.0.notation()
     }
+
+    /// Refuses an action only a late seat's default plays ([`Game::chosen_by_player`]).
+    ///
+    /// # Errors
+    /// The rule that gives the player's choices.
+    pub fn chosen_by_player(&self) -> Result<(), Illegal> {
+        self.0.chosen_by_player()
+    }
 }
 
 /// Replays a game from its seed and its stored actions (seat and action JSON, in order); the
@@ -480,6 +488,7 @@ trait PlayAction: fmt::Debug + Send + Sync {
     fn to_json(&self) -> Value;
     fn notation(&self) -> String;
     fn audience(&self, seat: Seat) -> Audience;
+    fn chosen_by_player(&self) -> Result<(), Illegal>;
 }
 
 /// The host of game `G`: a zero-sized value whose vtable is the game's entry in the registry.
@@ -872,6 +881,10 @@ impl<G: Game> PlayAction for Acting<G> {
 
     fn audience(&self, seat: Seat) -> Audience {
         G::action_audience(&self.0, seat)
+    }
+
+    fn chosen_by_player(&self) -> Result<(), Illegal> {
+        G::chosen_by_player(&self.0)
     }
 }
 

@@ -113,8 +113,8 @@ pub enum LancasterAction {
         notation: Option<String>,
     },
     /// A sealed parliament ballot with the voting markers committed to it. `yes: null` (`V:-`)
-    /// abstains, counted for neither side, without markers: the default of a late or dropped
-    /// seat, accepted from any voter but never listed among the legal actions.
+    /// abstains, counted for neither side, without markers: the default the game plays for a
+    /// late or dropped seat, seen in histories; a player who sends it is refused (LAN-PAR-2).
     Vote {
         #[schema(required = true)]
         yes: Option<bool>,

@@ -40,6 +40,29 @@ async fn three_players_finish_a_lancaster_game_and_ballots_stay_sealed() {
                     .any(|a| a["type"] == "vote")
             })
             .collect();
+        if voting.len() == 3 && !all_three_voting {
+            // Abstaining is the game's default for a late voter, not a player's choice: refused
+            // in either form, and nothing changes.
+            for abstain in [
+                json!({"notation": "V:-"}),
+                json!({"type": "vote", "yes": null}),
+            ] {
+                let r = app
+                    .post(
+                        &format!("/api/v1/games/{id}/actions"),
+                        Some(&by_seat[0]),
+                        json!({"expected_version": games[0]["version"], "actions": [abstain]}),
+                    )
+                    .await;
+                r.assert_problem(422, "illegal_action");
+                assert_eq!(r.json["rule"], "LAN-PAR-2", "{}", r.text);
+                let again = app
+                    .get(&format!("/api/v1/games/{id}"), Some(&by_seat[0]))
+                    .await;
+                assert_eq!(again.json["version"], games[0]["version"]);
+                assert!(again.json["view"]["my_ballot"].is_null(), "{}", again.text);
+            }
+        }
         if voting.len() == 3 {
             all_three_voting = true;
             assert!(

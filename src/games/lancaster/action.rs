@@ -22,9 +22,9 @@
 //! The abstention `V:-` (`{"type": "vote", "yes": null}`) is no choice of the rulebook: it is
 //! the ballot a late or dropped seat casts by default (design.md section 14: the default harms
 //! only the late seat), counted for neither side. Being the default, it is an action like any
-//! other (stored in the history, replayed by `herald verify`), so every pending voter may send
-//! it, but it is never listed among the legal actions: it is never better than voting no
-//! without markers, so accepting it from a player changes no strategy.
+//! other (stored in the history, replayed by `herald verify`) and the engine accepts it, but it
+//! is never listed, and the server refuses it from a player (LAN-PAR-2,
+//! `Game::chosen_by_player`).
 
 use super::ids::{CardId, CountyId, FavourId, Piece, Space, Target};
 use crate::engine::Seat;

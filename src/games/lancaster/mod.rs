@@ -54,10 +54,10 @@
 //! A late or dropped seat's decisions are made by [`timeout`] (design.md section 14), each
 //! harming only that seat. Its vote is the one default the rulebook has no word for: the
 //! abstention `V:-` (`{"type": "vote", "yes": null}`), a sealed ballot with no tile and no marker
-//! that counts for neither side, so a law the others tie on still passes (LAN-PAR-3). It is
-//! accepted from any pending voter (the server submits a default as any action, and `herald
-//! verify` replays it from the history) but never listed among the legal actions: it is never
-//! better for the voter than voting no without markers, so accepting it changes no strategy.
+//! that counts for neither side, so a law the others tie on still passes (LAN-PAR-3). The engine
+//! accepts it (the server plays a default as any action, and `herald verify` replays it from the
+//! history) but never lists it, and the server refuses it from a player
+//! ([`Game::chosen_by_player`], LAN-PAR-2): abstaining would be a choice the rules do not give.
 //!
 //! The engine is pure: it imports `engine`, serde, serde_json and thiserror only. [`present`] (the
 //! words of mails and pages) is the one module outside it.
@@ -165,6 +165,19 @@ impl Game for Lancaster {
             ballots,
             extensions,
         ]
+    }
+
+    /// The abstention is a late voter's default, not a player's choice: LAN-PAR-2 gives a
+    /// voter a yes tile or a no tile.
+    fn chosen_by_player(action: &Action) -> Result<(), Illegal> {
+        match action {
+            Action::Vote { yes: None, .. } => Err(Illegal::new(
+                "LAN-PAR-2",
+                "A vote is a yes tile or a no tile (V:Y or V:N); abstaining (V:-) is only what \
+                 the game does for a voter who lets the deadline pass.",
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Sealed choices (a parliament ballot, a starting extension) are the sender's alone until

@@ -1201,6 +1201,9 @@ fn apply(
         let number = game.action_count + 1 + i64::try_from(index).unwrap_or(i64::MAX);
         let n = u64::try_from(number).unwrap_or(u64::MAX);
         let pending = state.pending();
+        action
+            .chosen_by_player()
+            .map_err(|illegal| refusal(Refusal::Illegal(illegal), index, pending))?;
         // Only an action with more after it needs telling what it turned up: a submission of
         // one action (nearly all of them) does no more than play it.
         let more = index + 1 < submission.actions.len();
