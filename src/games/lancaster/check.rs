@@ -184,6 +184,21 @@ pub fn check(state: &State) -> Result<(), String> {
     if let Some(t) = fav.iter().find(|t| !in_play.contains(&t.0)) {
         return Err(format!("favour tile {t} is not in a game of this size"));
     }
+    // D6 (LAN-RWK-4): a castle follow-up is its seat's own, asked in a parallel block beside the
+    // others' castles, and that seat is not done with its castle yet.
+    if matches!(state.step, Step::Castles) && !state.frames.is_empty() {
+        if state.parallel_from != Some(0) {
+            return Err("a castle follow-up is asked one seat at a time".into());
+        }
+        for f in &state.frames {
+            let seat = state.frame_seat(f);
+            if state.faction(seat.0).is_none_or(|x| x.castle_done) {
+                return Err(format!(
+                    "seat {seat} is done with its castle but still asked {f:?}"
+                ));
+            }
+        }
+    }
     // LAN-RWC-4: Surrey's choice waits for the next round; it exists only in the rewards phase.
     if state.next_start_player.is_some()
         && !matches!(

@@ -1024,6 +1024,11 @@ pub fn advance(state: &mut State, rng: &mut GameRng, events: &mut Events) {
                 }
             }
             if state.frames.len() > start {
+                if matches!(state.step, Step::Castles) {
+                    // D6: a seat that has resolved its whole castle meanwhile gets its markers
+                    // and is done, whatever the others still have to answer (LAN-RWK-3/4).
+                    finish_castles(state, events);
+                }
                 return;
             }
             state.parallel_from = None;
@@ -1345,11 +1350,12 @@ fn castle_exchange_check(
     ))
 }
 
-/// Marks seats whose castles are all resolved as done, with their round-table markers.
+/// Marks seats whose castles are all resolved, follow-up decisions included, as done, with their
+/// round-table markers.
 fn finish_castles(state: &mut State, events: &mut Events) {
     let d = data();
     for seat in state.seats() {
-        if state.faction(seat.0).is_none_or(|f| f.castle_done) {
+        if state.faction(seat.0).is_none_or(|f| f.castle_done) || state.frame_for(seat).is_some() {
             continue;
         }
         let left = castle_left(state, seat.0).next().is_some()
@@ -1556,10 +1562,11 @@ pub fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
 
 /// The walk behind [`legal_actions`], for a seat that is pending.
 fn walk(state: &State, seat: Seat, out: &mut impl Sink) {
-    if !state.frames.is_empty() {
-        if let Some((_, frame)) = state.frame_for(seat) {
-            frame_actions(state, frame, out);
-        }
+    if let Some((_, frame)) = state.frame_for(seat) {
+        frame_actions(state, frame, out);
+        return;
+    }
+    if !state.step_open() {
         return;
     }
     match state.step {
@@ -1775,13 +1782,10 @@ pub fn act(
             "In this game extension tiles are drawn blind (extension_draw = random), not chosen.",
         ));
     }
-    if !state.frames.is_empty() {
-        let (at, frame) = state
-            .frame_for(seat)
-            .ok_or_else(|| illegal("LAN-GEN-2", "Another player decides first."))?;
-        act_frame(state, at, frame, action, rng, events)?;
-    } else {
-        act_step(state, seat, action, rng, events)?;
+    match state.frame_for(seat) {
+        Some((at, frame)) => act_frame(state, at, frame, action, rng, events)?,
+        None if state.step_open() => act_step(state, seat, action, rng, events)?,
+        None => return Err(illegal("LAN-GEN-2", "Another player decides first.")),
     }
     advance(state, rng, events);
     Ok(())
@@ -1904,6 +1908,11 @@ fn act_step(
             }));
             if *take {
                 apply_effect(state, faction, &sd.effect, rng, events);
+                if !state.frames.is_empty() {
+                    // D6 (LAN-RWK-4): the follow-up (an upgrade target) is this seat's own, asked
+                    // beside the others' castle resolutions, which go on meanwhile.
+                    state.parallel_from.get_or_insert(0);
+                }
             }
             Ok(())
         }

@@ -457,16 +457,31 @@ impl State {
         (self.frame_seat(&top) == seat).then_some((self.frames.len() - 1, top))
     }
 
+    /// Whether the step's own decision is asked now, beside any stacked ones: with nothing
+    /// stacked, or in the castle step (D6), where a seat's follow-up decisions (the upgrade
+    /// target of K3 or AK2) are asked in a parallel block covering the whole stack while the
+    /// other seats go on resolving their own castles (LAN-RWK-4: they do not affect each other).
+    /// A seat with a decision of its own in the block answers that one first.
+    pub fn step_open(&self) -> bool {
+        self.frames.is_empty()
+            || (matches!(self.step, Step::Castles) && self.parallel_from == Some(0))
+    }
+
     /// Whether `seat` has a decision to take now: `pending().contains(seat)` without building
     /// the set (it is asked for every action: by the driver, by `apply` and by the listing).
     pub fn is_pending(&self, seat: Seat) -> bool {
         if self.is_over() {
             return false;
         }
-        // With decisions stacked, the seat's own one in a parallel block, or the top one.
-        if !self.frames.is_empty() {
-            return self.frame_for(seat).is_some();
+        // Its own decision in a parallel block, or the top one of a stack.
+        if self.frame_for(seat).is_some() {
+            return true;
         }
+        self.step_open() && self.step_pending(seat)
+    }
+
+    /// Whether the step itself (not a stacked decision) waits for `seat`.
+    fn step_pending(&self, seat: Seat) -> bool {
         let player = seat.0 < self.players;
         match self.step {
             Step::StartExtension => {
@@ -488,30 +503,18 @@ impl State {
         if self.is_over() {
             return SeatSet::EMPTY;
         }
-        if let Some(block) = self.block() {
-            return block.map(|(_, f)| self.frame_seat(&f)).collect();
+        let stacked = match self.block() {
+            Some(block) => block.map(|(_, f)| self.frame_seat(&f)).collect(),
+            None => self
+                .frames
+                .last()
+                .map_or(SeatSet::EMPTY, |f| SeatSet::only(self.frame_seat(f))),
+        };
+        if !self.step_open() {
+            return stacked;
         }
-        if let Some(f) = self.frames.last() {
-            return SeatSet::only(self.frame_seat(f));
-        }
-        match self.step {
-            Step::StartExtension => self
-                .seats()
-                .filter(|s| {
-                    self.faction(s.0)
-                        .is_some_and(|f| f.start_extension.is_none())
-                })
-                .collect(),
-            Step::Place { turn } => SeatSet::only(turn),
-            Step::Vote { .. } => self
-                .seats()
-                .filter(|s| self.ballots.get(s.index()).is_some_and(|b| b.is_none()))
-                .collect(),
-            Step::Castles => self
-                .seats()
-                .filter(|s| self.faction(s.0).is_some_and(|f| !f.castle_done))
-                .collect(),
-            _ => SeatSet::EMPTY,
-        }
+        self.seats()
+            .filter(|s| self.step_pending(*s))
+            .fold(stacked, SeatSet::with)
     }
 }

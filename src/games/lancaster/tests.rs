@@ -638,6 +638,119 @@ fn the_castle_step_is_simultaneous_and_pays_the_round_table() {
     refused_with(&mut s, 0, "K:K2", "LAN-RWK-1");
 }
 
+/// A three-player castle step (everyone holds the K1 extension) in which `seats` also hold a
+/// strength-2 knight on K3 and the 2 squires it costs: taking K3 asks for an upgrade target.
+fn castles_with_k3(seats: &[u8]) -> State {
+    let mut s = at_counties(3, &[]);
+    assert_eq!(s.step, Step::Castles);
+    let k3: ids::Space = "K3".parse().unwrap();
+    for &seat in seats {
+        let f = s.faction_mut(seat).unwrap();
+        f.set_loc(3, Loc::Castle(k3));
+        f.squires = 2;
+    }
+    check::check(&s).unwrap();
+    s
+}
+
+#[test]
+fn lan_rwk_4_castle_step_stays_simultaneous_while_one_seat_answers_an_upgrade() {
+    // D6 (LAN-RWK-4): castles do not affect each other, so seat 0's upgrade target (K3) is its
+    // own decision; the others stay pending, keep their clocks and resolve meanwhile.
+    let mut s = castles_with_k3(&[0, 2]);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3));
+    act(&mut s, 0, "K:K3").unwrap();
+    assert_eq!(
+        Lancaster::pending(&s),
+        SeatSet::first(3),
+        "nobody leaves the pending set while seat 0 picks its upgrade"
+    );
+    assert_eq!(listed(&s, 0), ["U:-", "U:2a"]);
+    assert_eq!(listed(&s, 1), ["K:K1", "K:K1-"]);
+    assert_eq!(listed(&s, 2), ["K:K1", "K:K1-", "K:K3", "K:K3-"]);
+    // Seat 1 resolves its castle while seat 0's upgrade is open, and is done with it.
+    act(&mut s, 1, "K:K1").unwrap();
+    assert!(s.faction(1).unwrap().castle_done);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3).without(Seat(1)));
+    // Seat 2 takes K3 too: its upgrade is its own, stacked above seat 0's.
+    act(&mut s, 2, "K:K3").unwrap();
+    assert_eq!(listed(&s, 2), ["U:-", "U:2a"]);
+    assert_eq!(listed(&s, 0), ["U:-", "U:2a"]);
+    // Seat 0 answers first although seat 2's decision is on top; its knight 3 (strength 2)
+    // becomes knight 5 (strength 3), seat 2's knights stay as they are.
+    act(&mut s, 0, "U:2a").unwrap();
+    assert_eq!(s.faction(0).unwrap().loc(5), Loc::Court);
+    assert_eq!(s.faction(2).unwrap().loc(3), Loc::Court);
+    assert_eq!(s.faction(2).unwrap().loc(5), Loc::Reserve);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3).without(Seat(1)));
+    act(&mut s, 2, "U:-").unwrap();
+    act(&mut s, 2, "K:K1-").unwrap();
+    assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)));
+    act(&mut s, 0, "K:K1").unwrap();
+    assert!(!matches!(s.step, Step::Castles), "{:?}", s.step);
+}
+
+#[test]
+fn lan_rwk_4_a_seat_answers_its_own_castle_follow_up_before_resolving_more() {
+    // D6: the follow-up belongs to the seat whose K3 asked it. That seat finishes it before its
+    // next castle space; the others cannot answer it, and refused actions change nothing.
+    let mut s = castles_with_k3(&[0]);
+    act(&mut s, 0, "K:K3").unwrap();
+    refused_with(&mut s, 0, "K:K1", "LAN-EFF-3");
+    refused_with(&mut s, 1, "U:2a", "LAN-GEN-3");
+    refused_with(&mut s, 2, "U:-", "LAN-GEN-3");
+    // A late seat's default (design.md section 14) is its own decision's: seat 0 declines the
+    // upgrade, seat 1 resolves its castle without the optional cost.
+    for (seat, want) in [(0, "U:-"), (1, "K:K1-"), (2, "K:K1-")] {
+        let crate::engine::Timeout::Play(default) = Lancaster::timeout(&s, Seat(seat)) else {
+            panic!("seat {seat} has no default");
+        };
+        assert_eq!(default.to_string(), want, "seat {seat}");
+    }
+    act(&mut s, 1, "K:K1-").unwrap();
+    act(&mut s, 0, "U:-").unwrap();
+    assert_eq!(listed(&s, 0), ["K:K1", "K:K1-"]);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(3).without(Seat(1)));
+}
+
+#[test]
+fn lan_rwk_4_an_ally_upgrade_in_the_two_player_castle_step_leaves_the_other_seat_pending() {
+    // LAN-2P, D6: AK2 upgrades an ally's knight; its controller's decision does not hold up the
+    // other player's castle.
+    let mut s = at_counties(2, &[]);
+    let ak2: ids::Space = "AK2".parse().unwrap();
+    s.faction_mut(2).unwrap().set_loc(3, Loc::Castle(ak2));
+    check::check(&s).unwrap();
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
+    act(&mut s, 0, "K:AK2").unwrap();
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
+    assert!(listed(&s, 0).iter().all(|a| a.starts_with("U:")));
+    act(&mut s, 1, "K:K1").unwrap();
+    assert!(s.faction(1).unwrap().castle_done);
+    act(&mut s, 0, "U:-").unwrap();
+    assert_eq!(listed(&s, 0), ["K:K1", "K:K1-"]);
+}
+
+#[test]
+fn a_castle_follow_up_stored_one_at_a_time_still_loads_and_plays() {
+    // Games stored before the castle step's parallel block have no `parallel_from` while a
+    // K3 upgrade is asked: they load as stored (only that seat pending) and play on.
+    let mut s = castles_with_k3(&[0]);
+    act(&mut s, 0, "K:K3").unwrap();
+    let mut old = serde_json::to_value(&s).unwrap();
+    old.as_object_mut().unwrap().remove("parallel_from");
+    let mut back: State = serde_json::from_value(old).unwrap();
+    assert_eq!(back.parallel_from, None);
+    assert_eq!(Lancaster::pending(&back), SeatSet::only(Seat(0)));
+    act(&mut back, 0, "U:-").unwrap();
+    assert_eq!(Lancaster::pending(&back), SeatSet::first(3));
+    act(&mut back, 1, "K:K1").unwrap();
+    assert_eq!(
+        Lancaster::pending(&back),
+        SeatSet::first(3).without(Seat(1))
+    );
+}
+
 /// Three players at the first vote with L16 (gold for PP) as the first current law.
 fn with_l16_in_force(sim: bool) -> State {
     let mut s = voting(3);
