@@ -57,6 +57,14 @@ impl SelfPlay for Lancaster {
         super::check_counted::<Lancaster>(seat, listed, rules::count_legal(state, seat), |i| {
             rules::nth_legal(state, seat, i)
         })?;
+        // The view's decision is the seat's own; in a parallel block no other seat's.
+        let own = state.frame_for(seat).map(|(_, f)| f);
+        let decision = Lancaster::view(state, Viewer::Seat(seat)).decision;
+        if (own.is_some() || state.block().is_some()) && decision != own {
+            return Err(format!(
+                "seat {seat}'s view shows the decision {decision:?}, its own is {own:?}"
+            ));
+        }
         // LAN-SET-7 with `extension_draw = random`: the draw replaces the choice, so no tile is
         // ever offered.
         if state.rules.draws_extensions()

@@ -732,6 +732,56 @@ fn lan_rwk_4_an_ally_upgrade_in_the_two_player_castle_step_leaves_the_other_seat
 }
 
 #[test]
+fn lan_gen_5_each_seat_sees_its_own_castle_follow_up_and_nobody_elses() {
+    // LAN-GEN-5, D6: the view's decision is the viewer's own; a seat still resolving its castle
+    // and a spectator see none (who decides is public in `pending`).
+    let mut s = castles_with_k3(&[0, 2]);
+    act(&mut s, 0, "K:K3").unwrap();
+    act(&mut s, 2, "K:K3").unwrap();
+    let decision = |s: &State, viewer| Lancaster::view(s, viewer).decision;
+    let upgrade = |faction| {
+        Some(state::Frame::Upgrade {
+            faction,
+            deployed_only: false,
+            only_strength: None,
+        })
+    };
+    assert_eq!(decision(&s, Viewer::Seat(Seat(0))), upgrade(0));
+    assert_eq!(decision(&s, Viewer::Seat(Seat(2))), upgrade(2));
+    assert_eq!(decision(&s, Viewer::Seat(Seat(1))), None);
+    assert_eq!(decision(&s, Viewer::Spectator), None);
+}
+
+#[test]
+fn lan_gen_5_in_a_ransom_block_each_owner_sees_its_own_decision() {
+    // D7a, LAN-GEN-5: ransoms are asked at once; each owner's view names its own ransom, not
+    // the one that happens to be on top of the stack.
+    let card: CardId = "X03".parse().unwrap();
+    let mut s = at_conflicts(
+        3,
+        Conflict {
+            card,
+            spaces: vec![stack(0, &[3, 0]), stack(1, &[1])],
+        },
+        true,
+    );
+    s.start_player = Seat(1);
+    resolve(&mut s);
+    assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
+    let decision = |viewer| Lancaster::view(&s, viewer).decision;
+    assert_eq!(
+        decision(Viewer::Seat(Seat(0))),
+        Some(state::Frame::Ransom { faction: 0 })
+    );
+    assert_eq!(
+        decision(Viewer::Seat(Seat(1))),
+        Some(state::Frame::Ransom { faction: 1 })
+    );
+    assert_eq!(decision(Viewer::Seat(Seat(2))), None);
+    assert_eq!(decision(Viewer::Spectator), None);
+}
+
+#[test]
 fn a_castle_follow_up_stored_one_at_a_time_still_loads_and_plays() {
     // Games stored before the castle step's parallel block have no `parallel_from` while a
     // K3 upgrade is asked: they load as stored (only that seat pending) and play on.

@@ -83,7 +83,10 @@ pub struct View {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_start_player: Option<Seat>,
     pub step: Step,
-    /// The decision asked now, if it is a follow-up decision of an effect.
+    /// The follow-up decision of an effect asked now: the viewer's own one if it has one, else
+    /// the top one of a stack asked one at a time (the one everybody waits for). In a parallel
+    /// block (ransoms, law choices with `sim_law_choices`, castle follow-ups) each seat sees only
+    /// its own: who still decides is `pending`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decision: Option<Frame>,
     pub pending: Vec<Seat>,
@@ -195,7 +198,11 @@ pub fn view(state: &State, viewer: Viewer) -> View {
         start_player: state.start_player,
         next_start_player: state.next_start_player,
         step: state.step,
-        decision: state.frames.last().copied(),
+        decision: match me.and_then(|s| state.frame_for(s)) {
+            Some((_, own)) => Some(own),
+            None if state.block().is_none() => state.frames.last().copied(),
+            None => None,
+        },
         pending: state.pending().iter().collect(),
         factions,
         counties: (0..state.counties.len() as u8)
