@@ -246,7 +246,9 @@ pub struct State {
     pub step: Step,
     pub frames: Vec<Frame>,
     /// The decisions from this stack index up are asked together, each seat answering its own
-    /// (ransoms, D7a; law choices with `sim_law_choices`, D4): they are independent.
+    /// (ransoms, D7a; law choices with `sim_law_choices`, D4; castle follow-ups, D6, from index
+    /// 0 and beside the castle step's own decision, see [`State::step_open`]): they are
+    /// independent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parallel_from: Option<usize>,
     pub counties: Vec<Option<CountySlot>>,
