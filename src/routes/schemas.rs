@@ -402,6 +402,15 @@ pub enum MerchantsAction {
         card: u8,
         notation: Option<String>,
     },
+    /// MM-BUY-6: discard a cargo card you hold (0–63), face up, to make room while the hold
+    /// limits what you take: a buy offer, a raid's or a naval ship's cargo to keep, a defeated
+    /// captain's plunder. Listed only then; the card becomes public, the rest of the hold stays
+    /// hidden.
+    DiscardCargo {
+        card: u8,
+        #[schema(example = "discard cargo 12")]
+        notation: Option<String>,
+    },
     /// III.3.3: standing orders, filed at any time (also out of turn) and seen by the sender
     /// only; `[]` clears them. Each is `{"when": {"kind": "declare"} | {"kind": "window",
     /// "tw": 5} | {"kind": "hand"} | {"kind": "plunder"} | {"kind": "claim"} | {"kind":

@@ -93,6 +93,11 @@ pub enum Action {
     DiscardGlory {
         card: GloryId,
     },
+    /// `discard cargo 12`: MM-BUY-6, discard a cargo card you hold, face up, to make room for
+    /// cards you are taking (an offer, a raid's or a naval ship's cargo, a captain's plunder).
+    DiscardCargo {
+        card: CargoId,
+    },
     /// `keep 3 17` (MM-RAID-6).
     Keep {
         cards: Vec<CargoId>,
@@ -251,6 +256,7 @@ impl fmt::Display for Action {
             Action::Swap { card } => write!(f, "swap {card}"),
             Action::Stop => f.write_str("stop"),
             Action::DiscardGlory { card } => write!(f, "discard glory {card}"),
+            Action::DiscardCargo { card } => write!(f, "discard cargo {card}"),
             Action::Keep { cards } => list(f, "keep", cards),
             Action::Declare { decl, weapon: None } => f.write_str(decl.word()),
             Action::Declare {
@@ -433,6 +439,9 @@ impl FromStr for Action {
             "draw" => bare(Action::Draw),
             "discard" if rest.first() == Some(&"glory") => Ok(Action::DiscardGlory {
                 card: one(rest.get(1..).unwrap_or_default(), "a glory card number")?,
+            }),
+            "discard" if rest.first() == Some(&"cargo") => Ok(Action::DiscardCargo {
+                card: one(rest.get(1..).unwrap_or_default(), "a cargo card number")?,
             }),
             "discard" => Ok(Action::Discard {
                 card: one(rest, "a card number")?,

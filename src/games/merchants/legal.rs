@@ -138,6 +138,51 @@ fn hold(d: &Data, p: &super::state::Player) -> usize {
     }
 }
 
+/// MM-BUY-6: whether `seat`'s hold, not its gold, now limits what it may take — cards of its
+/// buy offer it could afford, a raid's (or a naval ship's) cargo to keep, a defeated captain's
+/// cargo to plunder — while it holds cargo it could discard face up to make room.
+pub fn hold_limits(d: &Data, st: &State, seat: Seat) -> bool {
+    let Some(p) = st.player(seat).filter(|p| !p.cargo.is_empty()) else {
+        return false;
+    };
+    let room = hold(d, p).saturating_sub(p.cargo.len());
+    let wanted = match st.top() {
+        Some(Frame::Offer { seat: s, cards }) if *s == seat => {
+            // The most cards the buyer can pay for: the cheapest first.
+            let mut prices = offer_prices(d, p.zone, cards);
+            prices.sort_unstable();
+            let mut left = purse(d, p);
+            prices
+                .into_iter()
+                .take_while(|x| {
+                    let fits = *x <= left;
+                    left = left.saturating_sub(*x);
+                    fits
+                })
+                .count()
+        }
+        Some(Frame::Keep { seat: s, cards, .. }) if *s == seat => cards.len(),
+        Some(Frame::Plunder { seat: s, from }) if *s == seat => {
+            st.player(*from).map_or(0, |l| l.cargo.len())
+        }
+        _ => 0,
+    };
+    wanted > room
+}
+
+/// The discards MM-BUY-6 allows now: each cargo card held, while the hold limits taking.
+fn cargo_discards(d: &Data, st: &State, seat: Seat, out: &mut Vec<Action>) {
+    if hold_limits(d, st, seat)
+        && let Some(p) = st.player(seat)
+    {
+        out.extend(
+            p.cargo
+                .iter()
+                .map(|card| Action::DiscardCargo { card: *card }),
+        );
+    }
+}
+
 /// Ports without a modification token (MM-YARD-5).
 fn empty_ports(d: &Data, st: &State) -> Vec<u8> {
     d.zones
@@ -325,6 +370,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                     out.push(Action::Take { cards: take });
                 }
             }
+            cargo_discards(d, st, seat, &mut out);
         }
         Frame::Hire { .. } => {
             let missing = max_loc(d, p, Loc::Crew).saturating_sub(cur(p, Loc::Crew));
@@ -396,6 +442,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
             if st.player(*from).is_some_and(|l| l.ship.is_some()) {
                 out.push(Action::Capture);
             }
+            cargo_discards(d, st, seat, &mut out);
         }
         Frame::Claim { .. } => {
             out.push(Action::Done);
@@ -427,6 +474,7 @@ pub fn legal_actions(st: &State, seat: Seat) -> Vec<Action> {
                     .into_iter()
                     .map(|cards| Action::Keep { cards }),
             );
+            cargo_discards(d, st, seat, &mut out);
         }
     }
     out

@@ -57,7 +57,10 @@
 //! Chain Shot and Grapeshot go back to the supply when declared; when neither ship can Shoot,
 //! Board or Flee (no cannon, no mast) at the start of a round they part (no rule; otherwise two dismasted, disarmed ships fight
 //! forever); plunder is taken item by item within the winner's hold, hand limit and two
-//! specialists, and `plunder all` is III.2's default; a captured ship keeps its damage and its
+//! specialists, and `plunder all` is III.2's default; MM-BUY-6's face-up discard of old cargo
+//! (`discard cargo N`) is offered while the hold, not the gold, limits what is taken — a buy
+//! offer, a raid's or naval ship's cargo to keep (MM-RAID-6's excess, MM-PLUN-2), a captain's
+//! plunder (MM-PLUN-1) — and no default ever discards from the hold; a captured ship keeps its damage and its
 //! own modifications, and any NPC beaten in crew combat may be captured (MM-PLUN-4 is general);
 //! MM-STASH-2 pays a price in the home port from the gold on board first and the stash for the
 //! rest, a fixed order ([`rules::purse`]; the owner alone is told what the stash paid);

@@ -1516,6 +1516,10 @@ fn step_top(
             pick(d, st, seat, what, &options, *option, rng, ev)
         }
         (Frame::Place { kinds, .. }, Action::Place { to }) => place(d, st, seat, &kinds, *to, ev),
+        (
+            Frame::Offer { .. } | Frame::Keep { .. } | Frame::Plunder { .. },
+            Action::DiscardCargo { card },
+        ) => discard_cargo(d, st, seat, *card, ev),
         (Frame::Turn { .. }, _) => turn_action(d, st, seat, a, rng, ev),
         (Frame::Port { current, done, .. }, _) => {
             port_activity(d, st, seat, current, done, a, rng, ev)
@@ -2730,6 +2734,35 @@ fn end_raid(d: &Data, st: &mut State, seat: Seat, rng: &mut GameRng, ev: &mut Ev
         cards,
         secret: false,
     });
+}
+
+/// MM-BUY-6 "to make room you may discard old cargo face-up": while buying, and wherever else
+/// cards are taken into the hold (the raid's cargo kept at sea, MM-RAID-6, whose excess is
+/// discarded at once anyway; a naval ship's plunder, MM-PLUN-2; a defeated captain's cargo,
+/// MM-PLUN-1). Only while the hold, not the gold, limits the taking; the card goes face up to
+/// the cargo discard (public), the rest of the hold stays hidden, and the decision stays open.
+fn discard_cargo(d: &Data, st: &mut State, seat: Seat, card: CargoId, ev: &mut Ev) -> R<()> {
+    let rule = match st.top() {
+        Some(Frame::Keep { .. }) => "MM-RAID-6",
+        Some(Frame::Plunder { .. }) => "MM-PLUN-1",
+        _ => "MM-BUY-6",
+    };
+    if !st.player(seat).is_some_and(|p| p.cargo.contains(&card)) {
+        return Err(no(rule, "Discard a cargo card you hold."));
+    }
+    if !super::legal::hold_limits(d, st, seat) {
+        return Err(no(
+            rule,
+            "Old cargo is discarded only to make room: your hold already takes all you can.",
+        ));
+    }
+    player_mut(st, seat)?.cargo.retain(|c| *c != card);
+    st.cargo_discard.push(card);
+    ev.push(Logged::public(Event::CargoDiscarded {
+        seat,
+        cards: vec![card],
+    }));
+    Ok(())
 }
 
 fn keep(

@@ -111,6 +111,7 @@ fn every_action_round_trips_through_its_notation() {
         "draw",
         "discard 12",
         "discard glory 12",
+        "discard cargo 12",
         "swap 40",
         "stop",
         "keep",
@@ -2883,4 +2884,156 @@ fn mm_npc_7_every_hunting_npc_in_the_zone_tries_once_not_only_the_first_to_find(
         return;
     }
     panic!("the first hunter never found the captain");
+}
+
+/// MM-BUY-6 "to make room you may discard old cargo face-up": a full hold in port swaps old
+/// cargo for the offer; the discarded card is public, the rest of the hold stays hidden.
+#[test]
+fn mm_buy_6_a_full_hold_discards_old_cargo_face_up_to_make_room_for_the_offer() {
+    let mut st = started(2, 15);
+    let seat = turn_seat(&st);
+    let other = Seat(1 - seat.0);
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    // MM-BUY-8: six cards fill a Sloop's hold in port.
+    let held: Vec<u8> = st.cargo_deck.drain(..6).collect();
+    st.players[seat.index()].cargo = held.clone();
+    st.players[seat.index()].gold = 40;
+    act(&mut st, seat, &Action::Buy, 3).unwrap();
+    let Some(Frame::Offer { cards, .. }) = st.stack.last().cloned() else {
+        panic!("no offer")
+    };
+    let legal = Merchants::legal_actions(&st, seat);
+    assert!(
+        legal
+            .iter()
+            .filter(|a| matches!(a, Action::Take { .. }))
+            .all(|a| *a == Action::Take { cards: vec![] }),
+        "the full hold takes nothing"
+    );
+    for c in &held {
+        assert!(legal.contains(&Action::DiscardCargo { card: *c }), "{c}");
+    }
+    // Only while the hold, not the gold, limits the purchase; only cards held.
+    let mut broke = st.clone();
+    broke.players[seat.index()].gold = 0;
+    assert!(
+        !Merchants::legal_actions(&broke, seat)
+            .iter()
+            .any(|a| matches!(a, Action::DiscardCargo { .. }))
+    );
+    refused(
+        &broke,
+        seat,
+        &format!("discard cargo {}", held[0]),
+        "MM-BUY-6",
+    );
+    refused(
+        &st,
+        seat,
+        &format!("discard cargo {}", cards[0]),
+        "MM-BUY-6",
+    );
+    // The timeout still buys nothing and discards nothing (III.2).
+    assert_eq!(
+        Merchants::timeout(&st, seat),
+        Timeout::Play(Action::Take { cards: vec![] })
+    );
+    let ev = act(&mut st, seat, &Action::DiscardCargo { card: held[0] }, 4).unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        &e.event,
+        super::Event::CargoDiscarded { seat: s, cards } if *s == seat && *cards == vec![held[0]]
+    ) && e.audience.admits(Viewer::Seat(other))));
+    assert_eq!(st.cargo_discard.last(), Some(&held[0]));
+    let theirs = Merchants::view(&st, Viewer::Seat(other));
+    assert!(theirs.players[seat.index()].cargo.is_none());
+    assert_eq!(theirs.players[seat.index()].cargo_count, 5);
+    assert!(
+        matches!(st.stack.last(), Some(Frame::Offer { .. })),
+        "still buying"
+    );
+    act(
+        &mut st,
+        seat,
+        &Action::Take {
+            cards: vec![cards[0]],
+        },
+        5,
+    )
+    .unwrap();
+    let p = &st.players[seat.index()];
+    assert_eq!(p.cargo.len(), 6);
+    assert!(p.cargo.contains(&cards[0]) && !p.cargo.contains(&held[0]));
+    invariants(&st);
+}
+
+/// MM-BUY-6 where else cargo comes into a full hold: a successful raid's cards (MM-RAID-6: at
+/// sea the excess is discarded at once, so old cargo may go instead) and a defeated captain's
+/// cargo (MM-PLUN-1).
+#[test]
+fn mm_raid_6_and_mm_plun_1_a_full_hold_discards_old_cargo_to_keep_raid_cargo_or_plunder() {
+    // A raid's cards to keep, at sea with a full Sloop hold (Cargo 2).
+    let (mut st, a, b) = face_off(5);
+    let held: Vec<u8> = st.cargo_deck.drain(..2).collect();
+    let raid: Vec<u8> = st.cargo_deck.drain(..3).collect();
+    st.players[a.index()].cargo = held.clone();
+    st.stack.push(Frame::Keep {
+        seat: a,
+        cards: raid.clone(),
+        secret: false,
+    });
+    let legal = Merchants::legal_actions(&st, a);
+    assert!(legal.contains(&Action::DiscardCargo { card: held[1] }));
+    assert_eq!(
+        Merchants::timeout(&st, a),
+        Timeout::Play(Action::Keep { cards: vec![] }),
+        "the default keeps what fits and discards nothing of the hold"
+    );
+    act(&mut st, a, &Action::DiscardCargo { card: held[1] }, 2).unwrap();
+    act(
+        &mut st,
+        a,
+        &Action::Keep {
+            cards: vec![raid[2]],
+        },
+        3,
+    )
+    .unwrap();
+    assert_eq!(st.players[a.index()].cargo, vec![held[0], raid[2]]);
+    assert!(st.cargo_discard.contains(&held[1]));
+    invariants(&st);
+
+    // A defeated captain's cargo, with the winner's hold full.
+    let (mut st, a, b2) = plundering();
+    assert_eq!(b2, b);
+    let held: Vec<u8> = st.cargo_deck.drain(..2).collect();
+    st.players[a.index()].cargo = held.clone();
+    let loot = st.players[b.index()].cargo[0];
+    refused(&st, a, &format!("plunder cargo {loot}"), "MM-PLUN-1");
+    assert!(Merchants::legal_actions(&st, a).contains(&Action::DiscardCargo { card: held[0] }));
+    act(&mut st, a, &Action::DiscardCargo { card: held[0] }, 2).unwrap();
+    act(
+        &mut st,
+        a,
+        &format!("plunder cargo {loot}").parse().unwrap(),
+        3,
+    )
+    .unwrap();
+    assert_eq!(st.players[a.index()].cargo, vec![held[1], loot]);
+    // Room again for the loser's last card; then nothing needs room and no discard is listed.
+    let last = st.players[b.index()].cargo[0];
+    act(&mut st, a, &Action::DiscardCargo { card: held[1] }, 4).unwrap();
+    act(
+        &mut st,
+        a,
+        &format!("plunder cargo {last}").parse().unwrap(),
+        5,
+    )
+    .unwrap();
+    assert!(
+        !Merchants::legal_actions(&st, a)
+            .iter()
+            .any(|x| matches!(x, Action::DiscardCargo { .. }))
+    );
+    refused(&st, a, &format!("discard cargo {loot}"), "MM-PLUN-1");
+    invariants(&st);
 }

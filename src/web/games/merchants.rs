@@ -571,6 +571,15 @@ const WORDS: &[(&str, T)] = &[
         ],
     ),
     (
+        "discard_cargo",
+        [
+            "Discard old cargo face up to make room",
+            "Descartar carga vieja boca arriba para dejar espacio",
+            "Scarta carico vecchio a faccia in su per fare spazio",
+            "Défausser de la vieille cargaison face visible pour faire de la place",
+        ],
+    ),
+    (
         "discard",
         [
             "Discard a card",
@@ -1443,7 +1452,9 @@ fn choice_text(n: &Names<'_>, notation: &str) -> String {
         Action::Stash { amount } => format!("{} {}", amount.unsigned_abs(), w(l, "from_stash")),
         Action::RaidAs { nation: Some(x) } => format!("{} {}", w(l, "as"), n.nation(x)),
         Action::RaidAs { nation: None } => w(l, "let_go").to_owned(),
-        Action::Discard { card } | Action::Swap { card } => n.good(card),
+        Action::Discard { card } | Action::Swap { card } | Action::DiscardCargo { card } => {
+            n.good(card)
+        }
         Action::Declare { decl, weapon } => {
             let d = match decl {
                 Decl::Shoot => w(l, "shoot"),
@@ -1519,7 +1530,11 @@ const GROUPS: &[(&str, &[&str])] = &[
         &["raid_as", "draw", "discard", "swap", "stop", "keep"],
     ),
     ("g_plunder", &["plunder", "capture"]),
-    ("g_other", &["pick", "place", "pardon", "end"]),
+    // MM-BUY-6: while buying, keeping raid cargo or plundering.
+    (
+        "g_other",
+        &["discard_cargo", "pick", "place", "pardon", "end"],
+    ),
 ];
 
 /// The group of an action type (an unknown type goes with the other decisions).
@@ -2056,6 +2071,7 @@ mod tests {
         assert_eq!(choice_text(&n, "nonsense"), "nonsense");
         assert_eq!(choice_text(&n, "discard glory 0"), "Maestre de navegación");
         assert_ne!(w(Locale::Fr, form_key("discard_glory".to_owned())), "?");
+        assert_eq!(choice_text(&n, "discard cargo 8"), "Ron");
     }
 
     #[test]
