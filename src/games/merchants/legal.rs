@@ -515,7 +515,9 @@ fn port_actions(
         let repair = repair_price(d, p);
         for ship in Ship::ALL {
             let t = d.ship(ship);
-            if t.for_sale && p.ship != Some(ship) && gold + sale >= t.buy {
+            // MM-YARD-2 names no exception for the type you sail: a new ship of the same
+            // type replaces a damaged one (MM-YARD-6: it arrives at full value).
+            if t.for_sale && gold + sale >= t.buy {
                 out.push(Action::Yard { ship });
             }
         }

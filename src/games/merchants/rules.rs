@@ -3407,9 +3407,6 @@ fn yard(
     if !t.for_sale {
         return Err(no("MM-YARD-7", "A Man-o-War cannot be bought."));
     }
-    if p.ship == Some(ship) {
-        return Err(no("MM-YARD-2", "You already sail that kind of ship."));
-    }
     let sale = sale_price(d, p);
     if purse(d, p) + sale < t.buy {
         return Err(no(

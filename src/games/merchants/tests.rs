@@ -3037,3 +3037,31 @@ fn mm_raid_6_and_mm_plun_1_a_full_hold_discards_old_cargo_to_keep_raid_cargo_or_
     refused(&st, a, &format!("discard cargo {loot}"), "MM-PLUN-1");
     invariants(&st);
 }
+
+/// MM-YARD-2 names no exception for the ship type you sail: a damaged Sloop is sold (its value
+/// less its damage, MM-YARD-3) for a new Sloop at full value (MM-YARD-6), crew moving over.
+#[test]
+fn mm_yard_2_a_damaged_ship_may_be_sold_for_a_new_one_of_the_same_type() {
+    let mut st = started(2, 18);
+    let seat = turn_seat(&st);
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    let p = &mut st.players[seat.index()];
+    assert_eq!(p.ship, Some(Ship::Sloop));
+    p.gold = 10;
+    p.hits = [1, 1, 1, 1, 2];
+    assert!(Merchants::legal_actions(&st, seat).contains(&Action::Yard { ship: Ship::Sloop }));
+    act(&mut st, seat, &"yard sloop".parse().unwrap(), 3).unwrap();
+    let p = &st.players[seat.index()];
+    assert_eq!(p.ship, Some(Ship::Sloop));
+    assert_eq!(
+        p.gold,
+        10 + (5 - 2) - 10,
+        "sold for 5 less 2 damage, bought for 10"
+    );
+    assert_eq!(
+        p.hits,
+        [2, 2, 1, 1, 2],
+        "full value but the crew (MM-YARD-4)"
+    );
+    invariants(&st);
+}
