@@ -196,6 +196,7 @@ pub fn start(d: &Data, st: &mut State, aggressor: Side, defender: Side, ev: &mut
         weapon: None,
         under_way: None,
         rerolled: Vec::new(),
+        last: None,
     });
     open_round(d, st, ev);
 }
@@ -799,11 +800,13 @@ pub fn declare(
             if let Some(Frame::Combat {
                 declared,
                 weapon: w,
+                last,
                 ..
             }) = st.stack.last_mut()
             {
                 *declared = Some(decl);
                 *w = weapon;
+                *last = Some(decl);
             }
             if let Side::Npc(_) = defender {
                 let answer = npc_choice(d, st, defender, aggressor, round, Some(decl));

@@ -596,7 +596,8 @@ fn port_actions(
 }
 
 /// III.2 defaults: the newest glory card of an over-full hand; Sloop; end the turn; finish the port; buy nothing; hire none; let the
-/// merchant go; stop spending; keep the most valuable cards that fit; pass in windows; plunder
+/// merchant go; stop spending; the defender Shoots, the aggressor repeats its last declaration
+/// (else Shoots); keep the most valuable cards that fit; pass in windows; plunder
 /// everything that fits, gold first; keep your own ship; the first option of a choice.
 pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
     // III.3.9: a dead captain's request waiting beneath is read as the open decision.
@@ -621,10 +622,22 @@ pub fn timeout(st: &State, seat: Seat) -> Timeout<Action> {
         Some(Frame::Hire { .. }) => Action::Hire { crew: 0 },
         Some(Frame::MerchantFound { .. }) => Action::RaidAs { nation: None },
         Some(Frame::Raid { .. }) => Action::Stop,
-        Some(Frame::Combat { .. }) => Action::Declare {
-            decl: super::combat::Decl::Shoot,
-            weapon: None,
-        },
+        // III.2: the defender Shoots; the aggressor repeats its last declaration of this
+        // combat if it is still allowed (MM-NAV-4/5), else Shoots. Never a special weapon.
+        Some(Frame::Combat {
+            aggressor,
+            round,
+            declared,
+            last,
+            ..
+        }) => {
+            let allowed = super::combat::allowed(d, st, *aggressor, *round);
+            let decl = match (declared, last) {
+                (None, Some(l)) if allowed.contains(l) => *l,
+                _ => super::combat::Decl::Shoot,
+            };
+            Action::Declare { decl, weapon: None }
+        }
         Some(Frame::Window { .. }) => Action::Pass,
         Some(Frame::Plunder { .. }) => Action::Plunder { item: Loot::All },
         Some(Frame::Claim { .. }) => Action::Done,

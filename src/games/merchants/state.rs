@@ -194,6 +194,10 @@ pub enum Frame {
         /// CAP-03: seats that used their once-per-combat reroll.
         #[serde(default)]
         rerolled: Vec<Seat>,
+        /// The aggressor's most recent declaration in this combat: III.2's timeout default
+        /// repeats it ("aggressor: repeat last, else Shoot").
+        #[serde(default)]
+        last: Option<super::combat::Decl>,
     },
     /// D-WINDOW: `seat` may play in timing window `tw` (only seats with a legal play are
     /// asked, in the window's order); the decision beneath waits.

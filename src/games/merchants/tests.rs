@@ -3065,3 +3065,64 @@ fn mm_yard_2_a_damaged_ship_may_be_sold_for_a_new_one_of_the_same_type() {
     );
     invariants(&st);
 }
+
+/// III.2's timeout defaults in a naval declaration: the defender Shoots; the aggressor repeats
+/// its last declaration of the combat (if still allowed), else Shoots.
+#[test]
+fn iii_2_a_late_aggressor_repeats_its_last_declaration_and_a_late_defender_shoots() {
+    use super::combat::Decl;
+    let declare = |decl| Timeout::Play(Action::Declare { decl, weapon: None });
+    let (mut st, a, b) = found(|st, _, _| {
+        // No cannons on either side: rounds pass without damage.
+        for p in &mut st.players {
+            p.hits[2] = 0;
+        }
+    });
+    let pending = |st: &State, seat: Seat| {
+        matches!(st.stack.last(), Some(Frame::Combat { .. }))
+            && Merchants::pending(st).contains(seat)
+    };
+    assert!(pending(&st, a));
+    assert_eq!(
+        Merchants::timeout(&st, a),
+        declare(Decl::Shoot),
+        "nothing to repeat"
+    );
+    act(&mut st, a, &"shoot".parse().unwrap(), 2).unwrap();
+    act(&mut st, b, &"shoot".parse().unwrap(), 3).unwrap();
+    assert!(pending(&st, a), "round 2");
+    // A combat stored before the aggressor's last declaration was kept still loads.
+    let mut json = serde_json::to_value(&st).unwrap();
+    for f in json["stack"].as_array_mut().unwrap() {
+        f.as_object_mut().unwrap().remove("last");
+    }
+    let old: State = serde_json::from_value(json).unwrap();
+    assert!(matches!(
+        old.stack.last(),
+        Some(Frame::Combat { last: None, .. })
+    ));
+    assert_eq!(Merchants::timeout(&old, a), declare(Decl::Shoot));
+    // Round 2: the aggressor flees; until the flight succeeds the next default is Flee.
+    for n in 0..200u64 {
+        let mut st = st.clone();
+        act(&mut st, a, &"flee".parse().unwrap(), 4).unwrap();
+        assert_eq!(Merchants::timeout(&st, b), declare(Decl::Shoot));
+        act(&mut st, b, &"shoot".parse().unwrap(), n).unwrap();
+        if !pending(&st, a) {
+            continue;
+        }
+        assert_eq!(Merchants::timeout(&st, a), declare(Decl::Flee));
+        // No longer allowed (Masts 0: only Shoot, MM-NAV-5): Shoot.
+        let mut dismasted = st.clone();
+        dismasted.players[a.index()].hits[1] = 0;
+        assert_eq!(Merchants::timeout(&dismasted, a), declare(Decl::Shoot));
+        // The default is a declaration the engine accepts.
+        let Timeout::Play(x) = Merchants::timeout(&st, a) else {
+            panic!()
+        };
+        act(&mut st, a, &x, 5).unwrap();
+        assert_eq!(Merchants::timeout(&st, b), declare(Decl::Shoot));
+        return;
+    }
+    panic!("no flight failed");
+}
