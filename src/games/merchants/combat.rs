@@ -16,7 +16,7 @@ use super::data::Data;
 use super::events::Event;
 use super::ids::{GloryId, Loc, Nation, Ship, Skill};
 use super::rules::{
-    Trigger, add_bounty, captain_nation, die, draw_cargo, face_loc, gain_glory, has_power,
+    Trigger, captain_nation, die, draw_cargo, engage_bounty, face_loc, gain_glory, has_power,
     has_specialist, hit, is_success, max_of, mission_trigger, no, skill, sunk,
 };
 use super::state::{Frame, State, Target, WindowCtx};
@@ -181,7 +181,7 @@ pub fn start(d: &Data, st: &mut State, aggressor: Side, defender: Side, ev: &mut
         && !def.pirate
         && let Some(n) = def.nation
     {
-        add_bounty(d, st, s, n, ev);
+        engage_bounty(d, st, s, n, ev);
     }
     for side in [aggressor, defender] {
         if let Some(p) = side.seat().and_then(|s| st.players.get_mut(s.index())) {

@@ -632,15 +632,24 @@ fn announce_target(d: &Data, st: &mut State, seat: Seat, ev: &mut Ev) {
     }
 }
 
-pub(super) fn add_bounty(d: &Data, st: &mut State, seat: Seat, nation: Nation, ev: &mut Ev) {
-    let war = st
+/// MM-BNTY-2/3: engaging a non-pirate of `nation` (raiding its merchant, attacking its naval
+/// NPC or one of its captains) gives a bounty of that nation, except when the engaging
+/// captain's nation is at war with it.
+pub(super) fn engage_bounty(d: &Data, st: &mut State, seat: Seat, nation: Nation, ev: &mut Ev) {
+    let own = st
         .players
         .get(seat.index())
         .and_then(|p| captain_nation(d, p));
     // MM-BNTY-3: no bounty from a nation at war with your captain's nation.
-    if war.is_some_and(|own| at_war_with(st, own, nation)) {
+    if own.is_some_and(|own| at_war_with(st, own, nation)) {
         return;
     }
+    add_bounty(d, st, seat, nation, ev);
+}
+
+/// MM-BNTY-1: one bounty level more from `nation`, up to the maximum — as it is, with no war
+/// exception (that one is for engagements only: [`engage_bounty`]).
+pub(super) fn add_bounty(d: &Data, st: &mut State, seat: Seat, nation: Nation, ev: &mut Ev) {
     if let Some(p) = st.players.get_mut(seat.index())
         && let Some(b) = p.bounty.get_mut(nation.index())
     {
@@ -1006,6 +1015,7 @@ fn resolve_event(d: &Data, st: &mut State, card: u8, rng: &mut GameRng, ev: &mut
             }
         }
         Effect::Round(name) => st.round_effects.push(name.clone()),
+        // EVT-28 is no engagement: MM-BNTY-3's war exception does not apply.
         Effect::PriceOnHeads => {
             for s in 0..st.seats {
                 let seat = Seat(s);
@@ -2571,7 +2581,7 @@ fn raid_as(
         ));
     }
     st.stack.pop();
-    add_bounty(d, st, seat, nation, ev);
+    engage_bounty(d, st, seat, nation, ev);
     let mut count = 3usize;
     if st.round_effects.iter().any(|e| e == "convoys_together") {
         count = 2;

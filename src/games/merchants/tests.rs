@@ -3126,3 +3126,43 @@ fn iii_2_a_late_aggressor_repeats_its_last_declaration_and_a_late_defender_shoot
     }
     panic!("no flight failed");
 }
+
+/// EVT-28 "Price on their heads" is no engagement: MM-BNTY-3's war exception (no bounty from a
+/// nation at war with your captain's, for engaging its non-pirates) does not apply to it.
+#[test]
+fn evt_28_a_price_on_their_heads_is_set_even_by_a_nation_at_war_with_the_captains() {
+    let mut st = started(2, 48);
+    let seat = turn_seat(&st);
+    st.npcs.clear();
+    for p in &mut st.players {
+        p.in_port = true;
+    }
+    let own = super::rules::captain_nation(d(), &st.players[seat.index()]).unwrap();
+    let enemy = Nation::ALL.into_iter().find(|n| *n != own).unwrap();
+    let third = Nation::ALL
+        .into_iter()
+        .find(|n| *n != own && *n != enemy)
+        .unwrap();
+    let z = (0..17u8)
+        .find(|z| d().zones[usize::from(*z)].nation == Some(enemy))
+        .unwrap();
+    let p = &mut st.players[seat.index()];
+    p.bounty = [0; 4];
+    p.bounty[third.index()] = 1;
+    p.zone = z;
+    p.in_port = false;
+    st.war = Some((own, enemy));
+    let card = u8::try_from(d().events.iter().position(|e| e.id == "EVT-28").unwrap()).unwrap();
+    st.event_deck.retain(|c| *c != card);
+    st.event_deck.push(card);
+    st.stack.clear();
+    st.turns_this_round = st.seats;
+    super::rules::advance(d(), &mut st, &mut GameRng::from_u64(2), &mut Vec::new());
+    assert!(st.event_discard.contains(&card));
+    assert_eq!(st.war, Some((own, enemy)));
+    assert_eq!(st.players[seat.index()].bounty[enemy.index()], 1);
+    // Engaging that nation's non-pirates still gives no bounty while the war lasts.
+    let before = st.players[seat.index()].bounty;
+    super::rules::engage_bounty(d(), &mut st, seat, enemy, &mut Vec::new());
+    assert_eq!(st.players[seat.index()].bounty, before, "MM-BNTY-3");
+}
