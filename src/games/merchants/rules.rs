@@ -3297,7 +3297,15 @@ fn sell(
     if token_sold {
         replace_demand(st, p.zone, rng, ev);
     }
-    if in_demand >= 3 {
+    // MM-SELL-3: three or more cards of *the* in-demand good. At BAR Sugar is an in-demand good
+    // of its own beside the token's; the two are not added together.
+    let of_good = |g: Option<u8>| {
+        cards
+            .iter()
+            .filter(|c| g.is_some() && Some(d.cargo_card(**c).good) == g)
+            .count()
+    };
+    if of_good(demand).max(of_good(always)) >= 3 {
         gain_glory(d, st, seat, "MM-SELL-3", rng, ev);
         // CAP-16: a big sale also draws a glory card.
         if has_power(d, p, "big_sale_glory_card").is_some() {

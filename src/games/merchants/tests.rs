@@ -3166,3 +3166,67 @@ fn evt_28_a_price_on_their_heads_is_set_even_by_a_nation_at_war_with_the_captain
     super::rules::engage_bounty(d(), &mut st, seat, enemy, &mut Vec::new());
     assert_eq!(st.players[seat.index()].bounty, before, "MM-BNTY-3");
 }
+
+/// D-ZONE BAR: Sugar always sells as in demand at Barbados, beside the token's good, and leaves
+/// the token alone; MM-SELL-3's glory needs three cards of one in-demand good, so Sugar and the
+/// token's good are not counted together.
+#[test]
+fn mm_sell_3_at_barbados_sugar_and_the_demand_token_good_count_apart_for_glory() {
+    let mut st = started(2, 14);
+    st.round_effects.clear();
+    let seat = turn_seat(&st);
+    let bar = zone("BAR");
+    let sugar = d().good_index("G1").unwrap();
+    // The token here is another good than Sugar.
+    if st.demand[usize::from(bar)] == Some(sugar) {
+        let i = st.demand_pool.iter().position(|g| *g != sugar).unwrap();
+        let g = std::mem::replace(&mut st.demand_pool[i], sugar);
+        st.demand[usize::from(bar)] = Some(g);
+    }
+    let token = st.demand[usize::from(bar)].unwrap();
+    let p = &mut st.players[seat.index()];
+    p.zone = bar;
+    p.in_port = true;
+    p.bounty = [0; 4];
+    let bonus = u32::from(
+        super::rules::has_power(d(), &st.players[seat.index()], "sell_demand_bonus").is_some(),
+    );
+    let of = |g: u8, n: usize| -> Vec<u8> {
+        (0..64)
+            .filter(|c| d().cargo_card(*c).good == g)
+            .take(n)
+            .collect()
+    };
+    act(&mut st, seat, &Action::Port, 2).unwrap();
+    let sell = |st: &mut State, cards: &[u8]| {
+        st.cargo_deck.retain(|c| !cards.contains(c));
+        st.cargo_discard.retain(|c| !cards.contains(c));
+        st.players[seat.index()].cargo = cards.to_vec();
+        st.players[seat.index()].gold = 10;
+        let text = format!(
+            "sell {}",
+            cards
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        act(st, seat, &text.parse().unwrap(), 3).unwrap();
+    };
+    // Two of the token's good and one Sugar: all three at the in-demand price, no glory.
+    let mut mixed = st.clone();
+    let cards: Vec<u8> = of(token, 2).into_iter().chain(of(sugar, 1)).collect();
+    sell(&mut mixed, &cards);
+    let p = &mixed.players[seat.index()];
+    assert_eq!(p.gold, 10 + 3 * (6 + bonus));
+    assert_eq!(p.glory, 0, "not three cards of one in-demand good");
+    invariants(&mixed);
+    // Three Sugar: three of an in-demand good here, and the token stays.
+    let mut sweet = st.clone();
+    sell(&mut sweet, &of(sugar, 3));
+    let p = &sweet.players[seat.index()];
+    assert_eq!(p.gold, 10 + 3 * (6 + bonus));
+    assert_eq!(p.glory, 1, "MM-SELL-3");
+    assert_eq!(sweet.demand[usize::from(bar)], Some(token));
+    invariants(&sweet);
+}
