@@ -2041,18 +2041,20 @@ fn surreys_choice_opens_the_next_round_and_this_rounds_order_is_kept() {
 }
 
 #[test]
-fn a_late_surrey_occupant_keeps_the_start_marker_for_itself() {
-    // design.md §14: the default harms only the late seat, so it hands the marker to nobody
-    // else (naming the first seat listed gave seat 0 a steady advantage). LAN-RWC-4 lets the
-    // occupant name itself. Seat 0 holds the marker; seat 2 holds Surrey and is late.
+fn a_late_surrey_occupant_leaves_the_start_marker_where_it_is() {
+    // design.md §14: the default harms only the late seat. Naming seat 0 (the first listed)
+    // gave it a steady advantage; naming the late seat itself rewarded being late. The marker
+    // stays with the seat that opened the round, as when nobody is in Surrey (LAN-RWC-4). Seat
+    // 0 holds the marker; seat 2 holds Surrey and is late.
     let mut s = at_counties(3, &[(8, 2, 3)]);
     act(&mut s, 2, "C:R").unwrap();
+    assert_eq!(s.start_player, Seat(0));
     let crate::engine::Timeout::Play(default) = Lancaster::timeout(&s, Seat(2)) else {
         panic!("no default");
     };
-    assert_eq!(default.to_string(), "S:2");
+    assert_eq!(default.to_string(), "S:0");
     act(&mut s, 2, &default.to_string()).unwrap();
-    assert_eq!(s.next_start_player, Some(Seat(2)));
+    assert_eq!(s.next_start_player, Some(Seat(0)));
 }
 
 #[test]

@@ -13,7 +13,7 @@
 //! | upgrade (LAN-EFF-3), passage (LAN-EFF-7) | declined |
 //! | build (LAN-EFF-4), noble (LAN-EFF-5) | the first listed |
 //! | D5 county reward (LAN-RWC-2) | the noble |
-//! | D5-I Surrey: next start player | the late seat itself (LAN-RWC-4 lets the occupant, or the ally's controller, name itself): naming the first seat listed handed seat 0 the marker, an advantage to a bystander |
+//! | D5-I Surrey: next start player | the current start player keeps the marker, as when nobody is in Surrey (LAN-RWC-4): naming the first seat listed handed seat 0 the marker, a gift to a bystander, and naming the late seat itself would reward it for being late |
 //! | D5 reward option (a county with `reward_options`) | the first listed |
 //! | D6 castle (LAN-RWK-4) | the optional cost declined, first space listed |
 //! | D7a ransom | no ransom: the knights go to the reserve |
@@ -41,12 +41,12 @@ pub fn timeout(state: &State, seat: Seat) -> Timeout<Action> {
     Lancaster::legal_actions(state, seat)
         .into_iter()
         .enumerate()
-        .min_by_key(|(i, a)| (rank(a, seat), *i))
+        .min_by_key(|(i, a)| (rank(a, state.start_player), *i))
         .map_or(Timeout::Loses, |(_, a)| Timeout::Play(a))
 }
 
-/// Smaller is a better default for late `seat`.
-fn rank(action: &Action, seat: Seat) -> (u32, u32) {
+/// Smaller is a better default for a late seat, in a round opened by `start_player`.
+fn rank(action: &Action, start_player: Seat) -> (u32, u32) {
     match action {
         Action::Place {
             knight,
@@ -72,9 +72,10 @@ fn rank(action: &Action, seat: Seat) -> (u32, u32) {
         },
         Action::Castle { take, .. } => (u32::from(*take), 0),
         Action::Ransom { knight } => (u32::from(knight.is_some()), 0),
-        // The late seat keeps the marker for itself: any other seat named would be a gift to a
-        // player who did not earn it (seat 0, when the first listed was taken).
-        Action::StartPlayer { seat: next } => (u32::from(*next != seat), 0),
+        // What the rules do when nobody is in Surrey: the marker stays where it is. Any other
+        // seat named would be a gift (seat 0, when the first listed was taken), and the late
+        // seat naming itself would gain by being late.
+        Action::StartPlayer { seat: next } => (u32::from(*next != start_player), 0),
         Action::StartExtension { .. }
         | Action::Favour { .. }
         | Action::Build { .. }
@@ -297,8 +298,8 @@ mod tests {
                             legal.contains(default),
                             "the late seat names a listed seat: {default}"
                         );
-                        // Which seat is late is not known here; the rule test
-                        // `a_late_surrey_occupant_keeps_the_start_marker_for_itself` pins it.
+                        // The rule test
+                        // `a_late_surrey_occupant_leaves_the_start_marker_where_it_is` pins it.
                     }
                     Action::StartExtension { .. }
                     | Action::Favour { .. }
