@@ -904,7 +904,7 @@ lancaster v1 4: 1138 actions; {"seat 0 wins":1,"seat 1 wins":3,"seat 2 wins":1,"
 lancaster v1 5: 1434 actions; {"seat 0 wins":1,"seat 1 wins":1,"seat 2 wins":2,"seat 3 wins":1,"seat 4 wins":1}
 merchants_and_marauders v1 1: 721 actions; {"no winner (event deck exhausted (MM-END-3))":6}
 merchants_and_marauders v1 2: 1461 actions; {"a single winner (event deck exhausted (MM-END-3))":2,"shared win (event deck exhausted (MM-END-3))":4}
-merchants_and_marauders v1 3: 2252 actions; {"a single winner (event deck exhausted (MM-END-3))":2,"shared win (event deck exhausted (MM-END-3))":4}
+merchants_and_marauders v1 3: 2285 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
 merchants_and_marauders v1 4: 3090 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
 nim v1 2: 32 actions; {"winner Some(0)":4,"winner Some(1)":2}
 nim v1 3: 32 actions; {"winner Some(0)":2,"winner Some(1)":3,"winner Some(2)":1}

@@ -208,7 +208,7 @@ pub fn start(d: &Data, st: &mut State, aggressor: Side, defender: Side, ev: &mut
 /// MM-NAV-5) or Flee (Masts 0, MM-NAV-5), neither can ever hurt or leave the other and the
 /// round would be fought again forever: the ships part, as in an escape, with no defeat. The
 /// spec has no rule for this; it keeps every combat finite. While either side may still Board
-/// or Flee, the fight goes on.
+/// or Flee, the fight goes on, until a round in which neither does is [`idle`].
 fn open_round(d: &Data, st: &mut State, ev: &mut Ev) {
     if let Some((a, b, _)) = sides(st) {
         let stuck = |me: Side, them: Side| {
@@ -1007,6 +1007,13 @@ fn apply_round(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
             return;
         }
     }
+    if idle(d, st, a, b, round, &rd) {
+        ev.push(Logged::public(Event::CombatEnds {
+            how: "disengaged".into(),
+        }));
+        close(d, st, a, b, ev);
+        return;
+    }
     if let Some(Frame::Combat {
         round: r,
         declared,
@@ -1021,6 +1028,23 @@ fn apply_round(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
         *under_way = None;
     }
     open_round(d, st, ev);
+}
+
+/// [I] An idle round: from round 2 (round 1 is Shoot only, MM-NAV-4) both sides declared
+/// Shoot, neither has a cannon left (MM-NAV-8: no Shoot can hurt) and no hit landed (a Full
+/// Broadside hits without cannons). Nothing changed, so the next round would be the same and
+/// the ones after it too: a late or dropped seat's III.2 default is Shoot, an NPC keeps to
+/// MM-NPC-8, standing orders repeat themselves. The ships part, as in an escape, with no
+/// defeat. A side that wants the fight declares Board (or Flee to leave): any round in which
+/// either does is no idle round. The spec has no rule for this; it keeps every combat finite
+/// (design 14: a game never stalls) and harms nobody, since either side could have boarded.
+fn idle(d: &Data, st: &State, a: Side, b: Side, round: u8, rd: &RoundData) -> bool {
+    round >= 2
+        && rd.decl == [Decl::Shoot, Decl::Shoot]
+        && rd.locs.iter().all(Vec::is_empty)
+        && [a, b]
+            .into_iter()
+            .all(|side| stats(d, st, side).is_none_or(|s| s.hits[2] == 0))
 }
 
 /// MM-NAV-12/13: a sunk side is defeated; both sunk, nobody scores.

@@ -56,7 +56,9 @@
 //! Cargo; Long Guns hits land at once (a sinking ends the combat before the defender fires);
 //! Chain Shot and Grapeshot go back to the supply when declared; when neither ship can Shoot,
 //! Board or Flee (no cannon, no mast) at the start of a round they part (no rule; otherwise two dismasted, disarmed ships fight
-//! forever); plunder is taken item by item within the winner's hold, hand limit and two
+//! forever), and so they do after an idle round (from round 2 both Shoot, neither has a cannon,
+//! no hit landed: a late seat's III.2 Shoot, an NPC's MM-NPC-8 Shoot or standing orders would
+//! repeat it forever; [`combat`]); plunder is taken item by item within the winner's hold, hand limit and two
 //! specialists, and `plunder all` is III.2's default; MM-BUY-6's face-up discard of old cargo
 //! (`discard cargo N`) is offered while the hold, not the gold, limits what is taken — a buy
 //! offer, a raid's or naval ship's cargo to keep (MM-RAID-6's excess, MM-PLUN-2), a captain's

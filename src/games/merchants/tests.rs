@@ -3230,3 +3230,120 @@ fn mm_sell_3_at_barbados_sugar_and_the_demand_token_good_count_apart_for_glory()
     assert_eq!(sweet.demand[usize::from(bar)], Some(token));
     invariants(&sweet);
 }
+
+/// Plays every decision of a combat by its III.2 timeout default (a late or dropped seat, as
+/// the server does each time the deadline passes) until the combat is over; the highest round
+/// it reached, or `None` if it was still on after `steps` defaults.
+fn play_combat_by_timeouts(st: &mut State, steps: u64) -> Option<u8> {
+    let mut highest = 0;
+    for n in 0..steps {
+        let Some((_, _, round)) = super::combat::sides(st) else {
+            return Some(highest);
+        };
+        highest = highest.max(round);
+        let seat = Merchants::pending(st).lowest().unwrap();
+        let Timeout::Play(a) = Merchants::timeout(st, seat) else {
+            panic!("no default for {seat:?}");
+        };
+        act(st, seat, &a, 100 + n).unwrap();
+    }
+    None
+}
+
+/// Design 14 (a game must never stall) with MM-NAV-5/8 and MM-NPC-8: a dropped captain whose
+/// ship has lost its cannons, hunted by an NPC that has lost its own and whose policy neither
+/// Boards nor Flees, is defaulted to Shoot round after round; nothing can ever change, so after
+/// such an idle round (from round 2, when another declaration was open) the ships part.
+#[test]
+fn a_dropped_captain_and_a_hunting_npc_without_cannons_part_instead_of_fighting_forever() {
+    let spanish = u8::try_from(
+        d().npcs
+            .iter()
+            .position(|r| r.nation == Some(Nation::ES))
+            .unwrap(),
+    )
+    .unwrap();
+    for seed in 1..300u64 {
+        let mut st = started(3, 48);
+        let a = turn_seat(&st);
+        let z = zone("CSEA");
+        let p = &mut st.players[a.index()];
+        p.zone = z;
+        p.in_port = false;
+        p.bounty = [0; 4];
+        p.bounty[Nation::ES.index()] = 2;
+        // Masts left (Board and Flee stay open to it), no cannon.
+        p.hits[2] = 0;
+        for p in &mut st.players {
+            st.glory_discard.append(&mut p.glory_hand);
+        }
+        // The NPC: no cannon and no crew (MM-NPC-8: never Boards; Hull full: never Flees).
+        st.npcs = vec![super::state::Npc {
+            card: spanish,
+            zone: z,
+            hits: [0, 0, 9, 9, 0],
+        }];
+        st.stack.clear();
+        st.first = a;
+        st.turns_this_round = 0;
+        super::rules::advance(d(), &mut st, &mut GameRng::from_u64(seed), &mut Vec::new());
+        if super::combat::sides(&st).is_none() {
+            continue;
+        }
+        let highest = play_combat_by_timeouts(&mut st, 200).expect("the combat never ended");
+        assert_eq!(
+            highest, 2,
+            "round 1 is Shoot only; round 2 idle: the ships part"
+        );
+        assert_eq!(turn_seat(&st), a, "the hunted captain's turn goes on");
+        invariants(&st);
+        return;
+    }
+    panic!("the NPC never found the captain");
+}
+
+/// The same between two captains without cannons who both let every deadline pass (the
+/// aggressor repeats Shoot, the defender Shoots): they part after the first idle round 2.
+#[test]
+fn two_late_captains_without_cannons_part_after_an_idle_round() {
+    let (mut st, a, _) = found(|st, _, _| {
+        for p in &mut st.players {
+            p.hits[2] = 0;
+        }
+    });
+    let highest = play_combat_by_timeouts(&mut st, 200).expect("the combat never ended");
+    assert_eq!(highest, 2);
+    assert_eq!(turn_seat(&st), a);
+}
+
+/// III.3.3: two captains whose standing orders always Shoot, with masts but no cannon, are
+/// answered by the engine without asking anyone: they part after an idle round 2 instead of
+/// trading harmless rounds until the orders' loop guard.
+#[test]
+fn standing_orders_that_always_shoot_without_cannons_part_instead_of_looping() {
+    for n in 1..80u64 {
+        let (mut st, a, b) = face_off(n);
+        for p in &mut st.players {
+            p.hits[2] = 0;
+        }
+        file(&mut st, a, "orders declare: shoot");
+        file(&mut st, b, "orders declare: shoot");
+        let ev = act(&mut st, a, &format!("scout p{}", b.0).parse().unwrap(), n).unwrap();
+        if !ev
+            .iter()
+            .any(|e| matches!(e.event, super::Event::CombatStarts { .. }))
+        {
+            continue;
+        }
+        assert!(disengaged(&ev));
+        let declared = ev
+            .iter()
+            .filter(|e| matches!(e.event, super::Event::Declared { .. }))
+            .count();
+        assert_eq!(declared, 4, "two rounds of two declarations");
+        assert!(super::combat::sides(&st).is_none());
+        assert_eq!(turn_seat(&st), a);
+        return;
+    }
+    panic!("no scout succeeded");
+}
