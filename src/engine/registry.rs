@@ -903,9 +903,9 @@ lancaster v1 3: 886 actions; {"seat 0 wins":1,"seat 1 wins":3,"seat 2 wins":2}
 lancaster v1 4: 1138 actions; {"seat 0 wins":1,"seat 1 wins":3,"seat 2 wins":1,"seat 3 wins":1}
 lancaster v1 5: 1434 actions; {"seat 0 wins":1,"seat 1 wins":1,"seat 2 wins":2,"seat 3 wins":1,"seat 4 wins":1}
 merchants_and_marauders v1 1: 721 actions; {"no winner (event deck exhausted (MM-END-3))":6}
-merchants_and_marauders v1 2: 1461 actions; {"a single winner (event deck exhausted (MM-END-3))":2,"shared win (event deck exhausted (MM-END-3))":4}
-merchants_and_marauders v1 3: 2285 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
-merchants_and_marauders v1 4: 3090 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
+merchants_and_marauders v1 2: 1448 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
+merchants_and_marauders v1 3: 2306 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
+merchants_and_marauders v1 4: 3162 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
 nim v1 2: 32 actions; {"winner Some(0)":4,"winner Some(1)":2}
 nim v1 3: 32 actions; {"winner Some(0)":2,"winner Some(1)":3,"winner Some(2)":1}
 nim v1 4: 32 actions; {"winner Some(0)":3,"winner Some(1)":1,"winner Some(2)":1,"winner Some(3)":1}

@@ -78,8 +78,11 @@
 //! Combat is a frame of the decision stack ([`combat`]) above the turn it interrupts; the
 //! turn frame beneath is untouched and resumes when the combat closes. A death puts the new
 //! ship choice (and the modifications owed) at the bottom of the stack: the dead seat may
-//! answer it at once, the other seats' turns go on above it, and the game waits for it only
-//! when the dead seat's own next turn would begin (III.3.9, [`rules::rejoining`]).
+//! answer it at once (out of turn, not listed, as the orders are), the other seats' turns go on
+//! above it, and the game waits for it only when the dead seat's own next turn would begin
+//! (III.3.9, MM-DEATH-2, [`rules::rejoining`]): only then is the seat pending, with a deadline
+//! and a timeout default; before, its view shows the request as `rejoin`, apart from the
+//! decision the game waits for.
 //!
 //! The engine is pure: it imports `engine`, serde, serde_json and thiserror only.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -234,9 +237,11 @@ impl Game for Merchants {
         rules::setup(rules, seats, rng, events)
     }
 
-    /// The top frame's seats, every seat owing a hand-limit discard (MM-GCARD-2, a side
-    /// request that never blocks the others: [`rules::over_limit`]) and every dead captain's
-    /// seat whose new ship or token placement waits beneath (III.3.9: [`rules::rejoining`]).
+    /// The top frame's seats and every seat owing a hand-limit discard (MM-GCARD-2, a side
+    /// request that never blocks the others: [`rules::over_limit`]). A dead captain's seat
+    /// whose new ship or token placement waits beneath (III.3.9: [`rules::rejoining`]) is
+    /// pending only once nothing else is left and its own turn would begin (MM-DEATH-2,
+    /// [`rules::rejoin_due`]); before, it may answer out of turn, with no deadline running.
     fn pending(state: &State) -> SeatSet {
         let owing = data::load().map_or(SeatSet::EMPTY, |d| {
             (0..state.seats)
@@ -244,6 +249,16 @@ impl Game for Merchants {
                 .filter(|s| rules::over_limit(d, state, *s))
                 .collect()
         });
+        let run = rules::rejoining(state);
+        if !run.is_empty() && run.len() == state.stack.len() {
+            let waited = match rules::rejoin_due(state) {
+                Some(seat) => SeatSet::only(seat),
+                // `advance` never rests here; should it, every dead captain's seat is asked
+                // rather than none (no pending seat would read as a game over).
+                None => run.iter().flat_map(|f| f.seats().iter()).collect(),
+            };
+            return waited.iter().chain(owing.iter()).collect();
+        }
         let framed = state.top().map_or(SeatSet::EMPTY, |f| {
             let seats = f.seats();
             match f {
@@ -255,12 +270,7 @@ impl Game for Merchants {
                 _ => seats,
             }
         });
-        // The requests beneath the top (the top's are `framed`).
-        let top = state.stack.len().saturating_sub(1);
-        let rejoining = (0..state.seats)
-            .map(Seat)
-            .filter(|s| rules::request_at(state, *s).is_some_and(|i| i < top));
-        framed.iter().chain(owing.iter()).chain(rejoining).collect()
+        framed.iter().chain(owing.iter()).collect()
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
@@ -270,9 +280,17 @@ impl Game for Merchants {
         legal::legal_actions(state, seat)
     }
 
-    /// III.3.3 / III.3.4: standing orders and turn scripts may be filed at any time.
-    fn allowed_out_of_turn(_state: &State, _seat: Seat, action: &Action) -> bool {
-        matches!(action, Action::Orders { .. } | Action::Script { .. })
+    /// III.3.3 / III.3.4: standing orders and turn scripts may be filed at any time. III.3.9:
+    /// a dead captain's new ship (with the redraw) and its token placements may be answered
+    /// before its own turn, while its seat is not pending yet (accepted, not listed).
+    fn allowed_out_of_turn(state: &State, seat: Seat, action: &Action) -> bool {
+        match action {
+            Action::Orders { .. } | Action::Script { .. } => true,
+            Action::Ship { .. } | Action::Redraw | Action::Place { .. } => {
+                rules::rejoin_request(state, seat)
+            }
+            _ => false,
+        }
     }
 
     /// The face-down decks and demand pool, the face-down modification and merchant tokens, and
@@ -334,7 +352,7 @@ impl Game for Merchants {
         events: &mut Vec<Logged<Event>>,
     ) -> Result<(), Illegal> {
         if !Merchants::pending(state).contains(seat)
-            && !matches!(action, Action::Orders { .. } | Action::Script { .. })
+            && !Merchants::allowed_out_of_turn(state, seat, action)
         {
             return Err(Illegal::new(
                 "MM-ACT-1",

@@ -349,6 +349,10 @@ impl Present for Merchants {
         {
             out.push(Sentence::say(locale, t, vec![]));
         }
+        // III.3.9: a dead captain's new ship may be chosen before its own turn, not yet asked.
+        if view["rejoin"].is_object() {
+            out.push(Sentence::say(locale, &MAY_REJOIN, vec![]));
+        }
         out
     }
 
@@ -1145,6 +1149,16 @@ const ASK_PICK: T = [
     "Elige una de las recompensas ofrecidas.",
     "Scegli una delle ricompense offerte.",
     "Choisissez l'une des récompenses proposées.",
+];
+const MAY_REJOIN: T = [
+    "Your new captain rejoins on your next turn: you may choose the ship (and place returned \
+     modifications) now, or when that turn comes.",
+    "Tu nuevo capitán vuelve en tu próximo turno: puedes elegir el barco (y colocar las mejoras \
+     devueltas) ahora o cuando llegue ese turno.",
+    "Il tuo nuovo capitano rientra al tuo prossimo turno: puoi scegliere la nave (e piazzare i \
+     potenziamenti restituiti) ora o quando arriva quel turno.",
+    "Votre nouveau capitaine revient à votre prochain tour : vous pouvez choisir le navire (et \
+     placer les améliorations rendues) maintenant ou quand ce tour viendra.",
 ];
 const ASK_HAND: T = [
     "Your hand is over the limit of glory cards: discard one.",

@@ -840,9 +840,9 @@ pub fn advance(d: &Data, st: &mut State, rng: &mut GameRng, ev: &mut Ev) {
             _ => {}
         }
         if st.turns_this_round < st.seats {
-            let seat = Seat((st.first.0 + st.turns_this_round) % st.seats);
+            let seat = next_turn(st);
             // III.3.9: a dead captain's request is answered before its own next turn begins.
-            if rejoining(st).iter().any(|f| f.seats().contains(seat)) {
+            if rejoin_due(st) == Some(seat) {
                 return;
             }
             st.turns_this_round += 1;
@@ -1409,8 +1409,9 @@ pub(super) fn act(
 /// III.3.9: the requests of captains who died (the new ship, MM-DEATH-4; the modification
 /// tokens to place, MM-YARD-5) wait at the bottom of the stack, beneath the turns they never
 /// block: the run of ship choices and placements there once the game has begun (the setup's
-/// ship choice blocks everyone). Their seats may answer them at any time; the game waits for one
-/// only when its seat's own turn would begin ([`advance`]).
+/// ship choice blocks everyone). Their seats may answer them at any time (out of turn, not
+/// pending: no deadline runs); the game waits for one only when its seat's own turn would begin
+/// ([`advance`], [`rejoin_due`]), MM-DEATH-2's "rejoining on your own next turn".
 pub fn rejoining(st: &State) -> &[Frame] {
     if st.round == 0 {
         return &[];
@@ -1421,6 +1422,37 @@ pub fn rejoining(st: &State) -> &[Frame] {
         .take_while(|f| matches!(f, Frame::ShipChoice { .. } | Frame::Place { .. }))
         .count();
     st.stack.get(..n).unwrap_or_default()
+}
+
+/// The seat whose turn begins next in this round.
+fn next_turn(st: &State) -> Seat {
+    Seat((st.first.0 + st.turns_this_round) % st.seats.max(1))
+}
+
+/// III.3.9 / MM-DEATH-2: the seat the game waits for to rejoin: nothing but dead captains'
+/// requests is left on the stack and this seat, one of theirs, would begin its own turn now.
+/// Only then is it pending (its deadline runs and a timeout may default it).
+pub fn rejoin_due(st: &State) -> Option<Seat> {
+    let run = rejoining(st);
+    if run.is_empty() || run.len() < st.stack.len() || st.turns_this_round >= st.seats {
+        return None;
+    }
+    let seat = next_turn(st);
+    run.iter().any(|f| f.seats().contains(seat)).then_some(seat)
+}
+
+/// Whether `seat` has a dead captain's request it may answer now, due or not (III.3.9).
+pub fn rejoin_request(st: &State, seat: Seat) -> bool {
+    request_at(st, seat).is_some_and(|i| i < rejoining(st).len())
+}
+
+/// The state with the decision the game waits for at the top: a due request of a dead
+/// captain (III.3.9) lifted from beneath the others, else the state as it is.
+pub fn as_waited(st: &State) -> std::borrow::Cow<'_, State> {
+    match rejoin_due(st) {
+        Some(seat) => as_asked(st, seat),
+        None => std::borrow::Cow::Borrowed(st),
+    }
 }
 
 /// Whether `f` waits for `seat` (a sealed ship choice waits only for the others).

@@ -1203,11 +1203,17 @@ fn a_dead_captain_keeps_glory_and_stash_and_takes_ten_gold_from_the_stash() {
     assert_ne!(p.captain, old_captain);
     assert!(!p.revealed);
     assert_eq!(p.glory_hand.len(), 1);
-    // Another's death waits beneath the active turn, its seat free to answer it now
-    // (III.3.9).
-    let mut both = vec![seat, other];
-    both.sort();
-    assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), both);
+    // Another's death waits beneath the active turn, its seat free to answer it now, out of
+    // turn, but not pending before its own turn (III.3.9, MM-DEATH-2).
+    assert_eq!(
+        Merchants::pending(&st).iter().collect::<Vec<_>>(),
+        vec![seat]
+    );
+    assert!(Merchants::allowed_out_of_turn(
+        &st,
+        other,
+        &Action::Ship { ship: Ship::Sloop }
+    ));
     assert!(matches!(st.stack.first(), Some(Frame::ShipChoice { .. })));
     invariants(&st);
 }
@@ -1229,39 +1235,44 @@ fn decision_kind(st: &State, seat: Seat) -> String {
         .to_string()
 }
 
-/// MM-DEATH-2 / III.3.9: a captain dying in another player's turn is asked for its new ship at
-/// once, never blocks the active player nor the turns after, and is waited for only when its
-/// own next turn would begin.
+/// MM-DEATH-2 / III.3.9: a captain dying in another player's turn may answer its new ship at
+/// once (out of turn), never blocks the active player nor the turns after, and is waited for
+/// only when its own next turn would begin.
 #[test]
 fn mm_death_2_a_death_in_another_turn_never_blocks_the_turns_before_its_own() {
+    let rejoin = |st: &State, seat: Seat| {
+        let v = serde_json::to_value(Merchants::view(st, Viewer::Seat(seat))).unwrap();
+        v["rejoin"]["kind"].as_str().unwrap_or_default().to_string()
+    };
     for seats in [3u8, 4] {
         let mut st = started(seats, 21);
         let a = turn_seat(&st);
         let b = Seat((a.0 + 1) % seats);
         let c = Seat((a.0 + 2) % seats);
         die_with_a_mod(&mut st, c);
-        // Pending, legal actions, the timeout's default and the view agree: c may answer now.
-        assert!(Merchants::pending(&st).contains(a));
-        assert!(Merchants::pending(&st).contains(c));
-        assert!(Merchants::legal_actions(&st, c).contains(&Action::Ship { ship: Ship::Sloop }));
-        assert_eq!(
-            Merchants::timeout(&st, c),
-            Timeout::Play(Action::Ship { ship: Ship::Sloop })
-        );
-        assert_eq!(decision_kind(&st, c), "ship_choice");
+        // c may answer now, out of turn; it is not pending (no deadline), nothing is listed.
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![a]);
+        assert!(Merchants::legal_actions(&st, c).is_empty());
+        assert!(Merchants::allowed_out_of_turn(
+            &st,
+            c,
+            &Action::Ship { ship: Ship::Sloop }
+        ));
+        assert_eq!(rejoin(&st, c), "ship_choice");
+        assert_eq!(decision_kind(&st, c), "turn");
         assert_eq!(decision_kind(&st, a), "turn");
         // a ends its turn: b's turn begins, c still free to answer.
         act(&mut st, a, &Action::End, 2).unwrap();
         assert_eq!(turn_seat(&st), b);
-        assert!(Merchants::pending(&st).contains(b));
-        assert!(Merchants::pending(&st).contains(c));
+        assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![b]);
+        assert_eq!(rejoin(&st, c), "ship_choice");
         invariants(&st);
         if seats == 4 {
             // c answers in b's turn: the ship, then the token; b's turn is untouched.
             act(&mut st, c, &Action::Ship { ship: Ship::Flute }, 3).unwrap();
             assert_eq!(st.players[c.index()].ship, Some(Ship::Flute));
             assert_eq!(turn_seat(&st), b);
-            assert_eq!(decision_kind(&st, c), "place");
+            assert_eq!(rejoin(&st, c), "place");
             let Timeout::Play(place) = Merchants::timeout(&st, c) else {
                 panic!("no default placement");
             };
@@ -3346,4 +3357,88 @@ fn standing_orders_that_always_shoot_without_cannons_part_instead_of_looping() {
         return;
     }
     panic!("no scout succeeded");
+}
+
+/// MM-DEATH-2 "dying during another player's turn means simply rejoining on your own next
+/// turn" with design 14: the dead captain's seat gets no deadline (it is not pending, nothing
+/// lists or times out for it) until the game waits for it, when its own turn would begin; until
+/// then it may send its new ship early, accepted out of turn and shown to it in the view.
+#[test]
+fn mm_death_2_a_captain_dead_in_another_turn_is_not_pending_until_its_own_turn_would_begin() {
+    let mut st = started(3, 21);
+    let a = turn_seat(&st);
+    let b = Seat((a.0 + 1) % 3);
+    let c = Seat((a.0 + 2) % 3);
+    die_with_a_mod(&mut st, c);
+    let sloop = Action::Ship { ship: Ship::Sloop };
+    let view = |st: &State, seat: Seat| {
+        serde_json::to_value(Merchants::view(st, Viewer::Seat(seat))).unwrap()
+    };
+    for st in [&st, &{
+        let mut s = st.clone();
+        act(&mut s, a, &Action::End, 2).unwrap();
+        s
+    }] {
+        let on_turn = turn_seat(st);
+        assert_eq!(
+            Merchants::pending(st).iter().collect::<Vec<_>>(),
+            vec![on_turn]
+        );
+        assert!(Merchants::legal_actions(st, c).is_empty());
+        assert!(Merchants::allowed_out_of_turn(st, c, &sloop));
+        assert!(!Merchants::allowed_out_of_turn(st, c, &Action::End));
+        // c is not asked: its view shows the game's decision, and its own early choice apart.
+        assert_eq!(decision_kind(st, c), "turn");
+        assert_eq!(view(st, c)["rejoin"]["kind"], "ship_choice");
+        assert!(view(st, on_turn)["rejoin"].is_null());
+    }
+    // c's early choice goes through the driver, out of turn.
+    let mut early = st.clone();
+    let mut ev = Vec::new();
+    let mut rng = GameRng::for_action(&Seed([3; 32]), 3);
+    crate::engine::driver::submit::<Merchants>(&mut early, c, &sloop, &mut rng, &mut ev).unwrap();
+    assert_eq!(early.players[c.index()].ship, Some(Ship::Sloop));
+    assert_eq!(turn_seat(&early), a);
+    assert_eq!(view(&early, c)["rejoin"]["kind"], "place");
+    assert_eq!(
+        Merchants::pending(&early).iter().collect::<Vec<_>>(),
+        vec![a]
+    );
+    // Left unanswered, c is waited for (and may time out) only when its own turn would begin.
+    act(&mut st, a, &Action::End, 2).unwrap();
+    act(&mut st, b, &Action::End, 3).unwrap();
+    assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![c]);
+    assert!(Merchants::legal_actions(&st, c).contains(&sloop));
+    assert_eq!(Merchants::timeout(&st, c), Timeout::Play(sloop.clone()));
+    assert_eq!(decision_kind(&st, c), "ship_choice");
+    assert_eq!(decision_kind(&st, a), "ship_choice");
+    assert!(view(&st, c)["rejoin"].is_null());
+    invariants(&st);
+    // Two dead in a's turn (4 seats): the game waits for the one whose turn comes first, and
+    // everyone's view shows that seat's ship choice, whatever order the requests lie in.
+    let mut st = started(4, 21);
+    let a = turn_seat(&st);
+    let [b, c, e] = [1, 2, 3].map(|k| Seat((a.0 + k) % 4));
+    die_with_a_mod(&mut st, e);
+    die_with_a_mod(&mut st, c);
+    act(&mut st, a, &Action::End, 2).unwrap();
+    act(&mut st, b, &Action::End, 3).unwrap();
+    assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![c]);
+    for seat in [a, b, c] {
+        assert_eq!(decision_kind(&st, seat), "ship_choice");
+        assert_eq!(
+            view(&st, seat)["decision"]["waiting"],
+            serde_json::json!([c])
+        );
+    }
+    assert_eq!(view(&st, e)["rejoin"]["kind"], "ship_choice");
+    assert!(Merchants::legal_actions(&st, e).is_empty());
+    act(&mut st, c, &sloop, 4).unwrap();
+    let Timeout::Play(place) = Merchants::timeout(&st, c) else {
+        panic!("no default placement");
+    };
+    act(&mut st, c, &place, 5).unwrap();
+    assert_eq!(turn_seat(&st), c);
+    assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![c]);
+    invariants(&st);
 }

@@ -29,10 +29,15 @@ pub struct View {
     pub merchant_track: usize,
     pub missions_open: Vec<String>,
     pub decks: Decks,
-    /// The open decision: its kind and seat(s), with what this viewer may see of it; for a
-    /// dead captain's seat, its own new ship or token placement while the others play on
-    /// (III.3.9).
+    /// The open decision the game waits for: its kind and seat(s), with what this viewer may
+    /// see of it (a dead captain's new ship or token placement once its own turn would begin,
+    /// III.3.9).
     pub decision: Option<DecisionView>,
+    /// The viewer's own new ship or token placement after its captain's death, while the game
+    /// does not wait for it yet (MM-DEATH-2: it rejoins on its own next turn): it may answer now,
+    /// out of turn, with no deadline running (III.3.9). Absent once it is `decision`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rejoin: Option<DecisionView>,
     pub over: bool,
 }
 
@@ -257,9 +262,83 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             }
         })
         .collect();
-    // III.3.9: a dead captain's request waiting beneath is its seat's open decision.
-    let asked = me.map(|s| super::rules::as_asked(st, s));
-    let decision = asked.as_deref().unwrap_or(st).top().map(|f| match f {
+    // III.3.9: the decision the game waits for, as the viewer answers it: its own request
+    // (one waiting beneath after a death, once due) when it is pending, else the game's; a dead
+    // captain's request not due yet is shown to its seat apart.
+    let pending = <super::Merchants as crate::engine::Game>::pending(st);
+    let shown = match me {
+        Some(s) if pending.contains(s) && super::rules::request_at(st, s).is_some() => {
+            super::rules::as_asked(st, s)
+        }
+        _ => super::rules::as_waited(st),
+    };
+    let decision = shown.top().map(|f| decision_view(st, d, me, f));
+    let rejoin = me
+        .filter(|s| !pending.contains(*s) && super::rules::rejoin_request(st, *s))
+        .and_then(|s| {
+            super::rules::as_asked(st, s)
+                .top()
+                .map(|f| decision_view(st, d, me, f))
+        });
+    View {
+        you: me,
+        round: st.round,
+        first: st.first,
+        glory_target: st.glory_target,
+        solo: st.solo.clone(),
+        war: st.war,
+        round_effects: st.round_effects.clone(),
+        players,
+        npcs: st
+            .npcs
+            .iter()
+            .map(|n| NpcView {
+                npc: d
+                    .and_then(|d| d.npcs.get(usize::from(n.card)))
+                    .map_or_else(String::new, |r| r.id.clone()),
+                zone: n.zone,
+                hits: n.hits,
+            })
+            .collect(),
+        demand: st.demand.clone(),
+        mod_tokens: st
+            .mod_tokens
+            .iter()
+            .map(|t| {
+                t.map(|t| {
+                    if t.face_up {
+                        ModView::Kind(t.kind)
+                    } else {
+                        ModView::Hidden
+                    }
+                })
+            })
+            .collect(),
+        merchants: st.merchants.iter().map(Option::is_some).collect(),
+        merchant_track: st.merchant_track.len(),
+        missions_open: st
+            .missions_open
+            .iter()
+            .filter_map(|m| d.and_then(|d| d.missions.get(usize::from(*m))))
+            .map(|m| m.id.clone())
+            .collect(),
+        decks: Decks {
+            events: st.event_deck.len(),
+            cargo: st.cargo_deck.len(),
+            cargo_discard: st.cargo_discard.clone(),
+            glory: st.glory_deck.len(),
+            rumors: st.rumor_deck.len(),
+            missions: st.mission_deck.len(),
+        },
+        decision,
+        rejoin,
+        over: st.outcome.is_some(),
+    }
+}
+
+/// What `me` may see of decision frame `f`.
+fn decision_view(st: &State, d: Option<&data::Data>, me: Option<Seat>, f: &Frame) -> DecisionView {
+    match f {
         Frame::ShipChoice { seats } => DecisionView::ShipChoice {
             waiting: seats
                 .iter()
@@ -366,58 +445,5 @@ pub fn view(st: &State, viewer: Viewer) -> View {
             count: kinds.len(),
             kinds: (me == Some(*seat)).then(|| kinds.clone()),
         },
-    });
-    View {
-        you: me,
-        round: st.round,
-        first: st.first,
-        glory_target: st.glory_target,
-        solo: st.solo.clone(),
-        war: st.war,
-        round_effects: st.round_effects.clone(),
-        players,
-        npcs: st
-            .npcs
-            .iter()
-            .map(|n| NpcView {
-                npc: d
-                    .and_then(|d| d.npcs.get(usize::from(n.card)))
-                    .map_or_else(String::new, |r| r.id.clone()),
-                zone: n.zone,
-                hits: n.hits,
-            })
-            .collect(),
-        demand: st.demand.clone(),
-        mod_tokens: st
-            .mod_tokens
-            .iter()
-            .map(|t| {
-                t.map(|t| {
-                    if t.face_up {
-                        ModView::Kind(t.kind)
-                    } else {
-                        ModView::Hidden
-                    }
-                })
-            })
-            .collect(),
-        merchants: st.merchants.iter().map(Option::is_some).collect(),
-        merchant_track: st.merchant_track.len(),
-        missions_open: st
-            .missions_open
-            .iter()
-            .filter_map(|m| d.and_then(|d| d.missions.get(usize::from(*m))))
-            .map(|m| m.id.clone())
-            .collect(),
-        decks: Decks {
-            events: st.event_deck.len(),
-            cargo: st.cargo_deck.len(),
-            cargo_discard: st.cargo_discard.clone(),
-            glory: st.glory_deck.len(),
-            rumors: st.rumor_deck.len(),
-            missions: st.mission_deck.len(),
-        },
-        decision,
-        over: st.outcome.is_some(),
     }
 }
