@@ -341,24 +341,16 @@ impl Read<'_> {
             if actions.is_empty() {
                 continue;
             }
-            let (line, actions) = match numbered(
-                conn,
-                self.links,
-                UserId(user),
-                grant,
-                written,
-                self.reply,
-                &line,
-                actions,
-            ) {
-                Ok(read) => read,
-                Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => return Err(e),
-                // A number was meant as the move: its refusal is the answer.
-                Err(e) => {
-                    refused = Some((line.clone(), vec![line], e));
-                    break;
-                }
-            };
+            let (line, actions) =
+                match numbered(conn, self, UserId(user), grant, written, &line, actions) {
+                    Ok(read) => read,
+                    Err(e @ (ApiError::Internal(_) | ApiError::Unavailable(_))) => return Err(e),
+                    // A number was meant as the move: its refusal is the answer.
+                    Err(e) => {
+                        refused = Some((line.clone(), vec![line], e));
+                        break;
+                    }
+                };
             match submit(conn, UserId(user), grant, written, &actions) {
                 Ok(()) => {
                     // A reply to our mail: mail reaches this account.
@@ -405,11 +397,10 @@ impl Read<'_> {
 /// are left as they are.
 fn numbered(
     conn: &mut PgConnection,
-    links: &LinkKeys,
+    read: &Read,
     user: UserId,
     grant: crate::auth::links::ReplyGrant,
     written: chrono::DateTime<chrono::Utc>,
-    reply: &Reply,
     line: &str,
     actions: Vec<String>,
 ) -> Result<(String, Vec<String>), ApiError> {
@@ -439,7 +430,9 @@ fn numbered(
         .collect();
     // The numbers are those of the mail's list: on another position, refused as stale (the
     // answer lists the moves now, numbered afresh) unless they still mean the same moves.
-    if game.version != grant.version && !same_list(conn, links, grant, written, reply, &listed)? {
+    if game.version != grant.version
+        && !same_list(conn, read.links, grant, written, read.reply, &listed)?
+    {
         return Err(ApiError::StaleVersion {
             current: game.version,
             expected: grant.version,
