@@ -1278,6 +1278,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
     ("comp_played", ["Played", "Jugadas", "Giocate", "Jouées"]),
     ("comp_round", ["Round", "Ronda", "Turno", "Ronde"]),
     (
+        "comp_result_by_director",
+        [
+            "Result set by the competition's director",
+            "Resultado fijado por el director de la competición",
+            "Risultato stabilito dal direttore della competizione",
+            "Résultat fixé par l'arbitre de la compétition",
+        ],
+    ),
+    (
         "comp_forfeit",
         ["forfeit", "incomparecencia", "forfait", "forfait"],
     ),

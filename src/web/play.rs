@@ -75,6 +75,8 @@ pub struct GamePage {
     pub notes: PageNotes,
     /// The game's chat as the reader may see it (none for someone who may not).
     pub chat: Vec<ChatMessage>,
+    /// The competition the game is played in, if any.
+    pub competition: Option<crate::services::competitions::GameInCompetition>,
 }
 
 /// The account's name and locale, for the page shell.
@@ -231,6 +233,7 @@ fn load(
             chat: crate::services::chat::list(conn, user, game, After::ALL)
                 .map(|page| page.rows)
                 .unwrap_or_default(),
+            competition: crate::services::competitions::of_game(conn, game)?,
             view: found.view.as_deref().map(parsed),
             legal_actions: found.legal_actions.iter().map(|a| parsed(a)).collect(),
             game: found,
@@ -296,6 +299,7 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
                 ": " (problem.detail)
             }
         }
+        (competition_line(chrome, view))
         (game_body)
         (cancel_form(view))
         (super::clock::panel(chrome, &view.game))
@@ -304,6 +308,45 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
         p.rules { a href=(rules) { (t(chrome.locale, "rules")) } }
     };
     page(chrome, &title, body)
+}
+
+/// The competition and round a game belongs to, and the result its director set, if one did:
+/// a game the director ended in play reads `aborted`, and this says what counts instead.
+fn competition_line(chrome: &Chrome, view: &GamePage) -> maud::Markup {
+    let l = chrome.locale;
+    let Some(c) = &view.competition else {
+        return html! {};
+    };
+    let name = |seat: usize| {
+        view.game
+            .seats
+            .get(seat)
+            .and_then(|s| s.player.as_ref())
+            .map_or_else(|| format!("{seat}"), |p| p.display_name.clone())
+    };
+    let mut placed: Vec<(u32, usize)> = c
+        .set_by_director
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(seat, place)| (*place, seat))
+        .collect();
+    placed.sort_unstable();
+    html! {
+        p.competition {
+            a href={ "/competitions/" (c.id) } { (c.name) }
+            " · " (t(l, "comp_round")) " " (c.round)
+        }
+        @if !placed.is_empty() {
+            div.status.director role="status" {
+                strong { (t(l, "comp_result_by_director")) } ": "
+                @for (i, (place, seat)) in placed.iter().enumerate() {
+                    @if i > 0 { ", " }
+                    (place) ". " (name(*seat))
+                }
+            }
+        }
+    }
 }
 
 /// The game's chat and, for its players (and signed-in spectators when the game lets them

@@ -440,6 +440,21 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
                     )
                     .await;
                 assert_eq!(r.status, 200, "{}", r.text);
+                // The game ends as `aborted`; its page says what counts instead, and where.
+                let page = ev.app.get(&format!("/play/{game}"), None).await;
+                assert_eq!(page.status, 200, "{}", page.text);
+                assert!(
+                    page.text.contains(&format!(
+                        "Result set by the competition's director</strong>: 1. {}, 2. {}, 3. {}",
+                        seats[1], seats[0], seats[2]
+                    )),
+                    "{}",
+                    page.text
+                );
+                assert!(
+                    page.text
+                        .contains(&format!("href=\"/competitions/{id}\">Lancaster Tables</a>"))
+                );
                 // Points by place, one per seat beaten: 2, 1, 0.
                 *expected.get_mut(&seats[1]).unwrap() += 2.0;
                 *expected.get_mut(&seats[0]).unwrap() += 1.0;

@@ -714,6 +714,52 @@ pub fn audit(conn: &mut PgConnection, id: Uuid) -> Result<Vec<AuditEntry>, ApiEr
         .collect())
 }
 
+/// The competition a game is played in, for the game's page.
+#[derive(Debug, Clone)]
+pub struct GameInCompetition {
+    pub id: Uuid,
+    pub name: String,
+    pub season: i32,
+    pub round: i32,
+    /// The place of each seat (1 = first) when the competition's director set or corrected
+    /// the game's result: a game still in play then ends as `aborted`, and its own outcome, if
+    /// any, is no longer the one that counts.
+    pub set_by_director: Option<Vec<u32>>,
+}
+
+/// Which competition `game` is played in, if any.
+///
+/// # Errors
+/// Database failures.
+pub fn of_game(
+    conn: &mut PgConnection,
+    game: crate::domain::GameId,
+) -> Result<Option<GameInCompetition>, ApiError> {
+    let found: Option<(records::GameRow, i32, String)> = crate::schema::competition_games::table
+        .inner_join(competitions::table)
+        .filter(crate::schema::competition_games::game_id.eq(game.0))
+        .select((
+            records::GameRow::as_select(),
+            crate::schema::competition_games::season,
+            competitions::name,
+        ))
+        .first(conn)
+        .optional()?;
+    Ok(found.map(|(row, season, name)| {
+        let set_by_director = match (row.corrected, row.result()) {
+            (true, crate::competitions::GameResult::Played { places, .. }) => Some(places),
+            _ => None,
+        };
+        GameInCompetition {
+            id: row.competition_id,
+            name,
+            season,
+            round: row.round,
+            set_by_director,
+        }
+    }))
+}
+
 /// Every round with its pairings, results and byes.
 ///
 /// # Errors
