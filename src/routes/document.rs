@@ -102,12 +102,12 @@ fn camel(tag: &str) -> String {
         .collect()
 }
 
-/// The single `type` value of an inline object member, if it is one.
-fn tag_of(member: &Value) -> Option<String> {
+/// The single value of an inline object member's `tag` property, if it is one.
+fn tag_of(member: &Value, tag: &str) -> Option<String> {
     if member.get("$ref").is_some() {
         return None;
     }
-    let t = member.pointer("/properties/type")?;
+    let t = member.get("properties")?.get(tag)?;
     let values = t.get("enum").and_then(Value::as_array)?;
     match values.as_slice() {
         [Value::String(one)] => Some(one.clone()),
@@ -115,13 +115,21 @@ fn tag_of(member: &Value) -> Option<String> {
     }
 }
 
+/// Unions tagged by `type` (actions, clocks) and by `action` (a competition director's
+/// requests).
 fn name_tagged_unions(schemas: &mut Map<String, Value>) {
+    for tag in ["type", "action"] {
+        name_unions_tagged_by(schemas, tag);
+    }
+}
+
+fn name_unions_tagged_by(schemas: &mut Map<String, Value>, tag_name: &str) {
     let unions: Vec<String> = schemas
         .iter()
         .filter(|(_, s)| {
             s.get("oneOf")
                 .and_then(Value::as_array)
-                .is_some_and(|m| !m.is_empty() && m.iter().all(|m| tag_of(m).is_some()))
+                .is_some_and(|m| !m.is_empty() && m.iter().all(|m| tag_of(m, tag_name).is_some()))
         })
         .map(|(name, _)| name.clone())
         .collect();
@@ -136,9 +144,20 @@ fn name_tagged_unions(schemas: &mut Map<String, Value>) {
         let mut refs = Vec::new();
         let mut mapping = Map::new();
         for mut member in members.as_array().cloned().unwrap_or_default() {
-            let Some(tag) = tag_of(&member) else { continue };
-            // `MagnateAction` + `build` → `MagnateBuild` (the long form if that name is taken).
-            let short = format!("{}{}", union.trim_end_matches("Action"), camel(&tag));
+            let Some(tag) = tag_of(&member, tag_name) else {
+                continue;
+            };
+            // `MagnateAction` + `build` → `MagnateBuild` (the long form if that name is taken);
+            // a director's request keeps its own title (`DirectorSetResult`). The names of
+            // the `type` unions' members are stable names clients use, whatever their titles.
+            let titled = member
+                .get("title")
+                .filter(|_| tag_name == "action")
+                .and_then(Value::as_str)
+                .filter(|t| !schemas.contains_key(*t))
+                .map(str::to_owned);
+            let short = titled
+                .unwrap_or_else(|| format!("{}{}", union.trim_end_matches("Action"), camel(&tag)));
             let name = if schemas.contains_key(&short) {
                 format!("{union}{}", camel(&tag))
             } else {
@@ -152,7 +171,7 @@ fn name_tagged_unions(schemas: &mut Map<String, Value>) {
         }
         if let Some(s) = schemas.get_mut(&union) {
             s["oneOf"] = Value::Array(refs);
-            s["discriminator"] = json!({"propertyName": "type", "mapping": mapping});
+            s["discriminator"] = json!({"propertyName": tag_name, "mapping": mapping});
         }
     }
 }
@@ -382,6 +401,19 @@ mod tests {
             "#/components/schemas/ActEnd"
         );
         assert_eq!(s["ActEnd"]["title"], "ActEnd");
+        // A director's requests are tagged by `action`; a member keeps its own title.
+        let doc = json!({"components": {"schemas": {"DirectorRequest": {"oneOf": [
+            {"title": "DirectorPause", "type": "object",
+             "properties": {"action": {"type": "string", "enum": ["pause"]}}},
+        ]}}}});
+        let done = finish(doc);
+        let s = &done["components"]["schemas"];
+        assert_eq!(
+            s["DirectorRequest"]["discriminator"],
+            json!({"propertyName": "action",
+                   "mapping": {"pause": "#/components/schemas/DirectorPause"}})
+        );
+        assert_eq!(s["DirectorPause"]["title"], "DirectorPause");
     }
 
     #[test]
