@@ -397,7 +397,7 @@ impl Read<'_> {
 /// are left as they are.
 fn numbered(
     conn: &mut PgConnection,
-    read: &Read,
+    read: &Read<'_>,
     user: UserId,
     grant: crate::auth::links::ReplyGrant,
     written: chrono::DateTime<chrono::Utc>,
