@@ -199,7 +199,8 @@ pub fn check(state: &State) -> Result<(), String> {
             }
         }
     }
-    // LAN-RWC-4: Surrey's choice waits for the next round; it exists only in the rewards phase.
+    // LAN-RWC-4: Surrey's choice is kept for the rest of its rewards phase only (in a game stored
+    // before LAN-ENG-5 was followed, it waits there to pass the marker when the round ends).
     if state.next_start_player.is_some()
         && !matches!(
             state.step,

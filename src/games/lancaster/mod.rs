@@ -47,9 +47,13 @@
 //!
 //! Exchanges that give nothing are neither listed nor accepted (LAN-ENG-3/4, LAN-RWC-2): a
 //! castle space with a cost (K2, K3) whose effect cannot happen, and 3 gold for "both" where the
-//! county's reward cannot apply. Surrey's start-player choice opens the next round (S1: "quién
-//! abrirá la siguiente ronda"); the rest of the rewards phase keeps the order it began with. The
-//! spec's LAN-RWC-4 [E] and LAN-ENG-5 pass the marker at once; this engine follows S1.
+//! county's reward cannot apply. Surrey's start-player choice passes the marker at once
+//! (LAN-RWC-4 [E], LAN-ENG-5): the rest of the rewards phase (castles, asked at once anyway, D6;
+//! conflicts and their ransoms, LAN-RWF-7) already goes clockwise from the chosen seat
+//! (LAN-GEN-2), which also opens the next round. S1 only says the chosen player "abrirá la siguiente ronda", which leaves
+//! the moment open; the spec fixes it, and the rules pages tell players the same. A game stored
+//! while the engine still kept the choice for the round's end (`next_start_player` pending with
+//! the marker at the opener) finishes that round in the opener's order and applies it then.
 //!
 //! A late or dropped seat's decisions are made by [`timeout`] (design.md section 14), each
 //! harming only that seat. Its vote is the one default the rulebook has no word for: the

@@ -1484,7 +1484,9 @@ fn resolve_conflict(state: &mut State, c: Conflict, second: bool, events: &mut E
 
 fn end_round(state: &mut State, events: &mut Events) {
     let d = data();
-    // LAN-RWC-4: Surrey's choice opens the next round (the holder keeps the marker without one).
+    // LAN-RWC-4: Surrey's chosen seat opens the next round (the holder keeps the marker without
+    // one). The marker has already passed (LAN-ENG-5), except in a game stored while the choice
+    // waited for the round's end: that choice takes effect here, as it did then.
     let next = state.next_start_player.take();
     if state.round >= d.rounds {
         let outcome = final_scoring(state);
@@ -2006,9 +2008,12 @@ fn act_frame(
             })),
         },
         (Frame::StartPlayer { .. }, Action::StartPlayer { seat }) => {
-            // LAN-RWC-4, S1: Surrey's occupant "podrá elegir quién abrirá la siguiente ronda":
-            // the marker passes for the next round, so this round's castles, conflicts and
-            // ransoms keep the order they started with.
+            // LAN-RWC-4 [E], LAN-ENG-5: the marker passes at once, so this round's castles,
+            // conflicts and ransoms already go in the new player order (LAN-GEN-2), and the
+            // chosen seat opens the next round. `next_start_player` records the choice (who opens
+            // the next round, for the view); `end_round` applies it, a no-op here but not for a
+            // game stored while the choice still waited for the round's end.
+            state.start_player = *seat;
             state.next_start_player = Some(*seat);
             events.push(Logged::public(Event::StartPlayerChosen { seat: *seat }));
         }

@@ -239,8 +239,11 @@ pub struct State {
     pub factions: Vec<Faction>,
     pub round: u8,
     pub start_player: Seat,
-    /// Surrey's choice, who opens the next round (LAN-RWC-4); absent until it is made. Games
-    /// stored before this field existed read it as absent.
+    /// Surrey's choice this round, who opens the next round (LAN-RWC-4); absent until it is
+    /// made, cleared when the round ends. The marker passes at once (LAN-ENG-5), so it equals
+    /// `start_player`, except in a game stored while the choice waited for the round's end: there
+    /// the marker is still with the round's opener and the choice is applied when the round ends.
+    /// Games stored before this field existed read it as absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_start_player: Option<Seat>,
     pub step: Step,

@@ -589,7 +589,8 @@ fn surrey_chooses_the_next_start_player_after_its_reward() {
     act(&mut s, 2, "C:R").unwrap();
     assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(2)));
     act(&mut s, 2, "S:1").unwrap();
-    assert_eq!(s.next_start_player, Some(Seat(1)), "for the next round");
+    assert_eq!(s.start_player, Seat(1), "at once (LAN-ENG-5)");
+    assert_eq!(s.next_start_player, Some(Seat(1)), "and for the next round");
 }
 
 #[test]
@@ -2003,21 +2004,22 @@ fn surreys_reward_is_fixed_by_default_and_a_choice_when_the_data_offers_options(
 }
 
 #[test]
-fn surreys_choice_opens_the_next_round_and_this_rounds_order_is_kept() {
-    // LAN-RWC-4, S1: Surrey's occupant "podrá elegir quién abrirá la siguiente ronda". Seat 0
+fn surreys_choice_passes_the_marker_at_once_and_opens_the_next_round() {
+    // LAN-RWC-4 [E], LAN-ENG-5: "The start-player marker passes at once after Surrey". Seat 0
     // holds the marker in round 1; seat 2 holds Surrey and names seat 1.
     let mut s = at_counties(3, &[(8, 2, 3)]);
     assert_eq!(s.start_player, Seat(0));
     act(&mut s, 2, "C:R").unwrap();
+    assert_eq!(s.next_start_player, None, "not chosen yet");
     act(&mut s, 2, "S:1").unwrap();
-    assert_eq!(s.start_player, Seat(0), "the marker stays for this round");
+    assert_eq!(s.start_player, Seat(1), "the marker has passed");
     assert_eq!(s.next_start_player, Some(Seat(1)));
     let v = Lancaster::view(&s, Viewer::Seat(Seat(0)));
     assert_eq!(
         (v.start_player, v.next_start_player),
-        (Seat(0), Some(Seat(1)))
+        (Seat(1), Some(Seat(1)))
     );
-    // Castles, then conflicts, still in round 1's order; then round 2 opens with seat 1.
+    // Castles, then conflicts, in seat 1's order; then round 2 opens with seat 1.
     for f in 0..3 {
         s.faction_mut(f).unwrap().set_loc(0, Loc::Court);
     }
@@ -2054,7 +2056,10 @@ fn a_late_surrey_occupant_leaves_the_start_marker_where_it_is() {
     };
     assert_eq!(default.to_string(), "S:0");
     act(&mut s, 2, &default.to_string()).unwrap();
-    assert_eq!(s.next_start_player, Some(Seat(0)));
+    assert_eq!(
+        (s.start_player, s.next_start_player),
+        (Seat(0), Some(Seat(0)))
+    );
 }
 
 #[test]
@@ -2073,10 +2078,11 @@ fn without_a_knight_in_surrey_the_start_player_keeps_the_marker() {
 }
 
 #[test]
-fn a_ransom_after_surrey_follows_the_order_the_round_started_with() {
-    // LAN-RWF-7: "El rescate se hará siguiendo el mismo orden de la ronda". Seat 2 holds Surrey
-    // and names seat 2; seats 0 and 2 lose a bottom-row conflict the same round. Seat 0 opened
-    // the round, so seat 0's ransom comes first in player order.
+fn a_ransom_after_surrey_follows_the_new_start_players_order() {
+    // LAN-RWF-7: ransoms go "in player order"; LAN-ENG-5 and LAN-RWC-4 [E]: the marker passes at
+    // once after Surrey, so the rest of Phase 3 already uses the new order (LAN-GEN-2). Seat 0
+    // opened the round; seat 2 holds Surrey and names itself; seats 0 and 2 lose a bottom-row
+    // conflict the same round. Seat 2's ransom comes first.
     let card = "X12".parse::<CardId>().unwrap();
     let mut s = at_counties(3, &[(8, 2, 3)]);
     s.conflict_deck.extend(s.top_row.drain(..).map(|c| c.card));
@@ -2095,14 +2101,55 @@ fn a_ransom_after_surrey_follows_the_order_the_round_started_with() {
     for seat in 0..3 {
         act(&mut s, seat, "K:K1").unwrap();
     }
-    // The ransoms are asked together (D7a); the stack keeps player order, seat 0 first.
+    // The ransoms are asked together (D7a); the stack keeps player order, seat 2 first.
     assert_eq!(Lancaster::pending(&s), SeatSet::only(Seat(0)).with(Seat(2)));
     let order: Vec<Seat> = s.frames.iter().rev().map(|f| s.frame_seat(f)).collect();
-    assert_eq!(order, [Seat(0), Seat(2)]);
-    assert_eq!(s.start_player, Seat(0));
+    assert_eq!(order, [Seat(2), Seat(0)]);
+    assert_eq!(s.start_player, Seat(2));
     act(&mut s, 0, "R:-").unwrap();
     act(&mut s, 2, "R:-").unwrap();
     assert_eq!((s.round, s.start_player), (2, Seat(2)));
+    assert_eq!(s.step, Step::Place { turn: Seat(2) });
+}
+
+#[test]
+fn a_game_stored_while_surreys_choice_waited_applies_it_when_the_round_ends() {
+    // Games stored before LAN-ENG-5 was followed kept Surrey's choice in `next_start_player`
+    // until the round's end, with the marker still at the round's opener. Such a state loads and
+    // plays as it was: the rest of its round keeps the opener's order, and the chosen seat opens
+    // the next round.
+    let card = "X12".parse::<CardId>().unwrap();
+    let mut s = at_counties(3, &[(8, 2, 3)]);
+    s.conflict_deck.extend(s.top_row.drain(..).map(|c| c.card));
+    s.conflict_deck.retain(|c| *c != card);
+    s.bottom_row.push(Conflict {
+        card,
+        spaces: vec![stack(2, &[0]), stack(0, &[0])],
+    });
+    s.faction_mut(2).unwrap().set_loc(0, Loc::Conflict(card));
+    s.faction_mut(0).unwrap().set_loc(0, Loc::Conflict(card));
+    act(&mut s, 2, "C:R").unwrap();
+    act(&mut s, 2, "S:2").unwrap();
+    // The stored form of the old engine: the marker still with seat 0, the choice waiting.
+    let mut old = serde_json::to_value(&s).unwrap();
+    old["start_player"] = serde_json::json!(0);
+    assert_eq!(old["next_start_player"], 2);
+    let mut s: State = serde_json::from_value(old).unwrap();
+    check::check(&s).unwrap();
+    assert_eq!(
+        (s.start_player, s.next_start_player),
+        (Seat(0), Some(Seat(2)))
+    );
+    for seat in 0..3 {
+        act(&mut s, seat, "K:K1").unwrap();
+    }
+    let order: Vec<Seat> = s.frames.iter().rev().map(|f| s.frame_seat(f)).collect();
+    assert_eq!(order, [Seat(0), Seat(2)], "the order the round began with");
+    act(&mut s, 0, "R:-").unwrap();
+    act(&mut s, 2, "R:-").unwrap();
+    assert_eq!((s.round, s.start_player), (2, Seat(2)));
+    assert_eq!(s.next_start_player, None);
+    assert_eq!(s.step, Step::Place { turn: Seat(2) });
 }
 
 #[test]

@@ -79,7 +79,9 @@ pub struct View {
     pub players: u8,
     pub round: u8,
     pub start_player: Seat,
-    /// Surrey's choice of who opens the next round, once made (LAN-RWC-4).
+    /// Surrey's choice of who opens the next round, once made (LAN-RWC-4). The marker passes
+    /// at once (LAN-ENG-5), so this is `start_player` too, except in a game stored while the
+    /// choice still waited for the round's end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next_start_player: Option<Seat>,
     pub step: Step,
