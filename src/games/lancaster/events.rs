@@ -151,7 +151,8 @@ pub enum Event {
         piece: Piece,
         card: CardId,
     },
-    /// Surrey's occupant chose who opens the next round (LAN-RWC-4).
+    /// Surrey's occupant chose the start player (LAN-RWC-4): the marker passes at once
+    /// (LAN-ENG-5) and `seat` opens the next round.
     StartPlayerChosen {
         seat: Seat,
     },

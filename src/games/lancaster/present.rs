@@ -614,10 +614,10 @@ const PASSAGE: T = [
     "Le chevalier {k} de {f} est passé en France pour le conflit {x}.",
 ];
 const START_PLAYER: T = [
-    "{p} will start the next round.",
-    "{p} empezará la próxima ronda.",
-    "{p} inizierà il prossimo round.",
-    "{p} commencera la prochaine manche.",
+    "{p} takes the start-player marker at once and will start the next round.",
+    "{p} recibe ya la ficha de inicio y empezará la próxima ronda.",
+    "{p} prende subito il segnalino di primo giocatore e inizierà il prossimo round.",
+    "{p} prend aussitôt le marqueur de premier joueur et commencera la prochaine manche.",
 ];
 const REWARD_CHOSEN: T = [
     "County {c}: {f} chose reward option {n}.",

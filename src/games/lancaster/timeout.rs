@@ -13,7 +13,7 @@
 //! | upgrade (LAN-EFF-3), passage (LAN-EFF-7) | declined |
 //! | build (LAN-EFF-4), noble (LAN-EFF-5) | the first listed |
 //! | D5 county reward (LAN-RWC-2) | the noble |
-//! | D5-I Surrey: next start player | the current start player keeps the marker, as when nobody is in Surrey (LAN-RWC-4): naming the first seat listed handed seat 0 the marker, a gift to a bystander, and naming the late seat itself would reward it for being late |
+//! | D5-I Surrey: next start player | the current start player (who opened the round: the marker passes only with this choice, LAN-ENG-5) keeps the marker, as when nobody is in Surrey (LAN-RWC-4): naming the first seat listed handed seat 0 the marker, a gift to a bystander, and naming the late seat itself would reward it for being late |
 //! | D5 reward option (a county with `reward_options`) | the first listed |
 //! | D6 castle (LAN-RWK-4) | the optional cost declined, first space listed |
 //! | D7a ransom | no ransom: the knights go to the reserve |
@@ -72,7 +72,9 @@ fn rank(action: &Action, start_player: Seat) -> (u32, u32) {
         },
         Action::Castle { take, .. } => (u32::from(*take), 0),
         Action::Ransom { knight } => (u32::from(knight.is_some()), 0),
-        // What the rules do when nobody is in Surrey: the marker stays where it is. Any other
+        // What the rules do when nobody is in Surrey: the marker stays where it is, with the
+        // seat that opened the round (it passes at once only with this choice, LAN-ENG-5, and
+        // Surrey chooses once a round, so `start_player` is still the opener). Any other
         // seat named would be a gift (seat 0, when the first listed was taken), and the late
         // seat naming itself would gain by being late.
         Action::StartPlayer { seat: next } => (u32::from(*next != start_player), 0),
