@@ -2077,12 +2077,9 @@ fn without_a_knight_in_surrey_the_start_player_keeps_the_marker() {
     assert_eq!(s.step, Step::Place { turn: Seat(0) });
 }
 
-#[test]
-fn a_ransom_after_surrey_follows_the_new_start_players_order() {
-    // LAN-RWF-7: ransoms go "in player order"; LAN-ENG-5 and LAN-RWC-4 [E]: the marker passes at
-    // once after Surrey, so the rest of Phase 3 already uses the new order (LAN-GEN-2). Seat 0
-    // opened the round; seat 2 holds Surrey and names itself; seats 0 and 2 lose a bottom-row
-    // conflict the same round. Seat 2's ransom comes first.
+/// Three seats at the counties, seat 0 holding the marker and seat 2 Surrey; seats 0 and 2 each
+/// have a knight on a bottom-row conflict (X12) that France wins again (LAN-RWF-7).
+fn surrey_held_by_2_and_a_lost_bottom_row_conflict_for_0_and_2() -> State {
     let card = "X12".parse::<CardId>().unwrap();
     let mut s = at_counties(3, &[(8, 2, 3)]);
     s.conflict_deck.extend(s.top_row.drain(..).map(|c| c.card));
@@ -2093,8 +2090,19 @@ fn a_ransom_after_surrey_follows_the_new_start_players_order() {
     });
     s.faction_mut(2).unwrap().set_loc(0, Loc::Conflict(card));
     s.faction_mut(0).unwrap().set_loc(0, Loc::Conflict(card));
-    s.faction_mut(0).unwrap().gold = 1;
-    s.faction_mut(2).unwrap().gold = 1;
+    s
+}
+
+#[test]
+fn a_ransom_after_surrey_follows_the_new_start_players_order() {
+    // LAN-RWF-7: ransoms go "in player order"; LAN-ENG-5 and LAN-RWC-4 [E]: the marker passes at
+    // once after Surrey, so the rest of Phase 3 already uses the new order (LAN-GEN-2). Seat 0
+    // opened the round; seat 2 holds Surrey and names itself; seats 0 and 2 lose a bottom-row
+    // conflict the same round. Seat 2's ransom comes first.
+    let mut s = surrey_held_by_2_and_a_lost_bottom_row_conflict_for_0_and_2();
+    for seat in [0, 2] {
+        s.faction_mut(seat).unwrap().gold = 1;
+    }
     check::check(&s).unwrap();
     act(&mut s, 2, "C:R").unwrap();
     act(&mut s, 2, "S:2").unwrap();
@@ -2118,16 +2126,7 @@ fn a_game_stored_while_surreys_choice_waited_applies_it_when_the_round_ends() {
     // until the round's end, with the marker still at the round's opener. Such a state loads and
     // plays as it was: the rest of its round keeps the opener's order, and the chosen seat opens
     // the next round.
-    let card = "X12".parse::<CardId>().unwrap();
-    let mut s = at_counties(3, &[(8, 2, 3)]);
-    s.conflict_deck.extend(s.top_row.drain(..).map(|c| c.card));
-    s.conflict_deck.retain(|c| *c != card);
-    s.bottom_row.push(Conflict {
-        card,
-        spaces: vec![stack(2, &[0]), stack(0, &[0])],
-    });
-    s.faction_mut(2).unwrap().set_loc(0, Loc::Conflict(card));
-    s.faction_mut(0).unwrap().set_loc(0, Loc::Conflict(card));
+    let mut s = surrey_held_by_2_and_a_lost_bottom_row_conflict_for_0_and_2();
     act(&mut s, 2, "C:R").unwrap();
     act(&mut s, 2, "S:2").unwrap();
     // The stored form of the old engine: the marker still with seat 0, the choice waiting.
