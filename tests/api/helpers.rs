@@ -408,6 +408,31 @@ impl TestApp {
         }
         panic!("no seat has legal actions");
     }
+
+    /// Magnate: `seat` sets a (secret) income preference on the first deed it holds, out of turn
+    /// or not; whether it held one. The preference must be accepted.
+    pub async fn prefer_on_a_deed(&self, table: &Table, seat: usize) -> bool {
+        let g = self.game(table, seat).await;
+        let deed = g["view"]["districts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d["columns"][seat].as_array().unwrap().clone())
+            .find(|p| p["deed"] == true);
+        let Some(deed) = deed else { return false };
+        let card = deed["card"].as_str().unwrap();
+        let suit = card.chars().last().unwrap().to_string();
+        let r = self
+            .submit(
+                table,
+                seat,
+                g["version"].as_i64().unwrap(),
+                json!([{"type": "prefer", "card": card, "suit": suit}]),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+        true
+    }
 }
 
 /// A small deterministic generator for choosing among legal actions.

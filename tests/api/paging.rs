@@ -262,25 +262,7 @@ async fn paging_history_keeps_another_seats_secret_action_hidden() {
     for _ in 0..200 {
         let (mover, _) = app.mover(&table).await;
         let other = 1 - mover;
-        let theirs = app.game(&table, other).await;
-        let deed = theirs["view"]["districts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|d| d["columns"][other].as_array().unwrap().clone())
-            .find(|p| p["deed"] == true);
-        if let Some(deed) = deed {
-            let card = deed["card"].as_str().unwrap();
-            let suit = card.chars().last().unwrap().to_string();
-            let r = app
-                .submit(
-                    &table,
-                    other,
-                    theirs["version"].as_i64().unwrap(),
-                    json!([{"type": "prefer", "card": card, "suit": suit}]),
-                )
-                .await;
-            assert_eq!(r.status, 200, "{}", r.text);
+        if app.prefer_on_a_deed(&table, other).await {
             preferred = Some((other, mover));
             break;
         }

@@ -203,25 +203,7 @@ async fn no_response_to_one_player_shows_the_other_hand_preferences_or_the_seed(
         // Now and then the waiting player sets a (secret) income preference out of turn.
         if step % 3 == 0 {
             let other = 1 - mover;
-            let theirs = app.game(&table, other).await;
-            let deed = theirs["view"]["districts"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .flat_map(|d| d["columns"][other].as_array().unwrap().clone())
-                .find(|p| p["deed"] == true);
-            if let Some(deed) = deed {
-                let card = deed["card"].as_str().unwrap();
-                let suit = card.chars().last().unwrap().to_string();
-                let r = app
-                    .submit(
-                        &table,
-                        other,
-                        theirs["version"].as_i64().unwrap(),
-                        json!([{"type": "prefer", "card": card, "suit": suit}]),
-                    )
-                    .await;
-                assert_eq!(r.status, 200, "{}", r.text);
+            if app.prefer_on_a_deed(&table, other).await {
                 preferences += 1;
                 let history = app
                     .get(
