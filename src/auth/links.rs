@@ -265,14 +265,19 @@ impl LinkKeys {
 
     /// The 80-bit MAC of a reply token's claims.
     fn reply_mac(&self, claims: &[u8]) -> Option<Vec<u8>> {
+        self.mac(REPLY_CONTEXT, claims, REPLY_MAC)
+    }
+
+    /// The first `len` bytes of the HS256 MAC of `context` then `body`, under the link key.
+    fn mac(&self, context: &[u8], body: &[u8], len: usize) -> Option<Vec<u8>> {
         use base64::Engine;
-        let mut message = REPLY_CONTEXT.to_vec();
-        message.extend_from_slice(claims);
+        let mut message = context.to_vec();
+        message.extend_from_slice(body);
         let mac = jsonwebtoken::crypto::sign(&message, &self.encoding, Algorithm::HS256).ok()?;
         let mut mac = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(mac)
             .ok()?;
-        mac.truncate(REPLY_MAC);
+        mac.truncate(len);
         Some(mac)
     }
 
@@ -281,25 +286,16 @@ impl LinkKeys {
     /// from its hidden cards and a `Message-ID` is logged and seen on the way: without the key,
     /// no list can be tried against a tag.
     pub fn list_tag(&self, grant: ReplyGrant, moves: &[String]) -> String {
-        use base64::Engine;
-        let mut message = LIST_CONTEXT.to_vec();
-        message.extend_from_slice(grant.game.0.as_bytes());
-        message.extend_from_slice(&grant.seat.to_be_bytes());
-        message.extend_from_slice(&grant.version.to_be_bytes());
+        let mut body = grant.game.0.as_bytes().to_vec();
+        body.extend_from_slice(&grant.seat.to_be_bytes());
+        body.extend_from_slice(&grant.version.to_be_bytes());
         for m in moves {
-            message.extend_from_slice(m.as_bytes());
-            message.push(b'\n');
+            body.extend_from_slice(m.as_bytes());
+            body.push(b'\n');
         }
         // Signing with our own HS256 key cannot fail; an empty tag would match no mail's.
-        let mac = jsonwebtoken::crypto::sign(&message, &self.encoding, Algorithm::HS256)
-            .ok()
-            .and_then(|mac| {
-                base64::engine::general_purpose::URL_SAFE_NO_PAD
-                    .decode(mac)
-                    .ok()
-            })
-            .unwrap_or_default();
-        format!("l{}", hex::encode(mac.get(..8).unwrap_or_default()))
+        let mac = self.mac(LIST_CONTEXT, &body, 8).unwrap_or_default();
+        format!("l{}", hex::encode(mac))
     }
 
     /// The token of a reply address for `grant`, valid `ttl_s` seconds: 58 characters of
