@@ -328,7 +328,7 @@ fn json_text<T: serde::Serialize>(value: &T) -> String {
 fn play_proto(kind: GameKind, rules: &Value, index: u64) -> Proto {
     let typed_rules: <Magnate as Game>::Rules = serde_json::from_value(rules.clone()).unwrap();
     let seed = Seed::from_numbers(1, index);
-    let mut policy = GameRng::for_action(&seed, u64::MAX);
+    let mut policy = herald::selfplay::Policy::for_game(&seed);
     let mut logged: Vec<Logged<<Magnate as Game>::Event>> = Vec::new();
     let start =
         Magnate::setup(&typed_rules, 2, &mut GameRng::for_setup(&seed), &mut logged).unwrap();

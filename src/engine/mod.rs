@@ -23,5 +23,5 @@ pub use game::{
     EndReason, Game, Illegal, Logged, OptionsError, Outcome, Standing, Switch, SwitchValue,
     Timeout, places,
 };
-pub use rng::{GameRng, Seed};
+pub use rng::{Draw, GameRng, Seed};
 pub use seat::{Audience, Seat, SeatSet, Viewer};

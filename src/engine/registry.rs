@@ -897,18 +897,18 @@ mod tests {
 
     /// Games played with random legal actions from fixed seeds, and what they came to (actions
     /// played in all; outcomes), per kind, rules version and seat count.
-    const RECORDED: &str = r#"magnate v1 2: 916 actions; {"seat 0 wins by DistrictPoints":3,"seat 0 wins by Totals":1,"seat 1 wins by DistrictPoints":2}
-lancaster v1 2: 609 actions; {"seat 0 wins":2,"seat 1 wins":4}
-lancaster v1 3: 886 actions; {"seat 0 wins":1,"seat 1 wins":3,"seat 2 wins":2}
-lancaster v1 4: 1138 actions; {"seat 0 wins":1,"seat 1 wins":3,"seat 2 wins":1,"seat 3 wins":1}
-lancaster v1 5: 1434 actions; {"seat 0 wins":1,"seat 1 wins":1,"seat 2 wins":2,"seat 3 wins":1,"seat 4 wins":1}
-merchants_and_marauders v1 1: 721 actions; {"no winner (event deck exhausted (MM-END-3))":6}
-merchants_and_marauders v1 2: 1448 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
-merchants_and_marauders v1 3: 2306 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
-merchants_and_marauders v1 4: 3162 actions; {"a single winner (event deck exhausted (MM-END-3))":4,"shared win (event deck exhausted (MM-END-3))":2}
-nim v1 2: 32 actions; {"winner Some(0)":4,"winner Some(1)":2}
-nim v1 3: 32 actions; {"winner Some(0)":2,"winner Some(1)":3,"winner Some(2)":1}
-nim v1 4: 32 actions; {"winner Some(0)":3,"winner Some(1)":1,"winner Some(2)":1,"winner Some(3)":1}
+    const RECORDED: &str = r#"magnate v1 2: 887 actions; {"seat 0 wins by DistrictPoints":2,"seat 0 wins by Totals":1,"seat 1 wins by DistrictPoints":3}
+lancaster v1 2: 676 actions; {"seat 0 wins":5,"seat 1 wins":1}
+lancaster v1 3: 798 actions; {"seat 0 wins":1,"seat 1 wins":2,"seat 2 wins":3}
+lancaster v1 4: 1122 actions; {"seat 0 wins":2,"seat 1 wins":1,"seat 2 wins":1,"seat 3 wins":1,"shared win":1}
+lancaster v1 5: 1385 actions; {"seat 0 wins":3,"seat 2 wins":1,"seat 3 wins":1,"seat 4 wins":1}
+merchants_and_marauders v1 1: 632 actions; {"no winner (event deck exhausted (MM-END-3))":6}
+merchants_and_marauders v1 2: 1504 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
+merchants_and_marauders v1 3: 2034 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
+merchants_and_marauders v1 4: 2919 actions; {"a single winner (event deck exhausted (MM-END-3))":3,"shared win (event deck exhausted (MM-END-3))":3}
+nim v1 2: 32 actions; {"winner Some(0)":2,"winner Some(1)":4}
+nim v1 3: 32 actions; {"winner Some(0)":1,"winner Some(1)":2,"winner Some(2)":3}
+nim v1 4: 32 actions; {"winner Some(0)":2,"winner Some(1)":3,"winner Some(3)":1}
 "#;
 
     /// The rules a stored game was played under must replay it as it was played (design.md
@@ -916,7 +916,9 @@ nim v1 4: 32 actions; {"winner Some(0)":3,"winner Some(1)":1,"winner Some(2)":1,
     /// it). A rules change that plays a recorded game differently fails here. Before the first
     /// release, such a fix changes version 1 and updates this record, saying so in its commit;
     /// after it, the fix bumps the game's `RULES_VERSION` and keeps the old behaviour for games
-    /// started under the old version.
+    /// started under the old version. The actions are self-play's random policy's
+    /// ([`crate::selfplay::Policy`]): a change to the policy, not the rules, also updates the
+    /// record, and is checked first by playing with the old policy against the old record.
     #[test]
     fn recorded_games_play_as_they_were_played_under_their_rules_version() {
         let mut played = String::new();

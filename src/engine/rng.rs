@@ -55,26 +55,21 @@ impl Seed {
 /// first number is drawn: most actions draw none. Self-play keeps one per game and moves it to
 /// each action's stream with [`GameRng::to_action`].
 ///
-/// An action draws a few words (a roll two), so the first 16 words of a stream (ChaCha20's
-/// block 0) come from [`block0`], one block of our own computed alone; rand_chacha computes
-/// four blocks for each refill, and repositioning it for every action threw three away. A
-/// stream drawn past word 15 continues from the keyed [`ChaCha20Rng`] at word 16; a test checks
-/// the words against rand_chacha's for many seeds and streams.
+/// The words are ChaCha20's, keyed by the seed, on stream `n`, exactly as rand_chacha's
+/// `ChaCha20Rng` gives them (a test compares them for many seeds and streams), but computed here
+/// one block of 16 words at a time ([`block`]). rand_chacha computes four blocks for each refill
+/// and must be repositioned for every action: an action draws a few words (a roll two), so that
+/// threw three blocks away and took 340 ns where one block takes 60 (`selfplay magnate` drew
+/// about 47 blocks a game: the setup's shuffle, one roll a turn, the policy's picks).
 pub struct GameRng {
-    seed: Seed,
     /// The seed as ChaCha20's eight key words (little-endian).
     key: [u32; 8],
     stream: u64,
-    /// Block 0 of `stream`, once computed; `next` is the next of its words to hand out (16: the
-    /// block is used up or not computed, see `fresh`).
+    /// The number of the next block of `stream` to compute (0: nothing drawn on it yet).
+    counter: u64,
+    /// The block last computed; `next` is the next of its words to hand out (16: used up).
     block: [u32; 16],
     next: usize,
-    /// Whether block 0 of `stream` must still be computed: the first draw on a stream.
-    fresh: bool,
-    /// The keyed generator, for words 16 onwards of a stream.
-    inner: Option<ChaCha20Rng>,
-    /// Whether `inner` (when keyed) stands on `stream` where this generator last left it.
-    positioned: bool,
 }
 
 impl GameRng {
@@ -92,14 +87,11 @@ impl GameRng {
             *word = u32::from_le_bytes(le);
         }
         GameRng {
-            seed: *seed,
             key,
             stream: n,
+            counter: 0,
             block: [0; 16],
             next: 16,
-            fresh: true,
-            inner: None,
-            positioned: false,
         }
     }
 
@@ -107,14 +99,14 @@ impl GameRng {
     /// `GameRng::for_action(seed, n)` would draw, without reading the key again.
     pub fn to_action(&mut self, n: u64) {
         self.stream = n;
-        self.fresh = true;
-        self.positioned = false;
+        self.counter = 0;
+        self.next = 16;
     }
 
     /// Whether a number has been drawn on this stream: the action played with it rolled, shuffled
     /// or drew at random, so its outcome was not its player's to foresee.
     pub fn drew(&self) -> bool {
-        !self.fresh
+        self.counter != 0
     }
 
     /// A generator from a plain integer, for tools (the referee's `"seed"`).
@@ -124,43 +116,48 @@ impl GameRng {
 
     #[inline]
     pub fn next_u32(&mut self) -> u32 {
-        if self.fresh {
-            self.fresh = false;
-            self.block = block0(&self.key, self.stream);
-            self.next = 0;
-        }
         if let Some(&word) = self.block.get(self.next) {
             self.next += 1;
             return word;
         }
-        self.past_block0()
-    }
-
-    /// Word 16 onwards of the stream, from the keyed generator.
-    #[cold]
-    fn past_block0(&mut self) -> u32 {
-        if !self.positioned {
-            self.positioned = true;
-            if let Some(rng) = &mut self.inner {
-                // Word 16, as a freshly keyed generator stands after block 0: the position first
-                // (so the stream change has no buffered words to keep), then the stream.
-                rng.set_word_pos(16);
-                rng.set_stream(self.stream);
-            }
-        }
-        let (seed, stream) = (self.seed, self.stream);
-        self.inner
-            .get_or_insert_with(|| {
-                let mut rng = ChaCha20Rng::from_seed(seed.0);
-                rng.set_stream(stream);
-                rng.set_word_pos(16);
-                rng
-            })
-            .next_u32()
+        self.block = block(&self.key, self.stream, self.counter);
+        self.counter = self.counter.wrapping_add(1);
+        self.next = 1;
+        self.block[0]
     }
 
     /// A uniformly distributed integer in `0..n`; `0` when `n` is 0.
     pub fn below(&mut self, n: u32) -> u32 {
+        Draw::below(self, n)
+    }
+
+    /// A uniformly distributed index into a collection of `len` items (`0` when empty).
+    pub fn index(&mut self, len: usize) -> usize {
+        Draw::index(self, len)
+    }
+
+    /// One roll of a fair die with `sides` faces, 1..=sides.
+    pub fn die(&mut self, sides: u8) -> u8 {
+        self.below(u32::from(sides)) as u8 + 1
+    }
+
+    /// Shuffles in place (Fisher–Yates, from the end): every order equally likely.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = self.index(i + 1);
+            items.swap(i, j);
+        }
+    }
+}
+
+/// A source of uniform `u32` words and the bounded draws made from them: a game's [`GameRng`],
+/// or a self-play policy's cheaper generator (the policy's choices need no secret and no
+/// replay by players, only a fixed seed).
+pub trait Draw {
+    fn next_u32(&mut self) -> u32;
+
+    /// A uniformly distributed integer in `0..n`; `0` when `n` is 0.
+    fn below(&mut self, n: u32) -> u32 {
         if n == 0 {
             return 0;
         }
@@ -176,21 +173,15 @@ impl GameRng {
     }
 
     /// A uniformly distributed index into a collection of `len` items (`0` when empty).
-    pub fn index(&mut self, len: usize) -> usize {
+    fn index(&mut self, len: usize) -> usize {
         self.below(u32::try_from(len).unwrap_or(u32::MAX)) as usize
     }
+}
 
-    /// One roll of a fair die with `sides` faces, 1..=sides.
-    pub fn die(&mut self, sides: u8) -> u8 {
-        self.below(u32::from(sides)) as u8 + 1
-    }
-
-    /// Shuffles in place (Fisher–Yates, from the end): every order equally likely.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.index(i + 1);
-            items.swap(i, j);
-        }
+impl Draw for GameRng {
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        GameRng::next_u32(self)
     }
 }
 
@@ -238,16 +229,21 @@ fn quarters(mut a: Row, mut b: Row, mut c: Row, mut d: Row) -> (Row, Row, Row, R
     (a, b, c, d)
 }
 
-/// Block 0 of ChaCha20 keyed by `key` on stream `stream`, as rand_chacha lays out its state:
-/// the constants, the key, a 64-bit block counter (0 here) and the 64-bit stream.
+/// Block `counter` of ChaCha20 keyed by `key` on stream `stream`, as rand_chacha lays out its
+/// state: the constants, the key, a 64-bit block counter and the 64-bit stream.
 #[inline]
-fn block0(key: &[u32; 8], stream: u64) -> [u32; 16] {
+fn block(key: &[u32; 8], stream: u64, counter: u64) -> [u32; 16] {
     let [k0, k1, k2, k3, k4, k5, k6, k7] = *key;
     let (a0, b0, c0, d0) = (
         SIGMA,
         [k0, k1, k2, k3],
         [k4, k5, k6, k7],
-        [0, 0, stream as u32, (stream >> 32) as u32],
+        [
+            counter as u32,
+            (counter >> 32) as u32,
+            stream as u32,
+            (stream >> 32) as u32,
+        ],
     );
     let (mut a, mut b, mut c, mut d) = (a0, b0, c0, d0);
     for _ in 0..10 {
@@ -339,13 +335,13 @@ mod tests {
                 let expected: Vec<u32> = {
                     let mut r = ChaCha20Rng::from_seed(s.0);
                     r.set_stream(n);
-                    (0..70).map(|_| r.next_u32()).collect()
+                    (0..200).map(|_| r.next_u32()).collect()
                 };
                 let mut fresh = GameRng::for_action(s, n);
                 let got: Vec<u32> = (0..40).map(|_| fresh.next_u32()).collect();
                 assert_eq!(got, expected.get(..40).unwrap_or(&[]), "stream {n}");
                 moved.to_action(n);
-                let len = [40, 3, 16, 17, 70][k % 5];
+                let len = [40, 3, 16, 17, 200][k % 5];
                 let again: Vec<u32> = (0..len).map(|_| moved.next_u32()).collect();
                 assert_eq!(again, expected.get(..len).unwrap_or(&[]), "stream {n}");
             }

@@ -3,8 +3,8 @@
 //! `extension_draw = random`, no extension tile is ever offered as a choice and the views list
 //! face-down tiles in castle order only.
 
-use super::SelfPlay;
-use crate::engine::{Game, GameRng, Seat, Viewer};
+use super::{Policy, SelfPlay};
+use crate::engine::{Game, Seat, Viewer};
 use crate::games::lancaster::state::Step;
 use crate::games::lancaster::{Action, Lancaster, State, check, rules};
 
@@ -12,7 +12,7 @@ impl SelfPlay for Lancaster {
     type Cache = ();
 
     /// The default's draw from the list, built into a reused buffer (no allocation per action).
-    fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+    fn pick(state: &State, seat: Seat, rng: &mut Policy) -> Option<Action> {
         rules::pick(state, seat, rng)
     }
 

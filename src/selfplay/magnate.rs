@@ -1,6 +1,6 @@
 //! Self-play hooks for Magnate: the fast counted pick and the invariant checks.
 
-use super::SelfPlay;
+use super::{Policy, SelfPlay};
 use crate::engine::driver::{self, Refusal};
 use crate::engine::{Game, GameRng, Logged, Seat};
 use crate::games::magnate::legal::Tops;
@@ -43,11 +43,11 @@ impl SelfPlay for Magnate {
         }
     }
 
-    fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+    fn pick(state: &State, seat: Seat, rng: &mut Policy) -> Option<Action> {
         legal::pick(state, seat, rng)
     }
 
-    fn pick_cached(state: &State, seat: Seat, rng: &mut GameRng, cache: &Kept) -> Option<Action> {
+    fn pick_cached(state: &State, seat: Seat, rng: &mut Policy, cache: &Kept) -> Option<Action> {
         legal::pick_with(state, seat, cache.tops.get(seat.index())?, rng)
     }
 
@@ -173,7 +173,7 @@ mod tests {
         for game in 0..20u8 {
             let seed = Seed([game; 32]);
             let mut rng = GameRng::for_setup(&seed);
-            let mut policy = GameRng::for_action(&seed, u64::MAX);
+            let mut policy = Policy::for_game(&seed);
             let mut events = Vec::new();
             let mut state = Magnate::setup(&rules, 2, &mut rng, &mut events).unwrap();
             let mut cache = Magnate::cache(&state);

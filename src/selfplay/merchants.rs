@@ -5,8 +5,8 @@
 //! Random seats sometimes file random standing orders (III.3.3), of every situation: combat
 //! declarations, windows, the glory hand over the limit, plunder, claims and ship choices.
 
-use super::SelfPlay;
-use crate::engine::{Game, GameRng, Seat, Viewer};
+use super::{Policy, SelfPlay};
+use crate::engine::{Draw, Game, Seat, Viewer};
 use crate::games::merchants::state::Frame;
 use crate::games::merchants::{Action, Merchants, State, check, data};
 
@@ -59,7 +59,7 @@ impl SelfPlay for Merchants {
 
     /// A random legal action; now and then (one time in 20) the pending seat files random
     /// standing orders instead, which the engine may apply at once.
-    fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+    fn pick(state: &State, seat: Seat, rng: &mut Policy) -> Option<Action> {
         if rng.index(20) == 0 {
             let n = rng.index(5);
             let text: Vec<&str> = (0..n)

@@ -2,15 +2,52 @@
 //! server uses, optionally checking invariants after every action (design.md section 12).
 //!
 //! Game `i` of a run seeded with `S` uses the seed `Seed::from_numbers(S, i)` for the game and
-//! its last stream for the policy, so a run gives the same games whatever the thread count.
+//! for its policy ([`Policy::for_game`]), so a run gives the same games whatever the thread
+//! count.
 
-use crate::engine::{Game, GameRng, Logged, Seat, Seed, Viewer, driver};
+use crate::engine::{Draw, Game, GameRng, Logged, Seat, Seed, Viewer, driver};
 use std::fmt::Write as _;
 use std::time::Duration;
 
 mod lancaster;
 mod magnate;
 mod merchants;
+
+/// The random player's generator: SplitMix64 (Steele, Lea and Flood, 2014) seeded from the
+/// game's seed. The game's own dice and draws stay ChaCha20 ([`GameRng`]), one stream per
+/// action, as players verify them; the policy's choices are never shown, verified or replayed
+/// by anyone but self-play, so they need only be uniform and fixed by the seed. A ChaCha20
+/// block gives 16 words for about 60 ns, about as long as a fifth of a Magnate action; the
+/// policy draws one word per action, and SplitMix64 gives it in about a nanosecond.
+pub struct Policy(u64);
+
+impl Policy {
+    /// The policy of the game seeded with `seed`: its words, folded.
+    pub fn for_game(seed: &Seed) -> Policy {
+        let mut state = 0u64;
+        for chunk in seed.0.chunks_exact(8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            state = Policy(state ^ u64::from_le_bytes(word)).next_u64();
+        }
+        Policy(state)
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+impl Draw for Policy {
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        (self.next_u64() >> 32) as u32
+    }
+}
 
 /// What self-play needs from a game beyond [`Game`].
 pub trait SelfPlay: Game {
@@ -28,7 +65,7 @@ pub trait SelfPlay: Game {
     fn pick_cached(
         state: &Self::State,
         seat: Seat,
-        rng: &mut GameRng,
+        rng: &mut Policy,
         _cache: &Self::Cache,
     ) -> Option<Self::Action> {
         Self::pick(state, seat, rng)
@@ -72,7 +109,7 @@ pub trait SelfPlay: Game {
 
     /// One of `seat`'s legal actions, uniformly at random (`legal_actions` then an index by
     /// default; a game may count and index without building the list).
-    fn pick(state: &Self::State, seat: Seat, rng: &mut GameRng) -> Option<Self::Action> {
+    fn pick(state: &Self::State, seat: Seat, rng: &mut Policy) -> Option<Self::Action> {
         let actions = Self::legal_actions(state, seat);
         let i = rng.index(actions.len());
         actions.into_iter().nth(i)
@@ -137,7 +174,7 @@ pub struct Violation {
 /// Plays game `index` of the run to its end.
 fn play_one<G: SelfPlay>(run: &Run<G::Rules>, index: u64) -> Result<(u64, String), Violation> {
     let seed = Seed::from_numbers(run.seed, index);
-    let mut policy = GameRng::for_action(&seed, u64::MAX);
+    let mut policy = Policy::for_game(&seed);
     let mut events: Vec<Logged<G::Event>> = Vec::with_capacity(16);
     let fail = |message: String, log: &[(Seat, G::Action)]| {
         let mut text = String::new();
@@ -398,8 +435,8 @@ pub fn report(summary: &Summary, elapsed: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::check_counted;
-    use crate::engine::Seat;
+    use super::{Policy, check_counted};
+    use crate::engine::{Draw, Seat, Seed};
     use crate::games::nim::{Action, Nim};
 
     fn take(stones: u32) -> Action {
@@ -423,5 +460,44 @@ mod tests {
         );
         let past = check_counted::<Nim>(Seat(0), &listed, 3, by_index(4)).unwrap_err();
         assert_eq!(past, "seat 0: an action past the end of the list");
+    }
+
+    /// A run's games are fixed by its seed: the policy's words must never change with a
+    /// refactor (the recorded games in `engine::registry` rest on them), differ between games,
+    /// and give every choice its fair share.
+    #[test]
+    fn the_policy_is_fixed_by_the_seed_and_uniform() {
+        let words = |seed: &Seed| {
+            let mut p = Policy::for_game(seed);
+            (0..4).map(|_| p.next_u32()).collect::<Vec<_>>()
+        };
+        // SplitMix64's words for the all-zero seed, computed apart from this code.
+        assert_eq!(
+            words(&Seed([0; 32])),
+            [0x78ae_5a9a, 0xb989_5a2b, 0x4d93_6ece, 0x4f26_a0bb]
+        );
+        assert_eq!(
+            words(&Seed::from_numbers(1, 7)),
+            words(&Seed::from_numbers(1, 7))
+        );
+        assert_ne!(
+            words(&Seed::from_numbers(1, 7)),
+            words(&Seed::from_numbers(1, 8))
+        );
+        let mut p = Policy::for_game(&Seed::from_numbers(3, 0));
+        let mut counts = [0u32; 7];
+        let n = 70_000;
+        for _ in 0..n {
+            let i = p.index(counts.len());
+            counts[i] += 1;
+        }
+        // Chi-square with 6 degrees of freedom; 22.46 is the 0.999 quantile.
+        let expected = f64::from(n) / 7.0;
+        let chi2: f64 = counts
+            .iter()
+            .map(|&c| (f64::from(c) - expected).powi(2) / expected)
+            .sum();
+        assert!(chi2 < 22.46, "chi-square {chi2} with counts {counts:?}");
+        assert_eq!(p.below(0), 0);
     }
 }

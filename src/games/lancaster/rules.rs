@@ -1546,7 +1546,7 @@ pub fn nth_legal(state: &State, seat: Seat, i: u32) -> Option<Action> {
 /// same number drawn, nothing drawn when there is none), the list built into a per-thread
 /// buffer so that picking allocates nothing. (Counting and then building only the drawn action
 /// walked the rules twice and measured slower than one walk into the buffer.)
-pub fn pick(state: &State, seat: Seat, rng: &mut GameRng) -> Option<Action> {
+pub fn pick(state: &State, seat: Seat, rng: &mut impl crate::engine::Draw) -> Option<Action> {
     thread_local! {
         static LIST: std::cell::RefCell<Vec<Action>> =
             const { std::cell::RefCell::new(Vec::new()) };

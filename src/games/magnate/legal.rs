@@ -279,7 +279,7 @@ pub fn count(state: &State, seat: Seat) -> u32 {
 /// list uniformly; but the sizing walk runs once: its sections are kept in a fixed array (no
 /// allocation) and the drawn index is found among them. Only a state with more sections than the
 /// array holds (a hand far larger than play reaches) walks again, through [`nth`].
-pub fn pick(state: &State, seat: Seat, rng: &mut crate::engine::GameRng) -> Option<Action> {
+pub fn pick(state: &State, seat: Seat, rng: &mut impl crate::engine::Draw) -> Option<Action> {
     pick_with(state, seat, &Tops::read(state, seat), rng)
 }
 
@@ -290,7 +290,7 @@ pub fn pick_with(
     state: &State,
     seat: Seat,
     tops: &Tops,
-    rng: &mut crate::engine::GameRng,
+    rng: &mut impl crate::engine::Draw,
 ) -> Option<Action> {
     // Stale tops would draw from a different list than `nth`'s fallback reads (debug builds).
     debug_assert!(*tops == Tops::read(state, seat), "stale column tops");
