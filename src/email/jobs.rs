@@ -3,7 +3,7 @@
 //! mail from what the recipient may see now and sends it.
 
 use super::compose::{self, Mail};
-use super::gather::{self, Context, GameMail};
+use super::gather::{self, Context, GameMail, SignInLink};
 use crate::jobs::{BackgroundJob, Env, JobError};
 use chrono::{DateTime, Utc};
 use diesel::PgConnection;
@@ -48,11 +48,12 @@ pub struct GameOverMail {
     pub message_id: String,
 }
 
-/// A one-time sign-in link (the `email_links` row `link_id`).
+/// A one-time sign-in link (the `email_links` row `link_id`), asked for an address that may or
+/// may not have an account: the row says which, and only an account is mailed. (Rows written
+/// before also carry a `user_id`, which the row's own makes redundant.)
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SignInMail {
     pub link_id: Uuid,
-    pub user_id: Uuid,
     pub message_id: String,
 }
 
@@ -148,10 +149,20 @@ impl MailJob for GameOverMail {
     }
 }
 
-impl MailJob for SignInMail {
+impl BackgroundJob for SignInMail {
     const KIND: &'static str = "email.sign_in";
-    fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
-        Ok(gather::sign_in(c, ctx, self)?.map(|v| compose::account::sign_in(&v)))
+
+    fn run(&self, env: &Env, conn: &mut PgConnection) -> Result<(), JobError> {
+        match gather::sign_in(conn, env.sender.context(), self)? {
+            Some(SignInLink::Account(v)) => env
+                .sender
+                .send(Some(compose::account::sign_in(&v)), Self::KIND),
+            // Written in full, as for an account, so that the worker is as busy either way.
+            Some(SignInLink::NoAccount(v)) => env
+                .sender
+                .discard(&compose::account::sign_in(&v), Self::KIND),
+            None => env.sender.send(None, Self::KIND),
+        }
     }
 }
 
@@ -333,5 +344,13 @@ mod tests {
         let job = TurnMail { version: 5, ..turn }.job();
         assert_eq!(job.kind, "email.turn");
         assert_eq!(job.payload["upto"], 3);
+        // Sign-in jobs queued before every request had one named the account too.
+        let sign_in: SignInMail =
+            serde_json::from_value(json!({"link_id": game, "user_id": game, "message_id": "m"}))
+                .unwrap();
+        assert_eq!(
+            sign_in.job().payload,
+            json!({"link_id": game, "message_id": "m"})
+        );
     }
 }

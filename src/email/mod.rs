@@ -176,6 +176,20 @@ impl Sender {
         Ok(())
     }
 
+    /// Builds the message of `mail` as [`Sender::send`] would and drops it: nothing is sent,
+    /// counted or written. For a mail that must cost its sending's work without going anywhere
+    /// (a sign-in link asked for an address without an account); it logs what a mail that is no
+    /// longer due logs, and only at debug.
+    ///
+    /// # Errors
+    /// [`JobError::Permanent`] for a mail that cannot be built, as `send`.
+    pub fn discard(&self, mail: &compose::Mail, kind: &str) -> Result<(), JobError> {
+        let message = self.build(mail)?;
+        std::hint::black_box(message.formatted());
+        tracing::debug!(kind, "nothing to send");
+        Ok(())
+    }
+
     fn build(&self, mail: &compose::Mail) -> Result<Message, JobError> {
         let bad = |e: &dyn std::fmt::Display| JobError::Permanent(format!("bad message: {e}"));
         let to: Mailbox = format!("{} <{}>", quote(&mail.to_name), mail.to_email)

@@ -329,8 +329,8 @@ pub fn jobs_for_change(change: &Change) -> Vec<NewJob> {
     }
 }
 
-/// A sign-in link for `email` when an account has that address: an `email_links` row (single
-/// use, [`SIGN_IN_LINK_TTL_S`]) and its mail, in one transaction. Says nothing either way.
+/// A sign-in link for `email`: an `email_links` row (single use, [`SIGN_IN_LINK_TTL_S`]) and its
+/// mail's job, in one statement. Says nothing about whether an account has the address.
 ///
 /// # Errors
 /// Database failures.
@@ -339,19 +339,20 @@ pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), 
     let email = email.trim().to_lowercase();
     // The token is signed when the mail is sent (so it is never stored in a job); until then the
     // row holds the hash of random bytes that no token has. An address without an account gets
-    // the same row without an account (a record of the request that no token can ever use), and
-    // both answers are this one statement: the time must not tell whether an account exists
-    // (design.md section 20). The mail's job is written only with an account.
+    // the same row without an account (a record of the request that no token can ever use) and
+    // the same job, which reads the row, finds no account, writes the mail all the same and drops
+    // it. So both requests do the same work before the answer and after it (the job's row, the
+    // worker woken and busy): neither the answer's time nor the load it leaves behind may tell
+    // whether an account exists (design.md section 20).
     let placeholder = crate::auth::token_hash(&new_token());
-    let queued = diesel::sql_query(
+    diesel::sql_query(
         "WITH u AS (SELECT id FROM users WHERE email = $1), \
               l AS (INSERT INTO email_links (id, token_hash, user_id, email, purpose, expires_at) \
                     VALUES (gen_random_uuid(), $2, (SELECT id FROM u), $1, 'sign_in', \
                             now() + make_interval(secs => $3)) \
-                    RETURNING id, user_id) \
+                    RETURNING id) \
          INSERT INTO jobs (kind, payload) \
-         SELECT $4, jsonb_build_object('link_id', l.id, 'user_id', l.user_id, 'message_id', $5) \
-         FROM l WHERE l.user_id IS NOT NULL",
+         SELECT $4, jsonb_build_object('link_id', l.id, 'message_id', $5) FROM l",
     )
     .bind::<Text, _>(&email)
     .bind::<Bytea, _>(placeholder.to_vec())
@@ -359,9 +360,7 @@ pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), 
     .bind::<Text, _>(<SignInMail as crate::jobs::BackgroundJob>::KIND)
     .bind::<Text, _>(message_id())
     .execute(conn)?;
-    if queued > 0 {
-        tracing::info!("sign-in link queued");
-    }
+    tracing::info!("sign-in link queued");
     jobs::wake();
     Ok(())
 }

@@ -569,6 +569,65 @@ async fn a_sign_in_link_is_mailed_only_to_an_existing_account_and_names_its_link
     );
 }
 
+/// A request for an address without an account costs what one with an account costs: a job,
+/// run by the worker to the end; but nothing reaches the address, then or after it registers.
+#[actix_web::test]
+async fn a_link_request_without_an_account_runs_its_job_and_mails_nothing() {
+    let room = mailroom().await;
+    account(&room.app, "ada@example.test", "Ada", "en").await;
+    for email in ["nobody@example.test", "ada@example.test"] {
+        let r = room
+            .app
+            .post("/api/v1/auth/email-link", None, json!({"email": email}))
+            .await;
+        assert_eq!(r.status, 202);
+    }
+    let url = &room.app.db_url;
+    assert_eq!(
+        count(
+            url,
+            "SELECT count(*) AS n FROM jobs WHERE kind = 'email.sign_in' AND status = 'queued'"
+        ),
+        2,
+        "one job each, of one kind"
+    );
+    assert_eq!(
+        count(
+            url,
+            "SELECT count(DISTINCT (SELECT array_agg(k ORDER BY k) FROM jsonb_object_keys(payload) k)) \
+             AS n FROM jobs"
+        ),
+        1,
+        "payloads of one shape"
+    );
+    // Registered before the job runs: the request was made without an account, so still no mail.
+    account(&room.app, "nobody@example.test", "Nobody", "en").await;
+    let mails = room.deliver();
+    assert_eq!(mails.len(), 1);
+    assert!(mails[0].is_to("ada@example.test"));
+    assert_eq!(mails[0].subject(), "Your sign-in link");
+    assert!(room.sink.to("nobody@example.test").is_empty());
+    assert_eq!(
+        count(url, "SELECT count(*) AS n FROM jobs WHERE status <> 'done'"),
+        0,
+        "both jobs ran to the end"
+    );
+    // The link without an account is spent by nothing, even by the token its job signed.
+    assert_eq!(
+        count(
+            url,
+            "SELECT count(*) AS n FROM email_links WHERE email = 'nobody@example.test' \
+             AND user_id IS NULL AND used_at IS NULL"
+        ),
+        1
+    );
+    let link = mails[0].links().into_iter().next().unwrap();
+    let path = link.trim_start_matches(&room.app.base).to_owned();
+    let signed_in = crate::web::press_sign_in(&room.app, &path).await;
+    assert_eq!(signed_in.status, 303, "{}", signed_in.text);
+    assert!(signed_in.header("set-cookie").contains("HttpOnly"));
+}
+
 #[derive(diesel::QueryableByName)]
 struct Count {
     #[diesel(sql_type = diesel::sql_types::BigInt)]

@@ -676,6 +676,8 @@ async fn herald_serve_logs_one_access_line_per_request_without_queries_tokens_or
     let ada = srv.account("ada@example.test", "Ada").await;
     let bruno = srv.account("bruno@example.test", "Bruno").await;
     srv.magnate_game(&ada, "bruno@example.test", &bruno).await;
+    // First, so that its job has run when Ada's mail is written.
+    srv.mail_sign_in_link("nobody@example.test").await;
     srv.mail_sign_in_link("ada@example.test").await;
     let (st, _) = srv
         .call(
@@ -745,6 +747,10 @@ async fn herald_serve_logs_one_access_line_per_request_without_queries_tokens_or
         assert!(line.is_none(), "a token in the log: {line:?}");
     }
     assert!(!log.contains('\x1b'), "colour codes in a log file");
+    // A link asked for an address without an account is logged as one with an account is, and
+    // its job (written, run and dropped) says nothing above debug.
+    assert!(!log.contains("nobody@example.test"), "{log}");
+    assert_eq!(log.matches("sign-in link queued").count(), 2, "{log}");
     assert!(
         !log.contains("Pr0beOfTheQuery"),
         "a query string in the log"

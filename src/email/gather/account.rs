@@ -7,6 +7,7 @@ use crate::email::compose::account::{SignIn, SignUp};
 use crate::email::compose::digest::{Digest, Waiting};
 use crate::email::jobs::{DigestMail, SignInMail, SignUpMail};
 use crate::jobs::JobError;
+use crate::models::User;
 use crate::schema::{email_links, game_seats, games, users};
 use crate::services::notifications::{self, Mode};
 use chrono::{DateTime, Utc};
@@ -26,35 +27,65 @@ fn store_token(conn: &mut PgConnection, link: Uuid, token: &str) -> Result<(), J
     Ok(())
 }
 
+/// What a sign-in link job comes to, once its link is still worth sending.
+pub enum SignInLink {
+    /// The mail to the account of the link's row.
+    Account(SignIn),
+    /// The row has no account: the same mail, written with a token that nothing accepts, to be
+    /// dropped unsent. Its only use is to cost what [`SignInLink::Account`] costs.
+    NoAccount(SignIn),
+}
+
+/// A sign-in link's row: when it was used, when it expires, its address and its account.
+type SignInRow = (Option<DateTime<Utc>>, DateTime<Utc>, String, Option<User>);
+
 /// A sign-in link, unless it was used or has (nearly) expired.
 pub fn sign_in(
     conn: &mut PgConnection,
     ctx: &Context,
     p: &SignInMail,
-) -> Result<Option<SignIn>, JobError> {
-    let row: Option<(Option<DateTime<Utc>>, DateTime<Utc>)> = email_links::table
-        .find(p.link_id)
-        .select((email_links::used_at, email_links::expires_at))
+) -> Result<Option<SignInLink>, JobError> {
+    // The account is the row's (set when the link was asked for), never one found by the
+    // address now: an address that registers meanwhile was asked for without one.
+    let row: Option<SignInRow> = email_links::table
+        .left_join(users::table)
+        .filter(email_links::id.eq(p.link_id))
+        .select((
+            email_links::used_at,
+            email_links::expires_at,
+            email_links::email,
+            Option::<User>::as_select(),
+        ))
         .first(conn)
         .optional()
         .map_err(db)?;
-    let Some((None, expires_at)) = row else {
+    let Some((None, expires_at, email, account)) = row else {
         return Ok(None);
     };
     let left_s = (expires_at - Utc::now()).num_seconds();
     if left_s < LEAST_LEFT_S {
         return Ok(None);
     }
-    let Some(user) = user(conn, p.user_id)? else {
-        return Ok(None);
+    // Without an account the token names the nil user, whom no row has: `use_sign_in_link`
+    // spends a row only for the user it holds, and this row holds none.
+    let (to, user) = match &account {
+        Some(user) => (Recipient::account(user), UserId(user.id)),
+        None => (
+            Recipient::address(&email, None, Locale::En),
+            UserId(Uuid::nil()),
+        ),
     };
-    let token = ctx.links.sign_in_link(UserId(user.id), p.link_id, left_s);
+    let token = ctx.links.sign_in_link(user, p.link_id, left_s);
     store_token(conn, p.link_id, &token)?;
-    Ok(Some(SignIn {
-        to: Recipient::account(&user),
+    let mail = SignIn {
+        to,
         url: format!("{}/sign-in/{token}", ctx.public_url),
         left_s,
         message_id: p.message_id.clone(),
+    };
+    Ok(Some(match account {
+        Some(_) => SignInLink::Account(mail),
+        None => SignInLink::NoAccount(mail),
     }))
 }
 

@@ -13,7 +13,7 @@ mod competition;
 mod game;
 mod webhook;
 
-pub use account::{digest, sign_in, sign_up};
+pub use account::{SignInLink, digest, sign_in, sign_up};
 pub use answer::answer;
 pub use competition::{competition_invitation, pairing};
 pub use game::{declined, game_over, invitation, reminder, turn, vacation};
