@@ -459,6 +459,12 @@ pub struct MerchantsView {
     decks: serde_json::Value,
     #[schema(value_type = Option<Object>)]
     decision: Option<serde_json::Value>,
+    /// The viewer's own new ship or token placement after its captain died in another's turn,
+    /// before the game waits for it (III.3.9, MM-DEATH-2): the request as in `decision`, and
+    /// `actions`, the answers it may send now out of turn (each as `legal_actions` lists one; they
+    /// are not listed there). Absent otherwise.
+    #[schema(value_type = Option<Object>)]
+    rejoin: Option<serde_json::Value>,
     over: bool,
 }
 

@@ -81,8 +81,8 @@
 //! answer it at once (out of turn, not listed, as the orders are), the other seats' turns go on
 //! above it, and the game waits for it only when the dead seat's own next turn would begin
 //! (III.3.9, MM-DEATH-2, [`rules::rejoining`]): only then is the seat pending, with a deadline
-//! and a timeout default; before, its view shows the request as `rejoin`, apart from the
-//! decision the game waits for.
+//! and a timeout default; before, its view shows the request as `rejoin` (with the answers it
+//! may send, which no `legal_actions` lists), apart from the decision the game waits for.
 //!
 //! The engine is pure: it imports `engine`, serde, serde_json and thiserror only.
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

@@ -3374,6 +3374,22 @@ fn mm_death_2_a_captain_dead_in_another_turn_is_not_pending_until_its_own_turn_w
     let view = |st: &State, seat: Seat| {
         serde_json::to_value(Merchants::view(st, Viewer::Seat(seat))).unwrap()
     };
+    // What c's view offers before it is due, as notations (each offer is a listed action).
+    let offered = |st: &State| -> Vec<String> {
+        let v = view(st, c);
+        let actions = v["rejoin"]["actions"].as_array().unwrap().clone();
+        for a in &actions {
+            let notation = a["notation"].as_str().unwrap();
+            let typed = serde_json::to_value(notation.parse::<Action>().unwrap()).unwrap();
+            assert_eq!(a["type"], typed["type"], "{a}");
+        }
+        actions
+            .iter()
+            .map(|a| a["notation"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let early_offer = offered(&st);
+    assert!(early_offer.contains(&sloop.to_string()), "{early_offer:?}");
     for st in [&st, &{
         let mut s = st.clone();
         act(&mut s, a, &Action::End, 2).unwrap();
@@ -3400,6 +3416,10 @@ fn mm_death_2_a_captain_dead_in_another_turn_is_not_pending_until_its_own_turn_w
     assert_eq!(early.players[c.index()].ship, Some(Ship::Sloop));
     assert_eq!(turn_seat(&early), a);
     assert_eq!(view(&early, c)["rejoin"]["kind"], "place");
+    let Timeout::Play(default_place) = Merchants::timeout(&early, c) else {
+        panic!("no default placement");
+    };
+    assert!(offered(&early).contains(&default_place.to_string()));
     assert_eq!(
         Merchants::pending(&early).iter().collect::<Vec<_>>(),
         vec![a]
@@ -3409,6 +3429,12 @@ fn mm_death_2_a_captain_dead_in_another_turn_is_not_pending_until_its_own_turn_w
     act(&mut st, b, &Action::End, 3).unwrap();
     assert_eq!(Merchants::pending(&st).iter().collect::<Vec<_>>(), vec![c]);
     assert!(Merchants::legal_actions(&st, c).contains(&sloop));
+    // The early offer was what is listed once the game waits for it.
+    let listed: Vec<String> = Merchants::legal_actions(&st, c)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(early_offer, listed);
     assert_eq!(Merchants::timeout(&st, c), Timeout::Play(sloop.clone()));
     assert_eq!(decision_kind(&st, c), "ship_choice");
     assert_eq!(decision_kind(&st, a), "ship_choice");

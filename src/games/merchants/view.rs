@@ -2,6 +2,7 @@
 //! the reveal), sealed ship, cargo, glory hand, stash, rumor and buy offer never appear; a
 //! spectator sees only what every seat sees.
 
+use super::action::Action;
 use super::data;
 use super::ids::{CargoId, GloryId, Nation, Ship, ZoneId};
 use super::rules::{cur, max_loc};
@@ -37,8 +38,27 @@ pub struct View {
     /// does not wait for it yet (MM-DEATH-2: it rejoins on its own next turn): it may answer now,
     /// out of turn, with no deadline running (III.3.9). Absent once it is `decision`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rejoin: Option<DecisionView>,
+    pub rejoin: Option<Rejoin>,
     pub over: bool,
+}
+
+/// A dead captain's request not due yet (III.3.9), with the answers its seat may send now. They
+/// are in no `legal_actions`, which list only what the game waits for (a seat that is not
+/// pending has none), so without them here a client could not know what the early answer is.
+#[derive(Debug, Clone, Serialize)]
+pub struct Rejoin {
+    #[serde(flatten)]
+    pub decision: DecisionView,
+    /// Each as `legal_actions` lists an action: its fields and its `notation`.
+    pub actions: Vec<Offered>,
+}
+
+/// An action with its notation, the shape of a listed action.
+#[derive(Debug, Clone, Serialize)]
+pub struct Offered {
+    #[serde(flatten)]
+    pub action: Action,
+    pub notation: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -276,9 +296,18 @@ pub fn view(st: &State, viewer: Viewer) -> View {
     let rejoin = me
         .filter(|s| !pending.contains(*s) && super::rules::rejoin_request(st, *s))
         .and_then(|s| {
-            super::rules::as_asked(st, s)
+            let decision = super::rules::as_asked(st, s)
                 .top()
-                .map(|f| decision_view(st, d, me, f))
+                .map(|f| decision_view(st, d, me, f))?;
+            // What the seat would be offered once due, read from the same request lifted.
+            let actions = super::legal::legal_actions(st, s)
+                .into_iter()
+                .map(|action| Offered {
+                    notation: action.to_string(),
+                    action,
+                })
+                .collect();
+            Some(Rejoin { decision, actions })
         });
     View {
         you: me,
