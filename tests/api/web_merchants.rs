@@ -360,3 +360,86 @@ async fn a_defender_answers_the_combat_from_a_form_on_their_page_during_the_atta
         game.json["version"].as_i64().unwrap() + 1
     );
 }
+
+/// MM-DEATH-2 / III.3.9: a captain who dies in another captain's turn may choose the new ship
+/// from their page at once, before their own turn comes (the game does not wait for it yet, so
+/// nothing lists it), with a line saying they may also wait; no other page offers that form.
+#[actix_web::test]
+async fn a_captain_dead_in_anothers_turn_may_choose_the_new_ship_early_from_their_page() {
+    let app = spawn_app().await;
+    let crew = three_captains(&app).await;
+    let eve = app.user("eve@example.test", "Eve").await;
+    let spectator = signed_in(&app, &eve, "eve@example.test").await;
+    let id = &crew.id;
+    let may_choose_now = "you may choose the ship (and place returned modifications) now, or \
+                          when that turn comes";
+    // Random listed actions, scouting another captain whenever possible so that fights happen,
+    // until a captain dies in another's turn (in a few hundred actions at most).
+    let mut dice = Dice::new(5);
+    let mut steps = 0;
+    let (dead, games) = loop {
+        steps += 1;
+        assert!(steps < 3000, "no captain died in another's turn");
+        let games = games_of(&app, &crew).await;
+        assert_eq!(games[0]["status"], "active", "the game ended first");
+        if let Some(dead) = (0..3).find(|&s| games[s]["view"]["rejoin"]["kind"] == "ship_choice") {
+            break (dead, games);
+        }
+        let mover = (0..3)
+            .find(|&s| !games[s]["legal_actions"].as_array().unwrap().is_empty())
+            .expect("a pending seat");
+        let legal = games[mover]["legal_actions"].as_array().unwrap();
+        let scout = legal
+            .iter()
+            .find(|a| a["type"] == "scout" && a["target"]["kind"] == "player");
+        let choice = without_notation(scout.unwrap_or(&legal[dice.below(legal.len())]));
+        let r = app
+            .post(
+                &format!("/api/v1/games/{id}/actions"),
+                Some(&crew.tokens[mover]),
+                json!({"expected_version": games[mover]["version"], "actions": [choice]}),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{choice} -> {}", r.text);
+    };
+    assert!(
+        games[dead]["legal_actions"].as_array().unwrap().is_empty(),
+        "the game does not wait for the dead captain's seat yet"
+    );
+
+    // The dead captain's page: the ship form, its choices, and that it may wait.
+    let mine = page(&app, &format!("/play/{id}"), &crew.cookies[dead]).await;
+    assert_eq!(mine.status, 200, "{}", mine.text);
+    let url = form_action(&mine.text, "ship").expect("the early ship form");
+    assert!(mine.text.contains("value=\"ship sloop\""), "{}", mine.text);
+    assert!(mine.text.contains("value=\"ship flute\""));
+    assert!(mine.text.contains(may_choose_now), "{}", mine.text);
+
+    // Nobody else's page offers it: the other captains' (unless dead too) and a spectator's.
+    let others = (0..3).filter(|&s| s != dead && games[s]["view"]["rejoin"].is_null());
+    let mut readers: Vec<&str> = others.map(|s| crew.cookies[s].as_str()).collect();
+    assert!(!readers.is_empty(), "the captain on turn is alive");
+    readers.push(&spectator);
+    for cookie in readers {
+        let theirs = page(&app, &format!("/play/{id}"), cookie).await;
+        assert_eq!(theirs.status, 200);
+        assert!(!theirs.text.contains("data-action=\"ship\""));
+        assert!(!theirs.text.contains("value=\"ship sloop\""));
+        assert!(!theirs.text.contains(may_choose_now));
+    }
+
+    // Posted, the choice is made out of turn: the new captain has its Flute.
+    let chosen = post_form(&app, &url, &crew.cookies[dead], "notation=ship+flute").await;
+    assert_eq!(chosen.status, 303, "{}", chosen.text);
+    let after = app
+        .get(&format!("/api/v1/games/{id}"), Some(&crew.tokens[dead]))
+        .await;
+    assert_eq!(
+        after.json["version"],
+        games[dead]["version"].as_i64().unwrap() + 1
+    );
+    assert_eq!(after.json["view"]["players"][dead]["ship"], "flute");
+    assert_ne!(after.json["view"]["rejoin"]["kind"], "ship_choice");
+    let mine = page(&app, &format!("/play/{id}"), &crew.cookies[dead]).await;
+    assert!(!mine.text.contains("value=\"ship sloop\""), "chosen once");
+}

@@ -9,7 +9,10 @@
 //! Each kind of listed action is one form whose choices are exactly the listed actions, in words,
 //! posting the action's notation; the forms are grouped as the rulebook groups a turn (ship,
 //! combat, movement, scouting, the port, a merchant raid, plunder, the rest). A combat asked of the
-//! viewer during another captain's turn comes first, with who attacks whom.
+//! viewer during another captain's turn comes first, with who attacks whom. A dead captain's new
+//! ship and returned modifications, which its seat may answer before its own turn (III.3.9), are
+//! in no list but offered in that seat's view: they get the same forms, with the line saying it
+//! may choose now or on its turn.
 
 use crate::domain::Locale;
 use crate::games::merchants::action::{Action, Loot};
@@ -1583,9 +1586,9 @@ fn attacked_in_anothers_turn(p: &GamePage, view: &Value) -> bool {
     }
 }
 
-/// One form for one kind of listed action: a one-click button when there is one choice, radio
-/// buttons for a few, a list for many.
-fn form(p: &GamePage, n: &Names<'_>, kind: &str) -> Markup {
+/// One form for one kind of action among `offered` (listed or offered early): a one-click button
+/// when there is one choice, radio buttons for a few, a list for many.
+fn form(p: &GamePage, n: &Names<'_>, offered: &[Value], kind: &str) -> Markup {
     let l = p.locale;
     let url = format!(
         "/play/{}/{kind}?v={}&csrf={}",
@@ -1594,8 +1597,7 @@ fn form(p: &GamePage, n: &Names<'_>, kind: &str) -> Markup {
         p.csrf.as_deref().unwrap_or("")
     );
     let title = w(l, form_key(kind.to_owned()));
-    let choices: Vec<(&str, String)> = p
-        .legal_actions
+    let choices: Vec<(&str, String)> = offered
         .iter()
         .filter(|a| a["type"] == kind)
         .filter_map(|a| a["notation"].as_str())
@@ -1646,17 +1648,31 @@ fn form(p: &GamePage, n: &Names<'_>, kind: &str) -> Markup {
     }
 }
 
-/// The viewer's decisions: the prompt, then a form per kind of listed action, grouped.
+/// What the viewer may do now: the listed actions, or else what its view offers early (a dead
+/// captain's new ship and returned modifications before its own turn, III.3.9: only that seat's
+/// view holds them, and no list does, as the game does not wait for them yet).
+fn offered<'a>(p: &'a GamePage, view: &'a Value) -> &'a [Value] {
+    if p.legal_actions.is_empty() {
+        view["rejoin"]["actions"]
+            .as_array()
+            .map_or(&[], Vec::as_slice)
+    } else {
+        &p.legal_actions
+    }
+}
+
+/// The viewer's decisions: the prompt (for an early choice, that it may wait for its turn), then
+/// a form per kind of action offered, grouped.
 fn decisions(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
     let l = p.locale;
-    let legal = &p.legal_actions;
-    let listed = kinds(legal);
+    let offer = offered(p, view);
+    let listed = kinds(offer);
     let reminder = crate::engine::registry::GameKind::parse(&p.game.kind)
         .zip(p.game.you.as_ref())
         .map(|(k, you)| k.reminder(l, view, usize::from(you.seat)))
         .unwrap_or_default();
     html! {
-        @if !legal.is_empty() {
+        @if !offer.is_empty() {
             section.decide aria-labelledby="decide-h" {
                 h2 id="decide-h" { (w(l, "decide")) }
                 @if attacked_in_anothers_turn(p, view) {
@@ -1671,7 +1687,7 @@ fn decisions(p: &GamePage, view: &Value, n: &Names<'_>) -> Markup {
                     @if !here.is_empty() {
                         section aria-labelledby={ (group) "-h" } {
                             h3 id={ (group) "-h" } { (w(l, group)) }
-                            @for kind in here { (form(p, n, kind)) }
+                            @for kind in here { (form(p, n, offer, kind)) }
                         }
                     }
                 }
