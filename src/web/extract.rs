@@ -5,8 +5,10 @@
 //! one `?` each and the handler stays about its page.
 //!
 //! It is also the one reader of the pages' forms and queries ([`Form`], [`Query`], read into
-//! [`Fields`]): a field given more than once, where its form has it once, is refused with a page
-//! naming it ([`Repeated`]) before the handler runs, so nothing guesses which value was meant.
+//! [`Fields`], and [`Params`], read into a handler's own type): a field given more than once,
+//! where its form has it once, is refused with a page naming it ([`Repeated`]) before the handler
+//! runs, so nothing guesses which value was meant; so is a parameter whose value the handler's
+//! type cannot read ([`Unreadable`]).
 
 use super::account::sign_in_page;
 use super::i18n::{request_locale, t};
@@ -21,6 +23,7 @@ use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError, web};
 use futures_util::future::{LocalBoxFuture, Ready, ready};
+use serde::de::DeserializeOwned;
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Deref;
@@ -310,6 +313,20 @@ pub struct Repeated {
 /// The most of a repeated field's name a refusal repeats.
 const NAMED: usize = 40;
 
+/// `field` as a refusal names it: clipped to [`NAMED`] characters.
+fn named(field: &str) -> String {
+    match field.char_indices().nth(NAMED) {
+        Some((cut, _)) => format!("{}…", &field[..cut]),
+        None => field.to_owned(),
+    }
+}
+
+/// A 400 page in `locale` saying `text`.
+fn bad_request(locale: Locale, text: &str) -> HttpResponse {
+    let chrome = Chrome::anonymous(locale);
+    message(&chrome, StatusCode::BAD_REQUEST, t(locale, "error"), text)
+}
+
 impl Repeated {
     /// The refusal's sentence in `l`.
     pub fn sentence(&self, l: Locale) -> String {
@@ -318,11 +335,7 @@ impl Repeated {
         } else {
             "form_field_repeated"
         };
-        let name = match self.field.char_indices().nth(NAMED) {
-            Some((cut, _)) => format!("{}…", &self.field[..cut]),
-            None => self.field.clone(),
-        };
-        t(l, key).replace("{field}", &name)
+        t(l, key).replace("{field}", &named(&self.field))
     }
 }
 
@@ -338,9 +351,46 @@ impl ResponseError for Repeated {
     }
 
     fn error_response(&self) -> HttpResponse {
-        let chrome = Chrome::anonymous(self.locale);
-        let text = self.sentence(self.locale);
-        message(&chrome, self.status_code(), t(self.locale, "error"), &text)
+        bad_request(self.locale, &self.sentence(self.locale))
+    }
+}
+
+/// A query parameter of a page's address whose value the page cannot read (a word where it takes
+/// a number): 400, as a page in the reader's language naming the parameter (clipped as
+/// [`Repeated`] clips it), never its value (a link's may hold a token).
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    /// `None` when no one parameter is at fault (the page's type wants what is not there).
+    pub field: Option<String>,
+    locale: Locale,
+}
+
+impl Unreadable {
+    /// The refusal's sentence in `l`.
+    pub fn sentence(&self, l: Locale) -> String {
+        match &self.field {
+            Some(field) => t(l, "address_field_unreadable").replace("{field}", &named(field)),
+            None => t(l, "address_unreadable").to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "the query parameter `{field}` cannot be read"),
+            None => write!(f, "the query parameters cannot be read"),
+        }
+    }
+}
+
+impl ResponseError for Unreadable {
+    fn status_code(&self) -> StatusCode {
+        StatusCode::BAD_REQUEST
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        bad_request(self.locale, &self.sentence(self.locale))
     }
 }
 
@@ -356,6 +406,66 @@ pub struct Form<R: Repeats = Once> {
 pub struct Query<R: Repeats = Once> {
     fields: Fields,
     repeats: PhantomData<fn() -> R>,
+}
+
+/// The query parameters of a page's address read as `T`: the pages' `web::Query`. Each comes
+/// once ([`Repeated`] otherwise), and a value `T` cannot read is [`Unreadable`], naming its
+/// parameter; both are 400 pages in the reader's language, before the handler runs, where
+/// `web::Query` cannot tell which parameter is at fault (serde's error does not say). `T`'s fields
+/// are each optional (a link may leave any out), and names it does not know are ignored (a link
+/// may carry others).
+pub struct Params<T>(pub T);
+
+/// Reads the query of `req` as `T`.
+fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web::Error> {
+    let query = req.query_string();
+    let pairs = url::form_urlencoded::parse(query.as_bytes())
+        .into_owned()
+        .collect();
+    read::<Once>(pairs, req, in_address(req))?;
+    match web::Query::<T>::from_query(query) {
+        Ok(read) => Ok(Params(read.into_inner())),
+        Err(_) => {
+            // Each parameter read alone (the others are optional): the first that fails again is
+            // the one at fault.
+            let field = query
+                .split('&')
+                .filter(|pair| web::Query::<T>::from_query(pair).is_err())
+                .find_map(|pair| url::form_urlencoded::parse(pair.as_bytes()).next())
+                .map(|(name, _)| name.into_owned());
+            let locale = request_locale(req);
+            Err(Unreadable { field, locale }.into())
+        }
+    }
+}
+
+impl<T: DeserializeOwned> FromRequest for Params<T> {
+    type Error = actix_web::Error;
+    type Future = Ready<Result<Params<T>, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        ready(params(req))
+    }
+}
+
+impl<T> Params<T> {
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> Deref for Params<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// Whether a query's fields are its address's (a page's) rather than a posted form's: a posted
+/// form's address is part of the form (a one-click form carries its choice there).
+fn in_address(req: &HttpRequest) -> bool {
+    req.method() == actix_web::http::Method::GET
 }
 
 /// Reads `pairs` for a form that lets `R`'s fields repeat.
@@ -403,10 +513,7 @@ impl<R: Repeats> FromRequest for Query<R> {
         let pairs = url::form_urlencoded::parse(req.query_string().as_bytes())
             .into_owned()
             .collect();
-        // A posted form's address is part of the form (a one-click form carries its choice
-        // there): its fields are the form's; a page's are the address's.
-        let in_address = req.method() == actix_web::http::Method::GET;
-        ready(read::<R>(pairs, req, in_address).map(|fields| Query {
+        ready(read::<R>(pairs, req, in_address(req)).map(|fields| Query {
             fields,
             repeats: PhantomData,
         }))
@@ -468,6 +575,27 @@ mod tests {
             .map(|(n, v)| (n.as_str(), v.as_str()))
             .collect();
         assert_eq!(pairs, [("v", "3"), ("card", "B2"), ("suit", "M")]);
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Link {
+        t: Option<String>,
+        n: Option<u8>,
+    }
+
+    #[test]
+    fn a_parameter_that_does_not_read_is_named_and_one_given_twice_is_repeated() {
+        use actix_web::test::TestRequest;
+        let read = |uri: &str| params::<Link>(&TestRequest::get().uri(uri).to_http_request());
+        let ok = read("/p?t=a&n=7&other=1").expect("each reads; others ignored");
+        assert_eq!((ok.t.as_deref(), ok.n), (Some("a"), Some(7)));
+        let e = read("/p?t=a&n=seven").err().expect("a word for a number");
+        let unread = e.as_error::<Unreadable>().expect("unreadable");
+        assert_eq!(unread.field.as_deref(), Some("n"));
+        assert_eq!(e.as_response_error().status_code(), StatusCode::BAD_REQUEST);
+        let e = read("/p?n=1&n=2").err().expect("given twice");
+        let twice = e.as_error::<Repeated>().expect("repeated");
+        assert_eq!((twice.field.as_str(), twice.in_address), ("n", true));
     }
 
     #[test]

@@ -881,6 +881,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "address_field_unreadable",
+        [
+            "This address could not be read: its parameter “{field}” has a value this page cannot read. Nothing was changed; check the link you followed.",
+            "No se pudo leer esta dirección: su parámetro «{field}» tiene un valor que esta página no puede leer. No se cambió nada; comprueba el enlace que seguiste.",
+            "Non è stato possibile leggere questo indirizzo: il suo parametro «{field}» ha un valore che questa pagina non sa leggere. Non è cambiato nulla; controlla il link che hai seguito.",
+            "Cette adresse n'a pas pu être lue : son paramètre « {field} » a une valeur que cette page ne sait pas lire. Rien n'a été modifié ; vérifiez le lien que vous avez suivi.",
+        ],
+    ),
+    (
         "form_too_large",
         [
             "The form could not be read: it is larger than any form of these pages.",
