@@ -220,14 +220,14 @@ pub fn path_error(_: actix_web::error::PathError, req: &HttpRequest) -> actix_we
     ApiError::NotFound(detail).into()
 }
 
-/// Query parameters that do not parse (a word for a number, a parameter given twice): 422, on
-/// the pages as a page, on the API as a problem naming the parameter and what it takes.
+/// Query parameters that do not parse (a word for a number, a parameter given twice): on the API
+/// 422, a problem naming the parameter and what it takes (api.md: `validation_failed`); on the
+/// pages 400, as a page (pages read their queries with `web::extract::Params`, which names the
+/// parameter; this answers for any that does not, as the pages answer an address they cannot read
+/// or a field given twice).
 pub fn query_error(_: actix_web::error::QueryPayloadError, req: &HttpRequest) -> actix_web::Error {
     if crate::web::is_page(req.path()) {
-        return crate::web::unreadable_address(
-            req,
-            actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
-        );
+        return crate::web::unreadable_address(req, actix_web::http::StatusCode::BAD_REQUEST);
     }
     let detail = match req.app_data::<web::Data<Arc<Spec>>>() {
         Some(spec) => spec.params.query_problem(req),

@@ -1,7 +1,7 @@
 //! The account pages: sign in by email link, my games ("your move" first), create a game, accept
 //! an invitation, notification preferences.
 
-use super::extract::{Fields, Form, PageError, SignedIn, db};
+use super::extract::{Fields, Form, PageError, Params, SignedIn, db};
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
 use super::play::{chrome_of, error_page};
@@ -83,7 +83,7 @@ pub async fn home(state: web::Data<AppState>, req: HttpRequest) -> HttpResponse 
 }
 
 /// `GET /sign-in`.
-pub async fn sign_in_form(req: HttpRequest, query: web::Query<NextQuery>) -> HttpResponse {
+pub async fn sign_in_form(req: HttpRequest, query: Params<NextQuery>) -> HttpResponse {
     // A page that asks for signing in links here with where to come back (`?next=/play/...`);
     // only an address on this site is kept.
     sign_in_page(&req, StatusCode::OK, &safe_next(query.next.as_deref()))
@@ -227,7 +227,7 @@ pub async fn sign_in_landing(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
-    query: web::Query<NextQuery>,
+    query: Params<NextQuery>,
 ) -> HttpResponse {
     let l = request_locale(&req);
     if let Some(refused) = forged_next(l, &query) {
@@ -274,7 +274,7 @@ pub async fn sign_in_by_link(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
-    query: web::Query<NextQuery>,
+    query: Params<NextQuery>,
 ) -> HttpResponse {
     let l = request_locale(&req);
     if let Some(refused) = forged_next(l, &query) {
@@ -483,7 +483,7 @@ pub async fn invitation(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<Uuid>,
-    query: web::Query<InviteQuery>,
+    query: Params<InviteQuery>,
 ) -> Result<HttpResponse, PageError> {
     let game = GameId(path.into_inner());
     let l = request_locale(&req);

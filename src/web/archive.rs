@@ -1,7 +1,7 @@
 //! `GET /archive`: finished games for anyone, newest first, by game and by player, each linking
 //! to its page (readable without signing in once a game is over).
 
-use super::extract::{PageError, Reader, db};
+use super::extract::{PageError, Params, Reader, db};
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond};
 use crate::domain::UserId;
@@ -20,7 +20,8 @@ const PAGE_ROWS: i64 = 50;
 pub struct ArchiveQuery {
     kind: Option<String>,
     player: Option<String>,
-    page: Option<String>,
+    /// A word here is refused before the handler runs (`extract::Params`), naming `page`.
+    page: Option<u32>,
 }
 
 /// The filter a query asks for, or what is wrong with it.
@@ -41,13 +42,10 @@ fn filter(q: &ArchiveQuery) -> Result<(ArchiveFilter, i64), String> {
             })?))
         }
     };
-    let page: i64 = match q.page.as_deref().filter(|p| !p.is_empty()) {
+    let page = match q.page {
         None => 1,
-        Some(p) => p
-            .parse()
-            .ok()
-            .filter(|n| (1..=10_000).contains(n))
-            .ok_or_else(|| format!("page: “{p}” is not a page number"))?,
+        Some(p) if (1..=10_000).contains(&p) => i64::from(p),
+        Some(p) => return Err(format!("page: “{p}” is not a page number")),
     };
     let filter = ArchiveFilter {
         kind,
@@ -62,7 +60,7 @@ fn filter(q: &ArchiveQuery) -> Result<(ArchiveFilter, i64), String> {
 pub async fn archive_page(
     state: web::Data<AppState>,
     reader: Reader,
-    query: web::Query<ArchiveQuery>,
+    query: Params<ArchiveQuery>,
 ) -> Result<HttpResponse, PageError> {
     let chrome = reader.chrome;
     let l = chrome.locale;
@@ -152,25 +150,29 @@ fn listing(
 mod tests {
     use super::*;
 
-    fn q(kind: &str, player: &str, page: &str) -> ArchiveQuery {
+    fn q(kind: &str, player: &str, page: Option<u32>) -> ArchiveQuery {
         let some = |s: &str| (!s.is_empty()).then(|| s.to_owned());
         ArchiveQuery {
             kind: some(kind),
             player: some(player),
-            page: some(page),
+            page,
         }
     }
 
     #[test]
     fn a_bad_filter_says_what_is_wrong() {
-        assert!(filter(&q("chess", "", "")).unwrap_err().starts_with("kind"));
         assert!(
-            filter(&q("", "nobody", ""))
+            filter(&q("chess", "", None))
+                .unwrap_err()
+                .starts_with("kind")
+        );
+        assert!(
+            filter(&q("", "nobody", None))
                 .unwrap_err()
                 .starts_with("player")
         );
-        assert!(filter(&q("", "", "0")).unwrap_err().starts_with("page"));
-        let (f, page) = filter(&q("lancaster", "", "3")).unwrap();
+        assert!(filter(&q("", "", Some(0))).unwrap_err().starts_with("page"));
+        let (f, page) = filter(&q("lancaster", "", Some(3))).unwrap();
         assert_eq!(
             (f.kind.as_deref(), f.offset, page),
             (Some("lancaster"), 100, 3)

@@ -4,7 +4,7 @@
 //! competition, the Start button and the director's actions. Every button is a form that posts
 //! to the same services as the API.
 
-use super::extract::{Fields, Form, PageError, Reader, SignedIn, db};
+use super::extract::{Fields, Form, PageError, Params, Reader, SignedIn, db};
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
 // A competition's creation form invites as a game's does: `invite` may come more than once.
@@ -53,7 +53,7 @@ fn kind_name(kind: &str) -> &'static str {
 pub async fn list_page(
     state: web::Data<AppState>,
     reader: Reader,
-    query: web::Query<ListQuery>,
+    query: Params<ListQuery>,
 ) -> Result<HttpResponse, PageError> {
     let chrome = reader.chrome;
     let l = chrome.locale;

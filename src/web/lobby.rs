@@ -1,6 +1,6 @@
 //! `GET /lobby`: games waiting for players with open seats, each with a button to take one.
 
-use super::extract::{PageError, SignedIn, db};
+use super::extract::{PageError, Params, SignedIn, db};
 use super::i18n::t;
 use super::layout::{page, respond};
 use crate::routes::games::{LobbyQuery, lobby_filter};
@@ -14,7 +14,7 @@ use maud::html;
 pub async fn lobby_page(
     state: web::Data<AppState>,
     me: SignedIn,
-    query: web::Query<LobbyQuery>,
+    query: Params<LobbyQuery>,
 ) -> Result<HttpResponse, PageError> {
     let (user, l) = (me.user, me.chrome.locale);
     let filter = lobby_filter(&query).map_err(|e| PageError::api(&me.chrome, &e))?;

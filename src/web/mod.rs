@@ -185,7 +185,7 @@ pub fn is_page(path: &str) -> bool {
 
 /// A page's address that cannot be read, as a page in the reader's language: a path segment that
 /// is not what its route takes (404: there is nothing there), or query parameters that are not
-/// (422). Nothing of the address is repeated.
+/// (400). Nothing of the address is repeated.
 pub fn unreadable_address(req: &HttpRequest, status: StatusCode) -> actix_web::Error {
     let chrome = layout::Chrome::anonymous(i18n::request_locale(req));
     let l = chrome.locale;

@@ -3,7 +3,7 @@
 //! Every kind's switches are on the page (each in its own fold), so it works without scripts:
 //! the server reads the switches of the kind chosen.
 
-use super::extract::{Fields, Form, PageError, Repeats, SignedIn};
+use super::extract::{Fields, Form, PageError, Params, Repeats, SignedIn};
 use super::i18n::t;
 use super::layout::{Chrome, page, respond, see_other};
 use crate::domain::{DisplayName, EmailAddress};
@@ -200,7 +200,7 @@ pub struct KindQuery {
 }
 
 /// `GET /games/new[?kind=...]`.
-pub async fn new_game_form(me: SignedIn, query: web::Query<KindQuery>) -> HttpResponse {
+pub async fn new_game_form(me: SignedIn, query: Params<KindQuery>) -> HttpResponse {
     let kind = query
         .into_inner()
         .kind

@@ -1,7 +1,7 @@
 //! The game page: the landing from a "your move" link (`/play/{id}?t=...`), the page itself, and
 //! the action forms' posts, submitted through `services::games::submit` like the API's.
 
-use super::extract::{Fields, Form, Query, Repeated};
+use super::extract::{Fields, Form, Params, Query, Repeated};
 use super::games::Posted;
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
@@ -102,7 +102,7 @@ pub async fn game_page(
     state: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<Uuid>,
-    query: web::Query<LinkQuery>,
+    query: Params<LinkQuery>,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
     if let Some(token) = &query.t {

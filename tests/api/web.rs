@@ -1902,7 +1902,7 @@ async fn pages_answer_unreadable_addresses_as_pages_in_the_readers_language() {
                 None,
             )
             .await;
-        assert_eq!(r.status, 422, "{path}: {}", r.text);
+        assert_eq!(r.status, 400, "{path}: {}", r.text);
         assert!(r.header("content-type").starts_with("text/html"), "{path}");
         assert!(
             r.text.contains("No se pudo leer esta dirección"),
@@ -1910,5 +1910,99 @@ async fn pages_answer_unreadable_addresses_as_pages_in_the_readers_language() {
             r.text
         );
         assert!(!r.text.contains("duplicate"), "{path}: {}", r.text);
+    }
+}
+
+/// A page's address that gives a parameter twice (`?page=1&page=2`) is refused as a form's field
+/// given twice is: 400 (not the 422 of a refused move), as a page in the reader's language naming
+/// the parameter, whatever page it is, without guessing which value was meant.
+#[actix_web::test]
+async fn a_page_address_giving_a_parameter_twice_is_a_400_page_naming_it() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let ada = signed_in(&app, &table.tokens[0], "ada@example.test").await;
+    let cases = [
+        (
+            "/archive?page=1&page=2".to_owned(),
+            "es",
+            "da el parámetro «page» más de una vez",
+        ),
+        (
+            "/sign-in?next=/games&next=/lobby".to_owned(),
+            "it",
+            "dà il parametro «next» più di una volta",
+        ),
+        (
+            "/lobby?kind=magnate&kind=lancaster".to_owned(),
+            "fr",
+            "donne le paramètre « kind » plus",
+        ),
+        (
+            "/competitions?status=running&status=finished".to_owned(),
+            "en",
+            "it gives the parameter “status” more than once",
+        ),
+        (
+            format!("/play/{}?t=a&t=b", table.id),
+            "en",
+            "it gives the parameter “t” more than once",
+        ),
+    ];
+    for (path, lang, said) in cases {
+        let headers = [
+            ("Accept", "text/html"),
+            ("Accept-Language", lang),
+            ("Cookie", ada.as_str()),
+        ];
+        let r = app.send(Method::GET, &path, None, &headers, None).await;
+        assert_eq!(r.status, 400, "{path}: {}", r.text);
+        assert!(r.header("content-type").starts_with("text/html"), "{path}");
+        assert!(r.text.contains(said), "{path}: {}", r.text);
+    }
+}
+
+/// A page's query parameter whose value the page cannot read (a word where it takes a number) is
+/// refused with 400 and a page in the reader's language naming the parameter, never repeating
+/// the value nor serde's words.
+#[actix_web::test]
+async fn a_page_address_whose_parameter_cannot_be_read_is_a_400_page_naming_it() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let ada = signed_in(&app, &table.tokens[0], "ada@example.test").await;
+    let cases = [
+        (
+            "/lobby?seats=abc",
+            "es",
+            "su parámetro «seats» tiene un valor que esta página no puede leer",
+        ),
+        (
+            "/lobby?kind=magnate&limit=xyz",
+            "en",
+            "its parameter “limit” has a value this page cannot read",
+        ),
+        (
+            "/archive?kind=magnate&page=abc",
+            "fr",
+            "son paramètre « page » a une valeur que cette page ne sait pas lire",
+        ),
+        (
+            "/archive?page=99999999999",
+            "it",
+            "il suo parametro «page» ha un valore che questa pagina non sa leggere",
+        ),
+    ];
+    for (path, lang, said) in cases {
+        let headers = [
+            ("Accept", "text/html"),
+            ("Accept-Language", lang),
+            ("Cookie", ada.as_str()),
+        ];
+        let r = app.send(Method::GET, path, None, &headers, None).await;
+        assert_eq!(r.status, 400, "{path}: {}", r.text);
+        assert!(r.header("content-type").starts_with("text/html"), "{path}");
+        assert!(r.text.contains(said), "{path}: {}", r.text);
+        for word in ["abc", "xyz", "99999999999", "invalid digit", "too large"] {
+            assert!(!r.text.contains(word), "{path}: {}", r.text);
+        }
     }
 }
