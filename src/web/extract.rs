@@ -408,35 +408,55 @@ pub struct Query<R: Repeats = Once> {
     repeats: PhantomData<fn() -> R>,
 }
 
-/// The query parameters of a page's address read as `T`: the pages' `web::Query`. Each comes
-/// once ([`Repeated`] otherwise), and a value `T` cannot read is [`Unreadable`], naming its
+/// The query parameters of a page's address read as `T`: the pages' `web::Query`. Each of `T`'s
+/// comes once ([`Repeated`] otherwise), and a value `T` cannot read is [`Unreadable`], naming its
 /// parameter; both are 400 pages in the reader's language, before the handler runs, where
 /// `web::Query` cannot tell which parameter is at fault (serde's error does not say). `T`'s fields
-/// are each optional (a link may leave any out), and names it does not know are ignored (a link
-/// may carry others).
+/// are each optional (a link may leave any out), an empty value is an absent one, and `T` must
+/// ignore names it does not know (a link may carry others, even twice).
 pub struct Params<T>(pub T);
 
 /// Reads the query of `req` as `T`.
 fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web::Error> {
-    let query = req.query_string();
-    let pairs = url::form_urlencoded::parse(query.as_bytes())
+    // An empty value is no value: a page's own GET form sends a field left empty as `name=`.
+    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(req.query_string().as_bytes())
         .into_owned()
+        .filter(|(_, value)| !value.is_empty())
         .collect();
-    read::<Once>(pairs, req, in_address(req))?;
-    match web::Query::<T>::from_query(query) {
-        Ok(read) => Ok(Params(read.into_inner())),
-        Err(_) => {
-            // Each parameter read alone (the others are optional): the first that fails again is
-            // the one at fault.
-            let field = query
-                .split('&')
-                .filter(|pair| web::Query::<T>::from_query(pair).is_err())
-                .find_map(|pair| url::form_urlencoded::parse(pair.as_bytes()).next())
-                .map(|(name, _)| name.into_owned());
-            let locale = request_locale(req);
-            Err(Unreadable { field, locale }.into())
+    let read = |pairs: &[(String, String)]| {
+        let query = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish();
+        web::Query::<T>::from_query(&query).map(web::Query::into_inner)
+    };
+    if let Ok(read) = read(&pairs) {
+        return Ok(Params(read));
+    }
+    // What is at fault, named. First a parameter the page reads, given twice (`T` refuses its
+    // own fields twice and ignores other names, which a link may repeat: `utm_source`); then the
+    // first parameter that does not read alone (the others are optional).
+    let locale = request_locale(req);
+    let mut seen = std::collections::BTreeSet::new();
+    for (name, _) in &pairs {
+        if !seen.insert(name.as_str()) {
+            let given: Vec<(String, String)> =
+                pairs.iter().filter(|(n, _)| n == name).cloned().collect();
+            if read(&given).is_err() {
+                let (field, in_address) = (name.clone(), in_address(req));
+                return Err(Repeated {
+                    field,
+                    in_address,
+                    locale,
+                }
+                .into());
+            }
         }
     }
+    let field = pairs
+        .iter()
+        .find(|pair| read(std::slice::from_ref(pair)).is_err())
+        .map(|(name, _)| name.clone());
+    Err(Unreadable { field, locale }.into())
 }
 
 impl<T: DeserializeOwned> FromRequest for Params<T> {
@@ -596,6 +616,18 @@ mod tests {
         let e = read("/p?n=1&n=2").err().expect("given twice");
         let twice = e.as_error::<Repeated>().expect("repeated");
         assert_eq!((twice.field.as_str(), twice.in_address), ("n", true));
+        // A field left empty in a GET form is absent; a name the page does not read may repeat.
+        let empty = read("/p?t=&n=").expect("empty values are no values");
+        assert_eq!((empty.t.as_deref(), empty.n), (None, None));
+        let other = read("/p?n=2&utm=a&utm=b").expect("others may repeat");
+        assert_eq!(other.n, Some(2));
+        let e = read("/p?utm=a&utm=b&n=x")
+            .err()
+            .expect("a word for a number");
+        let unread = e
+            .as_error::<Unreadable>()
+            .expect("the word, not the repeat");
+        assert_eq!(unread.field.as_deref(), Some("n"));
     }
 
     #[test]

@@ -9,15 +9,27 @@ use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, web};
 use maud::html;
+use serde::Deserialize;
+
+/// The lobby page's query: the API's [`LobbyQuery`], but a page ignores names it does not read
+/// (a link may carry others), where the API refuses them.
+#[derive(Debug, Deserialize)]
+pub struct LobbyParams {
+    kind: Option<String>,
+    seats: Option<i16>,
+    limit: Option<i64>,
+}
 
 /// `GET /lobby?kind=&seats=`: the open tables, newest first.
 pub async fn lobby_page(
     state: web::Data<AppState>,
     me: SignedIn,
-    query: Params<LobbyQuery>,
+    query: Params<LobbyParams>,
 ) -> Result<HttpResponse, PageError> {
     let (user, l) = (me.user, me.chrome.locale);
-    let filter = lobby_filter(&query).map_err(|e| PageError::api(&me.chrome, &e))?;
+    let Params(LobbyParams { kind, seats, limit }) = query;
+    let filter = lobby_filter(&LobbyQuery { kind, seats, limit })
+        .map_err(|e| PageError::api(&me.chrome, &e))?;
     let games = db(&state, &me.chrome, move |conn| lobby(conn, user, &filter)).await?;
     let body = html! {
         h1 { (t(l, "lobby")) }

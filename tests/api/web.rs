@@ -1961,6 +1961,26 @@ async fn a_page_address_giving_a_parameter_twice_is_a_400_page_naming_it() {
     }
 }
 
+/// What a link or a page's own GET form may send is read, not refused: a field left empty (sent
+/// as `name=`) is absent, and names the page does not read are ignored, even given twice.
+#[actix_web::test]
+async fn a_page_address_with_empty_or_foreign_parameters_is_served() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let ada = signed_in(&app, &table.tokens[0], "ada@example.test").await;
+    for path in [
+        "/archive?kind=&player=&page=",
+        "/archive?page=1&utm_source=a&utm_source=b",
+        "/lobby?kind=&seats=&utm_source=mail",
+        "/lobby?ref=x&ref=y",
+        "/competitions?status=&ref=x&ref=y",
+    ] {
+        let headers = [("Accept", "text/html"), ("Cookie", ada.as_str())];
+        let r = app.send(Method::GET, path, None, &headers, None).await;
+        assert_eq!(r.status, 200, "{path}: {}", r.text);
+    }
+}
+
 /// A page's query parameter whose value the page cannot read (a word where it takes a number) is
 /// refused with 400 and a page in the reader's language naming the parameter, never repeating
 /// the value nor serde's words.
