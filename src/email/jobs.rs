@@ -157,7 +157,8 @@ impl BackgroundJob for SignInMail {
             Some(SignInLink::Account(v)) => env
                 .sender
                 .send(Some(compose::account::sign_in(&v)), Self::KIND),
-            // Written in full, as for an account, so that the worker is as busy either way.
+            // Written in full, as for an account, so that the worker is as busy either way up to
+            // the sending, which only the address's owner would see.
             Some(SignInLink::NoAccount(v)) => env
                 .sender
                 .discard(&compose::account::sign_in(&v), Self::KIND),

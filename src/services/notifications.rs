@@ -342,17 +342,23 @@ pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), 
     // the same row without an account (a record of the request that no token can ever use) and
     // the same job, which reads the row, finds no account, writes the mail all the same and drops
     // it. So both requests do the same work before the answer and after it (the job's row, the
-    // worker woken and busy): neither the answer's time nor the load it leaves behind may tell
-    // whether an account exists (design.md section 20).
+    // worker woken and busy) but for the sending itself (the relay's exchange, its counter and
+    // its log line), which only the address's owner sees: neither the answer's time nor the load
+    // it leaves behind may tell whether an account exists (design.md section 20). The job still names the account, the nil
+    // one for none, so that a worker of the version before, which read it from there, sends the
+    // account's mail and nothing for the nil one while both versions run side by side.
     let placeholder = crate::auth::token_hash(&new_token());
     diesel::sql_query(
         "WITH u AS (SELECT id FROM users WHERE email = $1), \
               l AS (INSERT INTO email_links (id, token_hash, user_id, email, purpose, expires_at) \
                     VALUES (gen_random_uuid(), $2, (SELECT id FROM u), $1, 'sign_in', \
                             now() + make_interval(secs => $3)) \
-                    RETURNING id) \
+                    RETURNING id, user_id) \
          INSERT INTO jobs (kind, payload) \
-         SELECT $4, jsonb_build_object('link_id', l.id, 'message_id', $5) FROM l",
+         SELECT $4, jsonb_build_object('link_id', l.id, 'user_id', \
+                                       COALESCE(l.user_id, '00000000-0000-0000-0000-000000000000'), \
+                                       'message_id', $5) \
+         FROM l",
     )
     .bind::<Text, _>(&email)
     .bind::<Bytea, _>(placeholder.to_vec())

@@ -48,7 +48,8 @@ pub fn request(
          SELECT CASE WHEN l.user_id IS NULL THEN $5 ELSE $6 END, \
                 CASE WHEN l.user_id IS NULL \
                   THEN jsonb_build_object('link_id', l.id, 'locale', $7, 'message_id', $8) \
-                  ELSE jsonb_build_object('link_id', l.id, 'message_id', $8) END \
+                  ELSE jsonb_build_object('link_id', l.id, 'user_id', l.user_id, \
+                                          'message_id', $8) END \
          FROM l",
     )
     .bind::<Text, _>(email.as_str())
