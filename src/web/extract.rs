@@ -412,23 +412,31 @@ pub struct Query<R: Repeats = Once> {
 /// comes once ([`Repeated`] otherwise), and a value `T` cannot read is [`Unreadable`], naming its
 /// parameter; both are 400 pages in the reader's language, before the handler runs, where
 /// `web::Query` cannot tell which parameter is at fault (serde's error does not say). `T`'s fields
-/// are each optional (a link may leave any out), an empty value is an absent one, and `T` must
-/// ignore names it does not know (a link may carry others, even twice).
+/// are each optional (a link may leave any out), an empty value `T` cannot read is an absent one,
+/// and `T` must ignore names it does not know (a link may carry others, even twice).
 pub struct Params<T>(pub T);
 
 /// Reads the query of `req` as `T`.
 fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web::Error> {
-    // An empty value is no value: a page's own GET form sends a field left empty as `name=`.
-    let pairs: Vec<(String, String)> = url::form_urlencoded::parse(req.query_string().as_bytes())
-        .into_owned()
-        .filter(|(_, value)| !value.is_empty())
-        .collect();
     let read = |pairs: &[(String, String)]| {
         let query = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(pairs)
             .finish();
         web::Query::<T>::from_query(&query).map(web::Query::into_inner)
     };
+    let given: Vec<(String, String)> = url::form_urlencoded::parse(req.query_string().as_bytes())
+        .into_owned()
+        .collect();
+    if let Ok(read) = read(&given) {
+        return Ok(Params(read));
+    }
+    // A page's own GET form sends a field left empty as `name=`: where `T` cannot read an empty
+    // value (a number), it is no value. (Where it can, the handler judges it: an empty `t` is a
+    // link's token that is wrong, not absent.)
+    let pairs: Vec<(String, String)> = given
+        .into_iter()
+        .filter(|pair| !pair.1.is_empty() || read(std::slice::from_ref(pair)).is_ok())
+        .collect();
     if let Ok(read) = read(&pairs) {
         return Ok(Params(read));
     }
@@ -616,9 +624,10 @@ mod tests {
         let e = read("/p?n=1&n=2").err().expect("given twice");
         let twice = e.as_error::<Repeated>().expect("repeated");
         assert_eq!((twice.field.as_str(), twice.in_address), ("n", true));
-        // A field left empty in a GET form is absent; a name the page does not read may repeat.
-        let empty = read("/p?t=&n=").expect("empty values are no values");
-        assert_eq!((empty.t.as_deref(), empty.n), (None, None));
+        // A number left empty in a GET form is absent (an empty text is the handler's to judge);
+        // a name the page does not read may repeat.
+        let empty = read("/p?t=&n=").expect("an empty number is no number");
+        assert_eq!((empty.t.as_deref(), empty.n), (Some(""), None));
         let other = read("/p?n=2&utm=a&utm=b").expect("others may repeat");
         assert_eq!(other.n, Some(2));
         let e = read("/p?utm=a&utm=b&n=x")

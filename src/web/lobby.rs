@@ -28,6 +28,8 @@ pub async fn lobby_page(
 ) -> Result<HttpResponse, PageError> {
     let (user, l) = (me.user, me.chrome.locale);
     let Params(LobbyParams { kind, seats, limit }) = query;
+    // A form's "any game" is an empty kind.
+    let kind = kind.filter(|k| !k.is_empty());
     let filter = lobby_filter(&LobbyQuery { kind, seats, limit })
         .map_err(|e| PageError::api(&me.chrome, &e))?;
     let games = db(&state, &me.chrome, move |conn| lobby(conn, user, &filter)).await?;

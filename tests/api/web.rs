@@ -1962,7 +1962,8 @@ async fn a_page_address_giving_a_parameter_twice_is_a_400_page_naming_it() {
 }
 
 /// What a link or a page's own GET form may send is read, not refused: a field left empty (sent
-/// as `name=`) is absent, and names the page does not read are ignored, even given twice.
+/// as `name=`) is absent where the page reads a number, and names the page does not read are
+/// ignored, even given twice.
 #[actix_web::test]
 async fn a_page_address_with_empty_or_foreign_parameters_is_served() {
     let app = spawn_app().await;
