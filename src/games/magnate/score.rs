@@ -117,20 +117,13 @@ fn tally(state: &State) -> ([[u32; 2]; 5], Figures) {
     let mut raw = [0u32; 2];
     for d in District::ALL {
         let mut t = [0u32; 2];
-        for (slot, seat) in t.iter_mut().zip(SEATS) {
+        for ((slot, seat), x) in t.iter_mut().zip(SEATS).zip(raw.iter_mut()) {
             for p in state.players[seat].columns[d]
                 .iter()
                 .filter(|p| p.is_completed())
             {
                 *slot += value(state, seat, d, p.card);
-            }
-            let r: u32 = state.players[seat].columns[d]
-                .iter()
-                .filter(|p| p.is_completed())
-                .map(|p| printed(p.card))
-                .sum();
-            if let Some(x) = raw.get_mut(seat.index()) {
-                *x += r;
+                *x += printed(p.card);
             }
         }
         let [a, b] = t;
