@@ -86,14 +86,17 @@ impl Income for Scan {
 }
 
 /// What each seat's completed properties pay for each higher die (1 for Aces on double 1s, 2–9
-/// for the ranks; Crowns, which pay on a 10, are read from the Crowns themselves). A completed
+/// for the ranks; and what its Crowns pay on a 10, kept from the setup on). A completed
 /// property never leaves its column before the game ends, and it only joins one by a build or
 /// the development that completes a deed, so a caller that sees every action keeps this up to
 /// date with [`Kept::completed`]; the unfinished deeds, whose suit depends on the supply, are
 /// read at each roll from the column tops (a deed is always its column's top card). Self-play
 /// compares it with a fresh [`Kept::read`] after every action with `--check`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Kept([[Tokens; 10]; 2]);
+pub struct Kept([[Tokens; 11]; 2]);
+
+/// Where [`Kept`] keeps what a seat's Crowns pay on a 10: dealt at the setup, they never change.
+const CROWNS: usize = 10;
 
 impl Kept {
     /// What `state`'s completed properties pay, read afresh.
@@ -104,6 +107,9 @@ impl Kept {
                 if p.is_completed() {
                     out.completed(seat, p.card);
                 }
+            }
+            if let Some(crowns) = out.0.get_mut(seat.index()).and_then(|d| d.get_mut(CROWNS)) {
+                *crowns = income(state, &state.players[seat], 10);
             }
         }
         out
@@ -131,15 +137,15 @@ impl Kept {
         deeds: impl Iterator<Item = (District, Card)>,
     ) -> Tokens {
         let player = &state.players[seat];
-        if hi == 10 {
-            return income(state, player, hi);
-        }
         let mut gained = self
             .0
             .get(seat.index())
             .and_then(|per_die| per_die.get(usize::from(hi)))
             .copied()
             .unwrap_or_default();
+        if usize::from(hi) == CROWNS {
+            return gained;
+        }
         let supply = player.supply;
         for (district, card) in deeds {
             if card.pays_on() == hi

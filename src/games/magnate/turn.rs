@@ -49,7 +49,7 @@ fn roll_with(
 ) {
     let d10 = [chance.die(10), chance.die(10)];
     let mut d6 = [0, 0];
-    if d10.contains(&1) {
+    if (Roll { d10, d6 }).taxes() {
         for (i, f) in d6.iter_mut().enumerate() {
             if i < usize::from(state.rules.tax_dice) {
                 *f = chance.die(6);
