@@ -466,6 +466,29 @@ pub fn strings(value: &Value, out: &mut std::collections::BTreeSet<String>) {
     }
 }
 
+/// One step of the Merchants & Marauders tests' random games: the seat whose `game` (as it reads
+/// it) this is scouts another captain when it may, so that captains meet and fight, and else plays
+/// a random listed action, sent with `token`; a listed action must be accepted.
+pub async fn play_scouting(app: &TestApp, id: &str, token: &str, game: &Value, dice: &mut Dice) {
+    let legal = game["legal_actions"].as_array().unwrap();
+    let scout = legal
+        .iter()
+        .find(|a| a["type"] == "scout" && a["target"]["kind"] == "player");
+    let choice = without_notation(scout.unwrap_or(&legal[dice.below(legal.len())]));
+    let r = app
+        .post(
+            &format!("/api/v1/games/{id}/actions"),
+            Some(token),
+            json!({"expected_version": game["version"], "actions": [choice]}),
+        )
+        .await;
+    assert_eq!(
+        r.status, 200,
+        "a listed action was refused: {choice} -> {}",
+        r.text
+    );
+}
+
 /// The action as listed, without its notation (a client may send either).
 pub fn without_notation(action: &Value) -> Value {
     let mut action = action.clone();

@@ -3,7 +3,7 @@
 //! the middle of the attacker's turn, and no response shows another seat's cargo, glory cards,
 //! stash, rumor or unrevealed captain, nor (in the history) another seat's secret actions.
 
-use crate::helpers::{Dice, spawn_app, without_notation};
+use crate::helpers::{Dice, play_scouting, spawn_app, without_notation};
 use serde_json::{Value, json};
 
 /// Another seat's hidden parts in `view` (III.4): none may be present.
@@ -102,24 +102,7 @@ async fn three_captains_finish_a_game_with_a_defender_answering_during_anothers_
         {
             defended_in_anothers_turn = true;
         }
-        let legal = games[mover]["legal_actions"].as_array().unwrap();
-        // Scouting another captain when possible, so that captains fight.
-        let scout = legal
-            .iter()
-            .find(|a| a["type"] == "scout" && a["target"]["kind"] == "player");
-        let choice = without_notation(scout.unwrap_or(&legal[dice.below(legal.len())]));
-        let r = app
-            .post(
-                &format!("/api/v1/games/{id}/actions"),
-                Some(&by_seat[mover]),
-                json!({"expected_version": games[mover]["version"], "actions": [choice]}),
-            )
-            .await;
-        assert_eq!(
-            r.status, 200,
-            "a listed action was refused: {choice} -> {}",
-            r.text
-        );
+        play_scouting(&app, &id, &by_seat[mover], &games[mover], &mut dice).await;
         // Secret actions (the sealed ship, purchases from a private offer, kept or plundered
         // cards, stash moves, picks) stay their sender's while the game runs (once it is over
         // the history shows everything, so not after the action that ended it).

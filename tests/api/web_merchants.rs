@@ -2,7 +2,7 @@
 //! a refusal next to its form, nobody else's hold on any other page, and a combat answered from a
 //! form on the defender's page during the attacker's turn.
 
-use crate::helpers::{Dice, TestApp, spawn_app, without_notation};
+use crate::helpers::{Dice, TestApp, play_scouting, spawn_app};
 use crate::web::{form_action, page, post_form, signed_in, urlencode};
 use serde_json::{Value, json};
 
@@ -291,19 +291,7 @@ async fn a_defender_answers_the_combat_from_a_form_on_their_page_during_the_atta
             no_page_shows_another_hold(&app, &crew, &spectator, &eve).await;
             checked_holds = true;
         }
-        let legal = games[mover]["legal_actions"].as_array().unwrap();
-        let scout = legal
-            .iter()
-            .find(|a| a["type"] == "scout" && a["target"]["kind"] == "player");
-        let choice = without_notation(scout.unwrap_or(&legal[dice.below(legal.len())]));
-        let r = app
-            .post(
-                &format!("/api/v1/games/{id}/actions"),
-                Some(&crew.tokens[mover]),
-                json!({"expected_version": games[mover]["version"], "actions": [choice]}),
-            )
-            .await;
-        assert_eq!(r.status, 200, "{choice} -> {}", r.text);
+        play_scouting(&app, id, &crew.tokens[mover], &games[mover], &mut dice).await;
     };
 
     // Mid-game, with a combat open, still nobody's hold on another's page.
@@ -388,19 +376,7 @@ async fn a_captain_dead_in_anothers_turn_may_choose_the_new_ship_early_from_thei
         let mover = (0..3)
             .find(|&s| !games[s]["legal_actions"].as_array().unwrap().is_empty())
             .expect("a pending seat");
-        let legal = games[mover]["legal_actions"].as_array().unwrap();
-        let scout = legal
-            .iter()
-            .find(|a| a["type"] == "scout" && a["target"]["kind"] == "player");
-        let choice = without_notation(scout.unwrap_or(&legal[dice.below(legal.len())]));
-        let r = app
-            .post(
-                &format!("/api/v1/games/{id}/actions"),
-                Some(&crew.tokens[mover]),
-                json!({"expected_version": games[mover]["version"], "actions": [choice]}),
-            )
-            .await;
-        assert_eq!(r.status, 200, "{choice} -> {}", r.text);
+        play_scouting(&app, id, &crew.tokens[mover], &games[mover], &mut dice).await;
     };
     assert!(
         games[dead]["legal_actions"].as_array().unwrap().is_empty(),
