@@ -108,7 +108,7 @@ impl IntoResponses for BodyErrors {
             ),
             (
                 "415",
-                "The body is not `application/json` (`unsupported_media_type`).",
+                "The body is not `application/json`, or not said to be (`unsupported_media_type`).",
             ),
             (
                 "422",

@@ -1,6 +1,7 @@
 //! The JSON body extractor of the API. Unlike `actix_web::web::Json` it answers every bad body
 //! with the right problem: unparsable JSON 400 `malformed_request`; wrong types, unknown fields,
-//! out-of-range values and NUL bytes 422 `validation_failed`; too large 413; not JSON 415.
+//! out-of-range values and NUL bytes 422 `validation_failed`; too large 413; not JSON, or not
+//! said to be, 415.
 
 use crate::error::ApiError;
 use actix_web::http::header;
@@ -78,6 +79,7 @@ fn read_body(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     let mut payload = payload.take();
+    let typed = content_type.is_some();
     Box::pin(async move {
         if let Some(content_type) = content_type {
             let essence = content_type
@@ -127,6 +129,15 @@ fn read_body(
                     return Err(too_large);
                 }
                 body.extend_from_slice(&chunk);
+            }
+            // A body must say it is JSON. Without a Content-Type a browser sends it cross-site
+            // with no preflight (a "simple" request), so any page a visitor opens could drive the
+            // calls that need no token (accounts, sign-in links) from the visitor's address.
+            // Bodiless calls (an empty optional body) need none.
+            if !typed && !body.iter().all(u8::is_ascii_whitespace) {
+                return Err(ApiError::UnsupportedMediaType(
+                    "a body must be sent with Content-Type: application/json".to_owned(),
+                ));
             }
             Ok(body)
         };

@@ -108,6 +108,26 @@ async fn a_body_of_another_media_type_is_refused() {
         )
         .await;
     r.assert_problem(415, "unsupported_media_type");
+    // JSON sent without saying so (what a cross-site page may send without a preflight) is
+    // refused too, naming the header; nobody is registered.
+    let r = app
+        .send(
+            Method::POST,
+            "/api/v1/accounts",
+            None,
+            &[],
+            Some(
+                br#"{"email": "eve@example.test", "display_name": "Eve", "password": "correct horse 42"}"#
+                    .to_vec(),
+            ),
+        )
+        .await;
+    r.assert_problem(415, "unsupported_media_type");
+    assert!(
+        r.text.contains("Content-Type: application/json"),
+        "{}",
+        r.text
+    );
     // JSON said to be in another charset, or compressed, is refused by name rather than read
     // as something else (it used to be parsed as plain UTF-8); nobody is registered.
     let ada = serde_json::to_vec(&serde_json::json!(
