@@ -424,12 +424,13 @@ fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web
             .finish();
         web::Query::<T>::from_query(&query).map(web::Query::into_inner)
     };
+    // Every page load reads its address as given; the pairs are taken apart only when it fails.
+    if let Ok(read) = web::Query::<T>::from_query(req.query_string()) {
+        return Ok(Params(read.into_inner()));
+    }
     let given: Vec<(String, String)> = url::form_urlencoded::parse(req.query_string().as_bytes())
         .into_owned()
         .collect();
-    if let Ok(read) = read(&given) {
-        return Ok(Params(read));
-    }
     // A page's own GET form sends a field left empty as `name=`: where `T` cannot read an empty
     // value (a number), it is no value. (Where it can, the handler judges it: an empty `t` is a
     // link's token that is wrong, not absent.)

@@ -470,9 +470,10 @@ fn a_lost_first_attempt_pays_the_second_and_third_values_and_moves_the_card_down
     assert_eq!(s.round, 2);
 }
 
-#[test]
-fn a_second_defeat_captures_the_knights_and_owners_may_ransom_them() {
-    // LAN-RWF-7: ransom costs the knight's strength in gold; the rest go to the reserve.
+/// Three players at X03's second attempt: seat 0's knights of strength 3 and 0 against seat 1's
+/// of strength 1, seat 1 to start; resolving it captures the knights, whose owners may ransom
+/// them.
+fn second_defeat_of_x03() -> (State, CardId) {
     let card: CardId = "X03".parse().unwrap();
     let mut s = at_conflicts(
         3,
@@ -483,6 +484,13 @@ fn a_second_defeat_captures_the_knights_and_owners_may_ransom_them() {
         true,
     );
     s.start_player = Seat(1);
+    (s, card)
+}
+
+#[test]
+fn a_second_defeat_captures_the_knights_and_owners_may_ransom_them() {
+    // LAN-RWF-7: ransom costs the knight's strength in gold; the rest go to the reserve.
+    let (mut s, card) = second_defeat_of_x03();
     s.faction_mut(0).unwrap().gold = 2;
     resolve(&mut s);
     // Seat 0 ranked first (3 > 1): pp2 = 2; seat 1 pp3 = 1. Every owner is asked at once
@@ -757,16 +765,7 @@ fn lan_gen_5_each_seat_sees_its_own_castle_follow_up_and_nobody_elses() {
 fn lan_gen_5_in_a_ransom_block_each_owner_sees_its_own_decision() {
     // D7a, LAN-GEN-5: ransoms are asked at once; each owner's view names its own ransom, not
     // the one that happens to be on top of the stack.
-    let card: CardId = "X03".parse().unwrap();
-    let mut s = at_conflicts(
-        3,
-        Conflict {
-            card,
-            spaces: vec![stack(0, &[3, 0]), stack(1, &[1])],
-        },
-        true,
-    );
-    s.start_player = Seat(1);
+    let (mut s, _) = second_defeat_of_x03();
     resolve(&mut s);
     assert_eq!(Lancaster::pending(&s), SeatSet::first(2));
     let decision = |viewer| Lancaster::view(&s, viewer).decision;
