@@ -111,6 +111,11 @@ impl Batch {
         }
     }
 
+    /// Whether the batch holds no event.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
     /// The common table expressions that write a batch, for a statement of its own or inside
     /// another one (a submission is on the hot path of design.md section 5): the counters moved
     /// in account order, the events numbered from them, a delivery and its job for each webhook
