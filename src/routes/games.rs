@@ -259,7 +259,7 @@ pub async fn lobby(
     query: web::Query<LobbyQuery>,
 ) -> Result<HttpResponse, ApiError> {
     auth.require(Scope::Read)?;
-    let filter = lobby_filter(&query)?;
+    let filter = lobby_filter(&query).map_err(|refused| refused.problem(&query))?;
     let user = auth.user_id;
     let games = crate::db::run(&state.pool, move |conn| {
         games::lobby::lobby(conn, user, &filter)
@@ -268,22 +268,64 @@ pub async fn lobby(
     Ok(HttpResponse::Ok().json(games))
 }
 
-/// The lobby's filter, checked: a known kind, a seat count and a limit in range.
-pub fn lobby_filter(query: &LobbyQuery) -> Result<games::lobby::LobbyFilter, ApiError> {
-    if let Some(kind) = &query.kind
-        && GameKind::parse(kind).is_none()
-    {
-        return Err(ApiError::Validation(format!(
-            "kind: “{kind}” is not one of {}",
-            GameKind::names()
-        )));
+/// The seat counts a lobby query may ask for, and how many games one answer may list: the API's
+/// problems and the lobby page's refusals name these ranges, read from here.
+pub const LOBBY_SEATS: std::ops::RangeInclusive<i16> = 1..=16;
+pub const LOBBY_LIMIT: std::ops::RangeInclusive<i64> = 1..=200;
+
+/// The parameter of a lobby query whose value is refused. Only its name: the API and the page
+/// each say it their own way (a problem in English; a page in the reader's language, which does
+/// not repeat the value).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LobbyParam {
+    Kind,
+    Seats,
+    Limit,
+}
+
+impl LobbyParam {
+    pub fn name(self) -> &'static str {
+        match self {
+            LobbyParam::Kind => "kind",
+            LobbyParam::Seats => "seats",
+            LobbyParam::Limit => "limit",
+        }
     }
-    if query.seats.is_some_and(|n| !(1..=16).contains(&n)) {
-        return Err(ApiError::Validation("seats: from 1 to 16".to_owned()));
+
+    /// The API's problem for `query` (api.md's sentences, unchanged).
+    pub fn problem(self, query: &LobbyQuery) -> ApiError {
+        let detail = match self {
+            LobbyParam::Kind => format!(
+                "“{}” is not one of {}",
+                query.kind.as_deref().unwrap_or_default(),
+                GameKind::names()
+            ),
+            LobbyParam::Seats => format!("from {} to {}", LOBBY_SEATS.start(), LOBBY_SEATS.end()),
+            LobbyParam::Limit => format!("from {} to {}", LOBBY_LIMIT.start(), LOBBY_LIMIT.end()),
+        };
+        ApiError::Validation(format!("{}: {detail}", self.name()))
+    }
+}
+
+/// The lobby's filter, checked: a known kind, a seat count and a limit in range; otherwise the
+/// first parameter refused.
+///
+/// # Errors
+/// The parameter whose value is refused.
+pub fn lobby_filter(query: &LobbyQuery) -> Result<games::lobby::LobbyFilter, LobbyParam> {
+    if query
+        .kind
+        .as_deref()
+        .is_some_and(|kind| GameKind::parse(kind).is_none())
+    {
+        return Err(LobbyParam::Kind);
+    }
+    if query.seats.is_some_and(|n| !LOBBY_SEATS.contains(&n)) {
+        return Err(LobbyParam::Seats);
     }
     let limit = query.limit.unwrap_or(50);
-    if !(1..=200).contains(&limit) {
-        return Err(ApiError::Validation("limit: from 1 to 200".to_owned()));
+    if !LOBBY_LIMIT.contains(&limit) {
+        return Err(LobbyParam::Limit);
     }
     Ok(games::lobby::LobbyFilter {
         kind: query.kind.clone(),

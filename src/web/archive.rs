@@ -1,9 +1,9 @@
 //! `GET /archive`: finished games for anyone, newest first, by game and by player, each linking
 //! to its page (readable without signing in once a game is over).
 
-use super::extract::{PageError, Params, Reader, db};
+use super::extract::{Accepts, PageError, Params, Reader, Unaccepted, db};
 use super::i18n::t;
-use super::layout::{Chrome, message, page, respond};
+use super::layout::{Chrome, page, respond};
 use crate::domain::UserId;
 use crate::engine::registry::GameKind;
 use crate::services::games::archive::{ArchiveFilter, ArchivedGame, archive};
@@ -16,6 +16,9 @@ use serde::Deserialize;
 /// Games per page.
 const PAGE_ROWS: i64 = 50;
 
+/// The page numbers a query may ask for (the archive's offset stays one an index can reach).
+const PAGES: std::ops::RangeInclusive<u32> = 1..=10_000;
+
 #[derive(Debug, Deserialize)]
 pub struct ArchiveQuery {
     kind: Option<String>,
@@ -24,28 +27,35 @@ pub struct ArchiveQuery {
     page: Option<u32>,
 }
 
-/// The filter a query asks for, or what is wrong with it.
-fn filter(q: &ArchiveQuery) -> Result<(ArchiveFilter, i64), String> {
+/// The filter a query asks for, or the parameter it gives a value not taken.
+fn filter(q: &ArchiveQuery) -> Result<(ArchiveFilter, i64), Unaccepted> {
     let kind = match q.kind.as_deref().filter(|k| !k.is_empty()) {
         None => None,
         Some(k) => Some(
             GameKind::parse(k)
                 .map(|k| k.as_str().to_owned())
-                .ok_or_else(|| format!("kind: there is no game “{k}”"))?,
+                .ok_or_else(|| Unaccepted {
+                    field: "kind",
+                    accepts: Accepts::OneOf(GameKind::ALL.iter().map(|k| k.as_str()).collect()),
+                })?,
         ),
     };
     let player = match q.player.as_deref().filter(|p| !p.is_empty()) {
         None => None,
-        Some(p) => {
-            Some(UserId(p.parse().map_err(|_| {
-                format!("player: “{p}” is not a player's id")
-            })?))
-        }
+        Some(p) => Some(UserId(p.parse().map_err(|_| Unaccepted {
+            field: "player",
+            accepts: Accepts::Described("accepts_player_id"),
+        })?)),
     };
     let page = match q.page {
         None => 1,
-        Some(p) if (1..=10_000).contains(&p) => i64::from(p),
-        Some(p) => return Err(format!("page: “{p}” is not a page number")),
+        Some(p) if PAGES.contains(&p) => i64::from(p),
+        Some(_) => {
+            return Err(Unaccepted {
+                field: "page",
+                accepts: Accepts::range(&PAGES),
+            });
+        }
     };
     let filter = ArchiveFilter {
         kind,
@@ -64,14 +74,7 @@ pub async fn archive_page(
 ) -> Result<HttpResponse, PageError> {
     let chrome = reader.chrome;
     let l = chrome.locale;
-    let (filter, page_no) = filter(&query).map_err(|text| {
-        PageError::from_response(message(
-            &chrome,
-            StatusCode::BAD_REQUEST,
-            t(l, "archive"),
-            &text,
-        ))
-    })?;
+    let (filter, page_no) = filter(&query).map_err(|refused| refused.page(&chrome))?;
     let (kind, player) = (filter.kind.clone(), filter.player);
     let games = db(&state, &chrome, move |conn| archive(conn, &filter)).await?;
     Ok(respond(
@@ -160,18 +163,17 @@ mod tests {
     }
 
     #[test]
-    fn a_bad_filter_says_what_is_wrong() {
-        assert!(
-            filter(&q("chess", "", None))
-                .unwrap_err()
-                .starts_with("kind")
-        );
-        assert!(
-            filter(&q("", "nobody", None))
-                .unwrap_err()
-                .starts_with("player")
-        );
-        assert!(filter(&q("", "", Some(0))).unwrap_err().starts_with("page"));
+    fn a_bad_filter_names_its_parameter_and_what_it_takes() {
+        let refused = |q: ArchiveQuery| filter(&q).expect_err("refused");
+        let kind = refused(q("chess", "", None));
+        assert_eq!(kind.field, "kind");
+        assert!(matches!(&kind.accepts, Accepts::OneOf(k) if k.contains(&"lancaster")));
+        assert_eq!(refused(q("", "nobody", None)).field, "player");
+        for page in [0, 10_001] {
+            let refused = refused(q("", "", Some(page)));
+            assert_eq!(refused.field, "page");
+            assert_eq!(refused.accepts, Accepts::Range(1, 10_000));
+        }
         let (f, page) = filter(&q("lancaster", "", Some(3))).unwrap();
         assert_eq!(
             (f.kind.as_deref(), f.offset, page),

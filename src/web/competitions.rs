@@ -4,7 +4,7 @@
 //! competition, the Start button and the director's actions. Every button is a form that posts
 //! to the same services as the API.
 
-use super::extract::{Fields, Form, PageError, Params, Reader, SignedIn, db};
+use super::extract::{Accepts, Fields, Form, PageError, Params, Reader, SignedIn, Unaccepted, db};
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
 // A competition's creation form invites as a game's does: `invite` may come more than once.
@@ -57,17 +57,7 @@ pub async fn list_page(
 ) -> Result<HttpResponse, PageError> {
     let chrome = reader.chrome;
     let l = chrome.locale;
-    let status = match query.status.as_deref().filter(|s| !s.is_empty()) {
-        None => None,
-        Some(s) => Some(Status::parse(s).ok_or_else(|| {
-            PageError::from_response(message(
-                &chrome,
-                StatusCode::BAD_REQUEST,
-                t(l, "competitions"),
-                &format!("status: “{s}” is not a competition status"),
-            ))
-        })?),
-    };
+    let status = status_asked(&query).map_err(|refused| refused.page(&chrome))?;
     let list = db(&state, &chrome, move |conn| {
         service::list(conn, status, None, 200)
     })
@@ -80,6 +70,19 @@ pub async fn list_page(
             listing(&chrome, &list, status),
         ),
     ))
+}
+
+/// The status a list's query asks for (none: every competition), or the refusal naming it.
+fn status_asked(q: &ListQuery) -> Result<Option<Status>, Unaccepted> {
+    let asked = q.status.as_deref().filter(|s| !s.is_empty());
+    asked
+        .map(|s| {
+            Status::parse(s).ok_or_else(|| Unaccepted {
+                field: "status",
+                accepts: Accepts::OneOf(Status::ALL.iter().map(|s| s.as_str()).collect()),
+            })
+        })
+        .transpose()
 }
 
 fn listing(chrome: &Chrome, list: &[CompetitionSummary], status: Option<Status>) -> Markup {

@@ -8,7 +8,8 @@
 //! [`Fields`], and [`Params`], read into a handler's own type): a field given more than once,
 //! where its form has it once, is refused with a page naming it ([`Repeated`]) before the handler
 //! runs, so nothing guesses which value was meant; so is a parameter whose value the handler's
-//! type cannot read ([`Unreadable`]).
+//! type cannot read ([`Unreadable`]). A value that reads but that the page does not take (page
+//! 0) only the handler can judge: it answers [`Unaccepted`], the same refusal in its own shell.
 
 use super::account::sign_in_page;
 use super::i18n::{request_locale, t};
@@ -321,10 +322,14 @@ fn named(field: &str) -> String {
     }
 }
 
-/// A 400 page in `locale` saying `text`.
-fn bad_request(locale: Locale, text: &str) -> HttpResponse {
-    let chrome = Chrome::anonymous(locale);
-    message(&chrome, StatusCode::BAD_REQUEST, t(locale, "error"), text)
+/// A 400 page in `chrome` saying `text`.
+fn bad_request(chrome: &Chrome, text: &str) -> HttpResponse {
+    message(
+        chrome,
+        StatusCode::BAD_REQUEST,
+        t(chrome.locale, "error"),
+        text,
+    )
 }
 
 impl Repeated {
@@ -351,7 +356,7 @@ impl ResponseError for Repeated {
     }
 
     fn error_response(&self) -> HttpResponse {
-        bad_request(self.locale, &self.sentence(self.locale))
+        bad_request(&Chrome::anonymous(self.locale), &self.sentence(self.locale))
     }
 }
 
@@ -390,7 +395,62 @@ impl ResponseError for Unreadable {
     }
 
     fn error_response(&self) -> HttpResponse {
-        bad_request(self.locale, &self.sentence(self.locale))
+        bad_request(&Chrome::anonymous(self.locale), &self.sentence(self.locale))
+    }
+}
+
+/// What a page's query parameter takes, as a refusal says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Accepts {
+    /// A whole number from the first to the second, both included.
+    Range(i64, i64),
+    /// One of these words (codes, the same in every language).
+    OneOf(Vec<&'static str>),
+    /// What the catalogue's key says (a player's id).
+    Described(&'static str),
+}
+
+impl Accepts {
+    /// The numbers of `range`, as a refusal names them (the same range the check reads).
+    pub fn range<T: Copy + Into<i64>>(range: &std::ops::RangeInclusive<T>) -> Accepts {
+        Accepts::Range((*range.start()).into(), (*range.end()).into())
+    }
+
+    /// What is taken, in `l`.
+    fn said(&self, l: Locale) -> String {
+        match self {
+            Accepts::Range(from, to) => t(l, "accepts_range")
+                .replace("{from}", &from.to_string())
+                .replace("{to}", &to.to_string()),
+            Accepts::OneOf(words) => t(l, "accepts_one_of").replace("{values}", &words.join(", ")),
+            Accepts::Described(key) => t(l, key).to_owned(),
+        }
+    }
+}
+
+/// A query parameter of a page's address that the page reads but whose value it does not take
+/// (page 0, a status there is none of): 400, as a page in the reader's language naming the
+/// parameter and what it takes, never the value (a link's may hold anything, and a page that
+/// repeats it lends the site's voice to whatever it says). Unlike [`Repeated`] and
+/// [`Unreadable`], only the handler can tell (the value reads), so it answers in the handler's
+/// shell: a signed-in reader's language is their account's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unaccepted {
+    pub field: &'static str,
+    pub accepts: Accepts,
+}
+
+impl Unaccepted {
+    /// The refusal's sentence in `l`.
+    pub fn sentence(&self, l: Locale) -> String {
+        t(l, "address_field_unaccepted")
+            .replace("{field}", self.field)
+            .replace("{accepted}", &self.accepts.said(l))
+    }
+
+    /// The refusal as the page answers it, in `chrome`.
+    pub fn page(&self, chrome: &Chrome) -> PageError {
+        PageError::from_response(bad_request(chrome, &self.sentence(chrome.locale)))
     }
 }
 

@@ -1,9 +1,10 @@
 //! `GET /lobby`: games waiting for players with open seats, each with a button to take one.
 
-use super::extract::{PageError, Params, SignedIn, db};
+use super::extract::{Accepts, PageError, Params, SignedIn, Unaccepted, db};
 use super::i18n::t;
 use super::layout::{page, respond};
-use crate::routes::games::{LobbyQuery, lobby_filter};
+use crate::engine::registry::GameKind;
+use crate::routes::games::{LOBBY_LIMIT, LOBBY_SEATS, LobbyParam, LobbyQuery, lobby_filter};
 use crate::services::games::lobby::lobby;
 use crate::state::AppState;
 use actix_web::http::StatusCode;
@@ -31,7 +32,7 @@ pub async fn lobby_page(
     // A form's "any game" is an empty kind.
     let kind = kind.filter(|k| !k.is_empty());
     let filter = lobby_filter(&LobbyQuery { kind, seats, limit })
-        .map_err(|e| PageError::api(&me.chrome, &e))?;
+        .map_err(|refused| unaccepted(refused).page(&me.chrome))?;
     let games = db(&state, &me.chrome, move |conn| lobby(conn, user, &filter)).await?;
     let body = html! {
         h1 { (t(l, "lobby")) }
@@ -54,4 +55,18 @@ pub async fn lobby_page(
         StatusCode::OK,
         page(&me.chrome, t(l, "lobby"), body),
     ))
+}
+
+/// The API's refusal of a lobby query as the page says it: the parameter and what it takes, from
+/// the ranges the API's check reads.
+fn unaccepted(refused: LobbyParam) -> Unaccepted {
+    let accepts = match refused {
+        LobbyParam::Kind => Accepts::OneOf(GameKind::ALL.iter().map(|k| k.as_str()).collect()),
+        LobbyParam::Seats => Accepts::range(&LOBBY_SEATS),
+        LobbyParam::Limit => Accepts::range(&LOBBY_LIMIT),
+    };
+    Unaccepted {
+        field: refused.name(),
+        accepts,
+    }
 }

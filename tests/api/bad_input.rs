@@ -387,6 +387,16 @@ async fn world() -> World {
     .await;
     let table = app.table().await;
     let cyd = app.user("cyd@example.test", "Cyd").await;
+    // Cyd reads in Italian: a page's refusal speaks a signed-in reader's language.
+    let italian = app
+        .call(
+            Method::PUT,
+            "/api/v1/me",
+            Some(&cyd),
+            Some(json!({"locale": "it"})),
+        )
+        .await;
+    assert_eq!(italian.status, 200, "{}", italian.text);
     let (mover, g) = app.mover(&table).await;
     let token = table.tokens[mover].clone();
     let email = ["ada@example.test", "bruno@example.test"][mover];
@@ -632,6 +642,12 @@ enum Expect {
     Problem(u16, &'static str),
     /// Anything but a 5xx (an unknown query parameter is ignored).
     Harmless,
+    /// 400 as a page that says `said` (in the reader's language, naming the parameter and what it
+    /// takes) and does not repeat the value given, `value`.
+    Named {
+        said: &'static str,
+        value: &'static str,
+    },
 }
 
 #[derive(Debug)]
@@ -725,6 +741,34 @@ fn not_strings(v: &str, required: bool) -> Vec<Value> {
         out.push(Value::Null);
     }
     out
+}
+
+/// A page's address whose parameter `value` reads but is not taken: refused with a page in
+/// `lang` (a visitor's Accept-Language; a signed-in reader's account's language wins) that says
+/// `said`.
+fn not_taken(
+    path: String,
+    sender: Sender,
+    lang: &'static str,
+    said: &'static str,
+    value: &'static str,
+) -> Case {
+    Case {
+        label: format!(
+            "a value not taken, Accept-Language {lang}: {}",
+            short(&path)
+        ),
+        method: "GET",
+        path,
+        sender,
+        content_type: None,
+        headers: vec![
+            ("Accept", "text/html".to_owned()),
+            ("Accept-Language", lang.to_owned()),
+        ],
+        body: None,
+        expect: Expect::Named { said, value },
+    }
 }
 
 /// What a route needs to be sent well, and how to spoil its fields.
@@ -1102,6 +1146,22 @@ fn plan(w: &World, route: &Route) -> Plan {
                     v
                 }),
             ];
+            p.extra = vec![
+                not_taken(
+                    "/archive?kind=magnate&page=90210".to_owned(),
+                    Sender::Nobody,
+                    "fr",
+                    "son paramètre « page » a une valeur que cette page n'accepte pas ; elle accepte un nombre entier de 1 à 10000",
+                    "90210",
+                ),
+                not_taken(
+                    "/archive?kind=zq9x".to_owned(),
+                    Sender::Nobody,
+                    "es",
+                    "su parámetro «kind» tiene un valor que esta página no admite; admite uno de estos valores: magnate",
+                    "zq9x",
+                ),
+            ];
             p
         }
         ("GET", "/api/v1/lobby" | "/lobby") => {
@@ -1123,6 +1183,17 @@ fn plan(w: &World, route: &Route) -> Plan {
                     v
                 }),
             ];
+            if route.path == "/lobby" {
+                // Cyd reads in Italian (the world sets it); the browser's French is not the
+                // account's language.
+                p.extra = vec![not_taken(
+                    "/lobby?kind=lancaster&seats=9917".to_owned(),
+                    Sender::Cookie(w.cyd_cookie.clone()),
+                    "fr",
+                    "il suo parametro «seats» ha un valore che questa pagina non accetta; accetta un numero intero da 1 a 16",
+                    "9917",
+                )];
+            }
             p
         }
         ("POST", "/api/v1/games/{id}/decline") => {
@@ -1569,6 +1640,13 @@ fn plan(w: &World, route: &Route) -> Plan {
                 v.push("nope".to_owned());
                 v
             })];
+            p.extra = vec![not_taken(
+                "/competitions?status=zq9x".to_owned(),
+                Sender::Nobody,
+                "it",
+                "il suo parametro «status» ha un valore che questa pagina non accetta; accetta uno di questi valori: registering, running, paused, finished",
+                "zq9x",
+            )];
             p
         }
         ("GET", "/competitions/new") => Plan::new(cookie),
@@ -2490,7 +2568,7 @@ impl Sweep<'_> {
                     wrong.push(format!("answered {}", r.status));
                 }
             }
-            Expect::Refused | Expect::Problem(..) => {
+            Expect::Refused | Expect::Problem(..) | Expect::Named { .. } => {
                 if !(400..500).contains(&r.status) {
                     wrong.push(format!("answered {}, not a 4xx", r.status));
                 }
@@ -2504,6 +2582,17 @@ impl Sweep<'_> {
                 r.status,
                 r.code()
             ));
+        }
+        if let Expect::Named { said, value } = c.expect {
+            if r.status != 400 || !r.header("content-type").starts_with("text/html") {
+                wrong.push(format!("answered {}, not a 400 page", r.status));
+            }
+            if !r.text.contains(said) {
+                wrong.push(format!("does not say {said:?}"));
+            }
+            if r.text.contains(value) {
+                wrong.push(format!("repeats the value {value:?}"));
+            }
         }
         if is_api(route.path) && (400..500).contains(&r.status) {
             let problem = r

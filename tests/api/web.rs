@@ -1982,6 +1982,104 @@ async fn a_page_address_with_empty_or_foreign_parameters_is_served() {
     }
 }
 
+/// A page's query parameter whose value reads but that the page does not take (more seats than a
+/// game has, page 0, a status there is none of) is refused as one it cannot read is: 400, a page
+/// in the reader's language (a signed-in reader's account's) naming the parameter and what it
+/// takes, never repeating the value; the API keeps its problem.
+#[actix_web::test]
+async fn a_page_address_whose_parameter_is_not_taken_is_a_400_page_naming_what_it_takes() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let spanish = app
+        .call(
+            Method::PUT,
+            "/api/v1/me",
+            Some(&table.tokens[0]),
+            Some(serde_json::json!({"locale": "es"})),
+        )
+        .await;
+    assert_eq!(spanish.status, 200, "{}", spanish.text);
+    let ada = signed_in(&app, &table.tokens[0], "ada@example.test").await;
+    // (path, Accept-Language of a visitor or "" for Ada, what the page says, the value given)
+    let cases = [
+        (
+            "/lobby?seats=9917",
+            "",
+            "su parámetro «seats» tiene un valor que esta página no admite; admite un número entero de 1 a 16",
+            "9917",
+        ),
+        (
+            "/lobby?kind=magnate&limit=7919",
+            "",
+            "su parámetro «limit» tiene un valor que esta página no admite; admite un número entero de 1 a 200",
+            "7919",
+        ),
+        (
+            "/lobby?kind=zq9x",
+            "",
+            "su parámetro «kind» tiene un valor que esta página no admite; admite uno de estos valores: magnate, lancaster",
+            "zq9x",
+        ),
+        (
+            "/archive?page=90210",
+            "fr",
+            "son paramètre « page » a une valeur que cette page n'accepte pas ; elle accepte un nombre entier de 1 à 10000",
+            "90210",
+        ),
+        (
+            "/archive?kind=zq9x",
+            "it",
+            "il suo parametro «kind» ha un valore che questa pagina non accetta; accetta uno di questi valori: magnate, lancaster",
+            "zq9x",
+        ),
+        (
+            "/archive?player=zq9x",
+            "es",
+            "su parámetro «player» tiene un valor que esta página no admite; admite el identificador de un jugador",
+            "zq9x",
+        ),
+        (
+            "/competitions?status=zq9x",
+            "it",
+            "il suo parametro «status» ha un valore che questa pagina non accetta; accetta uno di questi valori: registering, running, paused, finished",
+            "zq9x",
+        ),
+    ];
+    for (path, lang, said, value) in cases {
+        let mut headers = vec![("Accept", "text/html")];
+        if lang.is_empty() {
+            headers.push(("Cookie", ada.as_str()));
+        } else {
+            headers.push(("Accept-Language", lang));
+        }
+        let r = app.send(Method::GET, path, None, &headers, None).await;
+        assert_eq!(r.status, 400, "{path}: {}", r.text);
+        assert!(r.header("content-type").starts_with("text/html"), "{path}");
+        assert!(r.text.contains(said), "{path}: {}", r.text);
+        assert!(!r.text.contains(value), "{path}: {}", r.text);
+    }
+    // The API's lobby answers the same queries with its problem, as api.md has it.
+    for (query, detail) in [
+        ("seats=9917", "seats: from 1 to 16"),
+        ("limit=7919", "limit: from 1 to 200"),
+    ] {
+        let r = app
+            .get(&format!("/api/v1/lobby?{query}"), Some(&table.tokens[0]))
+            .await;
+        r.assert_problem(422, "validation_failed");
+        assert_eq!(r.json["detail"], detail, "{query}");
+    }
+    let r = app
+        .get("/api/v1/lobby?kind=zq9x", Some(&table.tokens[0]))
+        .await;
+    r.assert_problem(422, "validation_failed");
+    let detail = r.json["detail"].as_str().unwrap_or("");
+    assert!(
+        detail.starts_with("kind: “zq9x” is not one of magnate, lancaster"),
+        "{detail}"
+    );
+}
+
 /// A page's query parameter whose value the page cannot read (a word where it takes a number) is
 /// refused with 400 and a page in the reader's language naming the parameter, never repeating
 /// the value nor serde's words.

@@ -66,6 +66,13 @@ pub enum Status {
 }
 
 impl Status {
+    pub const ALL: [Status; 4] = [
+        Status::Registering,
+        Status::Running,
+        Status::Paused,
+        Status::Finished,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Status::Registering => "registering",
@@ -76,14 +83,7 @@ impl Status {
     }
 
     pub fn parse(s: &str) -> Option<Status> {
-        [
-            Status::Registering,
-            Status::Running,
-            Status::Paused,
-            Status::Finished,
-        ]
-        .into_iter()
-        .find(|x| x.as_str() == s)
+        Status::ALL.into_iter().find(|x| x.as_str() == s)
     }
 }
 
