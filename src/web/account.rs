@@ -4,7 +4,7 @@
 use super::extract::{Fields, Form, PageError, Params, SignedIn, db};
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
-use super::play::{chrome_of, error_page};
+use super::play::{chrome_of, error_page, link_error};
 use super::session;
 use crate::domain::{DisplayName, EmailAddress, GameId, Locale, UserId};
 use crate::error::ApiError;
@@ -500,11 +500,8 @@ pub async fn invitation(
             ),
         });
     };
-    if let Some(token) = &query.t
-        && let Err(e) = invite_is_for(&state, user, game, token).await
-    {
-        let refused = forbidden(&chrome, t(chrome.locale, "link_refused"), &e);
-        return Err(PageError::from_response(refused));
+    if let Some(token) = &query.t {
+        invite_is_for(&state, &chrome, user, game, token).await?;
     }
     // No game, no invitation to accept: 404, not a form that can only fail.
     db(&state, &chrome, move |conn| games::kind_name(conn, game)).await?;
@@ -513,67 +510,52 @@ pub async fn invitation(
 }
 
 /// An invitation link whose invitation still stands passes; an accepted one goes to the game
-/// (a 303 as the "error"); a withdrawn, declined or forged one answers 403.
+/// (a 303 as the "error"); a withdrawn, declined or forged one answers 403, saying why in `l`.
 async fn link_stands(
     state: &AppState,
     l: Locale,
     game: GameId,
     token: &str,
 ) -> Result<(), PageError> {
-    let refused = |reason: &str| {
-        let chrome = Chrome::anonymous(l);
-        PageError::from_response(message(
-            &chrome,
-            StatusCode::FORBIDDEN,
-            t(l, "link_refused"),
-            reason,
-        ))
-    };
-    match invitation_state(state, game, token).await {
-        Ok(InvitationState::Stands) => Ok(()),
-        Ok(InvitationState::Taken) => Err(PageError::from_response(see_other(&format!(
-            "/play/{game}"
-        )))),
-        Ok(InvitationState::Gone) => Err(refused(t(l, "link_withdrawn"))),
-        Err(reason) => Err(refused(&reason)),
-    }
-}
-
-/// What became of an invitation link's invitation; a link that is not one says why.
-async fn invitation_state(
-    state: &AppState,
-    game: GameId,
-    token: &str,
-) -> Result<InvitationState, String> {
+    let chrome = Chrome::anonymous(l);
+    let refused =
+        |reason: &str| PageError::from_response(forbidden(&chrome, t(l, "link_refused"), reason));
     let (seat, digest) = state
         .links
         .invite_seat(token, game)
-        .map_err(|e| e.to_string())?;
-    crate::db::run(&state.pool, move |conn| {
+        .map_err(|e| refused(link_error(l, e)))?;
+    let standing = db(state, &chrome, move |conn| {
         games::invitations::invitation_state(conn, game, seat, &digest).map_err(ApiError::from)
     })
-    .await
-    .map_err(|e| ApiError::from(e).to_string())
+    .await?;
+    match standing {
+        InvitationState::Stands => Ok(()),
+        InvitationState::Taken => Err(PageError::from_response(see_other(&format!(
+            "/play/{game}"
+        )))),
+        InvitationState::Gone => Err(refused(t(l, "link_withdrawn"))),
+    }
 }
 
-/// Whether the signed-in `user` is the address an invitation link was sent to; else why not.
+/// Whether the signed-in `user` is the address an invitation link was sent to; else 403 saying
+/// why in `chrome`.
 async fn invite_is_for(
     state: &AppState,
+    chrome: &Chrome,
     user: UserId,
     game: GameId,
     token: &str,
-) -> Result<(), String> {
+) -> Result<(), PageError> {
     let (token, links) = (token.to_owned(), state.links.clone());
-    let checked = crate::db::run(&state.pool, move |conn| {
+    let checked = db(state, chrome, move |conn| {
         let account = crate::services::accounts::get(conn, user)?;
-        Ok::<_, ApiError>(links.verify_invite(&token, game, &account.email))
+        Ok(links.verify_invite(&token, game, &account.email))
     })
-    .await;
-    match checked {
-        Ok(Ok(_)) => Ok(()),
-        Ok(Err(e)) => Err(e.to_string()),
-        Err(e) => Err(ApiError::from(e).to_string()),
-    }
+    .await?;
+    checked.map(|_seat| ()).map_err(|e| {
+        let l = chrome.locale;
+        PageError::from_response(forbidden(chrome, t(l, "link_refused"), link_error(l, e)))
+    })
 }
 
 /// The accept and decline forms of a signed-in invitee.
@@ -660,7 +642,7 @@ pub async fn join_as_new_player(
         return refuse(StatusCode::UNPROCESSABLE_ENTITY, t(l, "invalid_form"));
     };
     if let Err(e) = state.links.verify_invite(&token, game, address.as_str()) {
-        return refuse(StatusCode::FORBIDDEN, &e.to_string());
+        return refuse(StatusCode::FORBIDDEN, link_error(l, e));
     }
     match register_and_join(&state, address, display, l, game).await {
         Ok((user, sid)) => {

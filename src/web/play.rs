@@ -126,9 +126,7 @@ async fn landing(state: &AppState, req: &HttpRequest, game: GameId, token: &str)
     let l = super::i18n::request_locale(req);
     let grant = match state.links.verify_play_link(token, game) {
         Ok(grant) => grant,
-        Err(LinkError::Expired) => return link_refused(l, game, t(l, "link_expired")),
-        Err(LinkError::OtherGame) => return link_refused(l, game, t(l, "link_other_game")),
-        Err(LinkError::Invalid) => return link_refused(l, game, t(l, "link_invalid")),
+        Err(e) => return link_refused(l, game, link_error(l, e)),
     };
     let holds = crate::db::run(&state.pool, move |conn| {
         let holds = crate::services::games::invitations::grant_holds(conn, grant)?;
@@ -149,6 +147,18 @@ async fn landing(state: &AppState, req: &HttpRequest, game: GameId, token: &str)
         Ok(false) => link_refused(l, game, t(l, "link_withdrawn")),
         Err(e) => error_page(&Chrome::anonymous(l), &ApiError::from(e)),
     }
+}
+
+/// Why a play or invitation link is refused, in `l` (the error's own words are English).
+pub(super) fn link_error(l: Locale, e: LinkError) -> &'static str {
+    t(
+        l,
+        match e {
+            LinkError::Expired => "link_expired",
+            LinkError::OtherGame => "link_other_game",
+            LinkError::Invalid => "link_invalid",
+        },
+    )
 }
 
 /// 403: a play link that does not (or no longer) open its game, with a way to sign in.

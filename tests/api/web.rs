@@ -978,6 +978,77 @@ async fn a_signed_in_account_without_a_seat_watches_without_hands_or_forms() {
     assert!(other.text.contains("href=\"/sign-in?next=/play/"));
 }
 
+/// An invitation link that cannot seat its reader (mangled, expired, another game's, or another
+/// address's) says why in the reader's language, as a play link does.
+#[actix_web::test]
+async fn a_refused_invitation_link_says_why_in_the_readers_language() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let g = app
+            .post(
+                "/api/v1/games",
+                Some(&ada),
+                serde_json::json!({"kind": "magnate", "invite": ["carla@example.test"]}),
+            )
+            .await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        games.push(g.json["id"].as_str().unwrap().to_owned());
+    }
+    let (id, game) = (&games[0], GameId(games[0].parse().unwrap()));
+    let other = GameId(games[1].parse().unwrap());
+    let token = app.links.invite_link(game, 1, "carla@example.test", 600);
+    let visitor = |lang: &'static str| [("Accept", "text/html"), ("Accept-Language", lang)];
+    for (link, said) in [
+        (format!("{token}x"), "El enlace no es válido."),
+        (
+            app.links.invite_link(game, 1, "carla@example.test", -600),
+            "El enlace ha caducado.",
+        ),
+        (
+            app.links.invite_link(other, 1, "carla@example.test", 600),
+            "El enlace es de otra partida.",
+        ),
+    ] {
+        let path = format!("/invitations/{id}?t={link}");
+        let r = app
+            .send(Method::GET, &path, None, &visitor("es"), None)
+            .await;
+        assert_eq!(r.status, 403, "{said}: {}", r.text);
+        assert!(r.text.contains(said), "{said}: {}", r.text);
+    }
+    // Carla's link opened by Bruno, signed in and reading French.
+    let french = app
+        .call(
+            Method::PUT,
+            "/api/v1/me",
+            Some(&bruno),
+            Some(serde_json::json!({"locale": "fr"})),
+        )
+        .await;
+    assert_eq!(french.status, 200, "{}", french.text);
+    let cookie = signed_in(&app, &bruno, "bruno@example.test").await;
+    let r = page(&app, &format!("/invitations/{id}?t={token}"), &cookie).await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert!(r.text.contains("Le lien n'est pas valide."), "{}", r.text);
+    // Carla's link used to join as another address.
+    let mut headers = visitor("it").to_vec();
+    headers.push(FORM);
+    let r = app
+        .send(
+            Method::POST,
+            &format!("/invitations/{id}/new"),
+            None,
+            &headers,
+            Some(format!("t={token}&name=Eve&email=eve%40example.test").into_bytes()),
+        )
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert!(r.text.contains("Il link non è valido."), "{}", r.text);
+}
+
 #[actix_web::test]
 async fn an_invited_address_without_an_account_joins_from_the_invitation_page() {
     let app = spawn_app().await;
