@@ -1,7 +1,7 @@
 //! The account pages: sign in by email link, my games ("your move" first), create a game, accept
 //! an invitation, notification preferences.
 
-use super::extract::{Fields, Form, PageError, Params, SignedIn, db};
+use super::extract::{Accepts, Fields, Form, PageError, Params, SignedIn, Unfit, db, unfit};
 use super::i18n::{request_locale, t};
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
 use super::play::{chrome_of, error_page, link_error};
@@ -41,6 +41,15 @@ pub(super) async fn signed_in(
     req: &HttpRequest,
 ) -> Option<(UserId, String, Chrome)> {
     let (user, cookie) = session::account(state, req)?;
+    live_session(state, user, cookie).await
+}
+
+/// `user`'s account session `cookie`, when it has not ended, with its page shell.
+pub(super) async fn live_session(
+    state: &AppState,
+    user: UserId,
+    cookie: String,
+) -> Option<(UserId, String, Chrome)> {
     let st = state.clone();
     let token = cookie.clone();
     let mut chrome = crate::db::run(&state.pool, move |conn| {
@@ -355,7 +364,7 @@ pub(super) fn link_limit(
         chrome,
         actix_web::ResponseError::status_code(&e),
         t(chrome.locale, "sign_in"),
-        &e.to_string(),
+        &super::play::limited(chrome.locale, retry),
     );
     Some(with_retry_after(page, e.retry_after_s()))
 }
@@ -801,8 +810,12 @@ fn hours(seconds: &[i32]) -> String {
     h.join(", ")
 }
 
-/// "24, 2, 0.5" as seconds; a refusal names what is wrong.
-fn parse_hours(text: &str) -> Result<Vec<i64>, String> {
+/// "24, 2, 0.5" as seconds; a refusal names the field and what it takes.
+fn parse_hours(text: &str) -> Result<Vec<i64>, Unfit> {
+    let refused = || {
+        let accepts = Accepts::Counted("accepts_reminders", notifications::MAX_REMINDERS);
+        unfit("reminders", accepts)
+    };
     let hours = text
         .split(',')
         .map(str::trim)
@@ -812,16 +825,12 @@ fn parse_hours(text: &str) -> Result<Vec<i64>, String> {
                 .ok()
                 .filter(|h| h.is_finite() && *h > 0.0 && *h <= 720.0)
                 .map(|h| (h * 3600.0).round() as i64)
-                .ok_or_else(|| format!("reminders: {x:?} is not a number of hours from 0 to 720"))
+                .ok_or_else(refused)
         })
         .collect::<Result<Vec<_>, _>>()?;
     // Said here in the form's words (the service's refusal names the API's field).
     if hours.len() > notifications::MAX_REMINDERS {
-        return Err(format!(
-            "reminders: at most {} times, not {}",
-            notifications::MAX_REMINDERS,
-            hours.len()
-        ));
+        return Err(refused());
     }
     Ok(hours)
 }
@@ -912,6 +921,7 @@ fn apply_settings(
     conn: &mut diesel::PgConnection,
     user: UserId,
     form: &Fields,
+    l: Locale,
 ) -> Result<Result<(), String>, ApiError> {
     let mut problems = Vec::new();
     let chosen = form.get("mode").unwrap_or("");
@@ -920,7 +930,10 @@ fn apply_settings(
         .find(|(m, _)| m.as_str() == chosen)
         .map(|(m, _)| *m);
     if mode.is_none() {
-        problems.push(format!("mode: {chosen:?} is not a choice"));
+        problems.push(unfit(
+            "mail_about_turns",
+            Accepts::Described("accepts_offered_choice"),
+        ));
     }
     // A field the form did not send stays as it is.
     let reminders = match form.get("reminders").map(parse_hours).transpose() {
@@ -931,12 +944,13 @@ fn apply_settings(
         }
     };
     let zone = form.get("time_zone").map(str::trim);
-    if let Some(Err(e)) = zone.map(crate::services::clocks::time_zone) {
-        problems.push(e.to_string());
+    if let Some(Err(_)) = zone.map(crate::services::clocks::time_zone) {
+        problems.push(unfit("time_zone", Accepts::Described("accepts_time_zone")));
     }
     // Checked before anything is written: a refused form changes nothing.
     let Some(mode) = mode.filter(|_| problems.is_empty()) else {
-        return Ok(Err(problems.join("; ")));
+        let said: Vec<String> = problems.iter().map(|p| p.sentence(l)).collect();
+        return Ok(Err(said.join(" ")));
     };
     use diesel::Connection;
     conn.transaction(|conn| {
@@ -962,10 +976,10 @@ pub async fn save_settings(
     form: Form,
 ) -> Result<HttpResponse, PageError> {
     me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
-    let (user, form) = (me.user, form.into_inner());
+    let (user, form, l) = (me.user, form.into_inner(), me.chrome.locale);
     let entered = form.clone();
     let (outcome, s) = db(&state, &me.chrome, move |conn| {
-        let outcome = apply_settings(conn, user, &form)?;
+        let outcome = apply_settings(conn, user, &form, l)?;
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
     })
     .await?;
@@ -991,8 +1005,20 @@ pub async fn save_vacation(
     me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
     let auto = form.get("auto") == Some("on");
     let (user, what) = (me.user, form.get("do").unwrap_or_default().to_owned());
+    // A choice the buttons do not offer is refused by name before anything is written (the
+    // `auto` box too stays as it was).
+    let refused = (!VACATION_CHOICES.contains(&what.as_str())).then(|| {
+        let refused = unfit("vacation", Accepts::Described("accepts_offered_choice"));
+        refused.sentence(me.chrome.locale)
+    });
     let (outcome, s) = db(&state, &me.chrome, move |conn| {
-        let outcome = apply_vacation(conn, user, auto, &what)?;
+        let outcome = match refused {
+            Some(said) => Err((StatusCode::UNPROCESSABLE_ENTITY, said)),
+            None => apply_vacation(conn, user, auto, &what)?.map_err(|e| {
+                let status = actix_web::ResponseError::status_code(&e);
+                (status, e.to_string())
+            }),
+        };
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
     })
     .await?;
@@ -1001,15 +1027,19 @@ pub async fn save_vacation(
             StatusCode::OK,
             settings_page(&me.chrome, &me.csrf, &s, true, None, None),
         ),
-        Err(e) => respond(
-            actix_web::ResponseError::status_code(&e),
-            settings_page(&me.chrome, &me.csrf, &s, false, Some(&e.to_string()), None),
+        Err((status, said)) => respond(
+            status,
+            settings_page(&me.chrome, &me.csrf, &s, false, Some(&said), None),
         ),
     })
 }
 
-/// The vacation form's choice, all or nothing: a refused choice (an unknown `do`, no day left)
-/// leaves the `auto` box as it was too. `Ok(Err(_))` is a refusal to show; `Err` a failure.
+/// The vacation form's buttons (`do`).
+const VACATION_CHOICES: [&str; 3] = ["start", "end", "auto"];
+
+/// The vacation form's choice (one of [`VACATION_CHOICES`]), all or nothing: a refused choice
+/// (no day left) leaves the `auto` box as it was too. `Ok(Err(_))` is a refusal to show; `Err` a
+/// failure.
 fn apply_vacation(
     conn: &mut diesel::PgConnection,
     user: UserId,
@@ -1022,10 +1052,8 @@ fn apply_vacation(
         match what {
             "start" => vacation::start(conn, user, None).map(|_| ()),
             "end" => vacation::end(conn, user).map(|_| ()),
-            "auto" => Ok(()),
-            other => Err(ApiError::Validation(format!(
-                "do: {other:?} is not a choice"
-            ))),
+            // `auto`: the box alone, saved above.
+            _ => Ok(()),
         }
     });
     match outcome {

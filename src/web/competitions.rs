@@ -4,7 +4,9 @@
 //! competition, the Start button and the director's actions. Every button is a form that posts
 //! to the same services as the API.
 
-use super::extract::{Accepts, Fields, Form, PageError, Params, Reader, SignedIn, Unaccepted, db};
+use super::extract::{
+    Accepts, Fields, Form, PageError, Params, Reader, SignedIn, Unaccepted, Unfit, db, unfit,
+};
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
 // A competition's creation form invites as a game's does: `invite` may come more than once.
@@ -19,7 +21,7 @@ use crate::error::ApiError;
 use crate::services::clocks::Clock;
 use crate::services::competitions::{
     self as service, AuditEntry, CompetitionResource, CompetitionSummary, DirectorAction, Entry,
-    NewCompetition, ResultGiven, RoundResource, StandingRow, Status,
+    NAME_MOST, NewCompetition, ResultGiven, RoundResource, StandingRow, Status,
 };
 use crate::state::AppState;
 use actix_web::http::StatusCode;
@@ -148,15 +150,21 @@ pub async fn competition_page(
     Ok(respond(StatusCode::OK, page(&chrome, &c.name, body)))
 }
 
+/// The competition an address names; one that is not an id is not there (404, as any address
+/// with nothing at it, never repeating it).
 fn parse_id(chrome: &Chrome, id: &str) -> Result<Uuid, PageError> {
-    id.parse().map_err(|_| {
-        PageError::from_response(message(
-            chrome,
-            StatusCode::NOT_FOUND,
-            t(chrome.locale, "competitions"),
-            &format!("there is no competition {id:?}"),
-        ))
-    })
+    id.parse().map_err(|_| nothing_here(chrome))
+}
+
+/// 404 in the reader's language: the address names nothing this page has.
+fn nothing_here(chrome: &Chrome) -> PageError {
+    let l = chrome.locale;
+    PageError::from_response(message(
+        chrome,
+        StatusCode::NOT_FOUND,
+        t(l, "not_found"),
+        t(l, "address_not_found"),
+    ))
 }
 
 #[allow(clippy::too_many_arguments, reason = "one page's parts")]
@@ -424,17 +432,11 @@ fn step(
         "withdraw" => Box::new(move |conn| service::leave(conn, user, id, user.0)),
         "start" => Box::new(move |conn| service::start(conn, user, id)),
         "director" => {
-            let (action, reason) = director_action(form).map_err(|text| refused(chrome, &text))?;
+            let (action, reason) = director_action(form)
+                .map_err(|refusal| refused(chrome, &refusal.sentence(chrome.locale)))?;
             Box::new(move |conn| service::act(conn, user, id, action, &reason))
         }
-        _ => {
-            return Err(PageError::from_response(message(
-                chrome,
-                StatusCode::NOT_FOUND,
-                t(chrome.locale, "competitions"),
-                &format!("there is no competition action {what:?}"),
-            )));
-        }
+        _ => return Err(nothing_here(chrome)),
     })
 }
 
@@ -451,43 +453,50 @@ fn field<'a>(form: &'a Fields, name: &str) -> Option<&'a str> {
     form.get(name).map(str::trim).filter(|s| !s.is_empty())
 }
 
-fn uuid_field(form: &Fields, name: &str) -> Result<Uuid, String> {
-    let v = field(form, name).ok_or_else(|| format!("{name}: choose one"))?;
-    v.parse().map_err(|_| format!("{name}: “{v}” is not an id"))
+/// One of the ids a select of the form lists (`label` its label's key).
+fn uuid_field(form: &Fields, name: &str, label: &'static str) -> Result<Uuid, Unfit> {
+    field(form, name)
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| unfit(label, Accepts::Described("accepts_offered_choice")))
 }
 
 /// The director's form as an action.
-fn director_action(form: &Fields) -> Result<(DirectorAction, String), String> {
+fn director_action(form: &Fields) -> Result<(DirectorAction, String), Unfit> {
     let reason = field(form, "reason").unwrap_or("").to_owned();
     let action = match field(form, "action").unwrap_or("") {
         "set_result" => {
-            let places = field(form, "places").ok_or("places: the place of each seat, e.g. 1,2")?;
-            let places = places
+            let places = field(form, "places")
+                .unwrap_or("")
                 .split(',')
                 .map(|p| p.trim().parse::<u32>())
                 .collect::<Result<Vec<u32>, _>>()
-                .map_err(|_| format!("places: “{places}” is not a list of places like 1,2"))?;
+                .map_err(|_| unfit("comp_places", Accepts::Described("accepts_places")))?;
             DirectorAction::SetResult {
-                game: uuid_field(form, "game_id")?,
+                game: uuid_field(form, "game_id", "comp_game")?,
                 given: ResultGiven::Places(places),
             }
         }
         "extend_deadline" => DirectorAction::ExtendDeadline {
-            game: uuid_field(form, "game_id")?,
+            game: uuid_field(form, "game_id", "comp_game")?,
             seconds: field(form, "seconds")
                 .and_then(|s| s.parse().ok())
-                .ok_or("seconds: a number of seconds")?,
+                .ok_or_else(|| unfit("comp_seconds", Accepts::Described("accepts_whole_number")))?,
         },
         "pause" => DirectorAction::Pause,
         "resume" => DirectorAction::Resume,
         "withdraw" => DirectorAction::Withdraw {
-            account: uuid_field(form, "account_id")?,
+            account: uuid_field(form, "account_id", "comp_player")?,
         },
         "disqualify" => DirectorAction::Disqualify {
-            account: uuid_field(form, "account_id")?,
+            account: uuid_field(form, "account_id", "comp_player")?,
         },
         "finalise" => DirectorAction::Finalise,
-        other => return Err(format!("action: “{other}” is not a director action")),
+        _ => {
+            return Err(unfit(
+                "comp_action",
+                Accepts::Described("accepts_offered_choice"),
+            ));
+        }
     };
     Ok((action, reason))
 }
@@ -557,21 +566,50 @@ fn new_page(chrome: &Chrome, csrf: &str, error: Option<&str>, entered: &Fields) 
     page(chrome, t(l, "new_competition"), body)
 }
 
-fn number<T: std::str::FromStr>(form: &Fields, name: &str, default: T) -> Result<T, String> {
+/// A number field (`label` its label's key); empty is `default`.
+fn number<T: std::str::FromStr>(
+    form: &Fields,
+    name: &str,
+    label: &'static str,
+    default: T,
+) -> Result<T, Unfit> {
     match field(form, name) {
         None => Ok(default),
         Some(v) => v
             .parse()
-            .map_err(|_| format!("{name}: “{v}” is not a number")),
+            .map_err(|_| unfit(label, Accepts::Described("accepts_whole_number"))),
     }
 }
 
+/// A field whose value is one of the choices its select offers.
+fn offered(label: &'static str) -> Unfit {
+    unfit(label, Accepts::Described("accepts_offered_choice"))
+}
+
+/// The form's invitations: addresses, each once (the service's refusal of one given twice
+/// repeats it).
+fn invitations(form: &Fields) -> Result<Vec<EmailAddress>, Unfit> {
+    let refused = || unfit("comp_invite", Accepts::Described("accepts_addresses"));
+    let mut invite: Vec<EmailAddress> = Vec::new();
+    let given = invited(form).join("\n");
+    for text in given.split([',', '\n', ' ', ';']).map(str::trim) {
+        if text.is_empty() {
+            continue;
+        }
+        let address = EmailAddress::parse(text).map_err(|_| refused())?;
+        if invite.contains(&address) {
+            return Err(refused());
+        }
+        invite.push(address);
+    }
+    Ok(invite)
+}
+
 /// The form as a competition request.
-fn new_request(form: &Fields, min_clock: i64) -> Result<NewCompetition, String> {
-    let kind_name = field(form, "kind").unwrap_or(GameKind::ALL[0].as_str());
-    let kind = GameKind::parse(kind_name)
-        .ok_or_else(|| format!("kind: there is no game “{kind_name}”"))?;
-    let rounds: u32 = number(form, "rounds", 5)?;
+fn new_request(form: &Fields, min_clock: i64) -> Result<NewCompetition, Unfit> {
+    let kind = GameKind::parse(field(form, "kind").unwrap_or(GameKind::ALL[0].as_str()))
+        .ok_or_else(|| offered("game"))?;
+    let rounds: u32 = number(form, "rounds", "comp_rounds", 5)?;
     let format = match field(form, "format").unwrap_or("swiss") {
         "swiss" => Format::Swiss { rounds },
         "round_robin" => Format::RoundRobin {
@@ -585,7 +623,7 @@ fn new_request(form: &Fields, min_clock: i64) -> Result<NewCompetition, String> 
         "knockout" => Format::Knockout { games_per_match: 1 },
         "knockout_2" => Format::Knockout { games_per_match: 2 },
         "league" => Format::League {
-            division_size: number(form, "division_size", 8)?,
+            division_size: number(form, "division_size", "comp_division_size", 8)?,
             promote: 2,
             relegate: 2,
         },
@@ -595,44 +633,56 @@ fn new_request(form: &Fields, min_clock: i64) -> Result<NewCompetition, String> 
                 .split(',')
                 .map(|s| s.trim().parse::<usize>())
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|_| "table sizes: a list like 3,4".to_owned())?,
+                .map_err(|_| {
+                    unfit(
+                        "comp_table_sizes",
+                        Accepts::Described("accepts_table_sizes"),
+                    )
+                })?,
             rounds,
         },
-        other => return Err(format!("format: “{other}” is not a format")),
+        _ => return Err(offered("comp_format")),
     };
     let entry = match field(form, "entry").unwrap_or("invite") {
         "open" => Entry::Open,
         "invite" => Entry::Invite,
-        other => return Err(format!("entry: “{other}” is not a kind of entry")),
+        _ => return Err(offered("comp_entry")),
     };
-    let invite = invited(form)
-        .join("\n")
-        .split([',', '\n', ' ', ';'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|a| EmailAddress::parse(a).map_err(|e| format!("invite: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let tie_breaks = field(form, "tie_breaks")
+    let invite = invitations(form)?;
+    let mut tie_breaks: Vec<TieBreak> = Vec::new();
+    let tie_breaks_refused = || {
+        let names = TieBreak::ALL.iter().map(|tb| tb.name()).collect();
+        unfit("comp_tie_breaks", Accepts::List(names))
+    };
+    for text in field(form, "tie_breaks")
         .unwrap_or("")
         .split(',')
         .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<TieBreak>()
-                .map_err(|e| format!("tie-breaks: {e}"))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    {
+        if text.is_empty() {
+            continue;
+        }
+        let tb = text.parse::<TieBreak>().map_err(|_| tie_breaks_refused())?;
+        if tie_breaks.contains(&tb) {
+            return Err(tie_breaks_refused());
+        }
+        tie_breaks.push(tb);
+    }
+    let clock_refused = || unfit("clock", Accepts::Described("accepts_offered_clock"));
     let clock_key = field(form, "clock").unwrap_or("per_move_3d");
     let clock = super::new_game::clock_choices()
         .into_iter()
-        .find(|(key, _)| *key == clock_key)
-        .ok_or_else(|| format!("clock: “{clock_key}” is not one of the offered clocks"))?
+        .find(|(key, _)| *key == clock_key && *key != "none")
+        .ok_or_else(clock_refused)?
         .1;
+    // Checked here as the service checks it: its refusal is in English.
+    let name = crate::domain::one_line_text("name", form.get("name").unwrap_or(""), NAME_MOST)
+        .map_err(|_| unfit("comp_name", Accepts::Counted("accepts_one_line", NAME_MOST)))?;
     Ok(NewCompetition {
-        name: field(form, "name").unwrap_or("").to_owned(),
+        name,
         kind,
         options: serde_json::Value::Null,
-        clock: Clock::from_request(Some(&clock), min_clock).map_err(|e| e.to_string())?,
+        clock: Clock::from_request(Some(&clock), min_clock).map_err(|_| clock_refused())?,
         rated: form.has("rated"),
         format,
         entry,
@@ -665,7 +715,7 @@ pub async fn create(
     }
     let request = match new_request(&form, state.settings.games.clock_min_seconds) {
         Ok(r) => r,
-        Err(text) => return refuse(&text),
+        Err(refusal) => return refuse(&refusal.sentence(me.chrome.locale)),
     };
     let user = me.user;
     let created = crate::db::run(&state.pool, move |conn| {

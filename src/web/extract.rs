@@ -22,8 +22,9 @@ use crate::state::AppState;
 use actix_web::body::MessageBody;
 use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
-use actix_web::{FromRequest, HttpRequest, HttpResponse, ResponseError, web};
-use futures_util::future::{LocalBoxFuture, Ready, ready};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse, ResponseError, web};
+use futures_util::FutureExt;
+use futures_util::future::{LocalBoxFuture, Shared, ready};
 use serde::de::DeserializeOwned;
 use std::fmt;
 use std::marker::PhantomData;
@@ -151,11 +152,52 @@ fn here(req: &HttpRequest) -> String {
         .map_or_else(|| "/games".to_owned(), |p| p.as_str().to_owned())
 }
 
+/// The reader's account session (its id, cookie and shell) when it is live.
+type Session = Option<(UserId, String, Chrome)>;
+
+/// One request's session lookup, shared by its extractors.
+type Lookup = Shared<LocalBoxFuture<'static, Session>>;
+
+/// The request's session, looked up at most once however many extractors ask (the page's
+/// [`SignedIn`] or [`Reader`], and a refusal of its address or form, which answers in a signed-in
+/// reader's language): one database round trip per request, not one per asker. Each extractor
+/// asks when it is built, so the first to ask starts it and the others share it.
+fn session_lookup(req: &HttpRequest) -> Lookup {
+    if let Some(lookup) = req.extensions().get::<Lookup>() {
+        return lookup.clone();
+    }
+    // What the lookup needs is taken now: a future holding the request, kept in the request's
+    // own extensions, would keep the request alive for good.
+    let found = req
+        .app_data::<web::Data<AppState>>()
+        .cloned()
+        .and_then(|state| {
+            let (user, cookie) = session::account(&state, req)?;
+            Some((state, user, cookie))
+        });
+    let lookup = async move {
+        let (state, user, cookie) = found?;
+        super::account::live_session(&state, user, cookie).await
+    }
+    .boxed_local()
+    .shared();
+    req.extensions_mut().insert(lookup.clone());
+    lookup
+}
+
+/// The language a refusal of `req`'s address or form is said in: a signed-in reader's account's,
+/// as the page's own refusals are; the browser's for a visitor.
+fn refusal_locale(req: &HttpRequest) -> LocalBoxFuture<'static, Locale> {
+    let (lookup, browser) = (session_lookup(req), request_locale(req));
+    async move { lookup.await.map_or(browser, |(_, _, chrome)| chrome.locale) }.boxed_local()
+}
+
 impl FromRequest for SignedIn {
     type Error = PageError;
     type Future = LocalBoxFuture<'static, Result<SignedIn, PageError>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let lookup = session_lookup(req);
         let req = req.clone();
         Box::pin(async move {
             let state = req
@@ -167,7 +209,7 @@ impl FromRequest for SignedIn {
                         &ApiError::internal(anyhow::anyhow!("no application state")),
                     )
                 })?;
-            match super::account::signed_in(&state, &req).await {
+            match lookup.await {
                 Some((user, cookie, chrome)) => {
                     // A form post counts against the account's limit like an API call; reading a
                     // page does not (the browser fetches pages on its own).
@@ -408,6 +450,10 @@ pub enum Accepts {
     OneOf(Vec<&'static str>),
     /// What the catalogue's key says (a player's id).
     Described(&'static str),
+    /// What the catalogue's key says with its `{n}` (reminders: at most five).
+    Counted(&'static str, usize),
+    /// A list separated by commas of these words, each once (tie-breaks).
+    List(Vec<&'static str>),
 }
 
 impl Accepts {
@@ -424,6 +470,8 @@ impl Accepts {
                 .replace("{to}", &to.to_string()),
             Accepts::OneOf(words) => t(l, "accepts_one_of").replace("{values}", &words.join(", ")),
             Accepts::Described(key) => t(l, key).to_owned(),
+            Accepts::Counted(key, n) => t(l, key).replace("{n}", &n.to_string()),
+            Accepts::List(words) => t(l, "accepts_list_of").replace("{values}", &words.join(", ")),
         }
     }
 }
@@ -454,6 +502,47 @@ impl Unaccepted {
     }
 }
 
+/// A form field whose value the form does not take (a word where it takes a number, a choice it
+/// does not offer): said next to the form, in the reader's language, naming the field by its
+/// label and what it takes, never the value (what a visitor typed is theirs to say, not the
+/// site's). Built before the page knows its reader, so it keeps catalogue keys, not sentences.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unfit {
+    /// The field as its form labels it.
+    pub label: Label,
+    pub accepts: Accepts,
+}
+
+/// How a refused form field is named: its label's catalogue key, or the name the form shows
+/// (a game's switch, named the same in every language).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Label {
+    Key(&'static str),
+    Shown(String),
+}
+
+/// `label`'s field refused for want of `accepts` (written out at each use, so that the
+/// catalogue's completeness test reads the label's key there).
+pub fn unfit(label: &'static str, accepts: Accepts) -> Unfit {
+    Unfit {
+        label: Label::Key(label),
+        accepts,
+    }
+}
+
+impl Unfit {
+    /// The refusal's sentence in `l`.
+    pub fn sentence(&self, l: Locale) -> String {
+        let field = match &self.label {
+            Label::Key(key) => t(l, key),
+            Label::Shown(name) => name.as_str(),
+        };
+        t(l, "form_field_unaccepted")
+            .replace("{field}", field)
+            .replace("{accepted}", &self.accepts.said(l))
+    }
+}
+
 /// A page form's body (`application/x-www-form-urlencoded`), each field once but for those `R`
 /// lets repeat. A body that cannot be read as a form (another media type, too large, too slow)
 /// is answered as every page answers it (`web::form_error`); a repeated field is [`Repeated`].
@@ -476,8 +565,40 @@ pub struct Query<R: Repeats = Once> {
 /// and `T` must ignore names it does not know (a link may carry others, even twice).
 pub struct Params<T>(pub T);
 
+/// Why an address or a form could not be read, before the language it is said in is known.
+#[derive(Debug)]
+enum Refusal {
+    Repeated(Repeated),
+    Unreadable(Unreadable),
+}
+
+impl Refusal {
+    /// The refusal, said in `l`.
+    fn said_in(self, l: Locale) -> actix_web::Error {
+        match self {
+            Refusal::Repeated(r) => Repeated { locale: l, ..r }.into(),
+            Refusal::Unreadable(u) => Unreadable { locale: l, ..u }.into(),
+        }
+    }
+}
+
+/// `read`, or its refusal said in the reader's language (looked up only for a refusal, and then
+/// shared with the page's own lookup).
+fn or_refused<T: 'static>(
+    req: &HttpRequest,
+    read: Result<T, Refusal>,
+) -> LocalBoxFuture<'static, Result<T, actix_web::Error>> {
+    match read {
+        Ok(read) => ready(Ok(read)).boxed_local(),
+        Err(refusal) => {
+            let locale = refusal_locale(req);
+            async move { Err(refusal.said_in(locale.await)) }.boxed_local()
+        }
+    }
+}
+
 /// Reads the query of `req` as `T`.
-fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web::Error> {
+fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, Refusal> {
     let read = |pairs: &[(String, String)]| {
         let query = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(pairs)
@@ -503,8 +624,9 @@ fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web
     }
     // What is at fault, named. First a parameter the page reads, given twice (`T` refuses its
     // own fields twice and ignores other names, which a link may repeat: `utm_source`); then the
-    // first parameter that does not read alone (the others are optional).
-    let locale = request_locale(req);
+    // first parameter that does not read alone (the others are optional). Said in English until
+    // the reader is known.
+    let locale = Locale::En;
     let mut seen = std::collections::BTreeSet::new();
     for (name, _) in &pairs {
         if !seen.insert(name.as_str()) {
@@ -512,12 +634,11 @@ fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web
                 pairs.iter().filter(|(n, _)| n == name).cloned().collect();
             if read(&given).is_err() {
                 let (field, in_address) = (name.clone(), in_address(req));
-                return Err(Repeated {
+                return Err(Refusal::Repeated(Repeated {
                     field,
                     in_address,
                     locale,
-                }
-                .into());
+                }));
             }
         }
     }
@@ -525,15 +646,15 @@ fn params<T: DeserializeOwned>(req: &HttpRequest) -> Result<Params<T>, actix_web
         .iter()
         .find(|pair| read(std::slice::from_ref(pair)).is_err())
         .map(|(name, _)| name.clone());
-    Err(Unreadable { field, locale }.into())
+    Err(Refusal::Unreadable(Unreadable { field, locale }))
 }
 
-impl<T: DeserializeOwned> FromRequest for Params<T> {
+impl<T: DeserializeOwned + 'static> FromRequest for Params<T> {
     type Error = actix_web::Error;
-    type Future = Ready<Result<Params<T>, actix_web::Error>>;
+    type Future = LocalBoxFuture<'static, Result<Params<T>, actix_web::Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        ready(params(req))
+        or_refused(req, params(req))
     }
 }
 
@@ -558,19 +679,13 @@ fn in_address(req: &HttpRequest) -> bool {
 }
 
 /// Reads `pairs` for a form that lets `R`'s fields repeat.
-fn read<R: Repeats>(
-    pairs: Vec<(String, String)>,
-    req: &HttpRequest,
-    in_address: bool,
-) -> Result<Fields, actix_web::Error> {
+fn read<R: Repeats>(pairs: Vec<(String, String)>, in_address: bool) -> Result<Fields, Refusal> {
     Fields::read(pairs, R::FIELDS).map_err(|field| {
-        let locale = request_locale(req);
-        Repeated {
+        Refusal::Repeated(Repeated {
             field,
             in_address,
-            locale,
-        }
-        .into()
+            locale: Locale::En,
+        })
     })
 }
 
@@ -585,7 +700,7 @@ impl<R: Repeats + 'static> FromRequest for Form<R> {
         let body = web::Form::<Vec<(String, String)>>::from_request(req, payload);
         let req = req.clone();
         Box::pin(async move {
-            let fields = read::<R>(body.await?.into_inner(), &req, false)?;
+            let fields = or_refused(&req, read::<R>(body.await?.into_inner(), false)).await?;
             Ok(Form {
                 fields,
                 repeats: PhantomData,
@@ -594,18 +709,19 @@ impl<R: Repeats + 'static> FromRequest for Form<R> {
     }
 }
 
-impl<R: Repeats> FromRequest for Query<R> {
+impl<R: Repeats + 'static> FromRequest for Query<R> {
     type Error = actix_web::Error;
-    type Future = Ready<Result<Query<R>, actix_web::Error>>;
+    type Future = LocalBoxFuture<'static, Result<Query<R>, actix_web::Error>>;
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let pairs = url::form_urlencoded::parse(req.query_string().as_bytes())
             .into_owned()
             .collect();
-        ready(read::<R>(pairs, req, in_address(req)).map(|fields| Query {
+        let read = read::<R>(pairs, in_address(req)).map(|fields| Query {
             fields,
             repeats: PhantomData,
-        }))
+        });
+        or_refused(req, read)
     }
 }
 
@@ -675,7 +791,10 @@ mod tests {
     #[test]
     fn a_parameter_that_does_not_read_is_named_and_one_given_twice_is_repeated() {
         use actix_web::test::TestRequest;
-        let read = |uri: &str| params::<Link>(&TestRequest::get().uri(uri).to_http_request());
+        let read = |uri: &str| {
+            params::<Link>(&TestRequest::get().uri(uri).to_http_request())
+                .map_err(|refusal| refusal.said_in(Locale::En))
+        };
         let ok = read("/p?t=a&n=7&other=1").expect("each reads; others ignored");
         assert_eq!((ok.t.as_deref(), ok.n), (Some("a"), Some(7)));
         let e = read("/p?t=a&n=seven").err().expect("a word for a number");

@@ -926,6 +926,150 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "form_field_unaccepted",
+        [
+            "The field “{field}” has a value this form does not take; it takes {accepted}. Nothing was changed.",
+            "El campo «{field}» tiene un valor que este formulario no admite; admite {accepted}. No se cambió nada.",
+            "Il campo «{field}» ha un valore che questo modulo non accetta; accetta {accepted}. Non è cambiato nulla.",
+            "Le champ « {field} » a une valeur que ce formulaire n'accepte pas ; il accepte {accepted}. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "accepts_list_of",
+        [
+            "a list separated by commas, each once, of {values}",
+            "una lista separada por comas, cada uno una vez, de {values}",
+            "un elenco separato da virgole, ciascuno una volta, di {values}",
+            "une liste séparée par des virgules, chacun une fois, de {values}",
+        ],
+    ),
+    (
+        "accepts_offered_choice",
+        [
+            "one of the choices the form offers",
+            "una de las opciones que ofrece el formulario",
+            "una delle scelte offerte dal modulo",
+            "l'un des choix que propose le formulaire",
+        ],
+    ),
+    (
+        "accepts_offered_clock",
+        [
+            "one of the clocks the form offers, no faster than this server allows (a competition's games need a clock)",
+            "uno de los relojes que ofrece el formulario, no más rápido de lo que permite este servidor (las partidas de una competición necesitan reloj)",
+            "uno degli orologi offerti dal modulo, non più veloce di quanto consente questo server (le partite di una competizione hanno bisogno di un orologio)",
+            "l'une des pendules que propose le formulaire, pas plus rapide que ce que permet ce serveur (les parties d'une compétition ont besoin d'une pendule)",
+        ],
+    ),
+    (
+        "accepts_guests",
+        [
+            "email addresses or display names, separated by commas, each player once",
+            "direcciones de correo o nombres visibles, separados por comas, cada jugador una vez",
+            "indirizzi email o nomi visualizzati, separati da virgole, ogni giocatore una volta",
+            "des adresses e-mail ou des noms affichés, séparés par des virgules, chaque joueur une fois",
+        ],
+    ),
+    (
+        "accepts_addresses",
+        [
+            "email addresses, separated by commas or lines, each once",
+            "direcciones de correo, separadas por comas o líneas, cada una una vez",
+            "indirizzi email, separati da virgole o righe, ciascuno una volta",
+            "des adresses e-mail, séparées par des virgules ou des lignes, chacune une fois",
+        ],
+    ),
+    (
+        "accepts_known_names",
+        [
+            "email addresses, or display names each of which belongs to exactly one player here (otherwise invite them by address)",
+            "direcciones de correo, o nombres visibles que pertenezcan cada uno a un solo jugador de aquí (si no, invítalos por dirección)",
+            "indirizzi email, o nomi visualizzati che appartengano ciascuno a un solo giocatore di qui (altrimenti invitali per indirizzo)",
+            "des adresses e-mail, ou des noms affichés appartenant chacun à un seul joueur d'ici (sinon, invitez-les par adresse)",
+        ],
+    ),
+    (
+        "accepts_seats_for_guests",
+        [
+            "enough seats for you and every invited player",
+            "asientos suficientes para ti y cada jugador invitado",
+            "posti sufficienti per te e per ogni giocatore invitato",
+            "assez de places pour vous et chaque joueur invité",
+        ],
+    ),
+    (
+        "accepts_open_agreeing",
+        [
+            "the seats left once you and the invited players are seated, or nothing",
+            "los asientos que quedan una vez sentados tú y los invitados, o nada",
+            "i posti che restano una volta seduti tu e gli invitati, o niente",
+            "les places qui restent une fois assis vous et les invités, ou rien",
+        ],
+    ),
+    (
+        "accepts_places",
+        [
+            "the place of each seat, as whole numbers separated by commas (1,2)",
+            "el puesto de cada asiento, como números enteros separados por comas (1,2)",
+            "la posizione di ogni posto, come numeri interi separati da virgole (1,2)",
+            "la place de chaque siège, en nombres entiers séparés par des virgules (1,2)",
+        ],
+    ),
+    (
+        "accepts_table_sizes",
+        [
+            "table sizes as whole numbers separated by commas (3,4)",
+            "tamaños de mesa como números enteros separados por comas (3,4)",
+            "dimensioni dei tavoli come numeri interi separati da virgole (3,4)",
+            "des tailles de table en nombres entiers séparés par des virgules (3,4)",
+        ],
+    ),
+    (
+        "accepts_one_line",
+        [
+            "one line of 1 to {n} characters",
+            "una línea de 1 a {n} caracteres",
+            "una riga da 1 a {n} caratteri",
+            "une ligne de 1 à {n} caractères",
+        ],
+    ),
+    (
+        "accepts_whole_number",
+        [
+            "a whole number",
+            "un número entero",
+            "un numero intero",
+            "un nombre entier",
+        ],
+    ),
+    (
+        "accepts_reminders",
+        [
+            "numbers of hours above 0 and up to 720, separated by commas, at most {n} of them",
+            "números de horas mayores que 0 y hasta 720, separados por comas, como mucho {n}",
+            "numeri di ore maggiori di 0 e fino a 720, separati da virgole, al massimo {n}",
+            "des nombres d'heures supérieurs à 0 et jusqu'à 720, séparés par des virgules, {n} au plus",
+        ],
+    ),
+    (
+        "accepts_time_zone",
+        [
+            "an IANA time zone name such as Europe/Madrid or UTC",
+            "el nombre de una zona horaria IANA, como Europe/Madrid o UTC",
+            "il nome di un fuso orario IANA, come Europe/Madrid o UTC",
+            "le nom d'un fuseau horaire IANA, comme Europe/Madrid ou UTC",
+        ],
+    ),
+    (
+        "rate_limited",
+        [
+            "Too many requests: try again in {s} seconds. Nothing was changed.",
+            "Demasiadas solicitudes: inténtalo de nuevo dentro de {s} segundos. No se cambió nada.",
+            "Troppe richieste: riprova tra {s} secondi. Non è cambiato nulla.",
+            "Trop de demandes : réessayez dans {s} secondes. Rien n'a été modifié.",
+        ],
+    ),
+    (
         "form_too_large",
         [
             "The form could not be read: it is larger than any form of these pages.",
@@ -1553,10 +1697,18 @@ mod tests {
             include_str!("clock.rs"),
             include_str!("play.rs"),
             include_str!("players.rs"),
+            include_str!("new_game.rs"),
         ];
-        // A key is written out where it is used, or handed on as a notice's or as what a query
-        // parameter takes (`Accepts::Described`).
-        let uses = ["t(l, \"", "Notice::Key(\"", "Accepts::Described(\""];
+        // A key is written out where it is used, or handed on as a notice's, as what a query
+        // parameter or a form field takes (`Accepts::Described`), or as a refused field's label.
+        let uses = [
+            "t(l, \"",
+            "Notice::Key(\"",
+            "Accepts::Described(\"",
+            "Accepts::Counted(\"",
+            "unfit(\"",
+            "offered(\"",
+        ];
         for src in sources {
             for (i, used) in uses.iter().flat_map(|u| src.match_indices(u)) {
                 let key: String = src[i + used.len()..]

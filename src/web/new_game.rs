@@ -3,7 +3,9 @@
 //! Every kind's switches are on the page (each in its own fold), so it works without scripts:
 //! the server reads the switches of the kind chosen.
 
-use super::extract::{Fields, Form, PageError, Params, Repeats, SignedIn};
+use super::extract::{
+    Accepts, Fields, Form, Label, PageError, Params, Repeats, SignedIn, Unfit, unfit,
+};
 use super::i18n::t;
 use super::layout::{Chrome, page, respond, see_other};
 use crate::domain::{DisplayName, EmailAddress};
@@ -46,18 +48,18 @@ fn value_text(v: &Value) -> String {
 }
 
 /// The kind a form or a query names, Magnate's registry default otherwise.
-fn kind_named(name: Option<&str>) -> Result<KindInfo, String> {
-    let kinds = games::kinds();
-    match name.filter(|n| !n.is_empty()) {
-        None => kinds
-            .into_iter()
-            .next()
-            .ok_or_else(|| "no game is served".to_owned()),
-        Some(n) => kinds
-            .into_iter()
-            .find(|k| k.kind.as_str() == n)
-            .ok_or_else(|| format!("unknown game “{n}”")),
-    }
+fn kind_named(name: Option<&str>) -> Result<KindInfo, Unfit> {
+    let mut kinds = games::kinds().into_iter();
+    let found = match name.filter(|n| !n.is_empty()) {
+        None => kinds.next(),
+        Some(n) => kinds.find(|k| k.kind.as_str() == n),
+    };
+    found.ok_or_else(|| offered("game"))
+}
+
+/// A field whose value is one of the choices its select offers.
+fn offered(label: &'static str) -> Unfit {
+    unfit(label, Accepts::Described("accepts_offered_choice"))
 }
 
 /// One kind's variant and switches, named `preset_<kind>` and `opt_<kind>_<switch>`.
@@ -219,18 +221,39 @@ enum Guest {
     Name(DisplayName),
 }
 
-fn guests(text: &str) -> Result<Vec<Guest>, String> {
-    text.split([',', ';', '\n'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            if s.contains('@') {
-                EmailAddress::parse(s).map(Guest::Address).map_err(|e| e.0)
-            } else {
-                DisplayName::parse(s).map(Guest::Name).map_err(|e| e.0)
+/// The guests `text` names, each once (the service's refusal of one given twice repeats it).
+fn guests(text: &str) -> Result<Vec<Guest>, Unfit> {
+    let refused = || unfit("invite", Accepts::Described("accepts_guests"));
+    let mut guests: Vec<Guest> = Vec::new();
+    for s in text.split([',', ';', '\n']).map(str::trim) {
+        if s.is_empty() {
+            continue;
+        }
+        let guest = if s.contains('@') {
+            EmailAddress::parse(s).map(Guest::Address)
+        } else {
+            DisplayName::parse(s).map(Guest::Name)
+        }
+        .map_err(|_| refused())?;
+        if guests.iter().any(|g| g.same(&guest)) {
+            return Err(refused());
+        }
+        guests.push(guest);
+    }
+    Ok(guests)
+}
+
+impl Guest {
+    /// Whether both name one guest (display names are found regardless of case).
+    fn same(&self, other: &Guest) -> bool {
+        match (self, other) {
+            (Guest::Address(a), Guest::Address(b)) => a == b,
+            (Guest::Name(a), Guest::Name(b)) => {
+                a.as_str().to_lowercase() == b.as_str().to_lowercase()
             }
-        })
-        .collect()
+            _ => false,
+        }
+    }
 }
 
 /// The invitations of a form that creates a game or a competition: its `invite` field may come
@@ -249,25 +272,26 @@ pub(super) fn invited(form: &Fields) -> Vec<&str> {
         .collect()
 }
 
-/// A count field: empty means "as the rest makes it".
-fn count(form: &Fields, name: &str) -> Result<Option<u8>, String> {
+/// A count field (`label` its label's key): empty means "as the rest makes it".
+fn count(form: &Fields, name: &str, label: &'static str) -> Result<Option<u8>, Unfit> {
     match form.get(name).map(str::trim).filter(|v| !v.is_empty()) {
         None => Ok(None),
-        Some(v) => v
-            .parse()
-            .map(Some)
-            .map_err(|_| format!("{name}: “{v}” is not a number of seats")),
+        Some(v) => v.parse().map(Some).map_err(|_| offered(label)),
     }
 }
 
 /// The chosen kind's options from its `preset_<kind>` and `opt_<kind>_<switch>` fields.
-fn options(k: &KindInfo, form: &Fields) -> Result<Value, String> {
+fn options(k: &KindInfo, form: &Fields) -> Result<Value, Unfit> {
     let kind = k.kind.as_str();
     let mut options = serde_json::Map::new();
     if let Some(p) = form
         .get(&format!("preset_{kind}"))
         .filter(|p| !p.is_empty())
     {
+        // The service's refusal of a variant it does not know repeats it.
+        if !k.presets.contains(&p) {
+            return Err(unfit("preset", Accepts::OneOf(k.presets.clone())));
+        }
         options.insert("preset".to_owned(), Value::from(p));
     }
     for (name, spec) in k.options.as_object().into_iter().flatten() {
@@ -282,7 +306,10 @@ fn options(k: &KindInfo, form: &Fields) -> Result<Value, String> {
             .into_iter()
             .flatten()
             .find(|v| value_text(v) == text)
-            .ok_or_else(|| format!("{name}: “{text}” is not one of its values"))?;
+            .ok_or_else(|| Unfit {
+                label: Label::Shown(name.clone()),
+                accepts: Accepts::Described("accepts_offered_choice"),
+            })?;
         options.insert(name.clone(), value.clone());
     }
     Ok(Value::Object(options))
@@ -290,18 +317,17 @@ fn options(k: &KindInfo, form: &Fields) -> Result<Value, String> {
 
 /// The open seats the form asks: the seat count minus the creator and the guests, or the
 /// open-seats field; both given must agree.
-fn open_seats(seats: Option<u8>, open: Option<u8>, guests: usize) -> Result<u8, String> {
-    let guests = u8::try_from(guests).map_err(|_| "too many invitations".to_owned())?;
+fn open_seats(seats: Option<u8>, open: Option<u8>, guests: usize) -> Result<u8, Unfit> {
+    let too_few = || unfit("seat_count", Accepts::Described("accepts_seats_for_guests"));
+    let guests = u8::try_from(guests).map_err(|_| too_few())?;
     match (seats, open) {
         (None, open) => Ok(open.unwrap_or(0)),
         (Some(seats), open) => {
-            let rest = seats.checked_sub(1 + guests).ok_or_else(|| {
-                format!("{seats} seats cannot hold you and {guests} invited players")
-            })?;
+            let rest = seats.checked_sub(1 + guests).ok_or_else(too_few)?;
             match open {
-                Some(o) if o != rest => Err(format!(
-                    "{seats} seats: you, {guests} invited and {o} open make {}",
-                    1 + u16::from(guests) + u16::from(o)
+                Some(o) if o != rest => Err(unfit(
+                    "open_to_anyone",
+                    Accepts::Described("accepts_open_agreeing"),
                 )),
                 _ => Ok(rest),
             }
@@ -313,7 +339,7 @@ fn open_seats(seats: Option<u8>, open: Option<u8>, guests: usize) -> Result<u8, 
 fn new_game_request(
     form: &Fields,
     min_clock: i64,
-) -> Result<(NewGameRequest, Vec<DisplayName>), String> {
+) -> Result<(NewGameRequest, Vec<DisplayName>), Unfit> {
     let k = kind_named(form.get("kind"))?;
     let (mut invite, mut names) = (Vec::new(), Vec::new());
     for g in guests(&invited(form).join(","))? {
@@ -323,15 +349,16 @@ fn new_game_request(
         }
     }
     let open = open_seats(
-        count(form, "seats")?,
-        count(form, "open_seats")?,
+        count(form, "seats", "seat_count")?,
+        count(form, "open_seats", "open_to_anyone")?,
         invite.len() + names.len(),
     )?;
+    let clock_refused = || unfit("clock", Accepts::Described("accepts_offered_clock"));
     let clock_key = form.get("clock").unwrap_or("per_move_3d");
     let clock = clock_choices()
         .into_iter()
         .find(|(key, _)| *key == clock_key)
-        .ok_or_else(|| format!("clock: “{clock_key}” is not one of the offered clocks"))?
+        .ok_or_else(clock_refused)?
         .1;
     let request = NewGameRequest {
         kind: k.kind,
@@ -339,25 +366,33 @@ fn new_game_request(
         invite,
         invite_players: Vec::new(),
         open_seats: open,
-        clock: Clock::from_request(Some(&clock), min_clock).map_err(|e| e.to_string())?,
+        clock: Clock::from_request(Some(&clock), min_clock).map_err(|_| clock_refused())?,
         rated: form.get("rated") == Some("on"),
         spectator_chat: form.get("spectator_chat") == Some("on"),
     };
     Ok((request, names))
 }
 
-/// The request with the accounts it invites by display name (an unknown name is refused).
+/// The request with the accounts it invites by display name; `Ok(Err(_))` when a name is no
+/// one's or several players' (said by the field: the service's sentence repeats the name).
 fn inviting(
     conn: &mut diesel::PgConnection,
     mut request: NewGameRequest,
     names: &[DisplayName],
-) -> Result<NewGameRequest, ApiError> {
+) -> Result<Result<NewGameRequest, Unfit>, ApiError> {
     for name in names {
-        request
-            .invite_players
-            .push(accounts::by_display_name(conn, name.as_str())?);
+        match accounts::by_display_name(conn, name.as_str()) {
+            Ok(player) => request.invite_players.push(player),
+            Err(ApiError::Validation(_)) => {
+                return Ok(Err(unfit(
+                    "invite",
+                    Accepts::Described("accepts_known_names"),
+                )));
+            }
+            Err(e) => return Err(e),
+        }
     }
-    Ok(request)
+    Ok(Ok(request))
 }
 
 /// `POST /games/new`: creates the game; a refusal shows the form again with the reason.
@@ -375,18 +410,22 @@ pub async fn create_game(
         return refuse(t(me.chrome.locale, "csrf"));
     }
     let min = state.settings.games.clock_min_seconds;
+    let l = me.chrome.locale;
     let (request, names) = match new_game_request(&form, min) {
         Ok(r) => r,
-        Err(text) => return refuse(&text),
+        Err(refusal) => return refuse(&refusal.sentence(l)),
     };
     let user = me.user;
     let created = crate::db::run(&state.pool, move |conn| {
-        let request = inviting(conn, request, &names)?;
-        games::create(conn, user, request, None)
+        match inviting(conn, request, &names)? {
+            Ok(request) => games::create(conn, user, request, None).map(Ok),
+            Err(refusal) => Ok(Err(refusal)),
+        }
     });
     match created.await.map_err(ApiError::from) {
-        Ok(Submitted::Fresh(g)) => Ok(see_other(&format!("/play/{}", g.id))),
-        Ok(_) => Ok(see_other("/games")),
+        Ok(Ok(Submitted::Fresh(g))) => Ok(see_other(&format!("/play/{}", g.id))),
+        Ok(Ok(_)) => Ok(see_other("/games")),
+        Ok(Err(refusal)) => refuse(&refusal.sentence(l)),
         Err(ApiError::Validation(text)) => refuse(&text),
         Err(e) => Err(PageError::api(&me.chrome, &e)),
     }

@@ -49,6 +49,8 @@ pub enum Notice {
     Key(&'static str),
     Text(String),
     Repeated(Repeated),
+    /// A rate limit, with its wait in seconds.
+    Limited(u64),
 }
 
 impl Notice {
@@ -58,6 +60,7 @@ impl Notice {
             Notice::Key(k) => t(l, k).to_owned(),
             Notice::Text(s) => s.clone(),
             Notice::Repeated(r) => r.sentence(l),
+            Notice::Limited(wait) => limited(l, *wait),
         }
     }
 }
@@ -476,12 +479,21 @@ pub(super) fn error_page(chrome: &Chrome, e: &ApiError) -> HttpResponse {
     } else {
         t(l, "error")
     };
-    let text = if status.is_server_error() {
-        String::new()
-    } else {
-        e.to_string()
+    // The API's words are English (and a not-found one may repeat the address): the page's
+    // reader is told in their language.
+    let text = match e {
+        _ if status.is_server_error() => String::new(),
+        ApiError::RateLimited { retry_after_s }
+        | ApiError::AccountRateLimited { retry_after_s, .. } => limited(l, *retry_after_s),
+        ApiError::NotFound(_) => t(l, "address_not_found").to_owned(),
+        _ => e.to_string(),
     };
     with_retry_after(message(chrome, status, title, &text), e.retry_after_s())
+}
+
+/// A rate limit's sentence in `l`, with its wait.
+pub(super) fn limited(l: Locale, retry_after_s: u64) -> String {
+    t(l, "rate_limited").replace("{s}", &retry_after_s.to_string())
 }
 
 /// Whether a request came without a body (no length, or a length of zero, and not chunked).
@@ -536,7 +548,8 @@ impl Refused {
 
     /// Refused by a rate limit: its sentence above the game, its status and its wait.
     fn limited(e: &ApiError) -> Refused {
-        let mut refused = Refused::notice(Notice::Text(e.to_string()), e.status_code());
+        let wait = e.retry_after_s().unwrap_or_default();
+        let mut refused = Refused::notice(Notice::Limited(wait), e.status_code());
         refused.0.retry_after_s = e.retry_after_s();
         refused
     }
@@ -590,15 +603,21 @@ fn posted(
     Ok((*user, fields))
 }
 
-/// A form that could not be read, said above the game: a field given twice (in the page's
-/// language, naming it), or why the body is not a form.
+/// A form that could not be read, said above the game in the page's language: a field given
+/// twice, naming it, or why the body is not a form (by its status, as every page says it:
+/// actix's own words are English and may quote the body).
 fn unread(e: &actix_web::Error) -> Refused {
     let status = Some(e.as_response_error().status_code())
         .filter(StatusCode::is_client_error)
         .unwrap_or(StatusCode::BAD_REQUEST);
     let notice = match e.as_error::<Repeated>() {
         Some(repeated) => Notice::Repeated(repeated.clone()),
-        None => Notice::Text(format!("The form could not be read: {e}")),
+        None => Notice::Key(match status {
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => "form_media_type",
+            StatusCode::PAYLOAD_TOO_LARGE => "form_too_large",
+            StatusCode::REQUEST_TIMEOUT => "form_timed_out",
+            _ => "form_unreadable",
+        }),
     };
     Refused::notice(notice, status)
 }
@@ -657,7 +676,13 @@ fn refusal(e: ApiError, form: &str, fields: &Posted) -> Refused {
         ApiError::StaleVersion { .. } => {
             Refused::notice(Notice::Key("stale"), StatusCode::CONFLICT)
         }
-        e @ (ApiError::NotYourTurn { .. } | ApiError::GameOver { .. } | ApiError::Conflict(_)) => {
+        ApiError::NotYourTurn { .. } => {
+            Refused::notice(Notice::Key("not_your_turn"), StatusCode::CONFLICT)
+        }
+        ApiError::GameOver { .. } => {
+            Refused::notice(Notice::Key("game_over"), StatusCode::CONFLICT)
+        }
+        e @ ApiError::Conflict(_) => {
             Refused::notice(Notice::Text(e.to_string()), StatusCode::CONFLICT)
         }
         e if e.status_code().is_server_error() => {

@@ -642,9 +642,11 @@ enum Expect {
     Problem(u16, &'static str),
     /// Anything but a 5xx (an unknown query parameter is ignored).
     Harmless,
-    /// 400 as a page that says `said` (in the reader's language, naming the parameter and what it
-    /// takes) and does not repeat the value given, `value`.
+    /// This status (a 4xx) as a page that says `said` (in the reader's language, naming the
+    /// parameter or field and what it takes, or that nothing is there) and does not repeat the
+    /// value given, `value`.
     Named {
+        status: u16,
         said: &'static str,
         value: &'static str,
     },
@@ -767,7 +769,42 @@ fn not_taken(
             ("Accept-Language", lang.to_owned()),
         ],
         body: None,
-        expect: Expect::Named { said, value },
+        expect: Expect::Named {
+            status: 400,
+            said,
+            value,
+        },
+    }
+}
+
+/// A form Cyd posts (she reads Italian; her browser asks for French) that its page refuses with
+/// `status`, saying `said` in Italian without repeating `value`.
+fn cyd_form(
+    w: &World,
+    path: String,
+    form: &[(&str, &str)],
+    status: u16,
+    said: &'static str,
+    value: &'static str,
+) -> Case {
+    let mut form = pairs(form);
+    form.push(("csrf".to_owned(), w.cyd_csrf.clone()));
+    Case {
+        label: format!("a form value not taken, read in Italian: {}", short(&path)),
+        method: "POST",
+        path,
+        sender: Sender::Cookie(w.cyd_cookie.clone()),
+        content_type: Some(FORM_TYPE),
+        headers: vec![
+            ("Accept", "text/html".to_owned()),
+            ("Accept-Language", "fr".to_owned()),
+        ],
+        body: Some(encode_pairs(&form).into_bytes()),
+        expect: Expect::Named {
+            status,
+            said,
+            value,
+        },
     }
 }
 
@@ -1694,11 +1731,30 @@ fn plan(w: &World, route: &Route) -> Plan {
                     strings(v)
                 }),
             ];
+            p.extra = vec![cyd_form(
+                w,
+                "/competitions/new".to_owned(),
+                &[("name", "Cup"), ("kind", "magnate"), ("format", "zq9x")],
+                422,
+                "Il campo «Formato» ha un valore che questo modulo non accetta; accetta una delle scelte offerte dal modulo",
+                "zq9x",
+            )];
             p
         }
         ("GET", "/competitions/{id}" | "/competitions/{id}/standings.csv") => {
             let mut p = Plan::new(Sender::Nobody);
             p.params = vec![w.comps[3].clone()];
+            // An address naming no competition: nothing there, said without repeating it.
+            let path = route.path.replace("{id}", "zq9x");
+            p.extra = vec![Case {
+                label: format!("no competition, Accept-Language es: {path}"),
+                expect: Expect::Named {
+                    status: 404,
+                    said: "No hay nada en esta dirección",
+                    value: "zq9x",
+                },
+                ..not_taken(path, Sender::Nobody, "es", "", "")
+            }];
             p
         }
         ("POST", "/competitions/{id}/{action}") => {
@@ -1717,6 +1773,29 @@ fn plan(w: &World, route: &Route) -> Plan {
                     strings(v)
                 }),
                 ("reason", strings(strict("a dispute to settle"))),
+            ];
+            let comp = &w.comps[3];
+            p.extra = vec![
+                cyd_form(
+                    w,
+                    format!("/competitions/{comp}/director"),
+                    &[
+                        ("action", "set_result"),
+                        ("places", "zq9x"),
+                        ("reason", "r"),
+                    ],
+                    422,
+                    "Il campo «Piazzamenti per posto» ha un valore che questo modulo non accetta; accetta la posizione di ogni posto",
+                    "zq9x",
+                ),
+                cyd_form(
+                    w,
+                    format!("/competitions/{comp}/zq9x"),
+                    &[],
+                    404,
+                    "Non c'è niente a questo indirizzo",
+                    "zq9x",
+                ),
             ];
             p
         }
@@ -1777,6 +1856,24 @@ fn plan(w: &World, route: &Route) -> Plan {
                     v.push("per_move_0d".to_owned());
                     strings(v)
                 }),
+            ];
+            p.extra = vec![
+                cyd_form(
+                    w,
+                    "/games/new".to_owned(),
+                    &[("kind", "magnate"), ("clock", "zq9x")],
+                    422,
+                    "Il campo «Orologio» ha un valore che questo modulo non accetta; accetta uno degli orologi offerti dal modulo",
+                    "zq9x",
+                ),
+                cyd_form(
+                    w,
+                    "/games/new".to_owned(),
+                    &[("kind", "magnate"), ("seats", "zq9x")],
+                    422,
+                    "Il campo «Posti» ha un valore che questo modulo non accetta; accetta una delle scelte offerte dal modulo",
+                    "zq9x",
+                ),
             ];
             p
         }
@@ -1930,6 +2027,14 @@ fn plan(w: &World, route: &Route) -> Plan {
                     strings(v)
                 }),
             ];
+            p.extra = vec![cyd_form(
+                w,
+                "/settings".to_owned(),
+                &[("mode", "zq9x")],
+                422,
+                "Il campo «Email sui miei turni» ha un valore che questo modulo non accetta; accetta una delle scelte offerte dal modulo",
+                "zq9x",
+            )];
             p
         }
         ("POST", "/settings/vacation") => {
@@ -2012,6 +2117,19 @@ fn plan(w: &World, route: &Route) -> Plan {
                     expect: Expect::Refused,
                 });
             }
+            // Said above the game in its reader's language, not in actix's English.
+            p.extra.push(Case {
+                content_type: Some("text/plain"),
+                body: Some(b"zq9x".to_vec()),
+                ..cyd_form(
+                    w,
+                    path.clone(),
+                    &[],
+                    415,
+                    "un modulo si invia come application/x-www-form-urlencoded",
+                    "zq9x",
+                )
+            });
             for (name, value) in &fields {
                 for bad in strict(value).into_iter().filter(|v| v.len() <= LONG) {
                     let spoilt = with(&all, name, &bad);
@@ -2583,9 +2701,14 @@ impl Sweep<'_> {
                 r.code()
             ));
         }
-        if let Expect::Named { said, value } = c.expect {
-            if r.status != 400 || !r.header("content-type").starts_with("text/html") {
-                wrong.push(format!("answered {}, not a 400 page", r.status));
+        if let Expect::Named {
+            status,
+            said,
+            value,
+        } = c.expect
+        {
+            if r.status != status || !r.header("content-type").starts_with("text/html") {
+                wrong.push(format!("answered {}, not a {status} page", r.status));
             }
             if !r.text.contains(said) {
                 wrong.push(format!("does not say {said:?}"));

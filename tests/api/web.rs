@@ -1155,6 +1155,14 @@ async fn a_finished_game_shows_the_winner_to_its_players_and_to_anyone() {
     assert!(anyone.text.contains("resigned"));
 }
 
+/// The text of a page's refusal next to its form (`role="alert"`), empty when there is none.
+pub fn alert_of(text: &str) -> &str {
+    text.split("role=\"alert\"")
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
+        .unwrap_or("")
+}
+
 pub fn csrf_of(text: &str) -> String {
     text.split("name=\"csrf\" value=\"")
         .nth(1)
@@ -1188,8 +1196,12 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     )
     .await;
     assert_eq!(bad.status, 422);
-    assert!(bad.text.contains("time_zone"), "{}", bad.text);
-    // Every wrong field is named at once, in the form's own words.
+    assert!(
+        alert_of(&bad.text).contains("The field “Time zone (IANA name"),
+        "{}",
+        bad.text
+    );
+    // Every wrong field is named at once, by its label, never repeating what was typed.
     let worse = post_form(
         &app,
         "/settings",
@@ -1198,12 +1210,16 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     )
     .await;
     assert_eq!(worse.status, 422);
+    let alert = alert_of(&worse.text);
     for named in [
-        "mode: &quot;loud&quot;",
-        "reminders: at most 5 times",
-        "time_zone",
+        "The field “Mail about my turns” has a value this form does not take; it takes one of the choices the form offers.",
+        "The field “Reminders before a deadline (hours, comma-separated; empty for none)” has a value this form does not take; it takes numbers of hours above 0 and up to 720, separated by commas, at most 5 of them.",
+        "The field “Time zone (IANA name, e.g. Europe/Madrid)”",
     ] {
-        assert!(worse.text.contains(named), "{named}: {}", worse.text);
+        assert!(alert.contains(named), "{named}: {alert}");
+    }
+    for typed in ["loud", "Mars", "Olympus", "6"] {
+        assert!(!alert.contains(typed), "{typed}: {alert}");
     }
     // The form shows what was typed, to mend.
     for typed in ["value=\"1,2,3,4,5,6\"", "value=\"Mars/Olympus\""] {
@@ -1618,13 +1634,28 @@ async fn the_new_game_form_makes_a_game_of_any_kind_with_seats_open_seats_guests
     ))
     .await;
     assert_eq!(disagree.status, 422, "{}", disagree.text);
-    assert!(disagree.text.contains("4 seats"), "{}", disagree.text);
+    assert!(
+        alert_of(&disagree.text).contains("The field “open to anyone” has a value this form does not take; it takes the seats left once you and the invited players are seated, or nothing."),
+        "{}",
+        disagree.text
+    );
     let nobody = post(format!(
         "csrf={csrf}&kind=lancaster&seats=3&invite=Nobody+Here"
     ))
     .await;
     assert_eq!(nobody.status, 422);
-    assert!(nobody.text.contains("Nobody Here"), "{}", nobody.text);
+    let alert = alert_of(&nobody.text);
+    assert!(
+        alert.contains("The field “Invite (addresses or players' names, separated by commas)” has a value this form does not take; it takes email addresses, or display names each of which belongs to exactly one player here"),
+        "{alert}"
+    );
+    // The form keeps what was typed, to mend; the sentence does not repeat it.
+    assert!(!alert.contains("Nobody"), "{alert}");
+    assert!(
+        nobody.text.contains("value=\"Nobody Here\""),
+        "{}",
+        nobody.text
+    );
     assert_eq!(
         app.get("/api/v1/games", Some(&ada)).await.json,
         serde_json::json!([])
@@ -2020,16 +2051,46 @@ async fn a_page_address_giving_a_parameter_twice_is_a_400_page_naming_it() {
         ),
     ];
     for (path, lang, said) in cases {
-        let headers = [
-            ("Accept", "text/html"),
-            ("Accept-Language", lang),
-            ("Cookie", ada.as_str()),
-        ];
-        let r = app.send(Method::GET, &path, None, &headers, None).await;
-        assert_eq!(r.status, 400, "{path}: {}", r.text);
-        assert!(r.header("content-type").starts_with("text/html"), "{path}");
-        assert!(r.text.contains(said), "{path}: {}", r.text);
+        // Said in the reader's language: a visitor's browser's, a signed-in reader's account's
+        // (whatever the browser asks), as the page's own refusals are.
+        // (The lobby is for signed-in readers: a visitor is asked to sign in first.)
+        let visitor = (!path.starts_with("/lobby")).then_some(None);
+        for cookie in visitor.into_iter().chain([Some(ada.as_str())]) {
+            let r = refused_in(&app, &table.tokens[0], &path, lang, cookie).await;
+            assert_eq!(r.status, 400, "{path}: {}", r.text);
+            assert!(r.header("content-type").starts_with("text/html"), "{path}");
+            assert!(r.text.contains(said), "{path} {cookie:?}: {}", r.text);
+        }
     }
+}
+
+/// `path` asked in `lang`: by a visitor whose browser reads it, or, with `cookie`, by the
+/// signed-in account of `token`, whose account reads it and whose browser asks for another.
+async fn refused_in(
+    app: &TestApp,
+    token: &str,
+    path: &str,
+    lang: &str,
+    cookie: Option<&str>,
+) -> Reply {
+    let mut headers = vec![("Accept", "text/html")];
+    match cookie {
+        None => headers.push(("Accept-Language", lang)),
+        Some(cookie) => {
+            let set = app
+                .call(
+                    Method::PUT,
+                    "/api/v1/me",
+                    Some(token),
+                    Some(serde_json::json!({"locale": lang})),
+                )
+                .await;
+            assert_eq!(set.status, 200, "{}", set.text);
+            let other = if lang == "en" { "fr" } else { "en" };
+            headers.extend([("Accept-Language", other), ("Cookie", cookie)]);
+        }
+    }
+    app.send(Method::GET, path, None, &headers, None).await
 }
 
 /// What a link or a page's own GET form may send is read, not refused: a field left empty (sent
@@ -2182,17 +2243,221 @@ async fn a_page_address_whose_parameter_cannot_be_read_is_a_400_page_naming_it()
         ),
     ];
     for (path, lang, said) in cases {
-        let headers = [
-            ("Accept", "text/html"),
-            ("Accept-Language", lang),
-            ("Cookie", ada.as_str()),
-        ];
-        let r = app.send(Method::GET, path, None, &headers, None).await;
-        assert_eq!(r.status, 400, "{path}: {}", r.text);
-        assert!(r.header("content-type").starts_with("text/html"), "{path}");
-        assert!(r.text.contains(said), "{path}: {}", r.text);
-        for word in ["abc", "xyz", "99999999999", "invalid digit", "too large"] {
-            assert!(!r.text.contains(word), "{path}: {}", r.text);
+        let visitor = (!path.starts_with("/lobby")).then_some(None);
+        for cookie in visitor.into_iter().chain([Some(ada.as_str())]) {
+            let r = refused_in(&app, &table.tokens[0], path, lang, cookie).await;
+            assert_eq!(r.status, 400, "{path}: {}", r.text);
+            assert!(r.header("content-type").starts_with("text/html"), "{path}");
+            assert!(r.text.contains(said), "{path} {cookie:?}: {}", r.text);
+            for word in ["abc", "xyz", "99999999999", "invalid digit", "too large"] {
+                assert!(!r.text.contains(word), "{path}: {}", r.text);
+            }
         }
     }
+}
+
+/// A form field a page does not take is refused next to its form in the reader's language (a
+/// signed-in reader's account's, whatever the browser asks), naming the field by its label and
+/// what it takes, never repeating what was typed (the form keeps it, to mend); an address that
+/// names nothing, and a rate limit, are said in that language too. Nothing is made.
+#[actix_web::test]
+async fn form_refusals_name_the_field_in_the_readers_language_never_what_was_typed() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let spanish = app
+        .call(
+            Method::PUT,
+            "/api/v1/me",
+            Some(&ada),
+            Some(serde_json::json!({"locale": "es"})),
+        )
+        .await;
+    assert_eq!(spanish.status, 200, "{}", spanish.text);
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let csrf = csrf_of(&page(&app, "/games/new", &cookie).await.text);
+    let field = |label: &str, accepts: &str| {
+        format!("El campo «{label}» tiene un valor que este formulario no admite; admite {accepts}")
+    };
+    let invite = "Invitar (direcciones o nombres de jugadores, separados por comas)";
+    let comp_invite = "Invitar (direcciones)";
+    // (page, form, status, what the page says, what was typed, whether the form keeps it)
+    let cases = [
+        (
+            "/games/new",
+            "kind=magnate&invite=Zq9x+Nadie",
+            422,
+            field(
+                invite,
+                "direcciones de correo, o nombres visibles que pertenezcan cada uno a un solo jugador de aquí (si no, invítalos por dirección)",
+            ),
+            "Zq9x",
+            true,
+        ),
+        (
+            "/games/new",
+            "kind=magnate&invite=zq9x%40example.test%2C+zq9x%40example.test",
+            422,
+            field(
+                invite,
+                "direcciones de correo o nombres visibles, separados por comas, cada jugador una vez",
+            ),
+            "zq9x",
+            true,
+        ),
+        (
+            "/games/new",
+            "kind=magnate&preset_magnate=zq9x",
+            422,
+            field("Variante", "uno de estos valores: standard, "),
+            "zq9x",
+            false,
+        ),
+        (
+            "/games/new",
+            "kind=magnate&opt_magnate_courts=zq9x",
+            422,
+            field("courts", "una de las opciones que ofrece el formulario"),
+            "zq9x",
+            false,
+        ),
+        (
+            "/competitions/new",
+            "name=Copa&kind=magnate&rounds=zq9x",
+            422,
+            field("Rondas (suizo, mesas)", "un número entero"),
+            "zq9x",
+            true,
+        ),
+        (
+            "/competitions/new",
+            "name=Copa&kind=magnate&invite=zq9x%40example.test%0Azq9x%40example.test",
+            422,
+            field(
+                comp_invite,
+                "direcciones de correo, separadas por comas o líneas, cada una una vez",
+            ),
+            "zq9x",
+            true,
+        ),
+        (
+            "/competitions/new",
+            "name=Copa&kind=magnate&tie_breaks=wins%2Czq9x",
+            422,
+            field(
+                "Desempates, en orden",
+                "una lista separada por comas, cada uno una vez, de sonneborn_berger, buchholz",
+            ),
+            "zq9x",
+            true,
+        ),
+        (
+            "/competitions/new",
+            "name=Copa&kind=magnate&clock=zq9x",
+            422,
+            field("Reloj", "uno de los relojes que ofrece el formulario"),
+            "zq9x",
+            false,
+        ),
+        (
+            "/settings",
+            "mode=instant&reminders=zq9x",
+            422,
+            field(
+                "Recordatorios antes de un plazo (horas, separadas por comas; vacío para ninguno)",
+                "números de horas mayores que 0 y hasta 720, separados por comas, como mucho 5",
+            ),
+            "zq9x",
+            true,
+        ),
+        (
+            "/settings/vacation",
+            "do=zq9x",
+            422,
+            field("Vacaciones", "una de las opciones que ofrece el formulario"),
+            "zq9x",
+            false,
+        ),
+    ];
+    for (path, form, status, said, typed, kept) in cases {
+        let headers = [
+            FORM,
+            ("Cookie", cookie.as_str()),
+            ("Accept", "text/html"),
+            ("Accept-Language", "en"),
+        ];
+        let body = format!("csrf={csrf}&{form}").into_bytes();
+        let r = app
+            .send(Method::POST, path, None, &headers, Some(body))
+            .await;
+        assert_eq!(r.status, status, "{path} {form}: {}", r.text);
+        let alert = alert_of(&r.text);
+        assert!(alert.contains(&said), "{path} {form}: {alert}");
+        assert!(!alert.contains(typed), "{path} {form}: {alert}");
+        // The form keeps what was typed in its field, to mend; nothing else repeats it.
+        assert_eq!(r.text.contains(typed), kept, "{path} {form}: {}", r.text);
+    }
+    assert_eq!(
+        app.get("/api/v1/games", Some(&ada)).await.json,
+        serde_json::json!([])
+    );
+    let comps = app.get("/api/v1/competitions", Some(&ada)).await;
+    assert_eq!(comps.status, 200, "{}", comps.text);
+    assert!(!comps.text.contains("Copa"), "{}", comps.text);
+    let settings = app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(
+        settings.json["reminders_seconds"],
+        serde_json::json!([86400, 7200])
+    );
+    let vacation = page(&app, "/settings", &cookie).await;
+    assert!(
+        vacation.text.contains("value=\"start\""),
+        "{}",
+        vacation.text
+    );
+
+    // A competition that is not there: the not-found sentence, not the address.
+    let unknown = "0b1e9c3a-5f7d-4e2b-9a6c-1d2e3f4a5b6c";
+    for path in [
+        format!("/competitions/{unknown}"),
+        "/competitions/zq9x".to_owned(),
+    ] {
+        let r = page(&app, &path, &cookie).await;
+        assert_eq!(r.status, 404, "{path}: {}", r.text);
+        assert!(
+            r.text.contains("No hay nada en esta dirección"),
+            "{path}: {}",
+            r.text
+        );
+        assert!(
+            !r.text.contains("zq9x") && !r.text.contains(unknown),
+            "{path}: {}",
+            r.text
+        );
+    }
+
+    // Mailed sign-in links are limited: the wait is said in the visitor's language.
+    let headers = [FORM, ("Accept", "text/html"), ("Accept-Language", "it")];
+    let mut limited = None;
+    for _ in 0..30 {
+        let body = b"email=zq9x%40example.test".to_vec();
+        let r = app
+            .send(Method::POST, "/sign-in", None, &headers, Some(body))
+            .await;
+        if r.status == 429 {
+            limited = Some(r);
+            break;
+        }
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let limited = limited.expect("the sign-in form is limited");
+    assert!(
+        limited.text.contains("Troppe richieste: riprova tra"),
+        "{}",
+        limited.text
+    );
+    assert!(
+        !limited.text.contains("too many requests"),
+        "{}",
+        limited.text
+    );
 }

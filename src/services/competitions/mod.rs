@@ -65,6 +65,10 @@ pub enum Status {
     Finished,
 }
 
+/// The most characters of a competition's name (the page checks it too, to say so in its
+/// reader's language).
+pub const NAME_MOST: usize = 120;
+
 impl Status {
     pub const ALL: [Status; 4] = [
         Status::Registering,
@@ -246,7 +250,7 @@ pub fn create(
         scoring,
         vacation_allowed,
     } = request;
-    let name = crate::domain::one_line_text("name", &name, 120)
+    let name = crate::domain::one_line_text("name", &name, NAME_MOST)
         .map_err(|e| ApiError::Validation(e.to_string()))?;
     let resolved = kind
         .resolve_options(&options)
