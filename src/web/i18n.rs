@@ -1061,6 +1061,24 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "no_such_form",
+        [
+            "This game's page has no such form: choose from the forms it shows now. Nothing was changed.",
+            "La página de esta partida no tiene ese formulario: elige entre los que muestra ahora. No se cambió nada.",
+            "La pagina di questa partita non ha quel modulo: scegli tra quelli che mostra ora. Non è cambiato nulla.",
+            "La page de cette partie n'a pas ce formulaire : choisissez parmi ceux qu'elle montre maintenant. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "choose_listed",
+        [
+            "Choose one of the listed choices. Nothing was changed.",
+            "Elige una de las opciones de la lista. No se cambió nada.",
+            "Scegli una delle scelte elencate. Non è cambiato nulla.",
+            "Choisissez l'un des choix de la liste. Rien n'a été modifié.",
+        ],
+    ),
+    (
         "rate_limited",
         [
             "Too many requests: try again in {s} seconds. Nothing was changed.",
@@ -1698,6 +1716,8 @@ mod tests {
             include_str!("play.rs"),
             include_str!("players.rs"),
             include_str!("new_game.rs"),
+            include_str!("games/lancaster.rs"),
+            include_str!("games/merchants.rs"),
         ];
         // A key is written out where it is used, or handed on as a notice's, as what a query
         // parameter or a form field takes (`Accepts::Described`), or as a refused field's label.

@@ -1,7 +1,7 @@
 //! The game page: the landing from a "your move" link (`/play/{id}?t=...`), the page itself, and
 //! the action forms' posts, submitted through `services::games::submit` like the API's.
 
-use super::extract::{Fields, Form, Params, Query, Repeated};
+use super::extract::{Fields, Form, Params, Query, Repeated, Unfit};
 use super::games::Posted;
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
@@ -25,11 +25,11 @@ pub struct LinkQuery {
 }
 
 /// A refused form: which form, why, and what the player entered.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct FormProblem {
     pub action: String,
     pub rule: Option<String>,
-    pub detail: String,
+    pub detail: Notice,
     pub fields: Fields,
 }
 
@@ -51,6 +51,8 @@ pub enum Notice {
     Repeated(Repeated),
     /// A rate limit, with its wait in seconds.
     Limited(u64),
+    /// A form field the page's form reader does not take.
+    Unfit(Unfit),
 }
 
 impl Notice {
@@ -61,6 +63,7 @@ impl Notice {
             Notice::Text(s) => s.clone(),
             Notice::Repeated(r) => r.sentence(l),
             Notice::Limited(wait) => limited(l, *wait),
+            Notice::Unfit(u) => u.sentence(l),
         }
     }
 }
@@ -309,7 +312,7 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
                 @if let Some(rule) = &problem.rule {
                     " (" (super::games::rule_ref(&view.game.kind, rule)) ")"
                 }
-                ": " (problem.detail)
+                ": " (problem.detail.say(chrome.locale))
             }
         }
         (competition_line(chrome, view))
@@ -377,7 +380,7 @@ fn chat_panel(p: &GamePage) -> maud::Markup {
         .problem
         .as_ref()
         .filter(|f| f.action == "chat")
-        .map(|f| f.detail.clone());
+        .map(|f| f.detail.say(l));
     html! {
         @if player || !p.chat.is_empty() {
             section.chat aria-labelledby="chat-title" {
@@ -435,7 +438,8 @@ pub async fn chat(
         Ok(_) => see_other(&format!("/play/{game}#chat-title")),
         Err(e) => {
             let status = actix_web::ResponseError::status_code(&e);
-            let Refused(mut notes, _) = Refused::at_form("chat", &fields, None, e.to_string());
+            let detail = Notice::Text(e.to_string());
+            let Refused(mut notes, _) = Refused::at_form("chat", &fields, None, detail);
             // Over CHAT_PER_MINUTE: the reason next to the form, and the wait in `Retry-After`.
             notes.retry_after_s = e.retry_after_s();
             render(&state, &req, game, viewer, *notes, status).await
@@ -555,7 +559,7 @@ impl Refused {
     }
 
     /// Refused by the rules or the form's own checks: the reason next to the form.
-    fn at_form(form: &str, fields: &Posted, rule: Option<String>, detail: String) -> Refused {
+    fn at_form(form: &str, fields: &Posted, rule: Option<String>, detail: Notice) -> Refused {
         let problem = FormProblem {
             action: form.to_owned(),
             rule,
@@ -639,10 +643,13 @@ async fn store(
     let _timer = state.metrics.action_submit.start_timer();
     let kept = state.seen.clone();
     crate::db::run(&state.pool, move |conn| {
-        // The form reads by the game's kind, on the connection that then submits it.
+        // The form reads by the game's kind, on the connection that then submits it; a form it
+        // cannot read is refused next to it, in the page's words.
         let kind = games::kind_name(conn, game)?;
-        let action = super::games::action(&kind, &form_name, &read)
-            .map_err(|detail| ApiError::InvalidAction { detail, index: 0 })?;
+        let action = match super::games::action(&kind, &form_name, &read) {
+            Ok(action) => action,
+            Err(unread) => return Ok(Err(unread)),
+        };
         let submission = Submission {
             expected_version: version,
             actions: vec![action],
@@ -658,20 +665,22 @@ async fn store(
             None,
             Mode::Store,
         )
+        .map(|_| Ok(()))
     })
     .await
-    .map(|_| ())
-    .map_err(|e| refusal(ApiError::from(e), form, fields))
+    .map_err(|e| refusal(ApiError::from(e), form, fields))?
+    .map_err(|unread| Refused::at_form(form, fields, None, unread))
 }
 
 /// How the page answers a refused submission.
 fn refusal(e: ApiError, form: &str, fields: &Posted) -> Refused {
     match e {
+        // The engine's sentences, in rulebook language (English, with the rule's ID).
         ApiError::IllegalAction { rule, detail, .. } => {
-            Refused::at_form(form, fields, Some(rule), detail)
+            Refused::at_form(form, fields, Some(rule), Notice::Text(detail))
         }
         ApiError::InvalidAction { detail, .. } | ApiError::Validation(detail) => {
-            Refused::at_form(form, fields, None, detail)
+            Refused::at_form(form, fields, None, Notice::Text(detail))
         }
         ApiError::StaleVersion { .. } => {
             Refused::notice(Notice::Key("stale"), StatusCode::CONFLICT)

@@ -2117,6 +2117,25 @@ fn plan(w: &World, route: &Route) -> Plan {
                     expect: Expect::Refused,
                 });
             }
+            // A form the game's page has not, and a count that is not one: said in the reader's
+            // language, without what was sent.
+            let v = w.version.to_string();
+            p.extra.push(cyd_form(
+                w,
+                format!("/play/{}/zq9x?v={v}", w.game),
+                &[],
+                422,
+                "La pagina di questa partita non ha quel modulo",
+                "zq9x",
+            ));
+            p.extra.push(cyd_form(
+                w,
+                format!("/play/{}/build?v={v}", w.game),
+                &[("card", "A1"), ("district", "a"), ("pay_V", "zq9x")],
+                422,
+                "Il campo «gettoni» ha un valore che questo modulo non accetta; accetta un numero intero da 0 a 99",
+                "zq9x",
+            ));
             // Said above the game in its reader's language, not in actix's English.
             p.extra.push(Case {
                 content_type: Some("text/plain"),

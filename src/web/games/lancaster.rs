@@ -12,7 +12,7 @@ use crate::domain::Locale;
 use crate::present::T;
 use crate::web::history::{seat_names, title};
 use crate::web::i18n::t;
-use crate::web::play::GamePage;
+use crate::web::play::{GamePage, Notice};
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -487,7 +487,7 @@ fn problem_box(p: &GamePage, action: &str) -> Markup {
             div.problem role="alert" id={ "problem-" (action) } {
                 strong { (t(p.locale, "refused")) }
                 @if let Some(rule) = &pr.rule { " (" (super::rule_ref(&p.game.kind, rule)) ")" }
-                ": " (pr.detail)
+                ": " (pr.detail.say(p.locale))
             }
         }
     }
@@ -757,9 +757,9 @@ impl super::Page for LancasterPage {
         body(p)
     }
 
-    fn action(&self, form: &str, _fields: &super::Posted) -> Result<Value, String> {
+    fn action(&self, _form: &str, _fields: &super::Posted) -> Result<Value, Notice> {
         // Every Lancaster form posts a listed action's notation, read before this.
-        Err(format!("choose one of the listed choices of “{form}”"))
+        Err(Notice::Key("choose_listed"))
     }
 }
 

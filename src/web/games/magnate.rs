@@ -11,9 +11,10 @@ use crate::domain::Locale;
 use crate::games::magnate::cards::Card;
 use crate::games::magnate::names;
 use crate::present::Part;
+use crate::web::extract::{Accepts, unfit};
 use crate::web::history::title;
 use crate::web::i18n::t;
-use crate::web::play::GamePage;
+use crate::web::play::{GamePage, Notice};
 use maud::{Markup, PreEscaped, html};
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -177,7 +178,7 @@ fn problem_box(p: &GamePage, action: &str) -> Markup {
             div.problem role="alert" id={ "problem-" (action) } {
                 strong { (t(p.locale, "refused")) }
                 @if let Some(rule) = &pr.rule { " (" (super::rule_ref(&p.game.kind, rule)) ")" }
-                ": " (pr.detail)
+                ": " (pr.detail.say(p.locale))
             }
         }
     }
@@ -663,24 +664,26 @@ impl super::Page for MagnatePage {
         html! { (PreEscaped(SUIT_SYMBOLS)) (body(p)) }
     }
 
-    fn action(&self, form: &str, fields: &super::Posted) -> Result<Value, String> {
+    fn action(&self, form: &str, fields: &super::Posted) -> Result<Value, Notice> {
         action_of(form, fields)
     }
 }
 
+/// The counts a token field takes.
+const TOKEN_COUNTS: std::ops::RangeInclusive<u16> = 0..=99;
+
 /// A suit->count map from the `<prefix>M` ... `<prefix>K` fields.
-fn posted_tokens(fields: &Posted, prefix: &str) -> Result<Value, String> {
+fn posted_tokens(fields: &Posted, prefix: &str) -> Result<Value, Notice> {
     let mut map = serde_json::Map::new();
     for s in SUITS {
         let text = fields.get(&format!("{prefix}{s}"));
         if text.is_empty() {
             continue;
         }
-        let n: u16 = text
-            .parse()
-            .map_err(|_| format!("{s}: “{text}” is not a whole number from 0 to 99"))?;
-        if n > 99 {
-            return Err(format!("{s}: {n} is more than 99"));
+        let refused = || Notice::Unfit(unfit("tokens", Accepts::range(&TOKEN_COUNTS)));
+        let n: u16 = text.parse().map_err(|_| refused())?;
+        if !TOKEN_COUNTS.contains(&n) {
+            return Err(refused());
         }
         if n > 0 {
             map.insert(s.to_owned(), Value::from(n));
@@ -690,7 +693,7 @@ fn posted_tokens(fields: &Posted, prefix: &str) -> Result<Value, String> {
 }
 
 /// The action a form describes, as the API's JSON.
-pub fn action_of(kind: &str, fields: &Posted) -> Result<Value, String> {
+pub fn action_of(kind: &str, fields: &Posted) -> Result<Value, Notice> {
     let f = |name: &str| Value::from(fields.get(name));
     Ok(match kind {
         "build" => {
@@ -706,7 +709,7 @@ pub fn action_of(kind: &str, fields: &Posted) -> Result<Value, String> {
         }
         "prefer" => serde_json::json!({"type": "prefer", "card": f("card"), "suit": f("suit")}),
         "end" => serde_json::json!({"type": "end"}),
-        other => return Err(format!("there is no action “{other}”")),
+        _ => return Err(Notice::Key("no_such_form")),
     })
 }
 
@@ -866,7 +869,7 @@ mod properties {
                         prop_assert!(!reason.is_empty());
                     }
                 }
-                Err(sentence) => prop_assert!(!sentence.is_empty()),
+                Err(notice) => prop_assert!(!notice.say(crate::domain::Locale::En).is_empty()),
             }
         }
 
@@ -875,7 +878,7 @@ mod properties {
             let sent = fields(fields_of(&action, pad));
             let (body, query) = if in_query { (Fields::default(), sent) } else { (sent, Fields::default()) };
             let read = action_of(action.kind(), &Posted { body, query })
-                .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;
+                .map_err(|e| TestCaseError::fail(format!("{action}: {e:?}")))?;
             let read = magnate()
                 .parse_action(&read)
                 .map_err(|e| TestCaseError::fail(format!("{action}: {e}")))?;

@@ -23,7 +23,7 @@ use crate::games::merchants::state::Target;
 use crate::present::T;
 use crate::web::history::{seat_names, title};
 use crate::web::i18n::t;
-use crate::web::play::GamePage;
+use crate::web::play::{GamePage, Notice};
 use maud::{Markup, html};
 use serde_json::Value;
 
@@ -1567,7 +1567,7 @@ fn problem_box(p: &GamePage, action: &str) -> Markup {
             div.problem role="alert" id={ "problem-" (action) } {
                 strong { (t(p.locale, "refused")) }
                 @if let Some(rule) = &pr.rule { " (" (super::rule_ref(&p.game.kind, rule)) ")" }
-                ": " (pr.detail)
+                ": " (pr.detail.say(p.locale))
             }
         }
     }
@@ -2005,9 +2005,9 @@ impl super::Page for MerchantsPage {
         body(p)
     }
 
-    fn action(&self, form: &str, _fields: &super::Posted) -> Result<Value, String> {
+    fn action(&self, _form: &str, _fields: &super::Posted) -> Result<Value, Notice> {
         // Every form posts a listed action's notation, read before this.
-        Err(format!("choose one of the listed choices of “{form}”"))
+        Err(Notice::Key("choose_listed"))
     }
 }
 

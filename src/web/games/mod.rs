@@ -12,7 +12,7 @@ pub mod merchants;
 
 use super::extract::Fields;
 use super::i18n::t;
-use super::play::GamePage;
+use super::play::{GamePage, Notice};
 use maud::{Markup, html};
 use serde_json::{Value, json};
 
@@ -21,11 +21,12 @@ pub trait Page: Sync {
     /// The game part of the page: board, panels, forms, history.
     fn body(&self, p: &GamePage, title: &str) -> Markup;
 
-    /// The action the form `form` describes, as the API's JSON; a sentence when it cannot.
+    /// The action the form `form` describes, as the API's JSON; what is wrong when it cannot.
     ///
     /// # Errors
-    /// What is wrong with the fields, in the player's terms.
-    fn action(&self, form: &str, fields: &Posted) -> Result<Value, String>;
+    /// What is wrong with the fields, in the player's terms (said in the page's language, never
+    /// repeating what was sent).
+    fn action(&self, form: &str, fields: &Posted) -> Result<Value, Notice>;
 }
 
 /// The games with a page of their own, by wire name.
@@ -86,14 +87,14 @@ pub fn body(kind: &str, p: &GamePage, title: &str) -> Markup {
 ///
 /// # Errors
 /// What is wrong with the fields.
-pub fn action(kind: &str, form: &str, fields: &Posted) -> Result<Value, String> {
+pub fn action(kind: &str, form: &str, fields: &Posted) -> Result<Value, Notice> {
     // A form may choose among listed actions by their notation, whatever its kind.
     if form == "notation" || !fields.get("notation").is_empty() {
         return Ok(json!({"notation": fields.get("notation")}));
     }
     match page(kind) {
         Some(page) => page.action(form, fields),
-        None => Err(format!("there is no action “{form}”")),
+        None => Err(Notice::Key("no_such_form")),
     }
 }
 
@@ -119,7 +120,7 @@ pub fn plain_body(p: &GamePage, title: &str) -> Markup {
             div.problem role="alert" id="problem-notation" {
                 strong { (t(l, "refused")) }
                 @if let Some(rule) = &problem.rule { " (" (rule_ref(&p.game.kind, rule)) ")" }
-                ": " (problem.detail)
+                ": " (problem.detail.say(p.locale))
             }
         }
         @if !notations.is_empty() {
