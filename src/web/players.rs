@@ -3,15 +3,15 @@
 //! display names and numbers only. Readable on a phone: narrow tables that scroll sideways.
 
 use super::account::signed_in;
-use super::extract::Query;
+use super::extract::{Accepts, Query, Unaccepted};
 use super::i18n::{request_locale, t};
-use super::layout::{Chrome, page, respond};
+use super::layout::{Chrome, message, page, respond};
 use super::play::error_page;
 use crate::domain::{Locale, UserId};
 use crate::engine::registry::GameKind;
 use crate::error::ApiError;
 use crate::routes::paging::PageQuery;
-use crate::services::paging::Page;
+use crate::services::paging::{MAX_OFFSET, Page};
 use crate::services::ratings::{self, LeaderboardEntry, Profile, RatingView, RecentResult};
 use crate::state::AppState;
 use actix_web::http::StatusCode;
@@ -142,18 +142,30 @@ pub async fn leaderboard_page(
     let kind = path.into_inner();
     let page_of = query
         .get("offset")
-        .map_or(Ok(0), |o| o.parse::<u32>())
-        .map_err(|_| ApiError::Validation("offset must be a whole number".to_owned()))
+        .map_or(Ok(0), str::parse::<u32>)
+        .ok()
         .and_then(|offset| {
             PageQuery {
                 limit: Some(PAGE_ROWS),
                 offset: Some(offset),
             }
             .page()
+            .ok()
         });
-    let chosen = match page_of {
-        Ok(p) => p,
-        Err(e) => return error_page(&chrome, &e),
+    let Some(chosen) = page_of else {
+        // Named with what it takes, never repeated; 422 as before (the API's status for it).
+        let refused = Unaccepted {
+            field: "offset",
+            accepts: Accepts::range(&(0..=MAX_OFFSET)),
+        };
+        let l = chrome.locale;
+        let text = refused.sentence(l);
+        return message(
+            &chrome,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            t(l, "error"),
+            &text,
+        );
     };
     let wanted = kind.clone();
     let found = crate::db::run(&state.pool, move |conn| {

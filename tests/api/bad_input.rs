@@ -1645,6 +1645,32 @@ fn plan(w: &World, route: &Route) -> Plan {
                 v.extend(["-1", "x", "1000001"].map(str::to_owned));
                 v
             })];
+            // An offset the page does not take (422, as the API has it), and a game there is
+            // none of: said in the visitor's language, never repeated.
+            p.extra = vec![
+                Case {
+                    expect: Expect::Named {
+                        status: 422,
+                        said: "su parámetro «offset» tiene un valor que esta página no admite; admite un número entero de 0 a 1000000",
+                        value: "zq9x",
+                    },
+                    ..not_taken(
+                        "/ratings/magnate?offset=zq9x".to_owned(),
+                        Sender::Nobody,
+                        "es",
+                        "",
+                        "",
+                    )
+                },
+                Case {
+                    expect: Expect::Named {
+                        status: 404,
+                        said: "No hay nada en esta dirección",
+                        value: "zq9x",
+                    },
+                    ..not_taken("/ratings/zq9x".to_owned(), Sender::Nobody, "es", "", "")
+                },
+            ];
             p
         }
         ("GET" | "POST", path) if path.starts_with("/api/v1/games/{id}") => {
