@@ -964,10 +964,10 @@ const STRINGS: &[(&str, [&str; 4])] = &[
     (
         "accepts_guests",
         [
-            "email addresses or display names, separated by commas, each player once",
-            "direcciones de correo o nombres visibles, separados por comas, cada jugador una vez",
-            "indirizzi email o nomi visualizzati, separati da virgole, ogni giocatore una volta",
-            "des adresses e-mail ou des noms affichés, séparés par des virgules, chaque joueur une fois",
+            "email addresses or display names of other players than you, separated by commas, each player once",
+            "direcciones de correo o nombres visibles de otros jugadores, no tú, separados por comas, cada jugador una vez",
+            "indirizzi email o nomi visualizzati di altri giocatori, non tu, separati da virgole, ogni giocatore una volta",
+            "des adresses e-mail ou des noms affichés d'autres joueurs que vous, séparés par des virgules, chaque joueur une fois",
         ],
     ),
     (

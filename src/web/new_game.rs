@@ -8,7 +8,7 @@ use super::extract::{
 };
 use super::i18n::t;
 use super::layout::{Chrome, page, respond, see_other};
-use crate::domain::{DisplayName, EmailAddress};
+use crate::domain::{DisplayName, EmailAddress, UserId};
 use crate::engine::registry::{GameKind, KindInfo};
 use crate::error::ApiError;
 use crate::services::accounts;
@@ -370,18 +370,32 @@ fn new_game_request(
         rated: form.get("rated") == Some("on"),
         spectator_chat: form.get("spectator_chat") == Some("on"),
     };
+    // The game's seat range, checked last as the service checks it (its sentence is English).
+    let seated = 1 + request.invite.len() + names.len() + usize::from(open);
+    if !(usize::from(k.min_seats)..=usize::from(k.max_seats)).contains(&seated) {
+        let seats = k.min_seats..=k.max_seats;
+        return Err(unfit("seat_count", Accepts::range(&seats)));
+    }
     Ok((request, names))
 }
 
 /// The request with the accounts it invites by display name; `Ok(Err(_))` when a name is no
-/// one's or several players' (said by the field: the service's sentence repeats the name).
+/// one's or several players', or a guest is the creator (said by the field: the service's
+/// sentences repeat the name or the address).
 fn inviting(
     conn: &mut diesel::PgConnection,
+    creator: UserId,
     mut request: NewGameRequest,
     names: &[DisplayName],
 ) -> Result<Result<NewGameRequest, Unfit>, ApiError> {
+    let refused = || unfit("invite", Accepts::Described("accepts_guests"));
+    let own = accounts::get(conn, creator)?.email;
+    if request.invite.iter().any(|a| a.as_str() == own.as_str()) {
+        return Ok(Err(refused()));
+    }
     for name in names {
         match accounts::by_display_name(conn, name.as_str()) {
+            Ok(player) if player == creator => return Ok(Err(refused())),
             Ok(player) => request.invite_players.push(player),
             Err(ApiError::Validation(_)) => {
                 return Ok(Err(unfit(
@@ -417,7 +431,7 @@ pub async fn create_game(
     };
     let user = me.user;
     let created = crate::db::run(&state.pool, move |conn| {
-        match inviting(conn, request, &names)? {
+        match inviting(conn, user, request, &names)? {
             Ok(request) => games::create(conn, user, request, None).map(Ok),
             Err(refusal) => Ok(Err(refusal)),
         }

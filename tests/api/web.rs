@@ -2307,10 +2307,29 @@ async fn form_refusals_name_the_field_in_the_readers_language_never_what_was_typ
             422,
             field(
                 invite,
-                "direcciones de correo o nombres visibles, separados por comas, cada jugador una vez",
+                "direcciones de correo o nombres visibles de otros jugadores, no tú, separados por comas, cada jugador una vez",
             ),
             "zq9x",
             true,
+        ),
+        (
+            "/games/new",
+            "kind=magnate&invite=ada%40example.test",
+            422,
+            field(
+                invite,
+                "direcciones de correo o nombres visibles de otros jugadores, no tú",
+            ),
+            "ada@",
+            true,
+        ),
+        (
+            "/games/new",
+            "kind=lancaster&seats=9",
+            422,
+            field("Asientos", "un número entero de 2 a 5"),
+            "zq9x",
+            false,
         ),
         (
             "/games/new",
