@@ -5,7 +5,8 @@
 //! to the same services as the API.
 
 use super::extract::{
-    Accepts, Fields, Form, PageError, Params, Reader, SignedIn, Unaccepted, Unfit, db, unfit,
+    Accepts, Fields, Form, PageError, Params, Reader, SignedIn, Unaccepted, Unfit, db, offered,
+    unfit,
 };
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
@@ -434,7 +435,28 @@ fn step(
         "director" => {
             let (action, reason) = director_action(form)
                 .map_err(|refusal| refused(chrome, &refusal.sentence(chrome.locale)))?;
-            Box::new(move |conn| service::act(conn, user, id, action, &reason))
+            // The game or account the form names, by its field's label.
+            let named = match action {
+                DirectorAction::SetResult { .. } | DirectorAction::ExtendDeadline { .. } => {
+                    Some("comp_game")
+                }
+                DirectorAction::Withdraw { .. } | DirectorAction::Disqualify { .. } => {
+                    Some("comp_player")
+                }
+                _ => None,
+            };
+            let l = chrome.locale;
+            Box::new(move |conn| {
+                let done = service::act(conn, user, id, action, &reason);
+                match (done, named) {
+                    // The competition is there, so what is not is what the form's field named:
+                    // refused by that field, not as an address with nothing at it.
+                    (Err(ApiError::NotFound(_)), Some(label)) if service::exists(conn, id)? => {
+                        Err(ApiError::Validation(offered(label).sentence(l)))
+                    }
+                    (done, _) => done,
+                }
+            })
         }
         _ => return Err(nothing_here(chrome)),
     })
@@ -457,7 +479,7 @@ fn field<'a>(form: &'a Fields, name: &str) -> Option<&'a str> {
 fn uuid_field(form: &Fields, name: &str, label: &'static str) -> Result<Uuid, Unfit> {
     field(form, name)
         .and_then(|v| v.parse().ok())
-        .ok_or_else(|| unfit(label, Accepts::Described("accepts_offered_choice")))
+        .ok_or_else(|| offered(label))
 }
 
 /// The director's form as an action.
@@ -492,10 +514,7 @@ fn director_action(form: &Fields) -> Result<(DirectorAction, String), Unfit> {
         },
         "finalise" => DirectorAction::Finalise,
         _ => {
-            return Err(unfit(
-                "comp_action",
-                Accepts::Described("accepts_offered_choice"),
-            ));
+            return Err(offered("comp_action"));
         }
     };
     Ok((action, reason))
@@ -579,11 +598,6 @@ fn number<T: std::str::FromStr>(
             .parse()
             .map_err(|_| unfit(label, Accepts::Described("accepts_whole_number"))),
     }
-}
-
-/// A field whose value is one of the choices its select offers.
-fn offered(label: &'static str) -> Unfit {
-    unfit(label, Accepts::Described("accepts_offered_choice"))
 }
 
 /// The form's invitations: addresses, each once (the service's refusal of one given twice

@@ -160,8 +160,8 @@ type Lookup = Shared<LocalBoxFuture<'static, Session>>;
 
 /// The request's session, looked up at most once however many extractors ask (the page's
 /// [`SignedIn`] or [`Reader`], and a refusal of its address or form, which answers in a signed-in
-/// reader's language): one database round trip per request, not one per asker. Each extractor
-/// asks when it is built, so the first to ask starts it and the others share it.
+/// reader's language): one database round trip per request, not one per asker. The first asker
+/// makes the shared future and the first to await it runs it; the others get its answer.
 fn session_lookup(req: &HttpRequest) -> Lookup {
     if let Some(lookup) = req.extensions().get::<Lookup>() {
         return lookup.clone();
@@ -528,6 +528,11 @@ pub fn unfit(label: &'static str, accepts: Accepts) -> Unfit {
         label: Label::Key(label),
         accepts,
     }
+}
+
+/// `label`'s field refused for a value that is not one of the choices its select offers.
+pub fn offered(label: &'static str) -> Unfit {
+    unfit(label, Accepts::Described("accepts_offered_choice"))
 }
 
 impl Unfit {

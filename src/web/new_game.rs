@@ -4,7 +4,7 @@
 //! the server reads the switches of the kind chosen.
 
 use super::extract::{
-    Accepts, Fields, Form, Label, PageError, Params, Repeats, SignedIn, Unfit, unfit,
+    Accepts, Fields, Form, Label, PageError, Params, Repeats, SignedIn, Unfit, offered, unfit,
 };
 use super::i18n::t;
 use super::layout::{Chrome, page, respond, see_other};
@@ -55,11 +55,6 @@ fn kind_named(name: Option<&str>) -> Result<KindInfo, Unfit> {
         Some(n) => kinds.find(|k| k.kind.as_str() == n),
     };
     found.ok_or_else(|| offered("game"))
-}
-
-/// A field whose value is one of the choices its select offers.
-fn offered(label: &'static str) -> Unfit {
-    unfit(label, Accepts::Described("accepts_offered_choice"))
 }
 
 /// One kind's variant and switches, named `preset_<kind>` and `opt_<kind>_<switch>`.

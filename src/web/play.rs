@@ -679,8 +679,10 @@ fn refusal(e: ApiError, form: &str, fields: &Posted) -> Refused {
         ApiError::IllegalAction { rule, detail, .. } => {
             Refused::at_form(form, fields, Some(rule), Notice::Text(detail))
         }
-        ApiError::InvalidAction { detail, .. } | ApiError::Validation(detail) => {
-            Refused::at_form(form, fields, None, Notice::Text(detail))
+        // The form offers only listed choices, so a move the game cannot read was not one of
+        // them; the engine's sentence would repeat what was posted ("“ZZZ” is not a card code").
+        ApiError::InvalidAction { .. } | ApiError::Validation(_) => {
+            Refused::at_form(form, fields, None, Notice::Key("choose_listed"))
         }
         ApiError::StaleVersion { .. } => {
             Refused::notice(Notice::Key("stale"), StatusCode::CONFLICT)

@@ -5,7 +5,7 @@
 use super::account::signed_in;
 use super::extract::{Accepts, Query, Unaccepted};
 use super::i18n::{request_locale, t};
-use super::layout::{Chrome, message, page, respond};
+use super::layout::{Chrome, page, respond};
 use super::play::error_page;
 use crate::domain::{Locale, UserId};
 use crate::engine::registry::GameKind;
@@ -153,19 +153,12 @@ pub async fn leaderboard_page(
             .ok()
         });
     let Some(chosen) = page_of else {
-        // Named with what it takes, never repeated; 422 as before (the API's status for it).
+        // Named with what it takes, never repeated: 400, as every page's refused parameter.
         let refused = Unaccepted {
             field: "offset",
             accepts: Accepts::range(&(0..=MAX_OFFSET)),
         };
-        let l = chrome.locale;
-        let text = refused.sentence(l);
-        return message(
-            &chrome,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            t(l, "error"),
-            &text,
-        );
+        return actix_web::ResponseError::error_response(&refused.page(&chrome));
     };
     let wanted = kind.clone();
     let found = crate::db::run(&state.pool, move |conn| {

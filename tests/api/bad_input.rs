@@ -1645,12 +1645,12 @@ fn plan(w: &World, route: &Route) -> Plan {
                 v.extend(["-1", "x", "1000001"].map(str::to_owned));
                 v
             })];
-            // An offset the page does not take (422, as the API has it), and a game there is
-            // none of: said in the visitor's language, never repeated.
+            // An offset the page does not take (400, as every page's refused parameter), and a
+            // game there is none of: said in the visitor's language, never repeated.
             p.extra = vec![
                 Case {
                     expect: Expect::Named {
-                        status: 422,
+                        status: 400,
                         said: "su parámetro «offset» tiene un valor que esta página no admite; admite un número entero de 0 a 1000000",
                         value: "zq9x",
                     },

@@ -793,6 +793,27 @@ async fn the_pages_show_a_competition_to_anyone_and_let_players_enter_and_the_or
     )
     .await;
     assert_eq!(paused.status, 303, "{}", paused.text);
+    // A game the form names that is not one of the competition's: the form's field is at fault,
+    // not the address.
+    let stranger = uuid::Uuid::new_v4();
+    let wrong_game = post_form(
+        &ev.app,
+        &format!("{at}/director"),
+        &olga_cookie,
+        &format!(
+            "csrf={olga_csrf}&action=extend_deadline&game_id={stranger}&seconds=3600&reason=r"
+        ),
+    )
+    .await;
+    assert_eq!(wrong_game.status, 422, "{}", wrong_game.text);
+    assert!(
+        wrong_game
+            .text
+            .contains("The field “Game” has a value this form does not take"),
+        "{}",
+        wrong_game.text
+    );
+    assert!(!wrong_game.text.contains(&stranger.to_string()));
     let shown = page(&ev.app, &at, "").await;
     for text in [
         "Ann",

@@ -344,6 +344,16 @@ async fn an_illegal_build_answers_422_with_the_rule_next_to_the_form_and_keeps_t
     let bad = post_form(&app, &action, &cookie, "card=ZZZ&district=a&pay_V=1").await;
     assert_eq!(bad.status, 422);
     assert!(bad.text.contains("id=\"problem-build\""));
+    assert!(
+        bad.text
+            .contains("Choose one of the listed choices. Nothing was changed."),
+        "{}",
+        bad.text
+    );
+    assert!(
+        !bad.text.contains("ZZZ"),
+        "the refusal repeats what was sent"
+    );
     // The legal build from the form is accepted.
     let mut body = format!(
         "card={}&district={}",

@@ -217,11 +217,12 @@ async fn the_merchants_page_shows_the_sea_the_seats_hold_and_forms_and_refusals_
     assert!(r.text.contains("<label for=\"ship-0\">Sloop</label>"));
     no_page_shows_another_hold(&app, &crew, &spectator, &eve).await;
 
-    // A refusal stands next to its form, with the entry kept.
+    // A refusal stands next to its form; a choice the form does not offer is not repeated.
     let bad = post_form(&app, &url, &crew.cookies[0], "notation=ship+barge").await;
     assert_eq!(bad.status, 422, "{}", bad.text);
     assert!(bad.text.contains("id=\"problem-ship\""), "{}", bad.text);
-    assert!(bad.text.contains("barge"));
+    assert!(bad.text.contains("Choose one of the listed choices."));
+    assert!(!bad.text.contains("barge"));
     let before = app
         .get(&format!("/api/v1/games/{id}"), Some(&crew.tokens[0]))
         .await;
