@@ -1,7 +1,7 @@
 //! The game page: the landing from a "your move" link (`/play/{id}?t=...`), the page itself, and
 //! the action forms' posts, submitted through `services::games::submit` like the API's.
 
-use super::extract::{Fields, Form, Params, Query, Repeated, Unfit};
+use super::extract::{Accepts, Fields, Form, Params, Query, Repeated, Unfit, unfit};
 use super::games::Posted;
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other, with_retry_after};
@@ -438,7 +438,16 @@ pub async fn chat(
         Ok(_) => see_other(&format!("/play/{game}#chat-title")),
         Err(e) => {
             let status = actix_web::ResponseError::status_code(&e);
-            let detail = Notice::Text(e.to_string());
+            // Said in the reader's language where the page knows the reason; the service's
+            // sentences are English.
+            let detail = match &e {
+                ApiError::RateLimited { retry_after_s } => Notice::Limited(*retry_after_s),
+                ApiError::Validation(_) => Notice::Unfit(unfit(
+                    "chat_say",
+                    Accepts::Counted("accepts_one_line", crate::services::chat::MAX_CHARS),
+                )),
+                _ => Notice::Text(e.to_string()),
+            };
             let Refused(mut notes, _) = Refused::at_form("chat", &fields, None, detail);
             // Over CHAT_PER_MINUTE: the reason next to the form, and the wait in `Retry-After`.
             notes.retry_after_s = e.retry_after_s();

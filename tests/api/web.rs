@@ -2498,3 +2498,31 @@ async fn form_refusals_name_the_field_in_the_readers_language_never_what_was_typ
         limited.text
     );
 }
+
+/// A chat message the game page refuses says why in the page's words, next to the chat form,
+/// without repeating the message.
+#[actix_web::test]
+async fn a_refused_chat_message_is_named_by_its_field_and_not_repeated() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let cookie = open_link(&app, &table, 0).await;
+    let r = page(&app, &format!("/play/{}", table.id), &cookie).await;
+    let csrf = csrf_of(&r.text);
+    let long = "zq9x".repeat(126);
+    let refused = post_form(
+        &app,
+        &format!("/play/{}/chat", table.id),
+        &cookie,
+        &format!("csrf={csrf}&text={long}"),
+    )
+    .await;
+    assert_eq!(refused.status, 422, "{}", refused.text);
+    assert!(
+        refused.text.contains(
+            "The field “Message” has a value this form does not take; it takes one line of 1 to 500 characters."
+        ),
+        "{}",
+        refused.text
+    );
+    assert!(!refused.text.contains("zq9x"), "the message is repeated");
+}
