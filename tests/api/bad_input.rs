@@ -388,15 +388,7 @@ async fn world() -> World {
     let table = app.table().await;
     let cyd = app.user("cyd@example.test", "Cyd").await;
     // Cyd reads in Italian: a page's refusal speaks a signed-in reader's language.
-    let italian = app
-        .call(
-            Method::PUT,
-            "/api/v1/me",
-            Some(&cyd),
-            Some(json!({"locale": "it"})),
-        )
-        .await;
-    assert_eq!(italian.status, 200, "{}", italian.text);
+    app.set_locale(&cyd, "it").await;
     let (mover, g) = app.mover(&table).await;
     let token = table.tokens[mover].clone();
     let email = ["ada@example.test", "bruno@example.test"][mover];

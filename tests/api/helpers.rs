@@ -212,6 +212,19 @@ impl TestApp {
         }
     }
 
+    /// Sets the account's language (`PUT /api/v1/me`), which its pages speak.
+    pub async fn set_locale(&self, token: &str, locale: &str) {
+        let r = self
+            .call(
+                Method::PUT,
+                "/api/v1/me",
+                Some(token),
+                Some(serde_json::json!({ "locale": locale })),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+
     /// Sends JSON (or nothing).
     pub async fn call(
         &self,

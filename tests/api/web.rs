@@ -1003,18 +1003,7 @@ async fn a_refused_invitation_link_says_why_in_the_readers_language() {
     let app = spawn_app().await;
     let ada = app.user("ada@example.test", "Ada").await;
     let bruno = app.user("bruno@example.test", "Bruno").await;
-    let mut games = Vec::new();
-    for _ in 0..2 {
-        let g = app
-            .post(
-                "/api/v1/games",
-                Some(&ada),
-                serde_json::json!({"kind": "magnate", "invite": ["carla@example.test"]}),
-            )
-            .await;
-        assert_eq!(g.status, 201, "{}", g.text);
-        games.push(g.json["id"].as_str().unwrap().to_owned());
-    }
+    let games = two_invitations(&app, &ada, "carla@example.test").await;
     let (id, game) = (&games[0], GameId(games[0].parse().unwrap()));
     let other = GameId(games[1].parse().unwrap());
     let token = app.links.invite_link(game, 1, "carla@example.test", 600);
@@ -1038,15 +1027,7 @@ async fn a_refused_invitation_link_says_why_in_the_readers_language() {
         assert!(r.text.contains(said), "{said}: {}", r.text);
     }
     // Carla's link opened by Bruno, signed in and reading French.
-    let french = app
-        .call(
-            Method::PUT,
-            "/api/v1/me",
-            Some(&bruno),
-            Some(serde_json::json!({"locale": "fr"})),
-        )
-        .await;
-    assert_eq!(french.status, 200, "{}", french.text);
+    app.set_locale(&bruno, "fr").await;
     let cookie = signed_in(&app, &bruno, "bruno@example.test").await;
     let r = page(&app, &format!("/invitations/{id}?t={token}"), &cookie).await;
     assert_eq!(r.status, 403, "{}", r.text);
@@ -1476,17 +1457,7 @@ async fn an_invitation_is_declined_and_a_waiting_game_cancelled_from_their_pages
     let app = spawn_app().await;
     let ada = app.user("ada@example.test", "Ada").await;
     let bruno = app.user("bruno@example.test", "Bruno").await;
-    let mut ids = Vec::new();
-    for _ in 0..2 {
-        let g = app
-            .post(
-                "/api/v1/games",
-                Some(&ada),
-                serde_json::json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
-            )
-            .await;
-        ids.push(g.json["id"].as_str().unwrap().to_owned());
-    }
+    let ids = two_invitations(&app, &ada, "bruno@example.test").await;
     let bcookie = signed_in(&app, &bruno, "bruno@example.test").await;
     let game = GameId(ids[0].parse().unwrap());
     let token = app.links.invite_link(game, 1, "bruno@example.test", 600);
@@ -2095,15 +2066,7 @@ async fn refused_in(
     match cookie {
         None => headers.push(("Accept-Language", lang)),
         Some(cookie) => {
-            let set = app
-                .call(
-                    Method::PUT,
-                    "/api/v1/me",
-                    Some(token),
-                    Some(serde_json::json!({"locale": lang})),
-                )
-                .await;
-            assert_eq!(set.status, 200, "{}", set.text);
+            app.set_locale(token, lang).await;
             let other = if lang == "en" { "fr" } else { "en" };
             headers.extend([("Accept-Language", other), ("Cookie", cookie)]);
         }
@@ -2140,15 +2103,7 @@ async fn a_page_address_with_empty_or_foreign_parameters_is_served() {
 async fn a_page_address_whose_parameter_is_not_taken_is_a_400_page_naming_what_it_takes() {
     let app = spawn_app().await;
     let table = app.table().await;
-    let spanish = app
-        .call(
-            Method::PUT,
-            "/api/v1/me",
-            Some(&table.tokens[0]),
-            Some(serde_json::json!({"locale": "es"})),
-        )
-        .await;
-    assert_eq!(spanish.status, 200, "{}", spanish.text);
+    app.set_locale(&table.tokens[0], "es").await;
     let ada = signed_in(&app, &table.tokens[0], "ada@example.test").await;
     // (path, Accept-Language of a visitor or "" for Ada, what the page says, the value given)
     let cases = [
@@ -2282,15 +2237,7 @@ async fn a_page_address_whose_parameter_cannot_be_read_is_a_400_page_naming_it()
 async fn form_refusals_name_the_field_in_the_readers_language_never_what_was_typed() {
     let app = spawn_app().await;
     let ada = app.user("ada@example.test", "Ada").await;
-    let spanish = app
-        .call(
-            Method::PUT,
-            "/api/v1/me",
-            Some(&ada),
-            Some(serde_json::json!({"locale": "es"})),
-        )
-        .await;
-    assert_eq!(spanish.status, 200, "{}", spanish.text);
+    app.set_locale(&ada, "es").await;
     let cookie = signed_in(&app, &ada, "ada@example.test").await;
     let csrf = csrf_of(&page(&app, "/games/new", &cookie).await.text);
     let field = |label: &str, accepts: &str| {
@@ -2525,4 +2472,21 @@ async fn a_refused_chat_message_is_named_by_its_field_and_not_repeated() {
         refused.text
     );
     assert!(!refused.text.contains("zq9x"), "the message is repeated");
+}
+
+/// Two Magnate games created by `creator`, each inviting `invitee`: their ids.
+async fn two_invitations(app: &TestApp, creator: &str, invitee: &str) -> Vec<String> {
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let g = app
+            .post(
+                "/api/v1/games",
+                Some(creator),
+                serde_json::json!({"kind": "magnate", "invite": [invitee]}),
+            )
+            .await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        ids.push(g.json["id"].as_str().unwrap().to_owned());
+    }
+    ids
 }

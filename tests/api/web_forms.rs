@@ -55,15 +55,7 @@ async fn a_settings_form_with_a_field_given_twice_is_refused_naming_it_and_chang
     let cookie = signed_in(&app, &ada, "ada@example.test").await;
     let csrf = csrf_of(&page(&app, "/settings", &cookie).await.text);
     // Said in the account's language (French), not the browser's.
-    let french = app
-        .call(
-            Method::PUT,
-            "/api/v1/me",
-            Some(&ada),
-            Some(serde_json::json!({"locale": "fr"})),
-        )
-        .await;
-    assert_eq!(french.status, 200, "{}", french.text);
+    app.set_locale(&ada, "fr").await;
     let headers = [
         ("Content-Type", "application/x-www-form-urlencoded"),
         ("Cookie", cookie.as_str()),
