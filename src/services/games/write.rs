@@ -425,12 +425,8 @@ fn write_rows(
         );
     // The accounts' events' markers in `WRITE` follow from this count (tests run debug builds).
     debug_assert_eq!(query.values(), GAME_VALUES, "the game's values in WRITE");
-    let query = if quiet {
-        query
-    } else {
-        parts.accounts.bind(query)
-    };
-    Ok(query.execute(conn)? == 1)
+    // `WRITE_QUIET` has no markers for the accounts' (empty) values, so none are sent.
+    Ok(parts.accounts.bind(query).execute(conn)? == 1)
 }
 
 fn count<T>(items: &[T]) -> i64 {
