@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{TOP_STATEMENTS, percentile_ms, play_pairs, psql};
+use common::{TABLE_WRITES, TOP_STATEMENTS, percentile_ms, play_pairs, psql};
 use diesel::{Connection, PgConnection};
 use herald::devdb::EmbeddedPostgres;
 use herald::startup::{Application, ServerOptions};
@@ -122,7 +122,7 @@ fn main() {
                     tokens.push(setup.user(i).await);
                 }
             }
-            psql(&url, "SELECT pg_stat_statements_reset()");
+            psql(&url, "SELECT pg_stat_statements_reset(), pg_stat_reset()");
             let archiver = common::Archiver::start(&settings);
             let until = Instant::now() + Duration::from_secs(seconds);
             let start = Instant::now();
@@ -153,6 +153,7 @@ fn main() {
             );
             // Where the database's time went in this phase, by statement.
             print!("{}", psql(&url, TOP_STATEMENTS));
+            print!("{}", psql(&url, TABLE_WRITES));
             for h in handles {
                 h.stop(true).await;
             }

@@ -380,6 +380,13 @@ pub const TOP_STATEMENTS: &str = "SELECT calls, round(total_exec_time) AS total_
     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) \
     ORDER BY total_exec_time DESC LIMIT 15";
 
+/// The rows each table gained or changed in a run, and how many updates were HOT (written
+/// beside the old row, no index touched): the row writes are most of a submission's cost.
+pub const TABLE_WRITES: &str = "SELECT relname, n_tup_ins AS inserted, n_tup_upd AS updated, \
+    n_tup_hot_upd AS hot, n_tup_del AS deleted FROM pg_stat_all_tables \
+    WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 AND schemaname IN ('public', 'pg_toast') \
+    ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC LIMIT 12";
+
 /// Runs `sql` with `psql` (the extension is created on first use); its output, or nothing.
 pub fn psql(url: &str, sql: &str) -> String {
     let run = |q: &str| {
