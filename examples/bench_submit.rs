@@ -79,6 +79,7 @@ fn main() {
         &[
             ("max_connections", "300"),
             ("shared_preload_libraries", "pg_stat_statements"),
+            ("pg_stat_statements.track_planning", "on"),
         ],
     )
     .unwrap();

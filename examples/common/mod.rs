@@ -373,9 +373,9 @@ pub fn email(i: usize) -> String {
 
 /// The statements of a phase by total time: calls, total and mean milliseconds, rows, and
 /// buffers touched per call (a scan that reads more of a table than it returns shows here).
-pub const TOP_STATEMENTS: &str = "SELECT calls, round(total_exec_time) AS total_ms, \
+pub const TOP_STATEMENTS: &str = "SELECT calls, plans, round(total_plan_time) AS plan_ms, round(total_exec_time) AS total_ms, \
     round(mean_exec_time::numeric, 3) AS mean_ms, rows, \
-    round(shared_blks_hit::numeric / calls, 1) AS blocks_per_call, \
+    round(shared_blks_hit::numeric / nullif(calls, 0), 1) AS blocks_per_call, \
     left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS statement \
     FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) \
     ORDER BY total_exec_time DESC LIMIT 15";
