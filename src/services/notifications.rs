@@ -367,7 +367,8 @@ pub fn request_sign_in_link(conn: &mut PgConnection, email: &str) -> Result<(), 
     .bind::<Text, _>(message_id())
     .execute(conn)?;
     tracing::info!("sign-in link queued");
-    jobs::wake();
+    // Not at once: the answer goes out first (see `wake_soon`).
+    jobs::wake_soon();
     Ok(())
 }
 

@@ -62,7 +62,8 @@ pub fn request(
     .bind::<Text, _>(message_id())
     .execute(conn)?;
     tracing::info!("sign-up form: link queued");
-    jobs::wake();
+    // Not at once: the answer goes out first (see `wake_soon`).
+    jobs::wake_soon();
     Ok(())
 }
 
