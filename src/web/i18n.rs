@@ -141,6 +141,34 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Prendre des vacances d'office quand un délai va expirer",
         ],
     ),
+    // Why a vacation does not start (the service's refusals, in the reader's words).
+    (
+        "vacation_already",
+        [
+            "You are already on vacation. Nothing was changed.",
+            "Ya estás de vacaciones. No se cambió nada.",
+            "Sei già in vacanza. Non è cambiato nulla.",
+            "Vous êtes déjà en vacances. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "vacation_no_day_left",
+        [
+            "You have no vacation day left: one more comes with every {n} days of membership. Nothing was changed.",
+            "No te queda ningún día de vacaciones: se suma uno por cada {n} días como miembro. No se cambió nada.",
+            "Non ti resta nessun giorno di vacanza: se ne aggiunge uno ogni {n} giorni di iscrizione. Non è cambiato nulla.",
+            "Il ne vous reste aucun jour de vacances : un de plus s'ajoute tous les {n} jours d'inscription. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "vacation_too_many_days",
+        [
+            "You have only {n} vacation days left. Nothing was changed.",
+            "Solo te quedan {n} días de vacaciones. No se cambió nada.",
+            "Ti restano solo {n} giorni di vacanza. Non è cambiato nulla.",
+            "Il ne vous reste que {n} jours de vacances. Rien n'a été modifié.",
+        ],
+    ),
     ("app", ["Herald", "Herald", "Herald", "Herald"]),
     (
         "skip",

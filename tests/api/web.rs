@@ -1300,6 +1300,73 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     assert_eq!(forged.status, 403);
 }
 
+/// A vacation the account cannot take (away already, no day left) is refused on the settings
+/// page in the reader's language, never in the service's English, and changes nothing: not even
+/// the automatic box sent with it.
+#[actix_web::test]
+async fn a_refused_vacation_says_why_in_the_readers_language_and_changes_nothing() {
+    use diesel::{Connection, RunQueryDsl};
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    app.set_locale(&ada, "it").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let csrf = csrf_of(&page(&app, "/settings", &cookie).await.text);
+    let vacation = |body: &str| {
+        let (app, cookie, body) = (&app, cookie.clone(), format!("csrf={csrf}&{body}"));
+        async move { post_form(app, "/settings/vacation", &cookie, &body).await }
+    };
+    let unchanged = |away: bool| {
+        let app = &app;
+        let ada = ada.clone();
+        async move {
+            let v = app.get("/api/v1/me/vacation", Some(&ada)).await;
+            assert_eq!(v.json["on_vacation_since"].is_string(), away, "{}", v.text);
+            assert_eq!(v.json["auto"], false, "the box stays as it was: {}", v.text);
+        }
+    };
+    let english = ["already on vacation", "no vacation day left", "accrues"];
+
+    let away = vacation("do=start").await;
+    assert_eq!(away.status, 200, "{}", away.text);
+    // Pressed again from a page read before going away.
+    let again = vacation("do=start&auto=on").await;
+    assert_eq!(again.status, 409, "{}", again.text);
+    let alert = alert_of(&again.text);
+    assert!(
+        alert.contains("Sei già in vacanza. Non è cambiato nulla."),
+        "{}",
+        again.text
+    );
+    for word in english {
+        assert!(!again.text.contains(word), "{word}: {}", again.text);
+    }
+    unchanged(true).await;
+
+    let back = vacation("do=end").await;
+    assert_eq!(back.status, 200, "{}", back.text);
+    // The bank spent: no day left to go away with.
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query(
+        "UPDATE users SET vacation_used_seconds = 30 * 86400 WHERE email = 'ada@example.test'",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    let spent = vacation("do=start&auto=on").await;
+    assert_eq!(spent.status, 409, "{}", spent.text);
+    let alert = alert_of(&spent.text);
+    assert!(
+        alert.contains(
+            "Non ti resta nessun giorno di vacanza: se ne aggiunge uno ogni 7 giorni di iscrizione. Non è cambiato nulla."
+        ),
+        "{}",
+        spent.text
+    );
+    for word in english {
+        assert!(!spent.text.contains(word), "{word}: {}", spent.text);
+    }
+    unchanged(false).await;
+}
+
 /// A game without a board of its own on the web (Lancaster, today) still plays from its page:
 /// each legal action is a button posting its notation, refused notation is answered next to the
 /// buttons, and the page is titled by its game.
