@@ -1053,6 +1053,42 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "accepts_table_sizes_between",
+        [
+            "table sizes from {from} to {to} players, as whole numbers separated by commas",
+            "tamaños de mesa de {from} a {to} jugadores, como números enteros separados por comas",
+            "dimensioni dei tavoli da {from} a {to} giocatori, come numeri interi separati da virgole",
+            "des tailles de table de {from} à {to} joueurs, en nombres entiers séparés par des virgules",
+        ],
+    ),
+    (
+        "accepts_format_for_game",
+        [
+            "a format the chosen game is played in: tables for a game of three players or more, the others for a game of two",
+            "un formato en el que se juegue el juego elegido: mesas para un juego de tres jugadores o más, los demás para un juego de dos",
+            "un formato in cui si giochi il gioco scelto: tavoli per un gioco da tre giocatori o più, gli altri per un gioco a due",
+            "un format dans lequel se joue le jeu choisi : tables pour un jeu à trois joueurs ou plus, les autres pour un jeu à deux",
+        ],
+    ),
+    (
+        "accepts_fitting_switch",
+        [
+            "a choice that goes with the game's other switches and with its number of players (its rule is named next to it)",
+            "una opción compatible con las demás opciones de la partida y con su número de jugadores (su regla figura a su lado)",
+            "una scelta compatibile con le altre opzioni della partita e con il suo numero di giocatori (la sua regola è indicata accanto)",
+            "un choix compatible avec les autres options de la partie et avec son nombre de joueurs (sa règle est indiquée à côté)",
+        ],
+    ),
+    (
+        "form_not_taken",
+        [
+            "This form was not accepted as it stands. Nothing was changed; check its fields and send it again.",
+            "No se aceptó el formulario tal como está. No se cambió nada; revisa sus campos y envíalo de nuevo.",
+            "Il modulo non è stato accettato così com'è. Non è cambiato nulla; controlla i campi e invialo di nuovo.",
+            "Le formulaire n'a pas été accepté tel quel. Rien n'a été modifié ; vérifiez ses champs et renvoyez-le.",
+        ],
+    ),
+    (
         "accepts_one_line",
         [
             "one line of 1 to {n} characters",

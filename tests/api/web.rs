@@ -2513,6 +2513,108 @@ async fn form_refusals_name_the_field_in_the_readers_language_never_what_was_typ
     );
 }
 
+/// What the create forms take but their service would still refuse (one player invited by
+/// address and by name, switches that do not go together or with the seats, a format the game or
+/// the format itself does not allow) is named by the form's field in the reader's language:
+/// never the service's English, never an invited player's account id, and nothing is made.
+#[actix_web::test]
+async fn the_create_forms_name_the_field_the_service_would_refuse_never_its_english_or_an_id() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno Vale").await;
+    let bruno_id = user_id(&app, &bruno).await.0.to_string();
+    app.set_locale(&ada, "fr").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let csrf = csrf_of(&page(&app, "/games/new", &cookie).await.text);
+    let field = |label: &str, accepts: &str| {
+        format!(
+            "Le champ « {label} » a une valeur que ce formulaire n'accepte pas ; il accepte {accepts}"
+        )
+    };
+    let switch =
+        "un choix compatible avec les autres options de la partie et avec son nombre de joueurs";
+    // (page, form, what the page says, the service's English that it must not)
+    let cases = [
+        (
+            "/games/new",
+            "kind=lancaster&invite=bruno%40example.test%2C+Bruno+Vale",
+            field(
+                "Inviter (adresses ou noms de joueurs, séparés par des virgules)",
+                "des adresses e-mail ou des noms affichés d'autres joueurs que vous, séparés par des virgules, chaque joueur une fois",
+            ),
+            vec!["invited twice", "player "],
+        ),
+        (
+            "/games/new",
+            "kind=lancaster&invite=Bruno+Vale%0Abruno%40example.test",
+            field(
+                "Inviter (adresses ou noms de joueurs, séparés par des virgules)",
+                "des adresses e-mail ou des noms affichés d'autres joueurs que vous, séparés par des virgules, chaque joueur une fois",
+            ),
+            vec!["invited twice", "player "],
+        ),
+        (
+            "/games/new",
+            "kind=magnate&invite=bruno%40example.test&opt_magnate_start_player=random&opt_magnate_start_seat=1",
+            field("start_seat", switch),
+            vec!["only used", "start_seat:", "options:"],
+        ),
+        (
+            "/games/new",
+            "kind=merchants_and_marauders&invite=bruno%40example.test&opt_merchants_and_marauders_solo_level=hard",
+            field("solo_level", switch),
+            vec!["one-player", "leave it out", "options:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=magnate&format=swiss&rounds=500",
+            field("Rondes (suisse, tables)", "un nombre entier de 1 à 100"),
+            vec!["a Swiss", "500", "format:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=magnate&format=league&division_size=3",
+            field("Taille de division (ligue)", "un nombre entier de 5 à 1000"),
+            vec!["promoting", "relegating", "format:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=magnate&format=tables",
+            field(
+                "Format",
+                "un format dans lequel se joue le jeu choisi : tables pour un jeu à trois joueurs ou plus",
+            ),
+            vec!["is for", "tables of", "format:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=lancaster&format=tables&table_sizes=3%2C6",
+            field(
+                "Tailles des tables (tables)",
+                "des tailles de table de 3 à 5 joueurs, en nombres entiers séparés par des virgules",
+            ),
+            vec!["between 3 and 5", "seats", "format:"],
+        ),
+    ];
+    for (path, form, said, english) in cases {
+        let r = post_form(&app, path, &cookie, &format!("csrf={csrf}&{form}")).await;
+        assert_eq!(r.status, 422, "{path} {form}: {}", r.text);
+        let alert = alert_of(&r.text);
+        assert!(alert.contains(&said), "{path} {form}: {alert}");
+        for word in english {
+            assert!(!alert.contains(word), "{path} {form}: {word}: {alert}");
+        }
+        assert!(!r.text.contains(&bruno_id), "{path} {form}: {}", r.text);
+    }
+    assert_eq!(
+        app.get("/api/v1/games", Some(&ada)).await.json,
+        serde_json::json!([])
+    );
+    let comps = app.get("/api/v1/competitions", Some(&ada)).await;
+    assert_eq!(comps.status, 200, "{}", comps.text);
+    assert!(!comps.text.contains("Coupe"), "{}", comps.text);
+}
+
 /// A chat message the game page refuses says why in the page's words, next to the chat form,
 /// without repeating the message.
 #[actix_web::test]
