@@ -544,7 +544,8 @@ pub enum Label {
 }
 
 /// `label`'s field refused for want of `accepts` (written out at each use, so that the
-/// catalogue's completeness test reads the label's key there).
+/// catalogue's completeness test reads the label's key there). A helper that hands a label on
+/// takes it as `label: &'static str`, so that the test reads the keys given to it too.
 pub fn unfit(label: &'static str, accepts: Accepts) -> Unfit {
     Unfit {
         label: Label::Key(label),
