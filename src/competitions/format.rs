@@ -15,6 +15,11 @@ pub enum Pace {
     Sequential,
 }
 
+/// The rounds a Swiss or a tables event may have.
+pub const ROUNDS: std::ops::RangeInclusive<u32> = 1..=100;
+/// The seats a table of a tables event may have.
+pub const TABLE_SIZES: std::ops::RangeInclusive<usize> = 3..=5;
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Format {
@@ -84,7 +89,7 @@ impl Format {
             Format::RoundRobin { cycles, .. } if !(1..=2).contains(cycles) => {
                 Err(FormatError::Cycles)
             }
-            Format::Swiss { rounds } if !(1..=100).contains(rounds) => {
+            Format::Swiss { rounds } if !ROUNDS.contains(rounds) => {
                 Err(FormatError::SwissRange(*rounds))
             }
             Format::Knockout { games_per_match } if !(1..=2).contains(games_per_match) => {
@@ -101,11 +106,12 @@ impl Format {
             }
             .check()?),
             Format::Tables { table_sizes, .. }
-                if table_sizes.is_empty() || table_sizes.iter().any(|s| !(3..=5).contains(s)) =>
+                if table_sizes.is_empty()
+                    || table_sizes.iter().any(|s| !TABLE_SIZES.contains(s)) =>
             {
                 Err(FormatError::TableSize)
             }
-            Format::Tables { rounds, .. } if !(1..=100).contains(rounds) => {
+            Format::Tables { rounds, .. } if !ROUNDS.contains(rounds) => {
                 Err(FormatError::TableRounds)
             }
             _ => Ok(()),

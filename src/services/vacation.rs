@@ -86,6 +86,32 @@ pub fn status(conn: &mut PgConnection, user: UserId) -> Result<Vacation, ApiErro
     Ok(load(conn, user, false)?.show(Utc::now()))
 }
 
+/// Why a vacation does not start: said by the API in its words ([`ApiError`]) and by the pages
+/// in the reader's (so the refusal is a type, not a sentence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// A vacation is under way.
+    AlreadyAway,
+    /// Less than a day left in the bank.
+    NoDayLeft,
+    /// More days asked than the bank holds (`left` whole days).
+    TooManyDays { asked: u32, left: i64 },
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        match r {
+            Refusal::AlreadyAway => ApiError::Conflict("you are already on vacation".to_owned()),
+            Refusal::NoDayLeft => ApiError::Conflict(format!(
+                "no vacation day left: a day accrues every {DAYS_PER_ACCRUED_DAY} days of membership"
+            )),
+            Refusal::TooManyDays { asked, left } => {
+                ApiError::Validation(format!("days: 1 to {left} (what is left), not {asked}"))
+            }
+        }
+    }
+}
+
 /// Starts a vacation of `days` (all that is left when absent).
 ///
 /// # Errors
@@ -95,33 +121,46 @@ pub fn start(
     user: UserId,
     days: Option<u32>,
 ) -> Result<Vacation, ApiError> {
+    try_start(conn, user, days)?.map_err(ApiError::from)
+}
+
+/// Starts a vacation of `days` (all that is left when absent); `Ok(Err(_))` when it may not
+/// start, having written nothing.
+///
+/// # Errors
+/// Database failures.
+pub fn try_start(
+    conn: &mut PgConnection,
+    user: UserId,
+    days: Option<u32>,
+) -> Result<Result<Vacation, Refusal>, ApiError> {
     conn.transaction(|conn| {
         let row = load(conn, user, true)?;
         let now = Utc::now();
         if row.since.is_some() {
-            return Err(ApiError::Conflict("you are already on vacation".to_owned()));
+            return Ok(Err(Refusal::AlreadyAway));
         }
         let left = row.left(now);
         if left < DAY {
-            return Err(ApiError::Conflict(
-                "no vacation day left: a day accrues every 7 days of membership".to_owned(),
-            ));
+            return Ok(Err(Refusal::NoDayLeft));
         }
         let seconds = match days {
             None => left,
             Some(d) if i64::from(d) * DAY <= left && d > 0 => i64::from(d) * DAY,
-            Some(d) => {
-                return Err(ApiError::Validation(format!(
-                    "days: 1 to {} (what is left), not {d}",
-                    left / DAY
-                )));
+            Some(asked) => {
+                let left = left / DAY;
+                return Ok(Err(Refusal::TooManyDays { asked, left }));
             }
         };
         begin(conn, user, now, now + Duration::seconds(seconds))?;
         tracing::info!(user.id = %user, days = seconds / DAY, "vacation started");
-        Ok(load(conn, user, false)?.show(now))
+        Ok(Ok(load(conn, user, false)?.show(now)))
     })
-    .inspect(|_| crate::jobs::wake())
+    .inspect(|started| {
+        if started.is_ok() {
+            crate::jobs::wake();
+        }
+    })
 }
 
 fn begin(

@@ -894,12 +894,12 @@ fn settings_page(
                 }
                 br;
                 @if v.on_vacation_since.is_some() {
-                    button type="submit" name="do" value="end" { (t(l, "come_back")) }
+                    button type="submit" name="do" value=(VacationChoice::End.as_str()) { (t(l, "come_back")) }
                 } @else {
-                    button type="submit" name="do" value="start" { (t(l, "go_on_vacation")) }
+                    button type="submit" name="do" value=(VacationChoice::Start.as_str()) { (t(l, "go_on_vacation")) }
                 }
                 " "
-                button type="submit" name="do" value="auto" { (t(l, "save")) }
+                button type="submit" name="do" value=(VacationChoice::Auto.as_str()) { (t(l, "save")) }
             }
         },
     )
@@ -1003,61 +1003,102 @@ pub async fn save_vacation(
     form: Form,
 ) -> Result<HttpResponse, PageError> {
     me.check_csrf(&state, form.get("csrf"), t(me.chrome.locale, "settings"))?;
+    let (user, l) = (me.user, me.chrome.locale);
     let auto = form.get("auto") == Some("on");
-    let (user, what) = (me.user, form.get("do").unwrap_or_default().to_owned());
-    // A choice the buttons do not offer is refused by name before anything is written (the
-    // `auto` box too stays as it was).
-    let refused = (!VACATION_CHOICES.contains(&what.as_str())).then(|| {
-        let refused = unfit("vacation", Accepts::Described("accepts_offered_choice"));
-        refused.sentence(me.chrome.locale)
-    });
+    let choice = VacationChoice::asked(form.get("do"), l);
     let (outcome, s) = db(&state, &me.chrome, move |conn| {
-        let outcome = match refused {
-            Some(said) => Err((StatusCode::UNPROCESSABLE_ENTITY, said)),
-            None => apply_vacation(conn, user, auto, &what)?.map_err(|e| {
-                let status = actix_web::ResponseError::status_code(&e);
-                (status, e.to_string())
-            }),
+        let outcome = match choice {
+            Ok(c) => apply_vacation(conn, user, auto, c)?.map_err(|r| vacation_refused(l, r)),
+            Err(refused) => Err(refused),
         };
         Ok::<_, ApiError>((outcome, load_settings(conn, user)?))
     })
     .await?;
-    Ok(match outcome {
-        Ok(()) => respond(
-            StatusCode::OK,
-            settings_page(&me.chrome, &me.csrf, &s, true, None, None),
-        ),
-        Err((status, said)) => respond(
-            status,
-            settings_page(&me.chrome, &me.csrf, &s, false, Some(&said), None),
-        ),
-    })
+    // The service wakes the mail worker inside this request's transaction: again now that the
+    // vacation (and the mail telling the other players) is committed.
+    crate::jobs::wake();
+    let (status, problem) = match &outcome {
+        Ok(()) => (StatusCode::OK, None),
+        Err((status, said)) => (*status, Some(said.as_str())),
+    };
+    let saved = outcome.is_ok();
+    Ok(respond(
+        status,
+        settings_page(&me.chrome, &me.csrf, &s, saved, problem, None),
+    ))
 }
 
 /// The vacation form's buttons (`do`).
-const VACATION_CHOICES: [&str; 3] = ["start", "end", "auto"];
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum VacationChoice {
+    Start,
+    End,
+    /// Only the `auto` box.
+    Auto,
+}
 
-/// The vacation form's choice (one of [`VACATION_CHOICES`]), all or nothing: a refused choice
-/// (no day left) leaves the `auto` box as it was too. `Ok(Err(_))` is a refusal to show; `Err` a
-/// failure.
+impl VacationChoice {
+    /// The button pressed; one the form does not offer is refused by name, in `l`, before
+    /// anything is written (the `auto` box too stays as it was).
+    fn asked(text: Option<&str>, l: Locale) -> Result<VacationChoice, (StatusCode, String)> {
+        [Self::Start, Self::End, Self::Auto]
+            .into_iter()
+            .find(|c| Some(c.as_str()) == text)
+            .ok_or_else(|| {
+                let refused = unfit("vacation", Accepts::Described("accepts_offered_choice"));
+                (StatusCode::UNPROCESSABLE_ENTITY, refused.sentence(l))
+            })
+    }
+
+    /// The button's value.
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Start => "start",
+            Self::End => "end",
+            Self::Auto => "auto",
+        }
+    }
+}
+
+/// A vacation that does not start, said in `l` with its status (the API's: 409 for what the
+/// account's state forbids, 422 for what was asked).
+fn vacation_refused(l: Locale, r: vacation::Refusal) -> (StatusCode, String) {
+    match r {
+        vacation::Refusal::AlreadyAway => {
+            (StatusCode::CONFLICT, t(l, "vacation_already").to_owned())
+        }
+        vacation::Refusal::NoDayLeft => (
+            StatusCode::CONFLICT,
+            t(l, "vacation_no_day_left")
+                .replace("{n}", &vacation::DAYS_PER_ACCRUED_DAY.to_string()),
+        ),
+        vacation::Refusal::TooManyDays { left, .. } => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            t(l, "vacation_too_many_days").replace("{n}", &left.to_string()),
+        ),
+    }
+}
+
+/// The vacation form's choice, all or nothing: a refused choice (no day left) leaves the `auto`
+/// box as it was too. `Ok(Err(_))` is a refusal to show; `Err` a failure.
 fn apply_vacation(
     conn: &mut diesel::PgConnection,
     user: UserId,
     auto: bool,
-    what: &str,
-) -> Result<Result<(), ApiError>, ApiError> {
+    choice: VacationChoice,
+) -> Result<Result<(), vacation::Refusal>, ApiError> {
     use diesel::Connection;
-    let outcome = conn.transaction(|conn| {
-        vacation::set_auto(conn, user, auto)?;
-        match what {
-            "start" => vacation::start(conn, user, None).map(|_| ()),
-            "end" => vacation::end(conn, user).map(|_| ()),
-            // `auto`: the box alone, saved above.
-            _ => Ok(()),
+    conn.transaction(|conn| {
+        let refused = match choice {
+            VacationChoice::Start => vacation::try_start(conn, user, None)?.err(),
+            VacationChoice::End => vacation::end(conn, user).map(|_| None)?,
+            VacationChoice::Auto => None,
+        };
+        // A refused start wrote nothing; the box is saved only with a choice that was taken.
+        if let Some(r) = refused {
+            return Ok(Err(r));
         }
-    });
-    match outcome {
-        Err(e) if actix_web::ResponseError::status_code(&e).is_server_error() => Err(e),
-        other => Ok(other),
-    }
+        vacation::set_auto(conn, user, auto)?;
+        Ok(Ok(()))
+    })
 }

@@ -11,9 +11,10 @@ use super::extract::{
 use super::i18n::t;
 use super::layout::{Chrome, message, page, respond, see_other};
 // A competition's creation form invites as a game's does: `invite` may come more than once.
-use super::new_game::{Invitations, invited};
+use super::new_game::{Invitations, invited, not_taken};
 use crate::competitions::Points;
-use crate::competitions::format::{Format, Pace};
+use crate::competitions::format::{Format, FormatError, Pace, ROUNDS, TABLE_SIZES};
+use crate::competitions::league::MAX_DIVISION;
 use crate::competitions::standings::Scoring;
 use crate::competitions::tiebreaks::TieBreak;
 use crate::domain::EmailAddress;
@@ -657,6 +658,7 @@ fn new_request(form: &Fields, min_clock: i64) -> Result<NewCompetition, Unfit> {
         },
         _ => return Err(offered("comp_format")),
     };
+    format_fits(kind, &format)?;
     let entry = match field(form, "entry").unwrap_or("invite") {
         "open" => Entry::Open,
         "invite" => Entry::Invite,
@@ -713,6 +715,47 @@ fn new_request(form: &Fields, min_clock: i64) -> Result<NewCompetition, Unfit> {
     })
 }
 
+/// Whether `format` is well formed and makes games `kind` is played in, as the service checks it
+/// (its sentences are English and repeat the numbers): a refusal names the field at fault and
+/// what it takes.
+fn format_fits(kind: GameKind, format: &Format) -> Result<(), Unfit> {
+    let info = kind.info();
+    let players = usize::from(info.min_seats)..=usize::from(info.max_seats);
+    // Tables of the sizes the format allows that the game is played at.
+    let tables = *TABLE_SIZES.start().max(players.start())..=*TABLE_SIZES.end().min(players.end());
+    let for_the_game = || unfit("comp_format", Accepts::Described("accepts_format_for_game"));
+    match format {
+        Format::Tables { .. } if tables.is_empty() => return Err(for_the_game()),
+        Format::Tables { table_sizes, .. } if !table_sizes.iter().all(|s| tables.contains(s)) => {
+            let accepts = Accepts::between("accepts_table_sizes_between", &tables);
+            return Err(unfit("comp_table_sizes", accepts));
+        }
+        Format::Tables { .. } => {}
+        _ if !players.contains(&2) => return Err(for_the_game()),
+        _ => {}
+    }
+    format.check().map_err(|refused| match (refused, format) {
+        (
+            FormatError::League(_),
+            Format::League {
+                promote, relegate, ..
+            },
+        ) => {
+            // A division keeps someone who neither goes up nor down.
+            let sizes = promote.saturating_add(*relegate).saturating_add(1).max(2)..=MAX_DIVISION;
+            unfit("comp_division_size", Accepts::range(&sizes))
+        }
+        (FormatError::SwissRange(_) | FormatError::TableRounds, _) => {
+            unfit("comp_rounds", Accepts::range(&ROUNDS))
+        }
+        (FormatError::TableSize, _) => unfit(
+            "comp_table_sizes",
+            Accepts::between("accepts_table_sizes_between", &tables),
+        ),
+        _ => offered("comp_format"),
+    })
+}
+
 /// `POST /competitions/new`.
 pub async fn create(
     state: web::Data<AppState>,
@@ -740,7 +783,7 @@ pub async fn create(
             crate::jobs::wake();
             Ok(see_other(&format!("/competitions/{}", c.id)))
         }
-        Err(ApiError::Validation(text)) => refuse(&text),
+        Err(ApiError::Validation(_)) => refuse(&not_taken(me.chrome.locale, user, "competition")),
         Err(e) => Err(PageError::api(&me.chrome, &e)),
     }
 }

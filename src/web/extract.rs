@@ -452,14 +452,26 @@ pub enum Accepts {
     Described(&'static str),
     /// What the catalogue's key says with its `{n}` (reminders: at most five).
     Counted(&'static str, usize),
+    /// What the catalogue's key says with its `{from}` and `{to}` (table sizes: 3 to 5).
+    Between(&'static str, i64, i64),
     /// A list separated by commas of these words, each once (tie-breaks).
     List(Vec<&'static str>),
 }
 
 impl Accepts {
     /// The numbers of `range`, as a refusal names them (the same range the check reads).
-    pub fn range<T: Copy + Into<i64>>(range: &std::ops::RangeInclusive<T>) -> Accepts {
-        Accepts::Range((*range.start()).into(), (*range.end()).into())
+    pub fn range<T: Copy + TryInto<i64>>(range: &std::ops::RangeInclusive<T>) -> Accepts {
+        let (from, to) = ends(range);
+        Accepts::Range(from, to)
+    }
+
+    /// `key`'s words with the numbers of `range` (the same range the check reads).
+    pub fn between<T: Copy + TryInto<i64>>(
+        key: &'static str,
+        range: &std::ops::RangeInclusive<T>,
+    ) -> Accepts {
+        let (from, to) = ends(range);
+        Accepts::Between(key, from, to)
     }
 
     /// What is taken, in `l`.
@@ -471,9 +483,19 @@ impl Accepts {
             Accepts::OneOf(words) => t(l, "accepts_one_of").replace("{values}", &words.join(", ")),
             Accepts::Described(key) => t(l, key).to_owned(),
             Accepts::Counted(key, n) => t(l, key).replace("{n}", &n.to_string()),
+            Accepts::Between(key, from, to) => t(l, key)
+                .replace("{from}", &from.to_string())
+                .replace("{to}", &to.to_string()),
             Accepts::List(words) => t(l, "accepts_list_of").replace("{values}", &words.join(", ")),
         }
     }
+}
+
+/// A range's ends as a refusal says them (an end beyond an `i64`, which no form takes, as its
+/// largest).
+fn ends<T: Copy + TryInto<i64>>(range: &std::ops::RangeInclusive<T>) -> (i64, i64) {
+    let end = |n: T| n.try_into().unwrap_or(i64::MAX);
+    (end(*range.start()), end(*range.end()))
 }
 
 /// A query parameter of a page's address that the page reads but whose value it does not take
@@ -522,7 +544,8 @@ pub enum Label {
 }
 
 /// `label`'s field refused for want of `accepts` (written out at each use, so that the
-/// catalogue's completeness test reads the label's key there).
+/// catalogue's completeness test reads the label's key there). A helper that hands a label on
+/// takes it as `label: &'static str`, so that the test reads the keys given to it too.
 pub fn unfit(label: &'static str, accepts: Accepts) -> Unfit {
     Unfit {
         label: Label::Key(label),

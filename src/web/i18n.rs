@@ -141,6 +141,34 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Prendre des vacances d'office quand un délai va expirer",
         ],
     ),
+    // Why a vacation does not start (the service's refusals, in the reader's words).
+    (
+        "vacation_already",
+        [
+            "You are already on vacation. Nothing was changed.",
+            "Ya estás de vacaciones. No se cambió nada.",
+            "Sei già in vacanza. Non è cambiato nulla.",
+            "Vous êtes déjà en vacances. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "vacation_no_day_left",
+        [
+            "You have no vacation day left: one more comes with every {n} days of membership. Nothing was changed.",
+            "No te queda ningún día de vacaciones: se suma uno por cada {n} días como miembro. No se cambió nada.",
+            "Non ti resta nessun giorno di vacanza: se ne aggiunge uno ogni {n} giorni di iscrizione. Non è cambiato nulla.",
+            "Il ne vous reste aucun jour de vacances : un de plus s'ajoute tous les {n} jours d'inscription. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "vacation_too_many_days",
+        [
+            "You have only {n} vacation days left. Nothing was changed.",
+            "Solo te quedan {n} días de vacaciones. No se cambió nada.",
+            "Ti restano solo {n} giorni di vacanza. Non è cambiato nulla.",
+            "Il ne vous reste que {n} jours de vacances. Rien n'a été modifié.",
+        ],
+    ),
     ("app", ["Herald", "Herald", "Herald", "Herald"]),
     (
         "skip",
@@ -1025,6 +1053,42 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "accepts_table_sizes_between",
+        [
+            "table sizes from {from} to {to} players, as whole numbers separated by commas",
+            "tamaños de mesa de {from} a {to} jugadores, como números enteros separados por comas",
+            "dimensioni dei tavoli da {from} a {to} giocatori, come numeri interi separati da virgole",
+            "des tailles de table de {from} à {to} joueurs, en nombres entiers séparés par des virgules",
+        ],
+    ),
+    (
+        "accepts_format_for_game",
+        [
+            "a format the chosen game is played in: tables for a game of three players or more, the others for a game of two",
+            "un formato en el que se juegue el juego elegido: mesas para un juego de tres jugadores o más, los demás para un juego de dos",
+            "un formato in cui si giochi il gioco scelto: tavoli per un gioco da tre giocatori o più, gli altri per un gioco a due",
+            "un format dans lequel se joue le jeu choisi : tables pour un jeu à trois joueurs ou plus, les autres pour un jeu à deux",
+        ],
+    ),
+    (
+        "accepts_fitting_switch",
+        [
+            "a choice that goes with the game's other switches and with its number of players (its rule is named next to it)",
+            "una opción compatible con las demás opciones de la partida y con su número de jugadores (su regla figura a su lado)",
+            "una scelta compatibile con le altre opzioni della partita e con il suo numero di giocatori (la sua regola è indicata accanto)",
+            "un choix compatible avec les autres options de la partie et avec son nombre de joueurs (sa règle est indiquée à côté)",
+        ],
+    ),
+    (
+        "form_not_taken",
+        [
+            "This form was not accepted as it stands. Nothing was changed; check its fields and send it again.",
+            "No se aceptó el formulario tal como está. No se cambió nada; revisa sus campos y envíalo de nuevo.",
+            "Il modulo non è stato accettato così com'è. Non è cambiato nulla; controlla i campi e invialo di nuovo.",
+            "Le formulaire n'a pas été accepté tel quel. Rien n'a été modifié ; vérifiez ses champs et renvoyez-le.",
+        ],
+    ),
+    (
         "accepts_one_line",
         [
             "one line of 1 to {n} characters",
@@ -1700,43 +1764,196 @@ mod tests {
         assert_eq!(t(Locale::Fr, "your_move"), "À vous de jouer");
     }
 
-    #[test]
-    fn every_key_the_pages_use_is_translated() {
-        let sources = [
-            include_str!("account.rs"),
-            include_str!("archive.rs"),
-            include_str!("competitions.rs"),
-            include_str!("extract.rs"),
-            include_str!("layout.rs"),
-            include_str!("games/magnate.rs"),
-            include_str!("games/mod.rs"),
-            include_str!("history.rs"),
-            include_str!("lobby.rs"),
-            include_str!("clock.rs"),
-            include_str!("play.rs"),
-            include_str!("players.rs"),
-            include_str!("new_game.rs"),
-            include_str!("games/lancaster.rs"),
-            include_str!("games/merchants.rs"),
-        ];
-        // A key is written out where it is used, or handed on as a notice's, as what a query
-        // parameter or a form field takes (`Accepts::Described`), or as a refused field's label.
-        let uses = [
-            "t(l, \"",
-            "Notice::Key(\"",
-            "Accepts::Described(\"",
-            "Accepts::Counted(\"",
-            "unfit(\"",
-            "offered(\"",
-        ];
-        for src in sources {
-            for (i, used) in uses.iter().flat_map(|u| src.match_indices(u)) {
-                let key: String = src[i + used.len()..]
-                    .chars()
-                    .take_while(|c| *c != '"')
-                    .collect();
-                assert_ne!(t(Locale::It, &key), "?", "untranslated key {key}");
+    /// Every source under `src/web` but this one (whose tests hold examples), read from the
+    /// tree: a page added later is read too.
+    fn page_sources() -> Vec<(std::path::PathBuf, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+        let (mut dirs, mut sources) = (vec![root], Vec::new());
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("i18n.rs")
+                {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    sources.push((path, text));
+                }
             }
         }
+        sources
+    }
+
+    /// The top-level pieces of the list that `text` begins (just after its `(`), up to its `)`,
+    /// trimmed. Strings and characters are passed over whole, and with `angles` so are `<...>` (a
+    /// parameter's type may hold commas there; a call's `<` may be a comparison).
+    fn pieces(text: &str, angles: bool) -> Vec<&str> {
+        let bytes = text.as_bytes();
+        let (mut depth, mut angle, mut start, mut i) = (0usize, 0usize, 0, 0);
+        let mut out = Vec::new();
+        while i < bytes.len() {
+            match bytes[i] {
+                b'"' => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                // A character (`','`, `'\n'`); a lifetime (`'static`) has no closing quote.
+                b'\'' if bytes.get(i + 1) == Some(&b'\\') => {
+                    i += 3;
+                    while i < bytes.len() && bytes[i] != b'\'' {
+                        i += 1;
+                    }
+                }
+                b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+                b'(' | b'[' | b'{' => depth += 1,
+                b'<' if angles => angle += 1,
+                b'>' if angles && angle > 0 && bytes[i - 1] != b'-' => angle -= 1,
+                b')' | b']' | b'}' if depth == 0 => break,
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 && angle == 0 => {
+                    out.push(text[start..i].trim());
+                    start = i + 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let last = text[start..i.min(text.len())].trim();
+        if !last.is_empty() {
+            out.push(last);
+        }
+        out
+    }
+
+    /// Whether `name` at `at` in `src` is a whole name (not the end of a longer one).
+    fn whole(src: &str, at: usize) -> bool {
+        !src[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    }
+
+    /// The functions of `src` that take a catalogue key: by the pages' convention, a parameter
+    /// `label: &'static str` (a refused field's label), as `count`, `number`, `uuid_field`,
+    /// `unfit` and `offered` take it; each by name, with the parameter's place.
+    fn key_takers(src: &str) -> Vec<(String, usize)> {
+        let mut found = Vec::new();
+        for (at, _) in src.match_indices("fn ").filter(|(at, _)| whole(src, *at)) {
+            let rest = &src[at + 3..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let mut rest = &rest[name.len()..];
+            if rest.starts_with('<') {
+                // The generics, `<` to its `>`.
+                let (mut angle, mut end) = (0, 0);
+                for (i, c) in rest.char_indices() {
+                    match c {
+                        '<' => angle += 1,
+                        '>' if !rest[..i].ends_with('-') => angle -= 1,
+                        _ => {}
+                    }
+                    if angle == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                rest = &rest[end..];
+            }
+            let Some(params) = rest.strip_prefix('(') else {
+                continue;
+            };
+            for (i, param) in pieces(params, true).iter().enumerate() {
+                let compact: String = param.chars().filter(|c| !c.is_whitespace()).collect();
+                if compact == "label:&'staticstr" {
+                    found.push((name.clone(), i));
+                }
+            }
+        }
+        found
+    }
+
+    /// The string literals `src` gives as argument `index` of `callee`.
+    fn keys_given(src: &str, callee: &str, index: usize) -> Vec<String> {
+        let call = format!("{callee}(");
+        src.match_indices(&call)
+            .filter(|(at, _)| whole(src, *at) && !src[..*at].ends_with("fn "))
+            .filter_map(|(at, _)| {
+                let args = pieces(&src[at + call.len()..], false);
+                let key = args.get(index)?.strip_prefix('"')?.strip_suffix('"')?;
+                Some(key.to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_key_the_pages_use_is_translated() {
+        let sources = page_sources();
+        // A key is written out where it is used (`t(l, "...")`, whatever the locale's
+        // expression), handed on as a notice's, as what a query parameter or a form field takes,
+        // or as a refused field's label: to the variants below, or to a function taking a
+        // `label: &'static str` (found in the sources, so a new one is checked too).
+        let mut takers: Vec<(String, usize)> = [
+            ("t", 1),
+            ("Notice::Key", 0),
+            ("Label::Key", 0),
+            ("Accepts::Described", 0),
+            ("Accepts::Counted", 0),
+            ("Accepts::Between", 0),
+            ("Accepts::between", 0),
+        ]
+        .into_iter()
+        .map(|(name, i)| (name.to_owned(), i))
+        .collect();
+        for (_, src) in &sources {
+            takers.extend(key_takers(src));
+        }
+        for helper in ["count", "number", "uuid_field", "unfit", "offered"] {
+            assert!(
+                takers.iter().any(|(name, _)| name == helper),
+                "{helper} takes a label's key but was not found: {takers:?}"
+            );
+        }
+        let mut checked = 0;
+        for (path, src) in &sources {
+            for (callee, index) in &takers {
+                for key in keys_given(src, callee, *index) {
+                    assert_ne!(
+                        t(Locale::It, &key),
+                        "?",
+                        "untranslated key {key} given to {callee} in {}",
+                        path.display()
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked > 300,
+            "only {checked} keys found: the reading is broken"
+        );
+    }
+
+    #[test]
+    fn the_reading_of_calls_finds_each_argument_and_each_label_parameter() {
+        let src = r#"
+            fn number<T: FromStr>(form: &Fields, name: &str, label: &'static str, d: T) -> T {}
+            fn other(map: HashMap<K, V>, label: &'static str) {}
+            let a = number(form, "rounds", "comp_rounds", (1, 2));
+            let b = other(m(x, y), "preset");
+            let c = t(chrome.locale, "error");
+            let d = format(t(l, "x"), ',', '\'', "y");
+        "#;
+        assert_eq!(
+            key_takers(src),
+            [("number".to_owned(), 2), ("other".to_owned(), 1)]
+        );
+        assert_eq!(keys_given(src, "number", 2), ["comp_rounds"]);
+        assert_eq!(keys_given(src, "other", 1), ["preset"]);
+        assert_eq!(keys_given(src, "t", 1), ["error", "x"]);
+        assert_eq!(keys_given(src, "format", 3), ["y"]);
     }
 }

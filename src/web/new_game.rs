@@ -8,7 +8,7 @@ use super::extract::{
 };
 use super::i18n::t;
 use super::layout::{Chrome, page, respond, see_other};
-use crate::domain::{DisplayName, EmailAddress, UserId};
+use crate::domain::{DisplayName, EmailAddress, Locale, UserId};
 use crate::engine::registry::{GameKind, KindInfo};
 use crate::error::ApiError;
 use crate::services::accounts;
@@ -365,18 +365,44 @@ fn new_game_request(
         rated: form.get("rated") == Some("on"),
         spectator_chat: form.get("spectator_chat") == Some("on"),
     };
-    // The game's seat range, checked last as the service checks it (its sentence is English).
+    // The game's seat range and its switches, checked last as the service checks them (its
+    // sentences are English and repeat what was chosen).
     let seated = 1 + request.invite.len() + names.len() + usize::from(open);
     if !(usize::from(k.min_seats)..=usize::from(k.max_seats)).contains(&seated) {
         let seats = k.min_seats..=k.max_seats;
         return Err(unfit("seat_count", Accepts::range(&seats)));
     }
+    switches_fit(&k, &request.options, seated)?;
     Ok((request, names))
 }
 
+/// Whether the chosen switches go together and with a game of `seats`. The game's refusal
+/// begins with the option it names (`start_seat: ...`, in the API's words): the page names that
+/// field by its label, or the switches as a whole when it is none of the form's.
+fn switches_fit(k: &KindInfo, options: &Value, seats: usize) -> Result<(), Unfit> {
+    let seats = u8::try_from(seats).unwrap_or(u8::MAX);
+    let checked = k
+        .kind
+        .resolve_options(options)
+        .and_then(|_| k.kind.options_fit_seats(options, seats));
+    let Err(refused) = checked else {
+        return Ok(());
+    };
+    let named = refused.0.split(':').next().unwrap_or_default();
+    let label = match named {
+        "preset" => Label::Key("preset"),
+        switch if k.options.get(switch).is_some() => Label::Shown(switch.to_owned()),
+        _ => Label::Key("options"),
+    };
+    Err(Unfit {
+        label,
+        accepts: Accepts::Described("accepts_fitting_switch"),
+    })
+}
+
 /// The request with the accounts it invites by display name; `Ok(Err(_))` when a name is no
-/// one's or several players', or a guest is the creator (said by the field: the service's
-/// sentences repeat the name or the address).
+/// one's or several players', or a guest is the creator or invited already (said by the field:
+/// the service's sentences repeat the name or the address, or the player's account id).
 fn inviting(
     conn: &mut diesel::PgConnection,
     creator: UserId,
@@ -391,6 +417,9 @@ fn inviting(
     for name in names {
         match accounts::by_display_name(conn, name.as_str()) {
             Ok(player) if player == creator => return Ok(Err(refused())),
+            // One player twice: by address and by name, or by two names the page told apart
+            // (the service's refusal names the player by their account's id).
+            Ok(player) if invited_already(conn, &request, player)? => return Ok(Err(refused())),
             Ok(player) => request.invite_players.push(player),
             Err(ApiError::Validation(_)) => {
                 return Ok(Err(unfit(
@@ -402,6 +431,23 @@ fn inviting(
         }
     }
     Ok(Ok(request))
+}
+
+/// Whether `player` is among the request's guests already, by account or by address (compared
+/// as the service compares them).
+fn invited_already(
+    conn: &mut diesel::PgConnection,
+    request: &NewGameRequest,
+    player: UserId,
+) -> Result<bool, ApiError> {
+    if request.invite_players.contains(&player) {
+        return Ok(true);
+    }
+    let address = accounts::get(conn, player)?.email;
+    Ok(request
+        .invite
+        .iter()
+        .any(|a| a.as_str() == address.as_str()))
 }
 
 /// `POST /games/new`: creates the game; a refusal shows the form again with the reason.
@@ -435,9 +481,17 @@ pub async fn create_game(
         Ok(Ok(Submitted::Fresh(g))) => Ok(see_other(&format!("/play/{}", g.id))),
         Ok(Ok(_)) => Ok(see_other("/games")),
         Ok(Err(refusal)) => refuse(&refusal.sentence(l)),
-        Err(ApiError::Validation(text)) => refuse(&text),
+        Err(ApiError::Validation(_)) => refuse(&not_taken(l, user, "game")),
         Err(e) => Err(PageError::api(&me.chrome, &e)),
     }
+}
+
+/// A create form that the page took and its service refused: the service's sentence is English
+/// and may name a player by their account's id, so the reader is told only that the form was
+/// not taken; the log says a check of the page is missing (by id, never what was typed).
+pub(super) fn not_taken(l: Locale, user: UserId, form: &str) -> String {
+    tracing::warn!(user.id = %user, form, "the service refused a create form the page took");
+    t(l, "form_not_taken").to_owned()
 }
 
 #[cfg(test)]

@@ -1300,6 +1300,73 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     assert_eq!(forged.status, 403);
 }
 
+/// A vacation the account cannot take (away already, no day left) is refused on the settings
+/// page in the reader's language, never in the service's English, and changes nothing: not even
+/// the automatic box sent with it.
+#[actix_web::test]
+async fn a_refused_vacation_says_why_in_the_readers_language_and_changes_nothing() {
+    use diesel::{Connection, RunQueryDsl};
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    app.set_locale(&ada, "it").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let csrf = csrf_of(&page(&app, "/settings", &cookie).await.text);
+    let vacation = |body: &str| {
+        let (app, cookie, body) = (&app, cookie.clone(), format!("csrf={csrf}&{body}"));
+        async move { post_form(app, "/settings/vacation", &cookie, &body).await }
+    };
+    let unchanged = |away: bool| {
+        let app = &app;
+        let ada = ada.clone();
+        async move {
+            let v = app.get("/api/v1/me/vacation", Some(&ada)).await;
+            assert_eq!(v.json["on_vacation_since"].is_string(), away, "{}", v.text);
+            assert_eq!(v.json["auto"], false, "the box stays as it was: {}", v.text);
+        }
+    };
+    let english = ["already on vacation", "no vacation day left", "accrues"];
+
+    let away = vacation("do=start").await;
+    assert_eq!(away.status, 200, "{}", away.text);
+    // Pressed again from a page read before going away.
+    let again = vacation("do=start&auto=on").await;
+    assert_eq!(again.status, 409, "{}", again.text);
+    let alert = alert_of(&again.text);
+    assert!(
+        alert.contains("Sei già in vacanza. Non è cambiato nulla."),
+        "{}",
+        again.text
+    );
+    for word in english {
+        assert!(!again.text.contains(word), "{word}: {}", again.text);
+    }
+    unchanged(true).await;
+
+    let back = vacation("do=end").await;
+    assert_eq!(back.status, 200, "{}", back.text);
+    // The bank spent: no day left to go away with.
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query(
+        "UPDATE users SET vacation_used_seconds = 30 * 86400 WHERE email = 'ada@example.test'",
+    )
+    .execute(&mut conn)
+    .unwrap();
+    let spent = vacation("do=start&auto=on").await;
+    assert_eq!(spent.status, 409, "{}", spent.text);
+    let alert = alert_of(&spent.text);
+    assert!(
+        alert.contains(
+            "Non ti resta nessun giorno di vacanza: se ne aggiunge uno ogni 7 giorni di iscrizione. Non è cambiato nulla."
+        ),
+        "{}",
+        spent.text
+    );
+    for word in english {
+        assert!(!spent.text.contains(word), "{word}: {}", spent.text);
+    }
+    unchanged(false).await;
+}
+
 /// A game without a board of its own on the web (Lancaster, today) still plays from its page:
 /// each legal action is a button posting its notation, refused notation is answered next to the
 /// buttons, and the page is titled by its game.
@@ -2444,6 +2511,108 @@ async fn form_refusals_name_the_field_in_the_readers_language_never_what_was_typ
         "{}",
         limited.text
     );
+}
+
+/// What the create forms take but their service would still refuse (one player invited by
+/// address and by name, switches that do not go together or with the seats, a format the game or
+/// the format itself does not allow) is named by the form's field in the reader's language:
+/// never the service's English, never an invited player's account id, and nothing is made.
+#[actix_web::test]
+async fn the_create_forms_name_the_field_the_service_would_refuse_never_its_english_or_an_id() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno Vale").await;
+    let bruno_id = user_id(&app, &bruno).await.0.to_string();
+    app.set_locale(&ada, "fr").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let csrf = csrf_of(&page(&app, "/games/new", &cookie).await.text);
+    let field = |label: &str, accepts: &str| {
+        format!(
+            "Le champ « {label} » a une valeur que ce formulaire n'accepte pas ; il accepte {accepts}"
+        )
+    };
+    let switch =
+        "un choix compatible avec les autres options de la partie et avec son nombre de joueurs";
+    // (page, form, what the page says, the service's English that it must not)
+    let cases = [
+        (
+            "/games/new",
+            "kind=lancaster&invite=bruno%40example.test%2C+Bruno+Vale",
+            field(
+                "Inviter (adresses ou noms de joueurs, séparés par des virgules)",
+                "des adresses e-mail ou des noms affichés d'autres joueurs que vous, séparés par des virgules, chaque joueur une fois",
+            ),
+            vec!["invited twice", "player "],
+        ),
+        (
+            "/games/new",
+            "kind=lancaster&invite=Bruno+Vale%0Abruno%40example.test",
+            field(
+                "Inviter (adresses ou noms de joueurs, séparés par des virgules)",
+                "des adresses e-mail ou des noms affichés d'autres joueurs que vous, séparés par des virgules, chaque joueur une fois",
+            ),
+            vec!["invited twice", "player "],
+        ),
+        (
+            "/games/new",
+            "kind=magnate&invite=bruno%40example.test&opt_magnate_start_player=random&opt_magnate_start_seat=1",
+            field("start_seat", switch),
+            vec!["only used", "start_seat:", "options:"],
+        ),
+        (
+            "/games/new",
+            "kind=merchants_and_marauders&invite=bruno%40example.test&opt_merchants_and_marauders_solo_level=hard",
+            field("solo_level", switch),
+            vec!["one-player", "leave it out", "options:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=magnate&format=swiss&rounds=500",
+            field("Rondes (suisse, tables)", "un nombre entier de 1 à 100"),
+            vec!["a Swiss", "500", "format:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=magnate&format=league&division_size=3",
+            field("Taille de division (ligue)", "un nombre entier de 5 à 1000"),
+            vec!["promoting", "relegating", "format:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=magnate&format=tables",
+            field(
+                "Format",
+                "un format dans lequel se joue le jeu choisi : tables pour un jeu à trois joueurs ou plus",
+            ),
+            vec!["is for", "tables of", "format:"],
+        ),
+        (
+            "/competitions/new",
+            "name=Coupe&kind=lancaster&format=tables&table_sizes=3%2C6",
+            field(
+                "Tailles des tables (tables)",
+                "des tailles de table de 3 à 5 joueurs, en nombres entiers séparés par des virgules",
+            ),
+            vec!["between 3 and 5", "seats", "format:"],
+        ),
+    ];
+    for (path, form, said, english) in cases {
+        let r = post_form(&app, path, &cookie, &format!("csrf={csrf}&{form}")).await;
+        assert_eq!(r.status, 422, "{path} {form}: {}", r.text);
+        let alert = alert_of(&r.text);
+        assert!(alert.contains(&said), "{path} {form}: {alert}");
+        for word in english {
+            assert!(!alert.contains(word), "{path} {form}: {word}: {alert}");
+        }
+        assert!(!r.text.contains(&bruno_id), "{path} {form}: {}", r.text);
+    }
+    assert_eq!(
+        app.get("/api/v1/games", Some(&ada)).await.json,
+        serde_json::json!([])
+    );
+    let comps = app.get("/api/v1/competitions", Some(&ada)).await;
+    assert_eq!(comps.status, 200, "{}", comps.text);
+    assert!(!comps.text.contains("Coupe"), "{}", comps.text);
 }
 
 /// A chat message the game page refuses says why in the page's words, next to the chat form,
