@@ -16,14 +16,15 @@ use crate::competitions::Points;
 use crate::competitions::format::{Format, FormatError, Pace, ROUNDS, TABLE_SIZES};
 use crate::competitions::league::MAX_DIVISION;
 use crate::competitions::standings::Scoring;
+use crate::competitions::tables::TablesError;
 use crate::competitions::tiebreaks::TieBreak;
-use crate::domain::EmailAddress;
+use crate::domain::{EmailAddress, Locale};
 use crate::engine::registry::GameKind;
 use crate::error::ApiError;
 use crate::services::clocks::Clock;
 use crate::services::competitions::{
     self as service, AuditEntry, CompetitionResource, CompetitionSummary, DirectorAction, Entry,
-    NAME_MOST, NewCompetition, ResultGiven, RoundResource, StandingRow, Status,
+    NAME_MOST, NewCompetition, Refusal, ResultGiven, RoundResource, StandingRow, Status, director,
 };
 use crate::state::AppState;
 use actix_web::http::StatusCode;
@@ -128,28 +129,44 @@ pub async fn competition_page(
 ) -> Result<HttpResponse, PageError> {
     let chrome = reader.chrome;
     let id = parse_id(&chrome, &id)?;
-    let csrf = reader.csrf;
-    let (c, rounds, table, audit) = db(&state, &chrome, move |conn| {
-        Ok::<_, ApiError>((
-            service::get(conn, id)?,
-            service::rounds(conn, id)?,
-            service::standings(conn, id)?,
-            service::audit(conn, id)?,
-        ))
-    })
-    .await?;
+    let shown = db(&state, &chrome, move |conn| load(conn, id)).await?;
     let me = reader.user.map(|u| u.0);
-    let body = view(
-        &chrome,
-        &c,
-        &rounds,
-        &table,
-        &audit,
-        me,
-        csrf.as_deref(),
-        None,
-    );
-    Ok(respond(StatusCode::OK, page(&chrome, &c.name, body)))
+    let csrf = reader.csrf.as_deref();
+    Ok(respond(StatusCode::OK, shown.page(&chrome, me, csrf, None)))
+}
+
+/// What a competition's page shows: the competition, its rounds, standings and audit log.
+struct Shown {
+    c: CompetitionResource,
+    rounds: Vec<RoundResource>,
+    table: Vec<StandingRow>,
+    audit: Vec<AuditEntry>,
+}
+
+impl Shown {
+    /// The page for reader `me` (with the CSRF token of their forms), saying `error` above the
+    /// forms when one was refused.
+    fn page(
+        &self,
+        chrome: &Chrome,
+        me: Option<Uuid>,
+        csrf: Option<&str>,
+        error: Option<&str>,
+    ) -> Markup {
+        let (c, rounds, table, audit) = (&self.c, &self.rounds, &self.table, &self.audit);
+        let body = view(chrome, c, rounds, table, audit, me, csrf, error);
+        page(chrome, &c.name, body)
+    }
+}
+
+/// Competition `id` as its page shows it.
+fn load(conn: &mut diesel::PgConnection, id: Uuid) -> Result<Shown, ApiError> {
+    Ok(Shown {
+        c: service::get(conn, id)?,
+        rounds: service::rounds(conn, id)?,
+        table: service::standings(conn, id)?,
+        audit: service::audit(conn, id)?,
+    })
 }
 
 /// The competition an address names; one that is not an id is not there (404, as any address
@@ -395,7 +412,8 @@ pub async fn standings_csv(
         .body(text))
 }
 
-/// `POST /competitions/{id}/{enter|withdraw|start|director}`.
+/// `POST /competitions/{id}/{enter|withdraw|start|director}`. A refusal of the service answers
+/// the competition's page with its status and the reason, in the reader's language, above it.
 pub async fn act(
     state: web::Data<AppState>,
     me: SignedIn,
@@ -411,14 +429,35 @@ pub async fn act(
         t(me.chrome.locale, "competitions"),
     )?;
     let work = step(&me.chrome, &what, me.user, id, &form)?;
-    db(&state, &me.chrome, work).await?;
-    crate::jobs::wake();
-    Ok(see_other(&format!("/competitions/{id}")))
+    let Some((refusal, shown)) = attempt(&state, &me.chrome, id, work).await? else {
+        crate::jobs::wake();
+        return Ok(see_other(&format!("/competitions/{id}")));
+    };
+    let (status, said) = refusal_said(me.chrome.locale, &refusal, what == "director");
+    let body = shown.page(&me.chrome, Some(me.user.0), Some(&me.csrf), Some(&said));
+    Ok(respond(status, body))
 }
 
-/// One service step of a competition's forms.
-type Step =
-    Box<dyn FnOnce(&mut diesel::PgConnection) -> Result<CompetitionResource, ApiError> + Send>;
+/// Runs `work` on competition `id`: nothing when it was done, else its refusal with the page to
+/// say it on (read in the same round trip, only when there is a refusal to show).
+async fn attempt(
+    state: &AppState,
+    chrome: &Chrome,
+    id: Uuid,
+    work: Step,
+) -> Result<Option<(Refusal, Shown)>, PageError> {
+    db(state, chrome, move |conn| match work(conn)? {
+        Ok(_) => Ok(None),
+        Err(refusal) => Ok(Some((refusal, load(conn, id)?))),
+    })
+    .await
+}
+
+/// One service step of a competition's forms: the competition after it, or why not.
+type Step = Box<
+    dyn FnOnce(&mut diesel::PgConnection) -> Result<Result<CompetitionResource, Refusal>, ApiError>
+        + Send,
+>;
 
 /// The service step the form `what` asks of `user` for competition `id`, or the page saying why
 /// there is none.
@@ -430,37 +469,99 @@ fn step(
     form: &Fields,
 ) -> Result<Step, PageError> {
     Ok(match what {
-        "enter" => Box::new(move |conn| service::enter(conn, user, id, None)),
-        "withdraw" => Box::new(move |conn| service::leave(conn, user, id, user.0)),
-        "start" => Box::new(move |conn| service::start(conn, user, id)),
+        "enter" => Box::new(move |conn| service::try_enter(conn, user, id, None)),
+        "withdraw" => Box::new(move |conn| service::try_leave(conn, user, id, user.0)),
+        "start" => Box::new(move |conn| service::try_start(conn, user, id)),
         "director" => {
             let (action, reason) = director_action(form)
                 .map_err(|refusal| refused(chrome, &refusal.sentence(chrome.locale)))?;
-            // The game or account the form names, by its field's label.
-            let named = match action {
-                DirectorAction::SetResult { .. } | DirectorAction::ExtendDeadline { .. } => {
-                    Some("comp_game")
-                }
-                DirectorAction::Withdraw { .. } | DirectorAction::Disqualify { .. } => {
-                    Some("comp_player")
-                }
-                _ => None,
-            };
-            let l = chrome.locale;
-            Box::new(move |conn| {
-                let done = service::act(conn, user, id, action, &reason);
-                match (done, named) {
-                    // The competition is there, so what is not is what the form's field named:
-                    // refused by that field, not as an address with nothing at it.
-                    (Err(ApiError::NotFound(_)), Some(label)) if service::exists(conn, id)? => {
-                        Err(ApiError::Validation(offered(label).sentence(l)))
-                    }
-                    (done, _) => done,
-                }
-            })
+            Box::new(move |conn| service::try_act(conn, user, id, action, &reason))
         }
         _ => return Err(nothing_here(chrome)),
     })
+}
+
+/// A refusal of the service as the page says it, in `l`, with its status: a field of the
+/// director's form (`by_director`) named by its label (422, as the form's own checks), else what
+/// the competition's state or the reader's entry does not allow (the API's status). Never the
+/// service's English, which names accounts by their ids.
+fn refusal_said(l: Locale, r: &Refusal, by_director: bool) -> (StatusCode, String) {
+    let field = |unfit: Unfit| (StatusCode::UNPROCESSABLE_ENTITY, unfit.sentence(l));
+    let places = |seats: usize| {
+        let accepts = Accepts::Counted("accepts_ranking", seats);
+        field(unfit("comp_places", accepts))
+    };
+    let said = match r {
+        Refusal::Reason(_) => {
+            let accepts = Accepts::Counted("accepts_one_line", director::REASON_MOST);
+            return field(unfit("comp_reason", accepts));
+        }
+        Refusal::ExtensionSeconds => {
+            let accepts = Accepts::range(&director::EXTENSION_SECONDS);
+            return field(unfit("comp_seconds", accepts));
+        }
+        Refusal::PlacesPerSeat { seats } | Refusal::PlacesRange { seats } => {
+            return places(*seats);
+        }
+        Refusal::NotARanking(given) => return places(given.len()),
+        Refusal::NotItsGame(_) => return field(offered("comp_game")),
+        // The player a director's form names (a winner or a newcomer too, by the API's forms).
+        Refusal::NotEntered(_) if by_director => return field(offered("comp_player")),
+        Refusal::NoAccount(_)
+        | Refusal::AlreadyEntrant(_)
+        | Refusal::WinnerNotEntrant(_)
+        | Refusal::WinnerNotInGame { .. } => return field(offered("comp_player")),
+        Refusal::NotOrganiser
+        | Refusal::NotDirector
+        | Refusal::EntersOthers
+        | Refusal::WithdrawsOthers => t(l, "comp_refused_not_organiser").to_owned(),
+        Refusal::EntryClosed => t(l, "comp_refused_entry_closed").to_owned(),
+        Refusal::AlreadyEntered => t(l, "comp_refused_already_entered").to_owned(),
+        Refusal::NotInvited => t(l, "comp_refused_not_invited").to_owned(),
+        Refusal::AddressNotKnownToWork => t(l, "comp_refused_address_unproven").to_owned(),
+        Refusal::RatingBelow { min, rating } => t(l, "comp_refused_rating")
+            .replace("{min}", &min.to_string())
+            .replace("{rating}", &rating.to_string()),
+        Refusal::Full { max } => t(l, "comp_refused_full").replace("{n}", &max.to_string()),
+        Refusal::AlreadyLeft { .. } if by_director => t(l, "comp_refused_player_left").to_owned(),
+        Refusal::AlreadyLeft { .. } => t(l, "comp_refused_you_left").to_owned(),
+        Refusal::NotEntered(_) => t(l, "comp_refused_not_entered").to_owned(),
+        Refusal::Finished => t(l, "comp_refused_finished").to_owned(),
+        Refusal::NotStartable { .. } | Refusal::NoNextSeason => {
+            t(l, "comp_refused_not_startable").to_owned()
+        }
+        Refusal::CannotStart(e) => cannot_start(l, e),
+        Refusal::SeasonTooFew => t(l, "comp_refused_season_too_few").to_owned(),
+        Refusal::Finalised => t(l, "comp_refused_finalised").to_owned(),
+        Refusal::NotStarted => t(l, "comp_refused_not_started").to_owned(),
+        Refusal::NotRunning(_) => t(l, "comp_refused_not_running").to_owned(),
+        Refusal::NotPaused => t(l, "comp_refused_not_paused").to_owned(),
+        Refusal::NoDeadline => t(l, "comp_refused_no_deadline").to_owned(),
+    };
+    // The API's status, but for a reader not entered (its 404): the page is there, and what
+    // stops the withdrawal is the reader's entry, as for one who left already (409).
+    let status = match actix_web::ResponseError::status_code(&ApiError::from(r.clone())) {
+        StatusCode::NOT_FOUND => StatusCode::CONFLICT,
+        status => status,
+    };
+    (status, said)
+}
+
+/// Why the entrants do not make the format's first round, in `l`.
+fn cannot_start(l: Locale, e: &FormatError) -> String {
+    match e {
+        FormatError::TooFew { min, .. } => {
+            t(l, "comp_refused_too_few").replace("{n}", &min.to_string())
+        }
+        FormatError::SwissRounds { rounds, needed, .. } => t(l, "comp_refused_swiss_rounds")
+            .replace("{rounds}", &rounds.to_string())
+            .replace("{n}", &needed.to_string()),
+        FormatError::Tables(TablesError::CannotSplit { entrants, .. }) => {
+            t(l, "comp_refused_tables_split").replace("{n}", &entrants.to_string())
+        }
+        // Checked when the competition was made: not met by a format stored.
+        _ => t(l, "comp_refused_format").to_owned(),
+    }
 }
 
 fn refused(chrome: &Chrome, text: &str) -> PageError {

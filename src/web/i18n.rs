@@ -1691,6 +1691,213 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Départages, dans l'ordre",
         ],
     ),
+    (
+        "comp_refused_not_organiser",
+        [
+            "Only the competition's organiser may do this. Nothing was changed.",
+            "Solo el organizador de la competición puede hacer esto. No se cambió nada.",
+            "Solo l'organizzatore della competizione può farlo. Non è cambiato nulla.",
+            "Seul l'organisateur de la compétition peut faire cela. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_entry_closed",
+        [
+            "Entry is closed: the competition has started. Nothing was changed.",
+            "La inscripción está cerrada: la competición ya empezó. No se cambió nada.",
+            "Le iscrizioni sono chiuse: la competizione è iniziata. Non è cambiato nulla.",
+            "Les inscriptions sont closes : la compétition a commencé. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_already_entered",
+        [
+            "You are already entered in this competition. Nothing was changed.",
+            "Ya estás inscrito en esta competición. No se cambió nada.",
+            "Sei già iscritto a questa competizione. Non è cambiato nulla.",
+            "Vous êtes déjà inscrit à cette compétition. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_not_invited",
+        [
+            "This competition is by invitation, and your address is not among those invited. Nothing was changed.",
+            "Esta competición es por invitación, y tu dirección no está entre las invitadas. No se cambió nada.",
+            "Questa competizione è su invito, e il tuo indirizzo non è tra quelli invitati. Non è cambiato nulla.",
+            "Cette compétition est sur invitation, et votre adresse ne fait pas partie des adresses invitées. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_address_unproven",
+        [
+            "This competition takes only players whose mail address is known to work: sign in once with a link mailed to you, then enter. Nothing was changed.",
+            "Esta competición solo admite jugadores cuyo correo se sabe que funciona: entra una vez con un enlace enviado a tu correo y luego inscríbete. No se cambió nada.",
+            "Questa competizione accetta solo giocatori con un indirizzo di posta che funziona: accedi una volta con un link inviato alla tua posta, poi iscriviti. Non è cambiato nulla.",
+            "Cette compétition n'accepte que les joueurs dont l'adresse de courrier fonctionne : connectez-vous une fois avec un lien reçu par courrier, puis inscrivez-vous. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_rating",
+        [
+            "This competition needs a rating of at least {min} in its game; yours is {rating}. Nothing was changed.",
+            "Esta competición exige una puntuación de al menos {min} en su juego; la tuya es {rating}. No se cambió nada.",
+            "Questa competizione richiede un punteggio di almeno {min} nel suo gioco; il tuo è {rating}. Non è cambiato nulla.",
+            "Cette compétition demande une cote d'au moins {min} dans son jeu ; la vôtre est de {rating}. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_full",
+        [
+            "The competition is full: it takes {n} entrants. Nothing was changed.",
+            "La competición está completa: admite {n} inscritos. No se cambió nada.",
+            "La competizione è al completo: accetta {n} iscritti. Non è cambiato nulla.",
+            "La compétition est complète : elle accepte {n} inscrits. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_you_left",
+        [
+            "You are no longer in this competition: you withdrew or were disqualified. Nothing was changed.",
+            "Ya no estás en esta competición: te retiraste o fuiste descalificado. No se cambió nada.",
+            "Non sei più in questa competizione: ti sei ritirato o sei stato squalificato. Non è cambiato nulla.",
+            "Vous n'êtes plus dans cette compétition : vous vous êtes retiré ou avez été disqualifié. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_not_entered",
+        [
+            "You are not entered in this competition. Nothing was changed.",
+            "No estás inscrito en esta competición. No se cambió nada.",
+            "Non sei iscritto a questa competizione. Non è cambiato nulla.",
+            "Vous n'êtes pas inscrit à cette compétition. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_player_left",
+        [
+            "That player is no longer in the competition: they withdrew or were disqualified. Nothing was changed.",
+            "Ese jugador ya no está en la competición: se retiró o fue descalificado. No se cambió nada.",
+            "Quel giocatore non è più nella competizione: si è ritirato o è stato squalificato. Non è cambiato nulla.",
+            "Ce joueur n'est plus dans la compétition : il s'est retiré ou a été disqualifié. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_finished",
+        [
+            "The competition has finished. Nothing was changed.",
+            "La competición ha terminado. No se cambió nada.",
+            "La competizione è conclusa. Non è cambiato nulla.",
+            "La compétition est terminée. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_not_startable",
+        [
+            "Only a competition open for entries can start (or a league go on to its next season once one has finished). Nothing was changed.",
+            "Solo puede empezar una competición con la inscripción abierta (o una liga pasar a su siguiente temporada cuando una ha terminado). No se cambió nada.",
+            "Può iniziare solo una competizione con le iscrizioni aperte (o una lega passare alla stagione successiva quando una è conclusa). Non è cambiato nulla.",
+            "Seule une compétition aux inscriptions ouvertes peut commencer (ou une ligue passer à sa saison suivante une fois la précédente terminée). Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_too_few",
+        [
+            "The competition cannot start yet: its format needs at least {n} entrants. Nothing was changed.",
+            "La competición aún no puede empezar: su formato necesita al menos {n} inscritos. No se cambió nada.",
+            "La competizione non può ancora iniziare: il suo formato richiede almeno {n} iscritti. Non è cambiato nulla.",
+            "La compétition ne peut pas encore commencer : son format demande au moins {n} inscrits. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_swiss_rounds",
+        [
+            "The competition cannot start yet: a Swiss of {rounds} rounds needs at least {n} entrants, so that nobody meets the same opponent twice or has two byes. Nothing was changed.",
+            "La competición aún no puede empezar: un suizo de {rounds} rondas necesita al menos {n} inscritos, para que nadie se enfrente dos veces al mismo rival ni descanse dos veces. No se cambió nada.",
+            "La competizione non può ancora iniziare: uno svizzero di {rounds} turni richiede almeno {n} iscritti, perché nessuno incontri due volte lo stesso avversario o riposi due volte. Non è cambiato nulla.",
+            "La compétition ne peut pas encore commencer : un suisse de {rounds} rondes demande au moins {n} inscrits, pour que personne ne rencontre deux fois le même adversaire ni ne soit exempt deux fois. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_tables_split",
+        [
+            "The competition cannot start: its {n} entrants cannot be split into tables of the chosen sizes. Nothing was changed.",
+            "La competición no puede empezar: sus {n} inscritos no se pueden repartir en mesas de los tamaños elegidos. No se cambió nada.",
+            "La competizione non può iniziare: i suoi {n} iscritti non si possono dividere in tavoli delle dimensioni scelte. Non è cambiato nulla.",
+            "La compétition ne peut pas commencer : ses {n} inscrits ne peuvent pas être répartis en tables des tailles choisies. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_format",
+        [
+            "The competition cannot start with its format as it stands. Nothing was changed.",
+            "La competición no puede empezar con su formato tal como está. No se cambió nada.",
+            "La competizione non può iniziare con il suo formato così com'è. Non è cambiato nulla.",
+            "La compétition ne peut pas commencer avec son format tel qu'il est. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_season_too_few",
+        [
+            "Another season cannot start: fewer than 2 entrants are left. Nothing was changed.",
+            "No puede empezar otra temporada: quedan menos de 2 inscritos. No se cambió nada.",
+            "Non può iniziare un'altra stagione: restano meno di 2 iscritti. Non è cambiato nulla.",
+            "Une autre saison ne peut pas commencer : il reste moins de 2 inscrits. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_finalised",
+        [
+            "The competition is finalised: its standings are frozen. Nothing was changed.",
+            "La competición está cerrada: su clasificación es definitiva. No se cambió nada.",
+            "La competizione è chiusa: la sua classifica è definitiva. Non è cambiato nulla.",
+            "La compétition est close : son classement est définitif. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_not_started",
+        [
+            "The competition has not started yet. Nothing was changed.",
+            "La competición aún no ha empezado. No se cambió nada.",
+            "La competizione non è ancora iniziata. Non è cambiato nulla.",
+            "La compétition n'a pas encore commencé. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_not_running",
+        [
+            "Only a running competition can be paused. Nothing was changed.",
+            "Solo se puede pausar una competición en curso. No se cambió nada.",
+            "Si può mettere in pausa solo una competizione in corso. Non è cambiato nulla.",
+            "Seule une compétition en cours peut être mise en pause. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_not_paused",
+        [
+            "The competition is not paused. Nothing was changed.",
+            "La competición no está en pausa. No se cambió nada.",
+            "La competizione non è in pausa. Non è cambiato nulla.",
+            "La compétition n'est pas en pause. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_no_deadline",
+        [
+            "Nobody in that game has a deadline to extend. Nothing was changed.",
+            "Nadie en esa partida tiene un plazo que ampliar. No se cambió nada.",
+            "Nessuno in quella partita ha una scadenza da prorogare. Non è cambiato nulla.",
+            "Personne dans cette partie n'a d'échéance à prolonger. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "accepts_ranking",
+        [
+            "one place per seat ({n} here), separated by commas: 1 for first, equal places shared (1,2,2,4)",
+            "un puesto por asiento ({n} aquí), separados por comas: 1 para el primero, los empatados comparten puesto (1,2,2,4)",
+            "una posizione per posto ({n} qui), separate da virgole: 1 per il primo, chi è a pari merito condivide la posizione (1,2,2,4)",
+            "une place par siège ({n} ici), séparées par des virgules : 1 pour le premier, les ex aequo partageant leur place (1,2,2,4)",
+        ],
+    ),
     ("chat", ["Chat", "Chat", "Chat", "Discussion"]),
     (
         "chat_empty",

@@ -1042,3 +1042,205 @@ async fn an_open_entry_may_ask_for_a_mail_address_known_to_work() {
         .await;
     assert_eq!(entered.status, 201, "{}", entered.text);
 }
+
+/// What the competition's service refuses from a page's button or the director's form is said on
+/// the competition's page in the reader's language, with the API's status, naming what was
+/// refused; never the service's English, nor an account's id.
+#[actix_web::test]
+async fn a_refused_competition_button_says_why_in_the_readers_language_never_the_services_english()
+{
+    use crate::bad_input::account_cookie;
+    use crate::web::{alert_of, post_form};
+    let ev = Event::new(&["Ann", "Ben"]).await;
+    ev.app.set_locale(&ev.organiser, "es").await;
+    ev.app.set_locale(ev.token("Ann"), "it").await;
+    let (olga, olga_csrf) = account_cookie(&ev.app, &ev.organiser, "olga@example.test").await;
+    let (ann, ann_csrf) = account_cookie(&ev.app, ev.token("Ann"), "ann@example.test").await;
+    let ann_id = ev.players["Ann"].1.clone();
+    let create = |body: Value| {
+        let app = &ev.app;
+        let organiser = ev.organiser.clone();
+        async move {
+            let c = app
+                .post("/api/v1/competitions", Some(&organiser), body)
+                .await;
+            assert_eq!(c.status, 201, "{}", c.text);
+            format!("/competitions/{}", c.json["id"].as_str().unwrap())
+        }
+    };
+    let press = |at: String, cookie: String, form: String| {
+        let app = &ev.app;
+        async move { post_form(app, &at, &cookie, &form).await }
+    };
+    // (status, what the page says, the service's English it must not say)
+    let check = |r: &crate::helpers::Reply, status: u16, said: &str, english: &[&str]| {
+        assert_eq!(r.status, status, "{said}: {}", r.text);
+        let alert = alert_of(&r.text);
+        assert!(alert.contains(said), "{said}: {alert}");
+        for word in english {
+            assert!(!r.text.contains(word), "{word}: {}", r.text);
+        }
+        // (The page links its entrants by id; the reason never names one.)
+        assert!(!alert.contains(&ann_id), "an account's id: {alert}");
+    };
+
+    // Nobody entered: the Swiss cannot start, and the organiser is told so in Spanish.
+    let swiss = create(json!({"name": "Copa", "kind": "magnate", "entry": "open",
+                              "format": {"type": "swiss", "rounds": 1}}))
+    .await;
+    let r = press(
+        format!("{swiss}/start"),
+        olga.clone(),
+        format!("csrf={olga_csrf}"),
+    )
+    .await;
+    check(
+        &r,
+        422,
+        "La competición aún no puede empezar: su formato necesita al menos 2 inscritos. No se cambió nada.",
+        &["cannot start", "needs at least", "a Swiss"],
+    );
+    // Directing it before it starts.
+    let r = press(
+        format!("{swiss}/director"),
+        olga.clone(),
+        format!("csrf={olga_csrf}&action=pause&reason=r"),
+    )
+    .await;
+    check(
+        &r,
+        409,
+        "La competición aún no ha empezado. No se cambió nada.",
+        &["has not started"],
+    );
+    // Ann withdraws from what she never entered; then enters an event by invitation.
+    let r = press(
+        format!("{swiss}/withdraw"),
+        ann.clone(),
+        format!("csrf={ann_csrf}"),
+    )
+    .await;
+    check(
+        &r,
+        409,
+        "Non sei iscritto a questa competizione. Non è cambiato nulla.",
+        &["is not entered", "account "],
+    );
+    let closed = create(
+        json!({"name": "Invito", "kind": "magnate", "entry": "invite",
+                               "format": {"type": "swiss", "rounds": 1}}),
+    )
+    .await;
+    let r = press(
+        format!("{closed}/enter"),
+        ann.clone(),
+        format!("csrf={ann_csrf}"),
+    )
+    .await;
+    check(
+        &r,
+        403,
+        "Questa competizione è su invito, e il tuo indirizzo non è tra quelli invitati.",
+        &["by invitation", "not invited"],
+    );
+
+    // Both enter the Swiss and it starts; then entry is closed, and the director's form is
+    // refused by its field or by the state it finds.
+    for who in ["Ann", "Ben"] {
+        let e = ev
+            .app
+            .post(
+                &format!("/api/v1{swiss}/entries"),
+                Some(ev.token(who)),
+                json!({}),
+            )
+            .await;
+        assert_eq!(e.status, 201, "{}", e.text);
+    }
+    let r = press(
+        format!("{swiss}/start"),
+        olga.clone(),
+        format!("csrf={olga_csrf}"),
+    )
+    .await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    ev.deliver();
+    let r = press(
+        format!("{swiss}/enter"),
+        ann.clone(),
+        format!("csrf={ann_csrf}"),
+    )
+    .await;
+    check(
+        &r,
+        409,
+        "Le iscrizioni sono chiuse: la competizione è iniziata. Non è cambiato nulla.",
+        &["entry is closed", "already entered"],
+    );
+    let game =
+        ev.rounds(swiss.trim_start_matches("/competitions/")).await[0]["pairings"][0]["game_id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let r = press(
+        format!("{swiss}/director"),
+        olga.clone(),
+        format!("csrf={olga_csrf}&action=extend_deadline&game_id={game}&seconds=10&reason=r"),
+    )
+    .await;
+    check(
+        &r,
+        422,
+        "El campo «Segundos» tiene un valor que este formulario no admite; admite un número entero de 60 a 2592000.",
+        &["seconds:", "between 60"],
+    );
+    let r = press(
+        format!("{swiss}/director"),
+        olga.clone(),
+        format!("csrf={olga_csrf}&action=set_result&game_id={game}&places=2%2C2&reason=r"),
+    )
+    .await;
+    check(
+        &r,
+        422,
+        "El campo «Puestos por asiento» tiene un valor que este formulario no admite; admite un puesto por asiento (2 aquí)",
+        &["not a ranking", "places:", "[2, 2]"],
+    );
+    let r = press(
+        format!("{swiss}/director"),
+        olga.clone(),
+        format!("csrf={olga_csrf}&action=resume&reason=r"),
+    )
+    .await;
+    check(
+        &r,
+        409,
+        "La competición no está en pausa. No se cambió nada.",
+        &["not paused"],
+    );
+    let withdraw = format!("csrf={olga_csrf}&action=withdraw&account_id={ann_id}&reason=r");
+    let r = press(format!("{swiss}/director"), olga.clone(), withdraw.clone()).await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    let r = press(format!("{swiss}/director"), olga.clone(), withdraw).await;
+    check(
+        &r,
+        409,
+        "Ese jugador ya no está en la competición: se retiró o fue descalificado.",
+        &["is already", "withdrawn from"],
+    );
+    // Only the organiser starts or directs it.
+    let r = press(
+        format!("{closed}/start"),
+        ann.clone(),
+        format!("csrf={ann_csrf}"),
+    )
+    .await;
+    check(
+        &r,
+        403,
+        "Solo l'organizzatore della competizione può farlo. Non è cambiato nulla.",
+        &["only the competition's organiser"],
+    );
+    // The refused page is the competition's, with the reader's forms.
+    assert!(r.text.contains("<h1>Invito</h1>"), "{}", r.text);
+}

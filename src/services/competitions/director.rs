@@ -3,6 +3,7 @@
 //! audit log with who, when and why, in the transaction that makes it.
 
 use super::records::{GameRow, live_standings};
+use super::refusal::{self, Failure, Refusal};
 use super::{CompetitionRow, Status, entrants, load, rounds};
 use crate::competitions::GameResult;
 use crate::domain::{GameId, UserId};
@@ -73,6 +74,12 @@ impl DirectorAction {
     }
 }
 
+/// The most characters of a director's reason (one line in the audit log).
+pub const REASON_MOST: usize = 1000;
+
+/// The seconds a deadline may be extended by: a minute to 30 days.
+pub const EXTENSION_SECONDS: std::ops::RangeInclusive<i64> = 60..=30 * 24 * 3600;
+
 /// Carries out `action` for the organiser `caller` and logs it with `reason`.
 ///
 /// # Errors
@@ -85,27 +92,37 @@ pub fn act(
     action: DirectorAction,
     reason: &str,
 ) -> Result<super::CompetitionResource, ApiError> {
+    refusal::as_api(try_act(conn, caller, id, action, reason))
+}
+
+/// [`act`], its refusal as a [`Refusal`] (`Ok(Err(_))`, nothing written).
+///
+/// # Errors
+/// 404 for no such competition; database failures.
+pub fn try_act(
+    conn: &mut PgConnection,
+    caller: UserId,
+    id: Uuid,
+    action: DirectorAction,
+    reason: &str,
+) -> Result<Result<super::CompetitionResource, Refusal>, ApiError> {
     // The audit log says why, in one line.
-    let reason = crate::domain::one_line_text("reason", reason, 1000)
-        .map_err(|e| ApiError::Validation(e.to_string()))?;
+    let reason = match crate::domain::one_line_text("reason", reason, REASON_MOST) {
+        Ok(reason) => reason,
+        Err(e) => return Ok(Err(Refusal::Reason(e))),
+    };
     let reason = reason.as_str();
-    conn.transaction(|conn| {
+    refusal::split(conn.transaction(|conn| {
         let row = load(conn, id, true)?;
         if row.organiser_id != caller.0 {
-            return Err(ApiError::Forbidden(
-                "only the competition's organiser may direct it".to_owned(),
-            ));
+            return Err(Refusal::NotDirector.into());
         }
         if row.finalised_at.is_some() {
-            return Err(ApiError::Conflict(
-                "the competition is finalised: its standings are frozen".to_owned(),
-            ));
+            return Err(Refusal::Finalised.into());
         }
         let started = row.status() != Status::Registering;
         if !started && !matches!(action, DirectorAction::Finalise) {
-            return Err(ApiError::Conflict(
-                "the competition has not started yet".to_owned(),
-            ));
+            return Err(Refusal::NotStarted.into());
         }
         apply(conn, &row, &action)?;
         diesel::insert_into(competition_audit::table)
@@ -118,65 +135,58 @@ pub fn act(
             ))
             .execute(conn)?;
         tracing::info!(competition.id = %id, action = action.name(), "director action");
-        super::get(conn, id)
+        Ok::<_, Failure>(super::get(conn, id)?)
+    }))
+    .inspect(|done| {
+        if done.is_ok() {
+            crate::jobs::wake();
+        }
     })
-    .inspect(|_| crate::jobs::wake())
 }
 
 fn apply(
     conn: &mut PgConnection,
     row: &CompetitionRow,
     action: &DirectorAction,
-) -> Result<(), ApiError> {
+) -> Result<(), Failure> {
     match action {
         DirectorAction::SetResult { game, given } => set_result(conn, row, *game, given),
         DirectorAction::ExtendDeadline { game, seconds } => {
             let g = game_of(conn, row, *game)?;
-            if !(60..=30 * 24 * 3600).contains(seconds) {
-                return Err(ApiError::Validation(
-                    "seconds: between 60 and 2592000 (30 days)".to_owned(),
-                ));
+            if !EXTENSION_SECONDS.contains(seconds) {
+                return Err(Refusal::ExtensionSeconds.into());
             }
             if games::extend_deadlines(conn, GameId(g.game_id), *seconds)? == 0 {
-                return Err(ApiError::Conflict(
-                    "nobody in that game has a deadline to extend".to_owned(),
-                ));
+                return Err(Refusal::NoDeadline.into());
             }
             Ok(())
         }
         DirectorAction::Pause => {
             if row.status() != Status::Running {
-                return Err(ApiError::Conflict(format!(
-                    "the competition is {}, not running",
-                    row.status
-                )));
+                return Err(Refusal::NotRunning(row.status()).into());
             }
-            set_status(conn, row.id, Status::Paused)
+            Ok(set_status(conn, row.id, Status::Paused)?)
         }
         DirectorAction::Resume => {
             if row.status() != Status::Paused {
-                return Err(ApiError::Conflict(
-                    "the competition is not paused".to_owned(),
-                ));
+                return Err(Refusal::NotPaused.into());
             }
             set_status(conn, row.id, Status::Running)?;
-            rounds::nudge(conn, row.id)
+            Ok(rounds::nudge(conn, row.id)?)
         }
         DirectorAction::Replace { account, by } => replace(conn, row, *account, *by),
         DirectorAction::Withdraw { account } | DirectorAction::Disqualify { account } => {
             let list = entrants(conn, row.id)?;
             let e = super::still_in(&list, *account)?;
             if row.status() == Status::Finished {
-                return Err(ApiError::Conflict(
-                    "the competition has finished".to_owned(),
-                ));
+                return Err(Refusal::Finished.into());
             }
             let status = if matches!(action, DirectorAction::Withdraw { .. }) {
                 "withdrawn"
             } else {
                 "disqualified"
             };
-            rounds::withdraw(conn, row, e, status)
+            Ok(rounds::withdraw(conn, row, e, status)?)
         }
         DirectorAction::Finalise => {
             let table = live_standings(conn, row)?;
@@ -203,16 +213,16 @@ fn set_status(conn: &mut PgConnection, id: Uuid, status: Status) -> Result<(), A
     Ok(())
 }
 
-fn game_of(conn: &mut PgConnection, row: &CompetitionRow, game: Uuid) -> Result<GameRow, ApiError> {
-    competition_games::table
+fn game_of(conn: &mut PgConnection, row: &CompetitionRow, game: Uuid) -> Result<GameRow, Failure> {
+    let found = competition_games::table
         .find(game)
         .filter(competition_games::competition_id.eq(row.id))
         // Not locked here: the game row is locked first (by the abort or the extension), in the
         // order a game's end takes them, so the two never wait for each other in a cycle.
         .select(GameRow::as_select())
         .first(conn)
-        .optional()?
-        .ok_or_else(|| ApiError::NotFound(format!("game {game} is not a game of this competition")))
+        .optional()?;
+    Ok(found.ok_or(Refusal::NotItsGame(game))?)
 }
 
 fn set_result(
@@ -220,21 +230,18 @@ fn set_result(
     row: &CompetitionRow,
     game: Uuid,
     given: &ResultGiven,
-) -> Result<(), ApiError> {
+) -> Result<(), Failure> {
     let g = game_of(conn, row, game)?;
     let places = match given {
         ResultGiven::Places(p) => p.clone(),
         ResultGiven::Winner(w) => {
             let list = entrants(conn, row.id)?;
             let Some(winner) = list.iter().find(|e| e.user_id == *w) else {
-                return Err(ApiError::Validation(format!(
-                    "winner: account {w} is not an entrant"
-                )));
+                return Err(Refusal::WinnerNotEntrant(*w).into());
             };
             if !g.seats.contains(&winner.number) {
-                return Err(ApiError::Validation(format!(
-                    "winner: account {w} does not play in game {game}"
-                )));
+                let (winner, game) = (*w, game);
+                return Err(Refusal::WinnerNotInGame { winner, game }.into());
             }
             g.seats
                 .iter()
@@ -243,17 +250,12 @@ fn set_result(
         }
     };
     let places = places.as_slice();
-    if places.len() != g.seats.len() {
-        return Err(ApiError::Validation(format!(
-            "places: one place per seat ({} seats)",
-            g.seats.len()
-        )));
+    let seats = g.seats.len();
+    if places.len() != seats {
+        return Err(Refusal::PlacesPerSeat { seats }.into());
     }
-    if places.iter().any(|p| *p == 0 || *p as usize > places.len()) {
-        return Err(ApiError::Validation(format!(
-            "places: each between 1 and {}",
-            places.len()
-        )));
+    if places.iter().any(|p| *p == 0 || *p as usize > seats) {
+        return Err(Refusal::PlacesRange { seats }.into());
     }
     check_ranking(places)?;
     // A game still being played ends here: the director's result replaces its end.
@@ -272,23 +274,20 @@ fn set_result(
             competition_games::corrected.eq(true),
         ))
         .execute(conn)?;
-    rounds::nudge(conn, row.id)
+    Ok(rounds::nudge(conn, row.id)?)
 }
 
 /// Places must read as a ranking: each seat's place is one more than the number of seats ahead
 /// of it (1, 2, 2, 4). Anything else (`[2, 2]`: nobody first) would be scored as some other
 /// result than the director wrote, so it is refused rather than guessed at.
-fn check_ranking(places: &[u32]) -> Result<(), ApiError> {
+fn check_ranking(places: &[u32]) -> Result<(), Refusal> {
     let fits = places
         .iter()
         .all(|p| *p as usize == 1 + places.iter().filter(|q| *q < p).count());
     if fits {
         return Ok(());
     }
-    Err(ApiError::Validation(format!(
-        "places: {places:?} is not a ranking: a seat's place is one more than the number of \
-         seats ahead of it (1 = first; equal places share, as in [1, 2, 2, 4])"
-    )))
+    Err(Refusal::NotARanking(places.to_vec()))
 }
 
 fn replace(
@@ -296,24 +295,20 @@ fn replace(
     row: &CompetitionRow,
     account: Uuid,
     by: Uuid,
-) -> Result<(), ApiError> {
+) -> Result<(), Failure> {
     let list = entrants(conn, row.id)?;
     let e = super::still_in(&list, account)?;
     // As for a withdrawal: once it is over, the results are the players' who played them (a
     // league's next season takes newcomers by entry instead).
     if row.status() == Status::Finished {
-        return Err(ApiError::Conflict(
-            "the competition has finished".to_owned(),
-        ));
+        return Err(Refusal::Finished.into());
     }
     if list.iter().any(|x| x.user_id == by) {
-        return Err(ApiError::Conflict(format!(
-            "account {by} is already an entrant"
-        )));
+        return Err(Refusal::AlreadyEntrant(by).into());
     }
     let exists: i64 = users::table.find(by).count().get_result(conn)?;
     if exists == 0 {
-        return Err(ApiError::NotFound(format!("there is no account {by}")));
+        return Err(Refusal::NoAccount(by).into());
     }
     // The newcomer brings their own rating (the `rating` tie-break, later seeding).
     let rating = super::rating_of(conn, by, &row.kind)?;

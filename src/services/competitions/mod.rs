@@ -7,11 +7,13 @@
 
 pub mod director;
 mod records;
+mod refusal;
 mod resource;
 pub mod rounds;
 
-pub use director::{DirectorAction, ResultGiven, act};
+pub use director::{DirectorAction, ResultGiven, act, try_act};
 pub use records::{standings, standings_csv, trf};
+pub use refusal::Refusal;
 pub use resource::{
     AccountRef, AuditEntry, ByeResource, CompetitionResource, CompetitionSummary, EntrantResource,
     PairingResource, PairingResult, RoundResource, StandingRow, TieBreakResource,
@@ -28,6 +30,7 @@ use crate::schema::{competition_entrants, competition_invitations, competitions,
 use crate::services::clocks::Clock;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
+use refusal::Failure;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -225,11 +228,9 @@ pub(crate) fn entrants(conn: &mut PgConnection, id: Uuid) -> Result<Vec<EntrantR
         .load(conn)?)
 }
 
-fn require_organiser(row: &CompetitionRow, caller: UserId) -> Result<(), ApiError> {
+fn require_organiser(row: &CompetitionRow, caller: UserId) -> Result<(), Refusal> {
     if row.organiser_id != caller.0 {
-        return Err(ApiError::Forbidden(
-            "only the competition's organiser may do this".to_owned(),
-        ));
+        return Err(Refusal::NotOrganiser);
     }
     Ok(())
 }
@@ -482,22 +483,31 @@ pub fn enter(
     id: Uuid,
     who: Option<Uuid>,
 ) -> Result<CompetitionResource, ApiError> {
-    conn.transaction(|conn| {
+    refusal::as_api(try_enter(conn, caller, id, who))
+}
+
+/// [`enter`], its refusal as a [`Refusal`] (`Ok(Err(_))`, nothing written).
+///
+/// # Errors
+/// 404 for no such competition; database failures.
+pub fn try_enter(
+    conn: &mut PgConnection,
+    caller: UserId,
+    id: Uuid,
+    who: Option<Uuid>,
+) -> Result<Result<CompetitionResource, Refusal>, ApiError> {
+    refusal::split(conn.transaction(|conn| {
         let row = load(conn, id, true)?;
         let who = who.unwrap_or(caller.0);
         let by_organiser = row.organiser_id == caller.0;
         if who != caller.0 && !by_organiser {
-            return Err(ApiError::Forbidden(
-                "only the organiser may enter someone else".to_owned(),
-            ));
+            return Err(Refusal::EntersOthers.into());
         }
         let between_seasons = row.status() == Status::Finished
             && row.finalised_at.is_none()
             && matches!(row.format()?, Format::League { .. });
         if row.status() != Status::Registering && !between_seasons {
-            return Err(ApiError::Conflict(
-                "entry is closed: the competition has started".to_owned(),
-            ));
+            return Err(Refusal::EntryClosed.into());
         }
         let email: Option<String> = users::table
             .find(who)
@@ -505,11 +515,11 @@ pub fn enter(
             .first(conn)
             .optional()?;
         let Some(email) = email else {
-            return Err(ApiError::NotFound(format!("there is no account {who}")));
+            return Err(Refusal::NoAccount(who).into());
         };
         let list = entrants(conn, id)?;
         if list.iter().any(|e| e.user_id == who) {
-            return Err(ApiError::Conflict("already entered".to_owned()));
+            return Err(Refusal::AlreadyEntered.into());
         }
         if !by_organiser {
             if row.entry == "invite" {
@@ -519,36 +529,25 @@ pub fn enter(
                     .count()
                     .get_result(conn)?;
                 if invited == 0 {
-                    return Err(ApiError::Forbidden(
-                        "this competition is by invitation and your address is not invited"
-                            .to_owned(),
-                    ));
+                    return Err(Refusal::NotInvited.into());
                 }
             }
             if row.require_working_address
                 && !crate::services::accounts::address_is_known_to_work(conn, UserId(who))?
             {
-                return Err(ApiError::Forbidden(
-                    "this competition takes only accounts whose mail address is known to work: \
-                     sign in once with a link mailed to you (POST /api/v1/auth/email-link), then enter"
-                        .to_owned(),
-                ));
+                return Err(Refusal::AddressNotKnownToWork.into());
             }
             if let Some(min) = row.min_rating {
                 let rating = rating_of(conn, who, &row.kind)?.unwrap_or(0);
                 if rating < min {
-                    return Err(ApiError::Forbidden(format!(
-                        "this competition needs a rating of at least {min}; yours is {rating}"
-                    )));
+                    return Err(Refusal::RatingBelow { min, rating }.into());
                 }
             }
         }
         if let Some(max) = row.max_entrants
             && list.len() >= max as usize
         {
-            return Err(ApiError::Conflict(format!(
-                "the competition is full ({max} entrants)"
-            )));
+            return Err(Refusal::Full { max }.into());
         }
         let number = list.iter().map(|e| e.number).max().unwrap_or(0) + 1;
         diesel::insert_into(competition_entrants::table)
@@ -559,8 +558,8 @@ pub fn enter(
             ))
             .execute(conn)?;
         tracing::info!(competition.id = %id, user.id = %who, number, "entered");
-        get(conn, id)
-    })
+        Ok::<_, Failure>(get(conn, id)?)
+    }))
 }
 
 /// A player's rating in a kind, rounded, if they have one.
@@ -588,12 +587,23 @@ pub fn leave(
     id: Uuid,
     who: Uuid,
 ) -> Result<CompetitionResource, ApiError> {
-    conn.transaction(|conn| {
+    refusal::as_api(try_leave(conn, caller, id, who))
+}
+
+/// [`leave`], its refusal as a [`Refusal`] (`Ok(Err(_))`, nothing written).
+///
+/// # Errors
+/// 404 for no such competition; database failures.
+pub fn try_leave(
+    conn: &mut PgConnection,
+    caller: UserId,
+    id: Uuid,
+    who: Uuid,
+) -> Result<Result<CompetitionResource, Refusal>, ApiError> {
+    refusal::split(conn.transaction(|conn| {
         let row = load(conn, id, true)?;
         if who != caller.0 && row.organiser_id != caller.0 {
-            return Err(ApiError::Forbidden(
-                "only the entrant or the organiser may withdraw an entry".to_owned(),
-            ));
+            return Err(Refusal::WithdrawsOthers.into());
         }
         let list = entrants(conn, id)?;
         let entrant = still_in(&list, who)?;
@@ -604,9 +614,7 @@ pub fn leave(
             }
             Status::Finished => {
                 if row.finalised_at.is_some() || !matches!(row.format()?, Format::League { .. }) {
-                    return Err(ApiError::Conflict(
-                        "the competition has finished".to_owned(),
-                    ));
+                    return Err(Refusal::Finished.into());
                 }
                 // Between two seasons of a league: the next season goes on without them.
                 diesel::update(competition_entrants::table.find((id, entrant.number)))
@@ -621,23 +629,25 @@ pub fn leave(
             }
         }
         tracing::info!(competition.id = %id, user.id = %who, "withdrawn");
-        get(conn, id)
+        Ok::<_, Failure>(get(conn, id)?)
+    }))
+    .inspect(|done| {
+        if done.is_ok() {
+            crate::jobs::wake();
+        }
     })
-    .inspect(|_| crate::jobs::wake())
 }
 
-/// The entry of `who` that is still in: 409 for one who already left (withdrawn or
-/// disqualified), 404 for an account never entered.
-pub(crate) fn still_in(list: &[EntrantRow], who: Uuid) -> Result<&EntrantRow, ApiError> {
+/// The entry of `who` that is still in: refused for one who already left (withdrawn or
+/// disqualified: 409) or an account never entered (404).
+pub(crate) fn still_in(list: &[EntrantRow], who: Uuid) -> Result<&EntrantRow, Refusal> {
     match list.iter().find(|e| e.user_id == who) {
         Some(e) if e.active() => Ok(e),
-        Some(e) => Err(ApiError::Conflict(format!(
-            "account {who} is already {} from this competition",
-            e.status
-        ))),
-        None => Err(ApiError::NotFound(format!(
-            "account {who} is not entered in this competition"
-        ))),
+        Some(e) => Err(Refusal::AlreadyLeft {
+            account: who,
+            status: e.status.clone(),
+        }),
+        None => Err(Refusal::NotEntered(who)),
     }
 }
 
@@ -652,32 +662,37 @@ pub fn start(
     caller: UserId,
     id: Uuid,
 ) -> Result<CompetitionResource, ApiError> {
-    conn.transaction(|conn| {
+    refusal::as_api(try_start(conn, caller, id))
+}
+
+/// [`start`], its refusal as a [`Refusal`] (`Ok(Err(_))`, nothing written).
+///
+/// # Errors
+/// 404 for no such competition; database failures.
+pub fn try_start(
+    conn: &mut PgConnection,
+    caller: UserId,
+    id: Uuid,
+) -> Result<Result<CompetitionResource, Refusal>, ApiError> {
+    refusal::split(conn.transaction(|conn| {
         let row = load(conn, id, true)?;
         require_organiser(&row, caller)?;
+        let league = matches!(row.format()?, Format::League { .. });
         match row.status() {
             Status::Registering => rounds::start(conn, &row)?,
             // A league's next season, with promotion and relegation.
-            Status::Finished
-                if row.finalised_at.is_none() && matches!(row.format()?, Format::League { .. }) =>
-            {
+            Status::Finished if row.finalised_at.is_none() && league => {
                 rounds::next_season(conn, &row)?;
             }
-            _ => {
-                return Err(ApiError::Conflict(format!(
-                    "the competition is {}, not registering{}",
-                    row.status,
-                    if matches!(row.format()?, Format::League { .. }) {
-                        " nor a finished season"
-                    } else {
-                        ""
-                    }
-                )));
-            }
+            status => return Err(Refusal::NotStartable { status, league }.into()),
         }
-        get(conn, id)
+        Ok::<_, Failure>(get(conn, id)?)
+    }))
+    .inspect(|done| {
+        if done.is_ok() {
+            crate::jobs::wake();
+        }
     })
-    .inspect(|_| crate::jobs::wake())
 }
 
 /// The director's audit log, oldest first.

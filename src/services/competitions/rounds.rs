@@ -4,6 +4,7 @@
 //! transaction with the competition row locked, so two games ending at once advance it once.
 
 use super::records::{GameRow, Season, live_standings};
+use super::refusal::{Failure, Refusal};
 use super::{CompetitionRow, EntrantRow, Status, load};
 use crate::competitions::format::{Format, Pace};
 use crate::competitions::{
@@ -80,12 +81,12 @@ pub fn game_ended(
 }
 
 /// Closes entry, gives pairing numbers and divisions, and pairs the first round.
-pub(super) fn start(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(), ApiError> {
+pub(super) fn start(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(), Failure> {
     let format = row.format()?;
     let list = super::entrants(conn, row.id)?;
     format
         .check_start(list.len())
-        .map_err(|e| ApiError::Validation(format!("cannot start: {e}")))?;
+        .map_err(Refusal::CannotStart)?;
     let mut seeded = Vec::with_capacity(list.len());
     for e in &list {
         let rating = super::rating_of(conn, e.user_id, &row.kind)?;
@@ -126,22 +127,20 @@ pub(super) fn start(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(),
         ))
         .execute(conn)?;
     tracing::info!(competition.id = %row.id, entrants = list.len(), "competition started");
-    advance_locked(conn, row.id)
+    Ok(advance_locked(conn, row.id)?)
 }
 
 /// A league's next season: this season's final rankings per division, promotion and relegation
 /// by the league's rules, entrants who left dropped and new entrants into the lowest division;
 /// then the new season's round robins are paired.
-pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(), ApiError> {
+pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Result<(), Failure> {
     let Format::League {
         division_size,
         promote,
         relegate,
     } = row.format()?
     else {
-        return Err(ApiError::Conflict(
-            "only a league has another season".to_owned(),
-        ));
+        return Err(Refusal::NoNextSeason.into());
     };
     let season = Season::load(conn, row)?;
     let table = live_standings(conn, row)?;
@@ -182,9 +181,7 @@ pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Resu
         &joining,
     ));
     if divisions.iter().map(Vec::len).sum::<usize>() < 2 {
-        return Err(ApiError::Validation(
-            "cannot start another season: fewer than 2 entrants are left".to_owned(),
-        ));
+        return Err(Refusal::SeasonTooFew.into());
     }
     diesel::update(
         competition_entrants::table.filter(competition_entrants::competition_id.eq(row.id)),
@@ -212,7 +209,7 @@ pub(super) fn next_season(conn: &mut PgConnection, row: &CompetitionRow) -> Resu
         ))
         .execute(conn)?;
     tracing::info!(competition.id = %row.id, season = row.season + 1, "league season started");
-    advance_locked(conn, row.id)
+    Ok(advance_locked(conn, row.id)?)
 }
 
 /// A division of one cannot play a round robin: it joins the division above (or below, for the
