@@ -654,14 +654,22 @@ pub async fn join_as_new_player(
         return refuse(StatusCode::FORBIDDEN, link_error(l, e));
     }
     match register_and_join(&state, address, display, l, game).await {
-        Ok((user, sid)) => {
+        Ok(Ok((user, sid))) => {
             let mut res = see_other(&format!("/play/{game}"));
             let _ = res.add_cookie(&session::user_cookie(&state, user, sid));
             res
         }
-        Err(ApiError::Conflict(_)) => refuse(StatusCode::CONFLICT, t(l, "address_taken")),
+        Ok(Err(NotJoined::AddressTaken)) => refuse(StatusCode::CONFLICT, t(l, "address_taken")),
+        Ok(Err(NotJoined::Seat(status, said))) => refuse(status, &said),
         Err(e) => error_page(&Chrome::anonymous(l), &e),
     }
+}
+
+/// Why a new player did not join: their address has an account already, or the game refused the
+/// seat (said in the page's language, with its status).
+enum NotJoined {
+    AddressTaken,
+    Seat(StatusCode, String),
 }
 
 /// A new account for `address`, seated in `game` and with a session, in one transaction. No
@@ -672,49 +680,199 @@ async fn register_and_join(
     display: DisplayName,
     l: Locale,
     game: GameId,
-) -> Result<(UserId, Uuid), ApiError> {
+) -> Result<Result<(UserId, Uuid), NotJoined>, ApiError> {
+    let seen = state.seen.clone();
     crate::db::run(&state.pool, move |conn| {
         use diesel::Connection;
-        conn.transaction(|conn| {
+        // Which step refused: the address's registration, or the seat.
+        let mut registered = false;
+        let done = conn.transaction(|conn| {
             let account = crate::services::accounts::register(conn, &address, &display, l, None)?;
+            registered = true;
             games::join(conn, account.id, game, None)?;
             let sid = session::start(conn, account.id)?;
             Ok::<_, ApiError>((account.id, sid))
-        })
+        });
+        match done {
+            Ok(done) => Ok(Ok(done)),
+            Err(ApiError::Conflict(_)) if !registered => Ok(Err(NotJoined::AddressTaken)),
+            Err(e) if registered => {
+                match seat_refused(conn, &seen, None, game, SeatForm::Accept, &e, l)? {
+                    Some((status, said)) => Ok(Err(NotJoined::Seat(status, said))),
+                    None => Err(e),
+                }
+            }
+            Err(e) => Err(e),
+        }
     })
     .await
     .map_err(ApiError::from)
 }
 
-/// A signed-in form post with the page's CSRF token that changes a game: runs `work`, then sees
-/// `done`; without a session the sign-in page (back to `back`), with a bad token 403.
-async fn game_post<F>(
+/// A form about a seat of a waiting game: what it asks of the games service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SeatForm {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+impl SeatForm {
+    fn run(
+        self,
+        conn: &mut diesel::PgConnection,
+        user: UserId,
+        game: GameId,
+    ) -> Result<(), ApiError> {
+        match self {
+            SeatForm::Accept => games::join(conn, user, game, None).map(|_| ()),
+            SeatForm::Decline => games::invitations::decline(conn, user, game).map(|_| ()),
+            SeatForm::Cancel => games::invitations::cancel(conn, user, game).map(|_| ()),
+        }
+    }
+
+    /// The page's title: the form's button.
+    fn title(self, l: Locale) -> &'static str {
+        match self {
+            SeatForm::Accept => t(l, "accept"),
+            SeatForm::Decline => t(l, "decline"),
+            SeatForm::Cancel => t(l, "cancel_game"),
+        }
+    }
+}
+
+/// Why the games service refused `asked`, in `l` with its status; `None` for what is not a
+/// refusal of the seat's form (no such game, a rate limit, a failure). The service's sentences are
+/// English, so the reason is read from the game as the refusal left it (it wrote nothing): 403 is
+/// who may (the form's own), 409 what the game's state allows. `caller` is who asked, when they
+/// have an account to read the game as.
+fn seat_refused(
+    conn: &mut diesel::PgConnection,
+    seen: &games::seen::SeenCache,
+    caller: Option<UserId>,
+    game: GameId,
+    asked: SeatForm,
+    e: &ApiError,
+    l: Locale,
+) -> Result<Option<(StatusCode, String)>, ApiError> {
+    let status = actix_web::ResponseError::status_code(e);
+    let said = match (status, asked) {
+        (StatusCode::FORBIDDEN, SeatForm::Accept) => t(l, "game_refused_no_seat"),
+        (StatusCode::FORBIDDEN, SeatForm::Decline) => t(l, "game_refused_no_invitation"),
+        (StatusCode::FORBIDDEN, SeatForm::Cancel) => t(l, "game_refused_not_creator"),
+        (StatusCode::CONFLICT, _) => {
+            let g = games::read(conn, seen, caller, game, games::Watch::Anyone)?;
+            match g.status {
+                // Joining again: whatever the game's state, the reader sits in it already.
+                _ if asked == SeatForm::Accept && g.you.is_some() => t(l, "game_refused_seated"),
+                GameStatus::Waiting => return Ok(None),
+                GameStatus::Active => t(l, "game_refused_started"),
+                // Cancelled before it started: it never had a state to show.
+                GameStatus::Aborted if g.view.is_none() => t(l, "game_refused_cancelled"),
+                GameStatus::Finished | GameStatus::Aborted => t(l, "game_refused_over"),
+            }
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some((status, said.to_owned())))
+}
+
+/// A signed-in form post with the page's CSRF token about a seat of a waiting game: asks it of
+/// the games service, then sees `done`; without a session the sign-in page (back to `back`), with
+/// a bad token 403, and a refusal said in the reader's language (their account's).
+async fn game_post(
     state: &AppState,
     req: &HttpRequest,
     game: GameId,
     form: &Fields,
-    back: String,
-    done: String,
-    work: F,
-) -> HttpResponse
-where
-    F: FnOnce(&mut diesel::PgConnection, UserId) -> Result<games::GameResource, ApiError>
-        + Send
-        + 'static,
-{
+    (back, done): (String, String),
+    asked: SeatForm,
+) -> HttpResponse {
     // The game's own session (a play link from a mail) or the account's.
     let viewer = session::live(state, session::viewer(state, req, game)).await;
-    let session::Viewer::User { user, session, .. } = viewer else {
+    let session::Viewer::User {
+        user,
+        session,
+        seat,
+    } = viewer
+    else {
         return sign_in_page(req, StatusCode::UNAUTHORIZED, &back);
     };
-    let chrome = Chrome::anonymous(request_locale(req));
-    let l = chrome.locale;
-    if !session::csrf_ok(state, &session, form.get("csrf").unwrap_or("")) {
-        return forbidden(&chrome, t(l, "invited"), t(l, "csrf"));
+    let fallback = request_locale(req);
+    let post = SeatPost {
+        user,
+        game,
+        asked,
+        token_ok: session::csrf_ok(state, &session, form.get("csrf").unwrap_or("")),
+        signed_in: seat.is_none(),
+        fallback,
+    };
+    let seen = state.seen.clone();
+    match crate::db::run(&state.pool, move |conn| post.refused(conn, &seen)).await {
+        Ok(None) => see_other(&done),
+        Ok(Some((chrome, refused))) => {
+            let l = chrome.locale;
+            match refused {
+                SeatRefused::Token => forbidden(&chrome, t(l, "invited"), t(l, "csrf")),
+                SeatRefused::Said(status, said) => message(&chrome, status, asked.title(l), &said),
+                SeatRefused::Failed(e) => error_page(&chrome, &e),
+            }
+        }
+        Err(e) => error_page(&Chrome::anonymous(fallback), &ApiError::from(e)),
     }
-    match crate::db::run(&state.pool, move |conn| work(conn, user)).await {
-        Ok(_) => see_other(&done),
-        Err(e) => error_page(&chrome, &ApiError::from(e)),
+}
+
+/// A seat's form as posted.
+struct SeatPost {
+    user: UserId,
+    game: GameId,
+    asked: SeatForm,
+    /// The page's CSRF token is the session's.
+    token_ok: bool,
+    /// By an account's session (not a play link's).
+    signed_in: bool,
+    /// The browser's language, for an account that is not there.
+    fallback: Locale,
+}
+
+/// Why a seat's form was not done.
+enum SeatRefused {
+    /// The page's token is not the session's.
+    Token,
+    /// The service's refusal, said with its status.
+    Said(StatusCode, String),
+    /// Not a refusal of the form (no such game, a rate limit, a failure).
+    Failed(ApiError),
+}
+
+impl SeatPost {
+    /// Does the form; `Some` is the reader's shell and why it was not done.
+    fn refused(
+        self,
+        conn: &mut diesel::PgConnection,
+        seen: &games::seen::SeenCache,
+    ) -> Result<Option<(Chrome, SeatRefused)>, ApiError> {
+        let (user, game, asked) = (self.user, self.game, self.asked);
+        // The form is done only with the session's token; `None` here is a bad token.
+        let failed = if self.token_ok {
+            match asked.run(conn, user, game) {
+                Ok(()) => return Ok(None),
+                Err(e) => Some(e),
+            }
+        } else {
+            None
+        };
+        let chrome = chrome_of(conn, Some(user), self.signed_in, self.fallback);
+        let refused = match failed {
+            None => SeatRefused::Token,
+            Some(e) => {
+                match seat_refused(conn, seen, Some(user), game, asked, &e, chrome.locale)? {
+                    Some((status, said)) => SeatRefused::Said(status, said),
+                    None => SeatRefused::Failed(e),
+                }
+            }
+        };
+        Ok(Some((chrome, refused)))
     }
 }
 
@@ -726,11 +884,8 @@ pub async fn accept_invitation(
     form: Form,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
-    let (back, done) = (format!("/invitations/{game}"), format!("/play/{game}"));
-    game_post(&state, &req, game, &form, back, done, move |conn, user| {
-        games::join(conn, user, game, None)
-    })
-    .await
+    let pages = (format!("/invitations/{game}"), format!("/play/{game}"));
+    game_post(&state, &req, game, &form, pages, SeatForm::Accept).await
 }
 
 /// `POST /invitations/{game_id}/decline`: the signed-in invitee declines.
@@ -741,17 +896,8 @@ pub async fn decline_invitation(
     form: Form,
 ) -> HttpResponse {
     let game = GameId(path.into_inner());
-    let back = format!("/invitations/{game}");
-    game_post(
-        &state,
-        &req,
-        game,
-        &form,
-        back,
-        "/games".to_owned(),
-        move |conn, user| games::invitations::decline(conn, user, game),
-    )
-    .await
+    let pages = (format!("/invitations/{game}"), "/games".to_owned());
+    game_post(&state, &req, game, &form, pages, SeatForm::Decline).await
 }
 
 /// `POST /games/{game_id}/cancel`: the creator cancels a game that has not started.
@@ -768,9 +914,8 @@ pub async fn cancel_game(
         &req,
         game,
         &form,
-        page.clone(),
-        page,
-        move |conn, user| games::invitations::cancel(conn, user, game),
+        (page.clone(), page),
+        SeatForm::Cancel,
     )
     .await
 }

@@ -1898,6 +1898,69 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "une place par siège ({n} ici), séparées par des virgules : 1 pour le premier, les ex aequo partageant leur place (1,2,2,4)",
         ],
     ),
+    (
+        "game_refused_seated",
+        [
+            "You already have a seat in this game. Nothing was changed.",
+            "Ya tienes un asiento en esta partida. No se cambió nada.",
+            "Hai già un posto in questa partita. Non è cambiato nulla.",
+            "Vous avez déjà une place dans cette partie. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_started",
+        [
+            "The game has already started. Nothing was changed.",
+            "La partida ya ha empezado. No se cambió nada.",
+            "La partita è già iniziata. Non è cambiato nulla.",
+            "La partie a déjà commencé. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_cancelled",
+        [
+            "The game was cancelled before it started. Nothing was changed.",
+            "La partida se canceló antes de empezar. No se cambió nada.",
+            "La partita è stata annullata prima di iniziare. Non è cambiato nulla.",
+            "La partie a été annulée avant de commencer. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_over",
+        [
+            "The game is over. Nothing was changed.",
+            "La partida ha terminado. No se cambió nada.",
+            "La partita è finita. Non è cambiato nulla.",
+            "La partie est terminée. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_no_seat",
+        [
+            "No seat in this game is open to you: you are not invited, your invitation was declined or withdrawn, or every seat is taken. Nothing was changed.",
+            "Ningún asiento de esta partida está abierto para ti: no estás invitado, tu invitación se rechazó o se retiró, o todos los asientos están ocupados. No se cambió nada.",
+            "Nessun posto di questa partita è aperto per te: non sei invitato, il tuo invito è stato rifiutato o ritirato, oppure tutti i posti sono occupati. Non è cambiato nulla.",
+            "Aucune place de cette partie ne vous est ouverte : vous n'êtes pas invité, votre invitation a été refusée ou retirée, ou toutes les places sont prises. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_no_invitation",
+        [
+            "You have no invitation to this game to decline. Nothing was changed.",
+            "No tienes ninguna invitación a esta partida que rechazar. No se cambió nada.",
+            "Non hai nessun invito a questa partita da rifiutare. Non è cambiato nulla.",
+            "Vous n'avez aucune invitation à cette partie à refuser. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_not_creator",
+        [
+            "Only the game's creator may cancel it. Nothing was changed.",
+            "Solo quien creó la partida puede cancelarla. No se cambió nada.",
+            "Solo chi ha creato la partita può annullarla. Non è cambiato nulla.",
+            "Seul le créateur de la partie peut l'annuler. Rien n'a été modifié.",
+        ],
+    ),
     ("chat", ["Chat", "Chat", "Chat", "Discussion"]),
     (
         "chat_empty",

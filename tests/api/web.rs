@@ -2643,6 +2643,146 @@ async fn a_refused_chat_message_is_named_by_its_field_and_not_repeated() {
     assert!(!refused.text.contains("zq9x"), "the message is repeated");
 }
 
+/// What the games service refuses from an invitation's or a waiting game's buttons (accept,
+/// decline, cancel, and joining as a new player) is said in the reader's language (a signed-in
+/// reader's account's), naming why, never the service's English.
+#[actix_web::test]
+async fn a_refused_seat_button_says_why_in_the_readers_language_never_the_services_english() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let bruno = app.user("bruno@example.test", "Bruno").await;
+    let cyd = app.user("cyd@example.test", "Cyd").await;
+    app.set_locale(&bruno, "fr").await;
+    app.set_locale(&cyd, "es").await;
+    let ids = two_invitations(&app, &ada, "bruno@example.test").await;
+    let bcookie = signed_in(&app, &bruno, "bruno@example.test").await;
+    let ccookie = signed_in(&app, &cyd, "cyd@example.test").await;
+    let csrf = |cookie: String| {
+        let app = &app;
+        async move { csrf_of(&page(app, "/settings", &cookie).await.text) }
+    };
+    let (bcsrf, ccsrf) = (csrf(bcookie.clone()).await, csrf(ccookie.clone()).await);
+    let check = |r: &Reply, status: u16, said: &str, english: &[&str]| {
+        assert_eq!(r.status, status, "{said}: {}", r.text);
+        assert!(r.text.contains(said), "{said}: {}", r.text);
+        for word in english {
+            assert!(!r.text.contains(word), "{word}: {}", r.text);
+        }
+    };
+    let (first, second) = (&ids[0], &ids[1]);
+
+    // Bruno may not cancel Ada's game, and has no invitation of Cyd's to decline.
+    let r = post_form(
+        &app,
+        &format!("/games/{first}/cancel"),
+        &bcookie,
+        &format!("csrf={bcsrf}"),
+    )
+    .await;
+    check(
+        &r,
+        403,
+        "Seul le créateur de la partie peut l'annuler. Rien n'a été modifié.",
+        &["only the game's creator"],
+    );
+    let r = post_form(
+        &app,
+        &format!("/invitations/{first}/decline"),
+        &ccookie,
+        &format!("csrf={ccsrf}"),
+    )
+    .await;
+    check(
+        &r,
+        403,
+        "No tienes ninguna invitación a esta partida que rechazar. No se cambió nada.",
+        &["no invitation", "to decline"],
+    );
+    // Bruno takes his seat in the second game, which starts; pressing again, and Cyd pressing.
+    let accept = format!("/invitations/{second}");
+    let r = post_form(&app, &accept, &bcookie, &format!("csrf={bcsrf}")).await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    let r = post_form(&app, &accept, &bcookie, &format!("csrf={bcsrf}")).await;
+    check(
+        &r,
+        409,
+        "Vous avez déjà une place dans cette partie. Rien n'a été modifié.",
+        &["you already have seat"],
+    );
+    let r = post_form(&app, &accept, &ccookie, &format!("csrf={ccsrf}")).await;
+    check(
+        &r,
+        409,
+        "La partida ya ha empezado. No se cambió nada.",
+        &["already started", "every seat is taken"],
+    );
+    // Ada cancels the first game; Bruno's invitation then opens nothing.
+    let cancelled = app
+        .post(
+            &format!("/api/v1/games/{first}/cancel"),
+            Some(&ada),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status, 200, "{}", cancelled.text);
+    let r = post_form(
+        &app,
+        &format!("/invitations/{first}"),
+        &bcookie,
+        &format!("csrf={bcsrf}"),
+    )
+    .await;
+    check(
+        &r,
+        409,
+        "La partie a été annulée avant de commencer. Rien n'a été modifié.",
+        &["was cancelled", "nobody can join"],
+    );
+
+    // An invited address without an account, in its browser's language: not "address taken".
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            serde_json::json!({"kind": "magnate", "invite": ["dora@example.test"]}),
+        )
+        .await;
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let token = app
+        .links
+        .invite_link(GameId(id.parse().unwrap()), 1, "dora@example.test", 600);
+    let cancelled = app
+        .post(
+            &format!("/api/v1/games/{id}/cancel"),
+            Some(&ada),
+            serde_json::json!({}),
+        )
+        .await;
+    assert_eq!(cancelled.status, 200, "{}", cancelled.text);
+    let r = app
+        .send(
+            Method::POST,
+            &format!("/invitations/{id}/new"),
+            None,
+            &[FORM, ("Accept", "text/html"), ("Accept-Language", "it")],
+            Some(format!("t={token}&name=Dora&email=dora%40example.test").into_bytes()),
+        )
+        .await;
+    check(
+        &r,
+        409,
+        "La partita è stata annullata prima di iniziare. Non è cambiato nulla.",
+        &["was cancelled", "nobody can join"],
+    );
+    assert!(!r.text.contains("ha già un account"), "{}", r.text);
+    use diesel::{Connection, RunQueryDsl};
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    let made = diesel::sql_query("SELECT id FROM users WHERE email = 'dora@example.test'")
+        .execute(&mut conn)
+        .unwrap();
+    assert_eq!(made, 0, "no account was made");
+}
+
 /// Two Magnate games created by `creator`, each inviting `invitee`: their ids.
 async fn two_invitations(app: &TestApp, creator: &str, invitee: &str) -> Vec<String> {
     let mut ids = Vec::new();
