@@ -1105,7 +1105,9 @@ fn apply_settings(
             })
             .and_then(|_| crate::services::accounts::update(conn, user, None, zone));
         match changed {
-            Err(ApiError::Validation(why)) => return Ok(Err(why)),
+            // The form's own checks are the service's: what still gets through is said by its
+            // status, not in the service's English (which repeats the value).
+            Err(e @ ApiError::Validation(_)) => return Ok(Err(super::play::unmapped(&e).say(l))),
             other => other?,
         };
         notifications::set_mode(conn, user, mode)?;

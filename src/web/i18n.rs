@@ -1961,6 +1961,42 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Seul le créateur de la partie peut l'annuler. Rien n'a été modifié.",
         ],
     ),
+    (
+        "refused_conflict",
+        [
+            "This cannot be done in the game's or the competition's present state. Nothing was changed.",
+            "Esto no se puede hacer en el estado actual de la partida o de la competición. No se cambió nada.",
+            "Non si può fare nello stato attuale della partita o della competizione. Non è cambiato nulla.",
+            "Cela ne peut pas se faire dans l'état actuel de la partie ou de la compétition. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "refused_forbidden",
+        [
+            "You may not do this here. Nothing was changed.",
+            "No puedes hacer esto aquí. No se cambió nada.",
+            "Non puoi farlo qui. Non è cambiato nulla.",
+            "Vous ne pouvez pas faire cela ici. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "refused_unauthenticated",
+        [
+            "Sign in to do this. Nothing was changed.",
+            "Entra para hacer esto. No se cambió nada.",
+            "Accedi per farlo. Non è cambiato nulla.",
+            "Connectez-vous pour faire cela. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "refused_request",
+        [
+            "This request was not accepted as it stands. Nothing was changed.",
+            "No se aceptó esta petición tal como está. No se cambió nada.",
+            "Questa richiesta non è stata accettata così com'è. Non è cambiato nulla.",
+            "Cette demande n'a pas été acceptée telle quelle. Rien n'a été modifié.",
+        ],
+    ),
     ("chat", ["Chat", "Chat", "Chat", "Discussion"]),
     (
         "chat_empty",

@@ -305,7 +305,16 @@ fn whole_page(chrome: &Chrome, view: &GamePage) -> maud::Markup {
                 .0
                 .contains(&format!("id=\"problem-{}\"", p.action))
     });
+    // So does a notice: a game not started has no board to show it by.
+    let notice = view
+        .notes
+        .notice
+        .as_ref()
+        .filter(|_| !game_body.0.contains("class=\"notice\""));
     let body = html! {
+        @if let Some(notice) = notice {
+            p.notice role="alert" { (notice.say(chrome.locale)) }
+        }
         @if let Some(problem) = unplaced {
             div.problem role="alert" id="problem-form" {
                 strong { (t(chrome.locale, "refused")) }
@@ -446,7 +455,7 @@ pub async fn chat(
                     "chat_say",
                     Accepts::Counted("accepts_one_line", crate::services::chat::MAX_CHARS),
                 )),
-                _ => Notice::Text(e.to_string()),
+                _ => unmapped(&e),
             };
             let Refused(mut notes, _) = Refused::at_form("chat", &fields, None, detail);
             // Over CHAT_PER_MINUTE: the reason next to the form, and the wait in `Retry-After`.
@@ -499,9 +508,31 @@ pub(super) fn error_page(chrome: &Chrome, e: &ApiError) -> HttpResponse {
         ApiError::RateLimited { retry_after_s }
         | ApiError::AccountRateLimited { retry_after_s, .. } => limited(l, *retry_after_s),
         ApiError::NotFound(_) => t(l, "address_not_found").to_owned(),
-        _ => e.to_string(),
+        _ => unmapped(e).say(l),
     };
     with_retry_after(message(chrome, status, title, &text), e.retry_after_s())
+}
+
+/// A service's refusal that its page does not say in words of its own, said by its status (its
+/// sentence is English, and may repeat what was sent or name an account by its id). Logged at
+/// warn by its code, so that the page that let it through can be given its words.
+pub(super) fn unmapped(e: &ApiError) -> Notice {
+    let status = e.status_code();
+    if status == StatusCode::NOT_FOUND {
+        return Notice::Key("address_not_found");
+    }
+    tracing::warn!(
+        status = status.as_u16(),
+        code = e.code().as_str(),
+        "a service's refusal reached a page that has no words for it"
+    );
+    match status {
+        StatusCode::CONFLICT => Notice::Key("refused_conflict"),
+        StatusCode::UNPROCESSABLE_ENTITY => Notice::Key("form_not_taken"),
+        StatusCode::FORBIDDEN => Notice::Key("refused_forbidden"),
+        StatusCode::UNAUTHORIZED => Notice::Key("refused_unauthenticated"),
+        _ => Notice::Key("refused_request"),
+    }
 }
 
 /// A rate limit's sentence in `l`, with its wait.
@@ -702,15 +733,69 @@ fn refusal(e: ApiError, form: &str, fields: &Posted) -> Refused {
         ApiError::GameOver { .. } => {
             Refused::notice(Notice::Key("game_over"), StatusCode::CONFLICT)
         }
-        e @ ApiError::Conflict(_) => {
-            Refused::notice(Notice::Text(e.to_string()), StatusCode::CONFLICT)
-        }
         e if e.status_code().is_server_error() => {
             Refused::notice(Notice::Key("error"), e.status_code())
         }
-        e => {
-            let status = e.status_code();
-            Refused::notice(Notice::Text(e.to_string()), status)
+        // Another refusal of the games service (a seat the reader does not have, a game not
+        // started): its sentences are English.
+        e => Refused::notice(unmapped(&e), e.status_code()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::MessageBody;
+
+    fn said(l: Locale, e: &ApiError) -> (StatusCode, String) {
+        let res = error_page(&Chrome::anonymous(l), e);
+        let status = res.status();
+        let body = res.into_body().try_into_bytes().unwrap_or_default();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    #[test]
+    fn a_refusal_without_words_of_its_own_is_said_by_its_status_never_in_english() {
+        let english = "account 7 is already withdrawn from this competition";
+        let cases = [
+            (
+                ApiError::Conflict(english.to_owned()),
+                "Esto no se puede hacer en el estado actual de la partida o de la competición.",
+            ),
+            (
+                ApiError::Validation(english.to_owned()),
+                "No se aceptó el formulario tal como está.",
+            ),
+            (
+                ApiError::Forbidden(english.to_owned()),
+                "No puedes hacer esto aquí.",
+            ),
+            (
+                ApiError::Unauthenticated(english.to_owned()),
+                "Entra para hacer esto.",
+            ),
+            (
+                ApiError::MalformedRequest(english.to_owned()),
+                "No se aceptó esta petición tal como está.",
+            ),
+        ];
+        for (e, sentence) in cases {
+            let (status, page) = said(Locale::Es, &e);
+            assert_eq!(status, e.status_code());
+            assert!(page.contains(sentence), "{sentence}: {page}");
+            assert!(!page.contains("withdrawn"), "{page}");
         }
+        // Kept as they were: a not-found and a rate limit.
+        let (status, page) = said(
+            Locale::Es,
+            &ApiError::NotFound("there is no game".to_owned()),
+        );
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert!(page.contains(t(Locale::Es, "address_not_found")), "{page}");
+        let limited_page = said(Locale::Es, &ApiError::RateLimited { retry_after_s: 7 }).1;
+        assert!(
+            limited_page.contains(&limited(Locale::Es, 7)),
+            "{limited_page}"
+        );
     }
 }

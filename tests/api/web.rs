@@ -2783,6 +2783,45 @@ async fn a_refused_seat_button_says_why_in_the_readers_language_never_the_servic
     assert_eq!(made, 0, "no account was made");
 }
 
+/// A refusal of the games service that the page has no words of its own for (a move posted to a
+/// game that has not started) is said by its kind in the reader's language, never in the
+/// service's English.
+#[actix_web::test]
+async fn a_refusal_without_words_of_its_own_is_said_by_its_kind_in_the_readers_language() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    app.set_locale(&ada, "it").await;
+    let ids = two_invitations(&app, &ada, "bruno@example.test").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let at = format!("/play/{}", ids[0]);
+    let shown = page(&app, &at, &cookie).await;
+    assert_eq!(shown.status, 200, "{}", shown.text);
+    let version = app
+        .get(&format!("/api/v1/games/{}", ids[0]), Some(&ada))
+        .await
+        .json["version"]
+        .clone();
+    let csrf = csrf_of(&shown.text);
+    let r = post_form(
+        &app,
+        &format!("{at}/end"),
+        &cookie,
+        &format!("csrf={csrf}&v={version}"),
+    )
+    .await;
+    assert_eq!(r.status, 409, "{}", alert_of(&r.text));
+    assert!(
+        r.text.contains(
+            "Non si può fare nello stato attuale della partita o della competizione. Non è cambiato nulla."
+        ),
+        "{}",
+        r.text
+    );
+    for word in ["has not started", "waiting for", "seats"] {
+        assert!(!r.text.contains(word), "{word}: {}", r.text);
+    }
+}
+
 /// Two Magnate games created by `creator`, each inviting `invitee`: their ids.
 async fn two_invitations(app: &TestApp, creator: &str, invitee: &str) -> Vec<String> {
     let mut ids = Vec::new();
