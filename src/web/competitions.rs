@@ -828,7 +828,11 @@ fn format_fits(kind: GameKind, format: &Format) -> Result<(), Unfit> {
     match format {
         Format::Tables { .. } if tables.is_empty() => return Err(for_the_game()),
         Format::Tables { table_sizes, .. } if !table_sizes.iter().all(|s| tables.contains(s)) => {
-            let accepts = Accepts::between("accepts_table_sizes_between", &tables);
+            let accepts = Accepts::between(
+                "accepts_table_sizes_between",
+                "accepts_table_size_exactly",
+                &tables,
+            );
             return Err(unfit("comp_table_sizes", accepts));
         }
         Format::Tables { .. } => {}
@@ -851,7 +855,11 @@ fn format_fits(kind: GameKind, format: &Format) -> Result<(), Unfit> {
         }
         (FormatError::TableSize, _) => unfit(
             "comp_table_sizes",
-            Accepts::between("accepts_table_sizes_between", &tables),
+            Accepts::between(
+                "accepts_table_sizes_between",
+                "accepts_table_size_exactly",
+                &tables,
+            ),
         ),
         _ => offered("comp_format"),
     })

@@ -452,8 +452,9 @@ pub enum Accepts {
     Described(&'static str),
     /// What the catalogue's key says with its `{n}` (reminders: at most five).
     Counted(&'static str, usize),
-    /// What the catalogue's key says with its `{from}` and `{to}` (table sizes: 3 to 5).
-    Between(&'static str, i64, i64),
+    /// What the first catalogue key says with its `{from}` and `{to}` (table sizes: 3 to 5); the
+    /// second's, with its `{n}`, when both ends are one number.
+    Between(&'static str, &'static str, i64, i64),
     /// A list separated by commas of these words, each once (tie-breaks).
     List(Vec<&'static str>),
 }
@@ -465,25 +466,34 @@ impl Accepts {
         Accepts::Range(from, to)
     }
 
-    /// `key`'s words with the numbers of `range` (the same range the check reads).
+    /// `key`'s words with the numbers of `range` (the same range the check reads), or
+    /// `exactly`'s with its one number.
     pub fn between<T: Copy + TryInto<i64>>(
         key: &'static str,
+        exactly: &'static str,
         range: &std::ops::RangeInclusive<T>,
     ) -> Accepts {
         let (from, to) = ends(range);
-        Accepts::Between(key, from, to)
+        Accepts::Between(key, exactly, from, to)
     }
 
-    /// What is taken, in `l`.
+    /// What is taken, in `l`. A range of one number says that number ("exactly 2", not "from 2
+    /// to 2").
     fn said(&self, l: Locale) -> String {
         match self {
+            Accepts::Range(from, to) if from == to => {
+                t(l, "accepts_exactly").replace("{n}", &from.to_string())
+            }
             Accepts::Range(from, to) => t(l, "accepts_range")
                 .replace("{from}", &from.to_string())
                 .replace("{to}", &to.to_string()),
             Accepts::OneOf(words) => t(l, "accepts_one_of").replace("{values}", &words.join(", ")),
             Accepts::Described(key) => t(l, key).to_owned(),
             Accepts::Counted(key, n) => t(l, key).replace("{n}", &n.to_string()),
-            Accepts::Between(key, from, to) => t(l, key)
+            Accepts::Between(_, exactly, from, to) if from == to => {
+                t(l, exactly).replace("{n}", &from.to_string())
+            }
+            Accepts::Between(key, _, from, to) => t(l, key)
                 .replace("{from}", &from.to_string())
                 .replace("{to}", &to.to_string()),
             Accepts::List(words) => t(l, "accepts_list_of").replace("{values}", &words.join(", ")),
@@ -845,6 +855,28 @@ mod tests {
             .as_error::<Unreadable>()
             .expect("the word, not the repeat");
         assert_eq!(unread.field.as_deref(), Some("n"));
+    }
+
+    #[test]
+    fn a_range_of_one_number_says_that_number() {
+        let said = |accepts: Accepts, l| unfit("seat_count", accepts).sentence(l);
+        let one = said(Accepts::range(&(2u8..=2)), Locale::Fr);
+        assert!(one.contains("il accepte exactement 2."), "{one}");
+        assert!(!one.contains("2 à 2"), "{one}");
+        let two = said(Accepts::range(&(2u8..=4)), Locale::Fr);
+        assert!(two.contains("un nombre entier de 2 à 4"), "{two}");
+        let tables = |range| {
+            let accepts = Accepts::between(
+                "accepts_table_sizes_between",
+                "accepts_table_size_exactly",
+                &range,
+            );
+            said(accepts, Locale::Es)
+        };
+        let one = tables(4usize..=4);
+        assert!(one.contains("mesas de exactamente 4 jugadores"), "{one}");
+        assert!(!one.contains("4 a 4"), "{one}");
+        assert!(tables(3usize..=5).contains("de 3 a 5 jugadores"));
     }
 
     #[test]

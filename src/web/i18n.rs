@@ -936,6 +936,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "accepts_exactly",
+        [
+            "exactly {n}",
+            "exactamente {n}",
+            "esattamente {n}",
+            "exactement {n}",
+        ],
+    ),
+    (
         "accepts_one_of",
         [
             "one of {values}",
@@ -1059,6 +1068,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "tamaños de mesa de {from} a {to} jugadores, como números enteros separados por comas",
             "dimensioni dei tavoli da {from} a {to} giocatori, come numeri interi separati da virgole",
             "des tailles de table de {from} à {to} joueurs, en nombres entiers séparés par des virgules",
+        ],
+    ),
+    (
+        "accepts_table_size_exactly",
+        [
+            "tables of exactly {n} players (the size {n})",
+            "mesas de exactamente {n} jugadores (el tamaño {n})",
+            "tavoli di esattamente {n} giocatori (la dimensione {n})",
+            "des tables d'exactement {n} joueurs (la taille {n})",
         ],
     ),
     (
@@ -2209,7 +2227,9 @@ mod tests {
             ("Accepts::Described", 0),
             ("Accepts::Counted", 0),
             ("Accepts::Between", 0),
+            ("Accepts::Between", 1),
             ("Accepts::between", 0),
+            ("Accepts::between", 1),
         ]
         .into_iter()
         .map(|(name, i)| (name.to_owned(), i))

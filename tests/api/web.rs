@@ -2565,6 +2565,13 @@ async fn the_create_forms_name_the_field_the_service_would_refuse_never_its_engl
             field("solo_level", switch),
             vec!["one-player", "leave it out", "options:"],
         ),
+        // A game played by one number of players says that number, not a range of it.
+        (
+            "/games/new",
+            "kind=magnate&seats=3&invite=bruno%40example.test",
+            field("Places", "exactement 2."),
+            vec!["2 à 2", "seats"],
+        ),
         (
             "/competitions/new",
             "name=Coupe&kind=magnate&format=swiss&rounds=500",
