@@ -68,15 +68,6 @@ pub enum Status {
     Finished,
 }
 
-/// Whether competition `id` exists.
-///
-/// # Errors
-/// Database failures.
-pub fn exists(conn: &mut PgConnection, id: Uuid) -> Result<bool, ApiError> {
-    let found: i64 = competitions::table.find(id).count().get_result(conn)?;
-    Ok(found > 0)
-}
-
 /// The most characters of a competition's name (the page checks it too, to say so in its
 /// reader's language).
 pub const NAME_MOST: usize = 120;
