@@ -902,7 +902,7 @@ fn fill(url: &str, finished: u64, active: u64, distinct: u64) {
         ts(&mut buf, now - 3 * 365 * 86_400);
         buf.push(b'\t');
         ts(&mut buf, now - 3 * 365 * 86_400);
-        buf.extend_from_slice(b"\tUTC\t\\N\t\\N\tf\t0\t\\N\n");
+        buf.extend_from_slice(b"\tUTC\t\\N\t\\N\tf\t\\N\n");
     }
     {
         use users as u;
@@ -921,7 +921,6 @@ fn fill(url: &str, finished: u64, active: u64, distinct: u64) {
                 u::vacation_since,
                 u::vacation_until,
                 u::vacation_auto,
-                u::vacation_used_seconds,
                 u::address_works_since,
             ),
             &buf

@@ -323,8 +323,9 @@ diesel::table! {
         vacation_since -> Nullable<Timestamptz>,
         vacation_until -> Nullable<Timestamptz>,
         vacation_auto -> Bool,
-        vacation_used_seconds -> Int8,
         address_works_since -> Nullable<Timestamptz>,
+        vacation_bank_seconds -> Nullable<Int8>,
+        vacation_bank_at -> Nullable<Timestamptz>,
     }
 }
 

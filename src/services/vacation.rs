@@ -1,5 +1,5 @@
 //! Vacation (design.md section 14): a bank of days that membership accrues (7 to start, one more
-//! per 7 days of membership, at most 30). While a player is away no deadline of theirs passes in
+//! per 7 days of membership, never holding more than 30). While a player is away no deadline of theirs passes in
 //! a game whose clock allows vacation; when they come back every such deadline moves on by the
 //! time they were away. Taken explicitly, or automatically when a deadline would pass (opt-in).
 
@@ -15,7 +15,8 @@ use utoipa::ToSchema;
 pub const STARTING_DAYS: i64 = 7;
 /// Membership days that accrue one more vacation day.
 pub const DAYS_PER_ACCRUED_DAY: i64 = 7;
-/// The most days a bank holds.
+/// The most days a bank holds: what would accrue beyond is lost, and accrues again once days
+/// are taken.
 pub const MAX_DAYS: i64 = 30;
 const DAY: i64 = 24 * 3600;
 
@@ -38,7 +39,10 @@ struct Row {
     since: Option<DateTime<Utc>>,
     until: Option<DateTime<Utc>>,
     auto: bool,
-    used: i64,
+    /// The bank in seconds as last counted (the last vacation's start or end), and when; `None`
+    /// until the first vacation, the bank then being the starting days at the account's creation.
+    bank: Option<i64>,
+    bank_at: Option<DateTime<Utc>>,
 }
 
 fn load(conn: &mut PgConnection, user: UserId, lock: bool) -> Result<Row, ApiError> {
@@ -47,7 +51,8 @@ fn load(conn: &mut PgConnection, user: UserId, lock: bool) -> Result<Row, ApiErr
         users::vacation_since,
         users::vacation_until,
         users::vacation_auto,
-        users::vacation_used_seconds,
+        users::vacation_bank_seconds,
+        users::vacation_bank_at,
     ));
     let row = if lock {
         query.for_update().first(conn).optional()?
@@ -60,12 +65,23 @@ fn load(conn: &mut PgConnection, user: UserId, lock: bool) -> Result<Row, ApiErr
 }
 
 impl Row {
-    /// Seconds left in the bank at `now`, counting the vacation under way as used.
+    /// Whole weeks of membership at `at`: each one adds a day.
+    fn weeks(&self, at: DateTime<Utc>) -> i64 {
+        (at - self.created_at).num_days().max(0) / DAYS_PER_ACCRUED_DAY
+    }
+
+    /// Seconds left in the bank at `now`, counting the vacation under way as used. The bank was
+    /// last counted when the vacation under way began (or the last one ended), so the days taken
+    /// since are all the vacation's, and the cap holds the balance, never the days accrued in
+    /// all: a player who has taken 30 days over the years still earns the next.
     fn left(&self, now: DateTime<Utc>) -> i64 {
-        let member_days = (now - self.created_at).num_days().max(0);
-        let accrued = (STARTING_DAYS + member_days / DAYS_PER_ACCRUED_DAY).min(MAX_DAYS);
+        let (bank, counted_at) = match (self.bank, self.bank_at) {
+            (Some(bank), Some(at)) => (bank, at),
+            _ => (STARTING_DAYS * DAY, self.created_at),
+        };
+        let accrued = (self.weeks(now) - self.weeks(counted_at)).max(0) * DAY;
         let away = self.since.map_or(0, |s| (now - s).num_seconds().max(0));
-        (accrued * DAY - self.used - away).max(0)
+        (bank + accrued - away).clamp(0, MAX_DAYS * DAY)
     }
 
     fn show(&self, now: DateTime<Utc>) -> Vacation {
@@ -152,7 +168,7 @@ pub fn try_start(
                 return Ok(Err(Refusal::TooManyDays { asked, left }));
             }
         };
-        begin(conn, user, now, now + Duration::seconds(seconds))?;
+        begin(conn, user, &row, now, now + Duration::seconds(seconds))?;
         tracing::info!(user.id = %user, days = seconds / DAY, "vacation started");
         Ok(Ok(load(conn, user, false)?.show(now)))
     })
@@ -163,9 +179,11 @@ pub fn try_start(
     })
 }
 
+/// Starts the vacation of `row`'s account at `now`, its bank counted as it stands then.
 fn begin(
     conn: &mut PgConnection,
     user: UserId,
+    row: &Row,
     now: DateTime<Utc>,
     until: DateTime<Utc>,
 ) -> Result<(), ApiError> {
@@ -173,6 +191,8 @@ fn begin(
         .set((
             users::vacation_since.eq(Some(now)),
             users::vacation_until.eq(Some(until)),
+            users::vacation_bank_seconds.eq(Some(row.left(now))),
+            users::vacation_bank_at.eq(Some(now)),
         ))
         .execute(conn)?;
     crate::services::notifications::enqueue_vacation(conn, user)?;
@@ -189,7 +209,7 @@ pub fn end(conn: &mut PgConnection, user: UserId) -> Result<Vacation, ApiError> 
         let row = load(conn, user, true)?;
         let now = Utc::now();
         if let Some(since) = row.since {
-            come_back(conn, user, since, now)?;
+            come_back(conn, user, &row, since, now)?;
         }
         Ok(load(conn, user, false)?.show(now))
     })
@@ -206,10 +226,12 @@ pub fn set_auto(conn: &mut PgConnection, user: UserId, auto: bool) -> Result<Vac
     status(conn, user)
 }
 
-/// The vacation that ran from `since` ends `at`: charged to the bank, deadlines moved on.
+/// The vacation of `row`'s account, which ran from `since`, ends `at`: charged to the bank,
+/// deadlines moved on.
 fn come_back(
     conn: &mut PgConnection,
     user: UserId,
+    row: &Row,
     since: DateTime<Utc>,
     at: DateTime<Utc>,
 ) -> Result<(), ApiError> {
@@ -218,7 +240,8 @@ fn come_back(
         .set((
             users::vacation_since.eq(None::<DateTime<Utc>>),
             users::vacation_until.eq(None::<DateTime<Utc>>),
-            users::vacation_used_seconds.eq(users::vacation_used_seconds + away),
+            users::vacation_bank_seconds.eq(Some(row.left(at))),
+            users::vacation_bank_at.eq(Some(at)),
         ))
         .execute(conn)?;
     // A decision that began during the vacation is moved by the part of it spent away.
@@ -256,7 +279,7 @@ pub fn end_expired(conn: &mut PgConnection) -> Result<usize, ApiError> {
         conn.transaction::<_, ApiError, _>(|conn| {
             let row = load(conn, user, true)?;
             if let (Some(since), Some(until)) = (row.since, row.until.filter(|u| *u <= now)) {
-                come_back(conn, user, since, until)?;
+                come_back(conn, user, &row, since, until)?;
                 ended += 1;
             }
             Ok(())
@@ -276,7 +299,13 @@ pub fn start_if_auto(conn: &mut PgConnection, user: UserId) -> Result<bool, ApiE
     if !row.auto || row.since.is_some() || row.left(now) < DAY {
         return Ok(false);
     }
-    begin(conn, user, now, now + Duration::seconds(row.left(now)))?;
+    begin(
+        conn,
+        user,
+        &row,
+        now,
+        now + Duration::seconds(row.left(now)),
+    )?;
     tracing::info!(user.id = %user, "vacation started automatically");
     Ok(true)
 }
@@ -285,41 +314,59 @@ pub fn start_if_auto(conn: &mut PgConnection, user: UserId) -> Result<bool, ApiE
 mod tests {
     use super::*;
 
-    fn row(member_days: i64, used_days: i64) -> (Row, DateTime<Utc>) {
+    /// An account `member_days` old that has taken no vacation yet.
+    fn row(member_days: i64) -> (Row, DateTime<Utc>) {
         let now = Utc::now();
         let r = Row {
             created_at: now - Duration::days(member_days),
             since: None,
             until: None,
             auto: false,
-            used: used_days * DAY,
+            bank: None,
+            bank_at: None,
         };
+        (r, now)
+    }
+
+    /// The same, with its bank counted `days_ago` at `bank_days`.
+    fn counted(member_days: i64, days_ago: i64, bank_days: i64) -> (Row, DateTime<Utc>) {
+        let (mut r, now) = row(member_days);
+        r.bank = Some(bank_days * DAY);
+        r.bank_at = Some(now - Duration::days(days_ago));
         (r, now)
     }
 
     #[test]
     fn the_bank_starts_at_seven_days_accrues_one_a_week_and_stops_at_thirty() {
-        for (member, used, days) in [
-            (0, 0, 7),
-            (6, 0, 7),
-            (7, 0, 8),
-            (70, 0, 17),
-            (1000, 0, 30),
-            (14, 9, 0),
-        ] {
-            let (r, now) = row(member, used);
-            assert_eq!(
-                r.show(now).days_available,
-                days,
-                "{member} days in, {used} used"
-            );
+        for (member, days) in [(0, 7), (6, 7), (7, 8), (70, 17), (1000, 30)] {
+            let (r, now) = row(member);
+            assert_eq!(r.show(now).days_available, days, "{member} days in");
         }
     }
 
     #[test]
+    fn a_spent_bank_earns_a_day_a_week_again_even_after_thirty_days_taken_in_all() {
+        // Over three years the player has taken far more than 30 days; the bank emptied 10 days
+        // ago, so one week has passed since and one day accrued (the old count, of days taken
+        // against at most 30 accrued in all, said none for good).
+        let (r, now) = counted(1000, 10, 0);
+        assert_eq!(r.show(now).days_available, 1);
+        // Counted at 29 days 70 days ago: the ten weeks since fill it to 30, no further.
+        let (r, now) = counted(1000, 70, 29);
+        assert_eq!(r.show(now).days_available, MAX_DAYS);
+        // Counted 3 days ago, no week boundary crossed since: as it was.
+        let (r, now) = counted(703, 3, 4);
+        assert_eq!(r.show(now).days_available, 4);
+    }
+
+    #[test]
     fn a_vacation_under_way_is_counted_as_used() {
-        let (mut r, now) = row(0, 0);
+        let (mut r, now) = row(0);
         r.since = Some(now - Duration::hours(36));
         assert_eq!(r.show(now).days_available, 5);
+        // A vacation begun with a counted bank: counted at its start, the time away taken off.
+        let (mut r, now) = counted(402, 2, 10);
+        r.since = r.bank_at;
+        assert_eq!(r.show(now).days_available, 8);
     }
 }

@@ -1347,7 +1347,8 @@ async fn a_refused_vacation_says_why_in_the_readers_language_and_changes_nothing
     // The bank spent: no day left to go away with.
     let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
     diesel::sql_query(
-        "UPDATE users SET vacation_used_seconds = 30 * 86400 WHERE email = 'ada@example.test'",
+        "UPDATE users SET vacation_bank_seconds = 0, vacation_bank_at = now() \
+         WHERE email = 'ada@example.test'",
     )
     .execute(&mut conn)
     .unwrap();
