@@ -519,9 +519,15 @@ fn refusal_said(l: Locale, r: &Refusal, by_director: bool) -> (StatusCode, Strin
         Refusal::AlreadyEntered => t(l, "comp_refused_already_entered").to_owned(),
         Refusal::NotInvited => t(l, "comp_refused_not_invited").to_owned(),
         Refusal::AddressNotKnownToWork => t(l, "comp_refused_address_unproven").to_owned(),
-        Refusal::RatingBelow { min, rating } => t(l, "comp_refused_rating")
+        Refusal::RatingBelow {
+            min,
+            rating: Some(rating),
+        } => t(l, "comp_refused_rating")
             .replace("{min}", &min.to_string())
             .replace("{rating}", &rating.to_string()),
+        Refusal::RatingBelow { min, rating: None } => {
+            t(l, "comp_refused_unrated").replace("{min}", &min.to_string())
+        }
         Refusal::Full { max } => t(l, "comp_refused_full").replace("{n}", &max.to_string()),
         Refusal::AlreadyLeft { .. } if by_director => t(l, "comp_refused_player_left").to_owned(),
         Refusal::AlreadyLeft { .. } => t(l, "comp_refused_you_left").to_owned(),

@@ -1764,6 +1764,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ],
     ),
     (
+        "comp_refused_unrated",
+        [
+            "This competition needs a rating of at least {min} in its game, and you have none in it yet: rated games of it give you one. Nothing was changed.",
+            "Esta competición exige una puntuación de al menos {min} en su juego, y aún no tienes ninguna en él: las partidas puntuables te la dan. No se cambió nada.",
+            "Questa competizione richiede un punteggio di almeno {min} nel suo gioco, e non ne hai ancora uno: te lo danno le partite valutate. Non è cambiato nulla.",
+            "Cette compétition demande une cote d'au moins {min} dans son jeu, et vous n'en avez pas encore : les parties classées vous en donnent une. Rien n'a été modifié.",
+        ],
+    ),
+    (
         "comp_refused_full",
         [
             "The competition is full: it takes {n} entrants. Nothing was changed.",

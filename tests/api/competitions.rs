@@ -1244,3 +1244,58 @@ async fn a_refused_competition_button_says_why_in_the_readers_language_never_the
     // The refused page is the competition's, with the reader's forms.
     assert!(r.text.contains("<h1>Invito</h1>"), "{}", r.text);
 }
+
+/// A competition that asks for a rating tells a player who has none in its game so, rather than
+/// that their rating is 0, and does not enter them.
+#[actix_web::test]
+async fn a_player_without_a_rating_is_told_they_have_none_not_that_theirs_is_zero() {
+    use crate::bad_input::account_cookie;
+    use crate::web::{alert_of, post_form};
+    let app = spawn_app().await;
+    let olga = app.user("olga@example.test", "Olga").await;
+    let ann = app.user("ann@example.test", "Ann").await;
+    app.set_locale(&ann, "es").await;
+    let c = app
+        .post(
+            "/api/v1/competitions",
+            Some(&olga),
+            json!({"name": "Copa", "kind": "magnate", "entry": "open", "min_rating": 1400,
+                   "format": {"type": "swiss", "rounds": 1}}),
+        )
+        .await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    let id = c.json["id"].as_str().unwrap().to_owned();
+    let (cookie, csrf) = account_cookie(&app, &ann, "ann@example.test").await;
+    let r = post_form(
+        &app,
+        &format!("/competitions/{id}/enter"),
+        &cookie,
+        &format!("csrf={csrf}"),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let alert = alert_of(&r.text);
+    assert!(
+        alert.contains("Esta competición exige una puntuación de al menos 1400 en su juego, y aún no tienes ninguna en él"),
+        "{alert}"
+    );
+    assert!(!alert.contains("la tuya es 0"), "{alert}");
+    // The API says so too, in its words.
+    let api = app
+        .post(
+            &format!("/api/v1/competitions/{id}/entries"),
+            Some(&ann),
+            json!({}),
+        )
+        .await;
+    assert_eq!(api.status, 403, "{}", api.text);
+    assert!(api.text.contains("you have none in it yet"), "{}", api.text);
+    assert!(!api.text.contains("yours is 0"), "{}", api.text);
+    let c = app.get(&format!("/api/v1/competitions/{id}"), None).await;
+    assert_eq!(
+        c.json["entrants"].as_array().map(Vec::len),
+        Some(0),
+        "{}",
+        c.text
+    );
+}
