@@ -1246,6 +1246,17 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     );
     let me = app.get("/api/v1/me", Some(&ada)).await;
     assert_eq!(me.json["time_zone"], "Europe/Madrid");
+    // A number of hours above 0, however small, is taken as the field says (a second at least).
+    let tiny = post_form(
+        &app,
+        "/settings",
+        &cookie,
+        &format!("csrf={csrf}&mode=instant&reminders=24%2C+0.0001&time_zone=Europe%2FMadrid"),
+    )
+    .await;
+    assert_eq!(tiny.status, 200, "{}", alert_of(&tiny.text));
+    let api = app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(api.json["reminders_seconds"], serde_json::json!([86400, 1]));
 
     // A game waiting for Ada: the page and the list give her deadline in Madrid time.
     let g = app
