@@ -813,7 +813,7 @@ async fn game_post(
         Ok(Some((chrome, refused))) => {
             let l = chrome.locale;
             match refused {
-                SeatRefused::Token => forbidden(&chrome, t(l, "invited"), t(l, "csrf")),
+                SeatRefused::Token => forbidden(&chrome, asked.title(l), t(l, "csrf")),
                 SeatRefused::Said(status, said) => message(&chrome, status, asked.title(l), &said),
                 SeatRefused::Failed(e) => error_page(&chrome, &e),
             }

@@ -2856,3 +2856,38 @@ async fn two_invitations(app: &TestApp, creator: &str, invitee: &str) -> Vec<Str
     }
     ids
 }
+
+/// A waiting game's button pressed with a token that is not the session's (a page from before a
+/// sign-out) is refused on a page titled by that button, not by another form's.
+#[actix_web::test]
+async fn a_seat_button_with_an_expired_form_is_refused_under_its_own_title() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    app.set_locale(&ada, "es").await;
+    let ids = two_invitations(&app, &ada, "bruno@example.test").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let r = post_form(
+        &app,
+        &format!("/games/{}/cancel", ids[0]),
+        &cookie,
+        "csrf=not-the-token",
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert!(
+        r.text.contains("<h1>Cancelar esta partida</h1>"),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.text
+            .contains("Este formulario ha caducado; inténtalo de nuevo."),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("<h1>Invitación</h1>"), "{}", r.text);
+    let g = app
+        .get(&format!("/api/v1/games/{}", ids[0]), Some(&ada))
+        .await;
+    assert_eq!(g.json["status"], "waiting", "{}", g.text);
+}
