@@ -831,15 +831,18 @@ fn format_fits(kind: GameKind, format: &Format) -> Result<(), Unfit> {
     // Tables of the sizes the format allows that the game is played at.
     let tables = *TABLE_SIZES.start().max(players.start())..=*TABLE_SIZES.end().min(players.end());
     let for_the_game = || unfit("comp_format", Accepts::Described("accepts_format_for_game"));
+    let sizes_refused = || {
+        let accepts = Accepts::between(
+            "accepts_table_sizes_between",
+            "accepts_table_size_exactly",
+            &tables,
+        );
+        unfit("comp_table_sizes", accepts)
+    };
     match format {
         Format::Tables { .. } if tables.is_empty() => return Err(for_the_game()),
         Format::Tables { table_sizes, .. } if !table_sizes.iter().all(|s| tables.contains(s)) => {
-            let accepts = Accepts::between(
-                "accepts_table_sizes_between",
-                "accepts_table_size_exactly",
-                &tables,
-            );
-            return Err(unfit("comp_table_sizes", accepts));
+            return Err(sizes_refused());
         }
         Format::Tables { .. } => {}
         _ if !players.contains(&2) => return Err(for_the_game()),
@@ -859,14 +862,7 @@ fn format_fits(kind: GameKind, format: &Format) -> Result<(), Unfit> {
         (FormatError::SwissRange(_) | FormatError::TableRounds, _) => {
             unfit("comp_rounds", Accepts::range(&ROUNDS))
         }
-        (FormatError::TableSize, _) => unfit(
-            "comp_table_sizes",
-            Accepts::between(
-                "accepts_table_sizes_between",
-                "accepts_table_size_exactly",
-                &tables,
-            ),
-        ),
+        (FormatError::TableSize, _) => sizes_refused(),
         _ => offered("comp_format"),
     })
 }
