@@ -813,7 +813,7 @@ async fn game_post(
         Ok(Some((chrome, refused))) => {
             let l = chrome.locale;
             match refused {
-                SeatRefused::Token => forbidden(&chrome, t(l, "invited"), t(l, "csrf")),
+                SeatRefused::Token => forbidden(&chrome, asked.title(l), t(l, "csrf")),
                 SeatRefused::Said(status, said) => message(&chrome, status, asked.title(l), &said),
                 SeatRefused::Failed(e) => error_page(&chrome, &e),
             }
@@ -969,7 +969,9 @@ fn parse_hours(text: &str) -> Result<Vec<i64>, Unfit> {
             x.parse::<f64>()
                 .ok()
                 .filter(|h| h.is_finite() && *h > 0.0 && *h <= 720.0)
-                .map(|h| (h * 3600.0).round() as i64)
+                // At least a second: a number of hours above 0 that rounds to none (0.0001) is
+                // taken as the field says, not refused by the service in its words.
+                .map(|h| ((h * 3600.0).round() as i64).max(1))
                 .ok_or_else(refused)
         })
         .collect::<Result<Vec<_>, _>>()?;

@@ -54,6 +54,75 @@ fn kind_name(kind: &str) -> &'static str {
     GameKind::parse(kind).map_or("?", |k| k.info().name)
 }
 
+/// A competition's format (as the API gives it) by its name in `l`; the API keeps its `type`.
+fn format_name(l: Locale, format: &serde_json::Value) -> &'static str {
+    use serde::Deserialize as _;
+    match Format::deserialize(format) {
+        Ok(Format::Swiss { .. }) => t(l, "comp_format_swiss"),
+        Ok(Format::RoundRobin { cycles: 2, .. }) => t(l, "comp_format_round_robin_double"),
+        Ok(Format::RoundRobin { .. }) => t(l, "comp_format_round_robin"),
+        Ok(Format::Knockout { games_per_match: 2 }) => t(l, "comp_format_knockout_2"),
+        Ok(Format::Knockout { .. }) => t(l, "comp_format_knockout"),
+        Ok(Format::League { .. }) => t(l, "comp_format_league"),
+        Ok(Format::Tables { .. }) => t(l, "comp_format_tables"),
+        // Every stored format reads as one; nothing else is worth showing.
+        Err(_) => "?",
+    }
+}
+
+/// The formats the creation form offers: its value, and the format's name in `l`.
+fn format_choices(l: Locale) -> [(&'static str, &'static str); 7] {
+    [
+        ("swiss", t(l, "comp_format_swiss")),
+        ("round_robin", t(l, "comp_format_round_robin")),
+        ("round_robin_double", t(l, "comp_format_round_robin_double")),
+        ("knockout", t(l, "comp_format_knockout")),
+        ("knockout_2", t(l, "comp_format_knockout_2")),
+        ("league", t(l, "comp_format_league")),
+        ("tables", t(l, "comp_format_tables")),
+    ]
+}
+
+/// An entrant's status (as the API gives it: `entered`, `withdrawn`, `disqualified`) in `l`.
+fn entrant_status(l: Locale, status: &str) -> &str {
+    match status {
+        "entered" => t(l, "comp_entrant_entered"),
+        "withdrawn" => t(l, "comp_entrant_withdrawn"),
+        "disqualified" => t(l, "comp_entrant_disqualified"),
+        // A status added later reads as the API's word until it has its own.
+        other => other,
+    }
+}
+
+/// The director's actions the form offers, by the API's names.
+const DIRECTOR_ACTIONS: [&str; 7] = [
+    "set_result",
+    "extend_deadline",
+    "pause",
+    "resume",
+    "withdraw",
+    "disqualify",
+    "finalise",
+];
+
+/// A director's (or the server's) action, by the name the API and the audit log give it, in `l`.
+fn action_name(l: Locale, action: &str) -> &str {
+    match action {
+        "set_result" => t(l, "comp_action_set_result"),
+        "extend_deadline" => t(l, "comp_action_extend_deadline"),
+        "pause" => t(l, "comp_action_pause"),
+        "resume" => t(l, "comp_action_resume"),
+        "replace" => t(l, "comp_action_replace"),
+        "withdraw" => t(l, "comp_action_withdraw"),
+        "disqualify" => t(l, "comp_action_disqualify"),
+        "finalise" => t(l, "comp_action_finalise"),
+        // The server's: a competition that could not go on.
+        "ended_early" => t(l, "comp_action_ended_early"),
+        // An action added later reads as the API's name until it has its own.
+        other => other,
+    }
+}
+
 /// `GET /competitions?status=`.
 pub async fn list_page(
     state: web::Data<AppState>,
@@ -111,7 +180,7 @@ fn listing(chrome: &Chrome, list: &[CompetitionSummary], status: Option<Status>)
                 li.card data-competition=(c.id) {
                     a href={ "/competitions/" (c.id) } { strong { (c.name) } }
                     " · " (kind_name(&c.kind))
-                    " · " (c.format.get("type").and_then(|v| v.as_str()).unwrap_or("").replace('_', " "))
+                    " · " (format_name(l, &c.format))
                     " · " (status_word(l, c.status))
                     " · " (c.entrants) " " (t(l, "comp_entrants"))
                     " · " span.muted { (c.organiser) }
@@ -209,7 +278,7 @@ fn view(
         h1 { (c.name) }
         p {
             (kind_name(&c.kind)) " · "
-            (c.format.get("type").and_then(|v| v.as_str()).unwrap_or("").replace('_', " "))
+            (format_name(l, &c.format))
             " · " (status_word(l, c.status))
             @if c.finalised { " · " (t(l, "comp_finalised")) }
             " · " (t(l, "comp_organiser")) " " (c.organiser.display_name)
@@ -243,7 +312,7 @@ fn view(
                 li {
                     a href={ "/players/" (e.account.id) } { (e.account.display_name) }
                     @if let Some(r) = e.rating { " · " (r) }
-                    @if e.status != "entered" { " · " em { (e.status) } }
+                    @if e.status != "entered" { " · " em { (entrant_status(l, &e.status)) } }
                 }
             }
         }
@@ -262,7 +331,7 @@ fn view(
                         @for r in table {
                             tr {
                                 td { (r.rank) }
-                                td { (r.entrant.display_name) @if r.status != "entered" { " (" (r.status) ")" } }
+                                td { (r.entrant.display_name) @if r.status != "entered" { " (" (entrant_status(l, &r.status)) ")" } }
                                 td { (r.points) }
                                 td { (r.played) }
                                 @for tb in &r.tie_breaks { td { (tb.value) } }
@@ -322,7 +391,7 @@ fn view(
                             Some(actor) => (actor.display_name),
                             None => (t(l, "comp_server")),
                         }
-                        " · " code { (a.action) } " · " (a.reason)
+                        " · " (action_name(l, &a.action)) " · " (a.reason)
                     }
                 }
             }
@@ -345,8 +414,8 @@ fn director_form(
                 label for="dir-action" { (t(l, "comp_action")) }
                 " "
                 select id="dir-action" name="action" {
-                    @for a in ["set_result", "extend_deadline", "pause", "resume", "withdraw", "disqualify", "finalise"] {
-                        option value=(a) { (a.replace('_', " ")) }
+                    @for a in DIRECTOR_ACTIONS {
+                        option value=(a) { (action_name(l, a)) }
                     }
                 }
             }
@@ -519,9 +588,15 @@ fn refusal_said(l: Locale, r: &Refusal, by_director: bool) -> (StatusCode, Strin
         Refusal::AlreadyEntered => t(l, "comp_refused_already_entered").to_owned(),
         Refusal::NotInvited => t(l, "comp_refused_not_invited").to_owned(),
         Refusal::AddressNotKnownToWork => t(l, "comp_refused_address_unproven").to_owned(),
-        Refusal::RatingBelow { min, rating } => t(l, "comp_refused_rating")
+        Refusal::RatingBelow {
+            min,
+            rating: Some(rating),
+        } => t(l, "comp_refused_rating")
             .replace("{min}", &min.to_string())
             .replace("{rating}", &rating.to_string()),
+        Refusal::RatingBelow { min, rating: None } => {
+            t(l, "comp_refused_unrated").replace("{min}", &min.to_string())
+        }
         Refusal::Full { max } => t(l, "comp_refused_full").replace("{n}", &max.to_string()),
         Refusal::AlreadyLeft { .. } if by_director => t(l, "comp_refused_player_left").to_owned(),
         Refusal::AlreadyLeft { .. } => t(l, "comp_refused_you_left").to_owned(),
@@ -649,7 +724,7 @@ fn new_page(chrome: &Chrome, csrf: &str, error: Option<&str>, entered: &Fields) 
             p {
                 label for="c-format" { (t(l, "comp_format")) } " "
                 select id="c-format" name="format" {
-                    @for (key, word) in [("swiss", "Swiss"), ("round_robin", "Round robin"), ("round_robin_double", "Double round robin"), ("knockout", "Knockout"), ("knockout_2", "Knockout (2-game matches)"), ("league", "League"), ("tables", "Tables")] {
+                    @for (key, word) in format_choices(l) {
                         option value=(key) selected[value("format", "swiss") == key] { (word) }
                     }
                 }
@@ -825,15 +900,18 @@ fn format_fits(kind: GameKind, format: &Format) -> Result<(), Unfit> {
     // Tables of the sizes the format allows that the game is played at.
     let tables = *TABLE_SIZES.start().max(players.start())..=*TABLE_SIZES.end().min(players.end());
     let for_the_game = || unfit("comp_format", Accepts::Described("accepts_format_for_game"));
+    let sizes_refused = || {
+        let accepts = Accepts::between(
+            "accepts_table_sizes_between",
+            "accepts_table_size_exactly",
+            &tables,
+        );
+        unfit("comp_table_sizes", accepts)
+    };
     match format {
         Format::Tables { .. } if tables.is_empty() => return Err(for_the_game()),
         Format::Tables { table_sizes, .. } if !table_sizes.iter().all(|s| tables.contains(s)) => {
-            let accepts = Accepts::between(
-                "accepts_table_sizes_between",
-                "accepts_table_size_exactly",
-                &tables,
-            );
-            return Err(unfit("comp_table_sizes", accepts));
+            return Err(sizes_refused());
         }
         Format::Tables { .. } => {}
         _ if !players.contains(&2) => return Err(for_the_game()),
@@ -853,14 +931,7 @@ fn format_fits(kind: GameKind, format: &Format) -> Result<(), Unfit> {
         (FormatError::SwissRange(_) | FormatError::TableRounds, _) => {
             unfit("comp_rounds", Accepts::range(&ROUNDS))
         }
-        (FormatError::TableSize, _) => unfit(
-            "comp_table_sizes",
-            Accepts::between(
-                "accepts_table_sizes_between",
-                "accepts_table_size_exactly",
-                &tables,
-            ),
-        ),
+        (FormatError::TableSize, _) => sizes_refused(),
         _ => offered("comp_format"),
     })
 }

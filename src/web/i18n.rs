@@ -1709,6 +1709,141 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Départages, dans l'ordre",
         ],
     ),
+    // Formats, entrants' statuses and the director's actions (src/web/competitions.rs): the
+    // API keeps its names.
+    (
+        "comp_format_swiss",
+        ["Swiss", "Suizo", "Svizzero", "Suisse"],
+    ),
+    (
+        "comp_format_round_robin",
+        [
+            "Round robin",
+            "Todos contra todos",
+            "Girone all'italiana",
+            "Toutes rondes",
+        ],
+    ),
+    (
+        "comp_format_round_robin_double",
+        [
+            "Double round robin",
+            "Todos contra todos a doble vuelta",
+            "Girone all'italiana con andata e ritorno",
+            "Toutes rondes aller-retour",
+        ],
+    ),
+    (
+        "comp_format_knockout",
+        [
+            "Knockout",
+            "Eliminatoria",
+            "Eliminazione diretta",
+            "Élimination directe",
+        ],
+    ),
+    (
+        "comp_format_knockout_2",
+        [
+            "Knockout (2-game matches)",
+            "Eliminatoria (duelos a 2 partidas)",
+            "Eliminazione diretta (sfide su 2 partite)",
+            "Élimination directe (matchs en 2 parties)",
+        ],
+    ),
+    ("comp_format_league", ["League", "Liga", "Lega", "Ligue"]),
+    (
+        "comp_format_tables",
+        ["Tables", "Mesas", "Tavoli", "Tables"],
+    ),
+    (
+        "comp_entrant_entered",
+        ["entered", "inscrito", "iscritto", "inscrit"],
+    ),
+    (
+        "comp_entrant_withdrawn",
+        ["withdrawn", "retirado", "ritirato", "retiré"],
+    ),
+    (
+        "comp_entrant_disqualified",
+        [
+            "disqualified",
+            "descalificado",
+            "squalificato",
+            "disqualifié",
+        ],
+    ),
+    (
+        "comp_action_set_result",
+        [
+            "Set a result",
+            "Fijar un resultado",
+            "Stabilire un risultato",
+            "Fixer un résultat",
+        ],
+    ),
+    (
+        "comp_action_extend_deadline",
+        [
+            "Extend a deadline",
+            "Ampliar un plazo",
+            "Prorogare una scadenza",
+            "Prolonger une échéance",
+        ],
+    ),
+    (
+        "comp_action_pause",
+        ["Pause", "Pausar", "Mettere in pausa", "Mettre en pause"],
+    ),
+    (
+        "comp_action_resume",
+        ["Resume", "Reanudar", "Riprendere", "Reprendre"],
+    ),
+    (
+        "comp_action_replace",
+        [
+            "Replace a player",
+            "Sustituir a un jugador",
+            "Sostituire un giocatore",
+            "Remplacer un joueur",
+        ],
+    ),
+    (
+        "comp_action_withdraw",
+        [
+            "Withdraw a player",
+            "Retirar a un jugador",
+            "Ritirare un giocatore",
+            "Retirer un joueur",
+        ],
+    ),
+    (
+        "comp_action_disqualify",
+        [
+            "Disqualify a player",
+            "Descalificar a un jugador",
+            "Squalificare un giocatore",
+            "Disqualifier un joueur",
+        ],
+    ),
+    (
+        "comp_action_finalise",
+        [
+            "Finalise the standings",
+            "Cerrar la clasificación",
+            "Chiudere la classifica",
+            "Clore le classement",
+        ],
+    ),
+    (
+        "comp_action_ended_early",
+        [
+            "Ended early",
+            "Terminada antes de tiempo",
+            "Conclusa in anticipo",
+            "Terminée avant son terme",
+        ],
+    ),
     (
         "comp_refused_not_organiser",
         [
@@ -1761,6 +1896,15 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Esta competición exige una puntuación de al menos {min} en su juego; la tuya es {rating}. No se cambió nada.",
             "Questa competizione richiede un punteggio di almeno {min} nel suo gioco; il tuo è {rating}. Non è cambiato nulla.",
             "Cette compétition demande une cote d'au moins {min} dans son jeu ; la vôtre est de {rating}. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "comp_refused_unrated",
+        [
+            "This competition needs a rating of at least {min} in its game, and you have none in it yet: rated games of it give you one. Nothing was changed.",
+            "Esta competición exige una puntuación de al menos {min} en su juego, y aún no tienes ninguna en él: las partidas puntuables te la dan. No se cambió nada.",
+            "Questa competizione richiede un punteggio di almeno {min} nel suo gioco, e non ne hai ancora uno: te lo danno le partite valutate. Non è cambiato nulla.",
+            "Cette compétition demande une cote d'au moins {min} dans son jeu, et vous n'en avez pas encore : les parties classées vous en donnent une. Rien n'a été modifié.",
         ],
     ),
     (

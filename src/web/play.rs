@@ -521,6 +521,11 @@ pub(super) fn unmapped(e: &ApiError) -> Notice {
     if status == StatusCode::NOT_FOUND {
         return Notice::Key("address_not_found");
     }
+    // A failure (the database not answering) is not a refusal: nothing the reader sent is at
+    // fault, and no page is missing words for it.
+    if status.is_server_error() {
+        return Notice::Key("error");
+    }
     tracing::warn!(
         status = status.as_u16(),
         code = e.code().as_str(),
@@ -733,11 +738,8 @@ fn refusal(e: ApiError, form: &str, fields: &Posted) -> Refused {
         ApiError::GameOver { .. } => {
             Refused::notice(Notice::Key("game_over"), StatusCode::CONFLICT)
         }
-        e if e.status_code().is_server_error() => {
-            Refused::notice(Notice::Key("error"), e.status_code())
-        }
         // Another refusal of the games service (a seat the reader does not have, a game not
-        // started): its sentences are English.
+        // started; its sentences are English), or a failure.
         e => Refused::notice(unmapped(&e), e.status_code()),
     }
 }
@@ -797,5 +799,14 @@ mod tests {
             limited_page.contains(&limited(Locale::Es, 7)),
             "{limited_page}"
         );
+    }
+
+    #[test]
+    fn a_failure_reaching_a_form_is_said_as_a_failure_never_as_a_refused_request() {
+        // The chat's form, when the database does not answer: the reader sent nothing wrong.
+        let down = ApiError::Unavailable("the database is not answering".to_owned());
+        let said = unmapped(&down).say(Locale::Es);
+        assert_eq!(said, t(Locale::Es, "error"));
+        assert!(!said.contains("tal como está"), "{said}");
     }
 }

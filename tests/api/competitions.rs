@@ -1008,7 +1008,9 @@ async fn a_swiss_nobody_can_pair_ends_in_the_log_and_a_newcomer_is_mailed_their_
         "{last}"
     );
     let page = ev.app.get(&format!("/competitions/{id}"), None).await;
-    assert!(page.text.contains("ended_early"), "the page shows the log");
+    // The page shows the log, in its reader's words (English here), not by the API's name.
+    assert!(page.text.contains(" · Ended early · "), "{}", page.text);
+    assert!(!page.text.contains("ended_early"), "{}", page.text);
 }
 
 #[actix_web::test]
@@ -1243,4 +1245,168 @@ async fn a_refused_competition_button_says_why_in_the_readers_language_never_the
     );
     // The refused page is the competition's, with the reader's forms.
     assert!(r.text.contains("<h1>Invito</h1>"), "{}", r.text);
+}
+
+/// A competition that asks for a rating tells a player who has none in its game so, rather than
+/// that their rating is 0, and does not enter them.
+#[actix_web::test]
+async fn a_player_without_a_rating_is_told_they_have_none_not_that_theirs_is_zero() {
+    use crate::bad_input::account_cookie;
+    use crate::web::{alert_of, post_form};
+    let app = spawn_app().await;
+    let olga = app.user("olga@example.test", "Olga").await;
+    let ann = app.user("ann@example.test", "Ann").await;
+    app.set_locale(&ann, "es").await;
+    let c = app
+        .post(
+            "/api/v1/competitions",
+            Some(&olga),
+            json!({"name": "Copa", "kind": "magnate", "entry": "open", "min_rating": 1400,
+                   "format": {"type": "swiss", "rounds": 1}}),
+        )
+        .await;
+    assert_eq!(c.status, 201, "{}", c.text);
+    let id = c.json["id"].as_str().unwrap().to_owned();
+    let (cookie, csrf) = account_cookie(&app, &ann, "ann@example.test").await;
+    let r = post_form(
+        &app,
+        &format!("/competitions/{id}/enter"),
+        &cookie,
+        &format!("csrf={csrf}"),
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    let alert = alert_of(&r.text);
+    assert!(
+        alert.contains("Esta competición exige una puntuación de al menos 1400 en su juego, y aún no tienes ninguna en él"),
+        "{alert}"
+    );
+    assert!(!alert.contains("la tuya es 0"), "{alert}");
+    // The API says so too, in its words.
+    let api = app
+        .post(
+            &format!("/api/v1/competitions/{id}/entries"),
+            Some(&ann),
+            json!({}),
+        )
+        .await;
+    assert_eq!(api.status, 403, "{}", api.text);
+    assert!(api.text.contains("you have none in it yet"), "{}", api.text);
+    assert!(!api.text.contains("yours is 0"), "{}", api.text);
+    let c = app.get(&format!("/api/v1/competitions/{id}"), None).await;
+    assert_eq!(
+        c.json["entrants"].as_array().map(Vec::len),
+        Some(0),
+        "{}",
+        c.text
+    );
+}
+
+/// The competition pages name formats, entrants' statuses and the director's actions in the
+/// reader's language (here Spanish), never by the API's English names, which the API keeps.
+#[actix_web::test]
+async fn the_competition_pages_name_formats_statuses_and_director_actions_in_the_readers_language()
+{
+    use crate::bad_input::account_cookie;
+    use crate::web::page;
+    let ev = Event::new(&["Ann", "Ben", "Cid", "Dee"]).await;
+    ev.app.set_locale(&ev.organiser, "es").await;
+    let (olga, _) = account_cookie(&ev.app, &ev.organiser, "olga@example.test").await;
+    let id = ev
+        .create(json!({"name": "Copa", "kind": "magnate", "entry": "open",
+                       "format": {"type": "round_robin", "cycles": 2, "rounds": "all_at_once"}}))
+        .await;
+    for (action, who) in [("withdraw", "Ann"), ("disqualify", "Ben")] {
+        let body = json!({"action": action, "account_id": ev.players[who].1, "reason": "motivo"});
+        let r = ev
+            .app
+            .post(
+                &format!("/api/v1/competitions/{id}/director"),
+                Some(&ev.organiser),
+                body,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    ev.deliver();
+
+    let shown = page(&ev.app, &format!("/competitions/{id}"), &olga).await;
+    assert_eq!(shown.status, 200, "{}", shown.text);
+    let text = &shown.text;
+    for spanish in [
+        // The format, in the heading's line.
+        "Magnate · Todos contra todos a doble vuelta · ",
+        // The entrants' statuses, in the list and in the standings.
+        "<em>retirado</em>",
+        "<em>descalificado</em>",
+        " (retirado)",
+        // The director's form's actions, by the API's names.
+        "<option value=\"set_result\">Fijar un resultado</option>",
+        "<option value=\"extend_deadline\">Ampliar un plazo</option>",
+        "<option value=\"resume\">Reanudar</option>",
+        "<option value=\"finalise\">Cerrar la clasificación</option>",
+        // The director's log.
+        " · Retirar a un jugador · motivo",
+        " · Descalificar a un jugador · motivo",
+    ] {
+        assert!(text.contains(spanish), "{spanish}: {text}");
+    }
+    for english in [
+        "round robin",
+        "<em>withdrawn</em>",
+        "<em>disqualified</em>",
+        "(withdrawn)",
+        ">set result<",
+        ">extend deadline<",
+        ">finalise<",
+        "<code>withdraw</code>",
+        "<code>disqualify</code>",
+    ] {
+        assert!(!text.contains(english), "{english}: {text}");
+    }
+
+    // The list and the creation form name the formats so too.
+    let list = page(&ev.app, "/competitions", &olga).await;
+    assert!(
+        list.text
+            .contains(" · Todos contra todos a doble vuelta · "),
+        "{}",
+        list.text
+    );
+    let form = page(&ev.app, "/competitions/new", &olga).await;
+    for option in [
+        "value=\"swiss\" selected>Suizo</option>",
+        "value=\"knockout\">Eliminatoria</option>",
+        "value=\"league\">Liga</option>",
+        "value=\"tables\">Mesas</option>",
+    ] {
+        assert!(form.text.contains(option), "{option}: {}", form.text);
+    }
+    assert!(!form.text.contains(">Round robin<"), "{}", form.text);
+
+    // The API keeps its names.
+    let c = ev
+        .app
+        .get(&format!("/api/v1/competitions/{id}"), None)
+        .await;
+    assert_eq!(c.json["format"]["type"], "round_robin", "{}", c.text);
+    let statuses: Vec<&str> = c.json["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["status"].as_str())
+        .collect();
+    assert!(
+        statuses.contains(&"withdrawn") && statuses.contains(&"disqualified"),
+        "{statuses:?}"
+    );
+    let audit = ev
+        .app
+        .get(&format!("/api/v1/competitions/{id}/audit"), None)
+        .await;
+    assert!(
+        audit.text.contains("\"action\":\"withdraw\""),
+        "{}",
+        audit.text
+    );
 }

@@ -1246,6 +1246,17 @@ async fn the_pages_show_deadlines_in_the_readers_zone_and_set_reminders_zone_and
     );
     let me = app.get("/api/v1/me", Some(&ada)).await;
     assert_eq!(me.json["time_zone"], "Europe/Madrid");
+    // A number of hours above 0, however small, is taken as the field says (a second at least).
+    let tiny = post_form(
+        &app,
+        "/settings",
+        &cookie,
+        &format!("csrf={csrf}&mode=instant&reminders=24%2C+0.0001&time_zone=Europe%2FMadrid"),
+    )
+    .await;
+    assert_eq!(tiny.status, 200, "{}", alert_of(&tiny.text));
+    let api = app.get("/api/v1/me/notifications", Some(&ada)).await;
+    assert_eq!(api.json["reminders_seconds"], serde_json::json!([86400, 1]));
 
     // A game waiting for Ada: the page and the list give her deadline in Madrid time.
     let g = app
@@ -2845,4 +2856,39 @@ async fn two_invitations(app: &TestApp, creator: &str, invitee: &str) -> Vec<Str
         ids.push(g.json["id"].as_str().unwrap().to_owned());
     }
     ids
+}
+
+/// A waiting game's button pressed with a token that is not the session's (a page from before a
+/// sign-out) is refused on a page titled by that button, not by another form's.
+#[actix_web::test]
+async fn a_seat_button_with_an_expired_form_is_refused_under_its_own_title() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    app.set_locale(&ada, "es").await;
+    let ids = two_invitations(&app, &ada, "bruno@example.test").await;
+    let cookie = signed_in(&app, &ada, "ada@example.test").await;
+    let r = post_form(
+        &app,
+        &format!("/games/{}/cancel", ids[0]),
+        &cookie,
+        "csrf=not-the-token",
+    )
+    .await;
+    assert_eq!(r.status, 403, "{}", r.text);
+    assert!(
+        r.text.contains("<h1>Cancelar esta partida</h1>"),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.text
+            .contains("Este formulario ha caducado; inténtalo de nuevo."),
+        "{}",
+        r.text
+    );
+    assert!(!r.text.contains("<h1>Invitación</h1>"), "{}", r.text);
+    let g = app
+        .get(&format!("/api/v1/games/{}", ids[0]), Some(&ada))
+        .await;
+    assert_eq!(g.json["status"], "waiting", "{}", g.text);
 }

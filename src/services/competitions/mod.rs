@@ -529,8 +529,9 @@ pub fn try_enter(
                 return Err(Refusal::AddressNotKnownToWork.into());
             }
             if let Some(min) = row.min_rating {
-                let rating = rating_of(conn, who, &row.kind)?.unwrap_or(0);
-                if rating < min {
+                // An account without a rating in the game is below any minimum.
+                let rating = rating_of(conn, who, &row.kind)?;
+                if rating.is_none_or(|r| r < min) {
                     return Err(Refusal::RatingBelow { min, rating }.into());
                 }
             }

@@ -29,9 +29,11 @@ pub enum Refusal {
     NotInvited,
     /// Entry only for addresses known to work, and the caller's is not (yet).
     AddressNotKnownToWork,
+    /// The caller's rating in the competition's game is below `min`, or (`None`) they have none
+    /// in it yet.
     RatingBelow {
         min: i32,
-        rating: i32,
+        rating: Option<i32>,
     },
     Full {
         max: i32,
@@ -115,8 +117,15 @@ impl From<Refusal> for ApiError {
                 "this competition takes only accounts whose mail address is known to work: \
                  sign in once with a link mailed to you (POST /api/v1/auth/email-link), then enter",
             ),
-            Refusal::RatingBelow { min, rating } => ApiError::Forbidden(format!(
+            Refusal::RatingBelow {
+                min,
+                rating: Some(rating),
+            } => ApiError::Forbidden(format!(
                 "this competition needs a rating of at least {min}; yours is {rating}"
+            )),
+            Refusal::RatingBelow { min, rating: None } => ApiError::Forbidden(format!(
+                "this competition needs a rating of at least {min} in its game, and you have none \
+                 in it yet"
             )),
             Refusal::Full { max } => {
                 ApiError::Conflict(format!("the competition is full ({max} entrants)"))
