@@ -10,6 +10,7 @@ use crate::domain::{DisplayName, EmailAddress, GameId, Locale, UserId};
 use crate::error::ApiError;
 use crate::services::clocks::local_time;
 use crate::services::games::invitations::InvitationState;
+use crate::services::games::refusal::{Asked, Refusal};
 use crate::services::games::{self, GameStatus, GameSummary, ListFilter};
 use crate::services::notifications::{self, Mode};
 use crate::services::paging::Page;
@@ -660,16 +661,19 @@ pub async fn join_as_new_player(
             res
         }
         Ok(Err(NotJoined::AddressTaken)) => refuse(StatusCode::CONFLICT, t(l, "address_taken")),
-        Ok(Err(NotJoined::Seat(status, said))) => refuse(status, &said),
+        Ok(Err(NotJoined::Seat(refusal))) => match seat_refused(&refusal, l) {
+            Some((status, said)) => refuse(status, said),
+            None => error_page(&Chrome::anonymous(l), &refusal.into()),
+        },
         Err(e) => error_page(&Chrome::anonymous(l), &e),
     }
 }
 
 /// Why a new player did not join: their address has an account already, or the game refused the
-/// seat (said in the page's language, with its status).
+/// seat.
 enum NotJoined {
     AddressTaken,
-    Seat(StatusCode, String),
+    Seat(Refusal),
 }
 
 /// A new account for `address`, seated in `game` and with a session, in one transaction. No
@@ -681,28 +685,25 @@ async fn register_and_join(
     l: Locale,
     game: GameId,
 ) -> Result<Result<(UserId, Uuid), NotJoined>, ApiError> {
-    let seen = state.seen.clone();
     crate::db::run(&state.pool, move |conn| {
         use diesel::Connection;
-        // Which step refused: the address's registration, or the seat.
-        let mut registered = false;
+        // Which step refused: the address's registration, or the seat (the account rolls back).
+        let (mut registered, mut refused) = (false, None);
         let done = conn.transaction(|conn| {
             let account = crate::services::accounts::register(conn, &address, &display, l, None)?;
             registered = true;
-            games::join(conn, account.id, game, None)?;
+            if let Err(refusal) = games::try_join(conn, account.id, game, None)? {
+                refused = Some(refusal.clone());
+                return Err(refusal.into());
+            }
             let sid = session::start(conn, account.id)?;
             Ok::<_, ApiError>((account.id, sid))
         });
-        match done {
-            Ok(done) => Ok(Ok(done)),
-            Err(ApiError::Conflict(_)) if !registered => Ok(Err(NotJoined::AddressTaken)),
-            Err(e) if registered => {
-                match seat_refused(conn, &seen, None, game, SeatForm::Accept, &e, l)? {
-                    Some((status, said)) => Ok(Err(NotJoined::Seat(status, said))),
-                    None => Err(e),
-                }
-            }
-            Err(e) => Err(e),
+        match (done, refused) {
+            (Ok(done), _) => Ok(Ok(done)),
+            (Err(_), Some(refusal)) => Ok(Err(NotJoined::Seat(refusal))),
+            (Err(ApiError::Conflict(_)), None) if !registered => Ok(Err(NotJoined::AddressTaken)),
+            (Err(e), None) => Err(e),
         }
     })
     .await
@@ -718,17 +719,19 @@ enum SeatForm {
 }
 
 impl SeatForm {
+    /// Asks it of the games service: `Ok(Err(_))` is its refusal (nothing written).
     fn run(
         self,
         conn: &mut diesel::PgConnection,
         user: UserId,
         game: GameId,
-    ) -> Result<(), ApiError> {
-        match self {
-            SeatForm::Accept => games::join(conn, user, game, None).map(|_| ()),
-            SeatForm::Decline => games::invitations::decline(conn, user, game).map(|_| ()),
-            SeatForm::Cancel => games::invitations::cancel(conn, user, game).map(|_| ()),
-        }
+    ) -> Result<Result<(), Refusal>, ApiError> {
+        let done = match self {
+            SeatForm::Accept => games::try_join(conn, user, game, None)?,
+            SeatForm::Decline => games::invitations::try_decline(conn, user, game)?,
+            SeatForm::Cancel => games::invitations::try_cancel(conn, user, game)?,
+        };
+        Ok(done.map(|_| ()))
     }
 
     /// The page's title: the form's button.
@@ -741,40 +744,32 @@ impl SeatForm {
     }
 }
 
-/// Why the games service refused `asked`, in `l` with its status; `None` for what is not a
-/// refusal of the seat's form (no such game, a rate limit, a failure). The service's sentences are
-/// English, so the reason is read from the game as the refusal left it (it wrote nothing): 403 is
-/// who may (the form's own), 409 what the game's state allows. `caller` is who asked, when they
-/// have an account to read the game as.
-fn seat_refused(
-    conn: &mut diesel::PgConnection,
-    seen: &games::seen::SeenCache,
-    caller: Option<UserId>,
-    game: GameId,
-    asked: SeatForm,
-    e: &ApiError,
-    l: Locale,
-) -> Result<Option<(StatusCode, String)>, ApiError> {
-    let status = actix_web::ResponseError::status_code(e);
-    let said = match (status, asked) {
-        (StatusCode::FORBIDDEN, SeatForm::Accept) => t(l, "game_refused_no_seat"),
-        (StatusCode::FORBIDDEN, SeatForm::Decline) => t(l, "game_refused_no_invitation"),
-        (StatusCode::FORBIDDEN, SeatForm::Cancel) => t(l, "game_refused_not_creator"),
-        (StatusCode::CONFLICT, _) => {
-            let g = games::read(conn, seen, caller, game, games::Watch::Anyone)?;
-            match g.status {
-                // Joining again: whatever the game's state, the reader sits in it already.
-                _ if asked == SeatForm::Accept && g.you.is_some() => t(l, "game_refused_seated"),
-                GameStatus::Waiting => return Ok(None),
-                GameStatus::Active => t(l, "game_refused_started"),
-                // Cancelled before it started: it never had a state to show.
-                GameStatus::Aborted if g.view.is_none() => t(l, "game_refused_cancelled"),
-                GameStatus::Finished | GameStatus::Aborted => t(l, "game_refused_over"),
-            }
-        }
-        _ => return Ok(None),
+/// Why the games service refused a seat's form, in `l` with the API's status (403 is who may
+/// press the button, 409 what the game's state allows); `None` for the creator's refusals that
+/// only the API meets (inviting, withdrawing an invitation), said by their kind.
+fn seat_refused(r: &Refusal, l: Locale) -> Option<(StatusCode, &'static str)> {
+    let said = match r {
+        Refusal::Cancelled(_) => t(l, "game_refused_cancelled"),
+        Refusal::Started(_) => t(l, "game_refused_started"),
+        Refusal::Over { .. } => t(l, "game_refused_over"),
+        Refusal::Seated(_) => t(l, "game_refused_seated"),
+        Refusal::Declined(Asked::Join) => t(l, "game_refused_declined"),
+        Refusal::Declined(_) => t(l, "game_refused_already_declined"),
+        Refusal::Withdrawn(_) => t(l, "game_refused_withdrawn"),
+        Refusal::NoOpenSeat => t(l, "game_refused_no_seat"),
+        Refusal::NoInvitation => t(l, "game_refused_no_invitation"),
+        Refusal::NotCreator(Asked::Cancel) => t(l, "game_refused_not_creator"),
+        Refusal::NotCreator(_)
+        | Refusal::NoPlayer(_)
+        | Refusal::InvitesSelf
+        | Refusal::AlreadyInvited
+        | Refusal::NoEmptySeat
+        | Refusal::NoSuchSeat(_)
+        | Refusal::SeatTaken(_)
+        | Refusal::SeatEmpty(_) => return None,
     };
-    Ok(Some((status, said.to_owned())))
+    let status = actix_web::ResponseError::status_code(&ApiError::from(r.clone()));
+    Some((status, said))
 }
 
 /// A signed-in form post with the page's CSRF token about a seat of a waiting game: asks it of
@@ -807,14 +802,16 @@ async fn game_post(
         signed_in: seat.is_none(),
         fallback,
     };
-    let seen = state.seen.clone();
-    match crate::db::run(&state.pool, move |conn| post.refused(conn, &seen)).await {
+    match crate::db::run(&state.pool, move |conn| post.refused(conn)).await {
         Ok(None) => see_other(&done),
         Ok(Some((chrome, refused))) => {
             let l = chrome.locale;
             match refused {
                 SeatRefused::Token => forbidden(&chrome, asked.title(l), t(l, "csrf")),
-                SeatRefused::Said(status, said) => message(&chrome, status, asked.title(l), &said),
+                SeatRefused::Refused(refusal) => match seat_refused(&refusal, l) {
+                    Some((status, said)) => message(&chrome, status, asked.title(l), said),
+                    None => error_page(&chrome, &refusal.into()),
+                },
                 SeatRefused::Failed(e) => error_page(&chrome, &e),
             }
         }
@@ -839,8 +836,8 @@ struct SeatPost {
 enum SeatRefused {
     /// The page's token is not the session's.
     Token,
-    /// The service's refusal, said with its status.
-    Said(StatusCode, String),
+    /// The games service's refusal.
+    Refused(Refusal),
     /// Not a refusal of the form (no such game, a rate limit, a failure).
     Failed(ApiError),
 }
@@ -850,28 +847,18 @@ impl SeatPost {
     fn refused(
         self,
         conn: &mut diesel::PgConnection,
-        seen: &games::seen::SeenCache,
     ) -> Result<Option<(Chrome, SeatRefused)>, ApiError> {
-        let (user, game, asked) = (self.user, self.game, self.asked);
-        // The form is done only with the session's token; `None` here is a bad token.
-        let failed = if self.token_ok {
-            match asked.run(conn, user, game) {
-                Ok(()) => return Ok(None),
-                Err(e) => Some(e),
-            }
-        } else {
-            None
-        };
-        let chrome = chrome_of(conn, Some(user), self.signed_in, self.fallback);
-        let refused = match failed {
+        // The form is done only with the session's token.
+        let done = self
+            .token_ok
+            .then(|| self.asked.run(conn, self.user, self.game));
+        let refused = match done {
+            Some(Ok(Ok(()))) => return Ok(None),
             None => SeatRefused::Token,
-            Some(e) => {
-                match seat_refused(conn, seen, Some(user), game, asked, &e, chrome.locale)? {
-                    Some((status, said)) => SeatRefused::Said(status, said),
-                    None => SeatRefused::Failed(e),
-                }
-            }
+            Some(Ok(Err(refusal))) => SeatRefused::Refused(refusal),
+            Some(Err(e)) => SeatRefused::Failed(e),
         };
+        let chrome = chrome_of(conn, Some(self.user), self.signed_in, self.fallback);
         Ok(Some((chrome, refused)))
     }
 }

@@ -2099,10 +2099,10 @@ const STRINGS: &[(&str, [&str; 4])] = &[
     (
         "game_refused_no_seat",
         [
-            "No seat in this game is open to you: you are not invited, your invitation was declined or withdrawn, or every seat is taken. Nothing was changed.",
-            "Ningún asiento de esta partida está abierto para ti: no estás invitado, tu invitación se rechazó o se retiró, o todos los asientos están ocupados. No se cambió nada.",
-            "Nessun posto di questa partita è aperto per te: non sei invitato, il tuo invito è stato rifiutato o ritirato, oppure tutti i posti sono occupati. Non è cambiato nulla.",
-            "Aucune place de cette partie ne vous est ouverte : vous n'êtes pas invité, votre invitation a été refusée ou retirée, ou toutes les places sont prises. Rien n'a été modifié.",
+            "You are not invited to this game, and no seat is open. Nothing was changed.",
+            "No estás invitado a esta partida y no queda ningún asiento libre. No se cambió nada.",
+            "Non sei invitato a questa partita e non c'è nessun posto libero. Non è cambiato nulla.",
+            "Vous n'êtes pas invité à cette partie et aucune place n'est libre. Rien n'a été modifié.",
         ],
     ),
     (
@@ -2121,6 +2121,33 @@ const STRINGS: &[(&str, [&str; 4])] = &[
             "Solo quien creó la partida puede cancelarla. No se cambió nada.",
             "Solo chi ha creato la partita può annullarla. Non è cambiato nulla.",
             "Seul le créateur de la partie peut l'annuler. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_declined",
+        [
+            "You declined this game's invitation, so you can no longer join it. Nothing was changed.",
+            "Rechazaste la invitación a esta partida, así que ya no puedes unirte a ella. No se cambió nada.",
+            "Hai rifiutato l'invito a questa partita, quindi non puoi più parteciparvi. Non è cambiato nulla.",
+            "Vous avez refusé l'invitation à cette partie : vous ne pouvez plus la rejoindre. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_already_declined",
+        [
+            "You have already declined this game's invitation. Nothing was changed.",
+            "Ya rechazaste la invitación a esta partida. No se cambió nada.",
+            "Hai già rifiutato l'invito a questa partita. Non è cambiato nulla.",
+            "Vous avez déjà refusé l'invitation à cette partie. Rien n'a été modifié.",
+        ],
+    ),
+    (
+        "game_refused_withdrawn",
+        [
+            "The game's creator withdrew your invitation. Nothing was changed.",
+            "Quien creó la partida retiró tu invitación. No se cambió nada.",
+            "Chi ha creato la partita ha ritirato il tuo invito. Non è cambiato nulla.",
+            "Le créateur de la partie a retiré votre invitation. Rien n'a été modifié.",
         ],
     ),
     (

@@ -2841,6 +2841,226 @@ async fn a_refusal_without_words_of_its_own_is_said_by_its_kind_in_the_readers_l
     }
 }
 
+/// Ada's Magnate game inviting Bruno, whose account speaks `locale`, and Bruno signed in.
+struct Invited {
+    app: TestApp,
+    ada: String,
+    id: String,
+    cookie: String,
+    csrf: String,
+}
+
+impl Invited {
+    async fn new(locale: &str) -> Invited {
+        let app = spawn_app().await;
+        let ada = app.user("ada@example.test", "Ada").await;
+        let bruno = app.user("bruno@example.test", "Bruno").await;
+        app.set_locale(&bruno, locale).await;
+        let g = app
+            .post(
+                "/api/v1/games",
+                Some(&ada),
+                serde_json::json!({"kind": "magnate", "invite": ["bruno@example.test"]}),
+            )
+            .await;
+        assert_eq!(g.status, 201, "{}", g.text);
+        let id = g.json["id"].as_str().unwrap().to_owned();
+        let cookie = signed_in(&app, &bruno, "bruno@example.test").await;
+        let csrf = csrf_of(&page(&app, "/settings", &cookie).await.text);
+        Invited {
+            app,
+            ada,
+            id,
+            cookie,
+            csrf,
+        }
+    }
+
+    /// Bruno presses the button whose form posts to `path`.
+    async fn press(&self, path: &str) -> Reply {
+        let body = format!("csrf={}", self.csrf);
+        post_form(&self.app, path, &self.cookie, &body).await
+    }
+
+    /// Ada withdraws Bruno's invitation (seat 1).
+    async fn withdraw(&self) {
+        let path = format!("/api/v1/games/{}/invitations/1", self.id);
+        let r = self
+            .app
+            .call(Method::DELETE, &path, Some(&self.ada), None)
+            .await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+
+    /// The game as its creator reads it: its status, version and seats.
+    async fn game(&self) -> Value {
+        let g = self
+            .app
+            .get(&format!("/api/v1/games/{}", self.id), Some(&self.ada))
+            .await;
+        assert_eq!(g.status, 200, "{}", g.text);
+        serde_json::json!([g.json["status"], g.json["version"], g.json["seats"]])
+    }
+}
+
+/// A refused seat's button: its status and the sentence saying why, never the API's English.
+fn refused_saying(r: &Reply, status: u16, said: &str, english: &str) {
+    assert_eq!(r.status, status, "{said}: {}", r.text);
+    assert!(r.text.contains(said), "{said}: {}", r.text);
+    assert!(!r.text.contains(english), "{english}: {}", r.text);
+}
+
+/// Accepting an invitation one declined says so, not "no seat is open to you" among other guesses.
+#[actix_web::test]
+async fn accepting_an_invitation_one_declined_says_it_was_declined() {
+    let bruno = Invited::new("es").await;
+    let declined = bruno
+        .press(&format!("/invitations/{}/decline", bruno.id))
+        .await;
+    assert_eq!(declined.status, 303, "{}", declined.text);
+    let before = bruno.game().await;
+    let r = bruno.press(&format!("/invitations/{}", bruno.id)).await;
+    refused_saying(
+        &r,
+        403,
+        "Rechazaste la invitación a esta partida, así que ya no puedes unirte a ella. No se cambió nada.",
+        "you declined its invitation",
+    );
+    assert_eq!(bruno.game().await, before, "nothing changed");
+}
+
+/// Declining an invitation twice (two tabs, the mail's link and the page) says it was declined
+/// already, not that there was never an invitation.
+#[actix_web::test]
+async fn declining_an_invitation_twice_says_it_was_declined_already() {
+    let bruno = Invited::new("fr").await;
+    let decline = format!("/invitations/{}/decline", bruno.id);
+    assert_eq!(bruno.press(&decline).await.status, 303);
+    let before = bruno.game().await;
+    let r = bruno.press(&decline).await;
+    refused_saying(
+        &r,
+        403,
+        "Vous avez déjà refusé l'invitation à cette partie. Rien n'a été modifié.",
+        "no invitation to this game",
+    );
+    assert_eq!(bruno.game().await, before, "nothing changed");
+}
+
+/// Accepting an invitation its creator withdrew says who withdrew it.
+#[actix_web::test]
+async fn accepting_a_withdrawn_invitation_says_the_creator_withdrew_it() {
+    let bruno = Invited::new("it").await;
+    bruno.withdraw().await;
+    let before = bruno.game().await;
+    // From the game's page as from the invitation's.
+    for path in [
+        format!("/invitations/{}", bruno.id),
+        format!("/play/{}/accept", bruno.id),
+    ] {
+        let r = bruno.press(&path).await;
+        refused_saying(
+            &r,
+            403,
+            "Chi ha creato la partita ha ritirato il tuo invito. Non è cambiato nulla.",
+            "your invitation was withdrawn",
+        );
+    }
+    assert_eq!(bruno.game().await, before, "nothing changed");
+}
+
+/// Declining an invitation its creator withdrew says so, not that there was never one.
+#[actix_web::test]
+async fn declining_a_withdrawn_invitation_says_the_creator_withdrew_it() {
+    let bruno = Invited::new("es").await;
+    bruno.withdraw().await;
+    let before = bruno.game().await;
+    let r = bruno
+        .press(&format!("/invitations/{}/decline", bruno.id))
+        .await;
+    refused_saying(
+        &r,
+        403,
+        "Quien creó la partida retiró tu invitación. No se cambió nada.",
+        "no invitation to this game",
+    );
+    assert_eq!(bruno.game().await, before, "nothing changed");
+}
+
+/// A stranger at a table whose every seat is taken or promised is told that no seat is open.
+#[actix_web::test]
+async fn accepting_at_a_table_without_an_open_seat_says_no_seat_is_open() {
+    let table = Invited::new("en").await;
+    let cyd = table.app.user("cyd@example.test", "Cyd").await;
+    table.app.set_locale(&cyd, "fr").await;
+    let cookie = signed_in(&table.app, &cyd, "cyd@example.test").await;
+    let csrf = csrf_of(&page(&table.app, "/settings", &cookie).await.text);
+    let before = table.game().await;
+    let r = post_form(
+        &table.app,
+        &format!("/play/{}/accept", table.id),
+        &cookie,
+        &format!("csrf={csrf}"),
+    )
+    .await;
+    refused_saying(
+        &r,
+        403,
+        "Vous n'êtes pas invité à cette partie et aucune place n'est libre. Rien n'a été modifié.",
+        "no seat is open",
+    );
+    assert_eq!(table.game().await, before, "nothing changed");
+}
+
+/// An invited address without an account whose invitation was withdrawn before it joined is told
+/// so in its browser's language, and no account is made.
+#[actix_web::test]
+async fn a_new_player_whose_invitation_was_withdrawn_is_told_so() {
+    let app = spawn_app().await;
+    let ada = app.user("ada@example.test", "Ada").await;
+    let g = app
+        .post(
+            "/api/v1/games",
+            Some(&ada),
+            serde_json::json!({"kind": "magnate", "invite": ["dora@example.test"]}),
+        )
+        .await;
+    assert_eq!(g.status, 201, "{}", g.text);
+    let id = g.json["id"].as_str().unwrap().to_owned();
+    let token = app
+        .links
+        .invite_link(GameId(id.parse().unwrap()), 1, "dora@example.test", 600);
+    let path = format!("/api/v1/games/{id}/invitations/1");
+    let withdrawn = app.call(Method::DELETE, &path, Some(&ada), None).await;
+    assert_eq!(withdrawn.status, 200, "{}", withdrawn.text);
+    let r = app
+        .send(
+            Method::POST,
+            &format!("/invitations/{id}/new"),
+            None,
+            &[FORM, ("Accept", "text/html"), ("Accept-Language", "it")],
+            Some(format!("t={token}&name=Dora&email=dora%40example.test").into_bytes()),
+        )
+        .await;
+    refused_saying(
+        &r,
+        403,
+        "Chi ha creato la partita ha ritirato il tuo invito. Non è cambiato nulla.",
+        "your invitation was withdrawn",
+    );
+    let after = app.get(&format!("/api/v1/games/{id}"), Some(&ada)).await;
+    assert_eq!(
+        after.json["version"], withdrawn.json["version"],
+        "nothing changed"
+    );
+    use diesel::{Connection, RunQueryDsl};
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    let made = diesel::sql_query("SELECT id FROM users WHERE email = 'dora@example.test'")
+        .execute(&mut conn)
+        .unwrap();
+    assert_eq!(made, 0, "no account was made");
+}
+
 /// Two Magnate games created by `creator`, each inviting `invitee`: their ids.
 async fn two_invitations(app: &TestApp, creator: &str, invitee: &str) -> Vec<String> {
     let mut ids = Vec::new();

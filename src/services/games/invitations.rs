@@ -6,6 +6,7 @@
 //! A closed seat is neither taken, invited nor open: only a new invitation fills it, so a game
 //! never starts with a seat nobody was asked to take.
 
+use super::refusal::{self, Asked, Failure, Refusal};
 use super::{GameResource, GameStatus, SeatRow, email_of, get, load_game, load_seats};
 use crate::auth::links::PlayGrant;
 use crate::domain::{EmailAddress, GameId, UserId};
@@ -17,35 +18,31 @@ use crate::schema::{game_refusals, game_seats, games, users};
 use chrono::Utc;
 use diesel::prelude::*;
 
-/// Why `email` may not join game `id`, if it may not.
+/// Why `email` has no invitation to game `id` any more, if it declined it or the creator withdrew
+/// it (`asked` is what was refused for it).
 ///
 /// # Errors
 /// Database failures.
-pub(super) fn refusal(
+pub(super) fn refused(
     conn: &mut PgConnection,
     id: GameId,
     email: &str,
-) -> QueryResult<Option<&'static str>> {
+    asked: Asked,
+) -> QueryResult<Option<Refusal>> {
     let reason: Option<String> = game_refusals::table
         .find((id.0, email))
         .select(game_refusals::reason)
         .first(conn)
         .optional()?;
     Ok(reason.map(|r| match r.as_str() {
-        "declined" => "you declined its invitation",
-        _ => "your invitation was withdrawn",
+        "declined" => Refusal::Declined(asked),
+        _ => Refusal::Withdrawn(asked),
     }))
 }
 
-/// The game is waiting, or a 409 saying it is not.
-fn waiting(status: &str) -> Result<(), ApiError> {
-    match GameStatus::from_db(status) {
-        GameStatus::Waiting => Ok(()),
-        GameStatus::Aborted => Err(ApiError::Conflict("the game was cancelled".to_owned())),
-        _ => Err(ApiError::Conflict(
-            "the game has already started".to_owned(),
-        )),
-    }
+/// The game is waiting, or the refusal of `asked` saying what became of it.
+fn waiting(game: &Game, asked: Asked) -> Result<(), Refusal> {
+    Refusal::not_waiting(game, asked).map_or(Ok(()), Err)
 }
 
 /// The invitee `user` declines: their seat is closed (only a new invitation fills it), their
@@ -58,18 +55,31 @@ pub fn decline(
     user: UserId,
     id: GameId,
 ) -> Result<GameResource, ApiError> {
-    conn.transaction(|conn| {
+    refusal::as_api(try_decline(conn, user, id))
+}
+
+/// [`decline`], its refusal as a [`Refusal`] (`Ok(Err(_))`, nothing written).
+///
+/// # Errors
+/// 404 for no such game; database failures.
+pub fn try_decline(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+) -> Result<Result<GameResource, Refusal>, ApiError> {
+    refusal::split(conn.transaction(|conn| {
         let game = load_game(conn, id, true)?;
-        waiting(&game.status)?;
+        waiting(&game, Asked::Decline)?;
         let email = email_of(conn, user)?;
         let seats = load_seats(conn, id)?;
-        let seat = seats
+        let invited = seats
             .iter()
-            .find(|s| s.row.user_id.is_none() && s.row.invited_email.as_deref() == Some(&email))
-            .map(|s| s.row.seat)
-            .ok_or_else(|| {
-                ApiError::Forbidden("you have no invitation to this game to decline".to_owned())
-            })?;
+            .find(|s| s.row.user_id.is_none() && s.row.invited_email.as_deref() == Some(&email));
+        let Some(seat) = invited.map(|s| s.row.seat) else {
+            // Declined already, or withdrawn by the creator: the refusal says which.
+            let gone = refused(conn, id, &email, Asked::Decline)?;
+            return Err(gone.unwrap_or(Refusal::NoInvitation).into());
+        };
         diesel::update(game_seats::table.find((id.0, seat)))
             .set((
                 game_seats::invited_email.eq(None::<String>),
@@ -98,8 +108,8 @@ pub fn decline(
         };
         jobs::enqueue(conn, &[mail.job()])?;
         tracing::info!(game.id = %id, user.id = %user, seat, "invitation declined");
-        get(conn, Some(user), id)
-    })
+        Ok::<_, Failure>(get(conn, Some(user), id)?)
+    }))
 }
 
 /// The creator cancels a game that has not started: it is `aborted` (never rated, never
@@ -108,14 +118,20 @@ pub fn decline(
 /// # Errors
 /// 403 for anyone but the creator; 409 once the game has started; database failures.
 pub fn cancel(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameResource, ApiError> {
-    conn.transaction(|conn| {
-        let game = load_game(conn, id, true)?;
-        if game.created_by != user.0 {
-            return Err(ApiError::Forbidden(
-                "only the game's creator may cancel it".to_owned(),
-            ));
-        }
-        waiting(&game.status)?;
+    refusal::as_api(try_cancel(conn, user, id))
+}
+
+/// [`cancel`], its refusal as a [`Refusal`] (`Ok(Err(_))`, nothing written).
+///
+/// # Errors
+/// 404 for no such game; database failures.
+pub fn try_cancel(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+) -> Result<Result<GameResource, Refusal>, ApiError> {
+    refusal::split(conn.transaction(|conn| {
+        creators_waiting_game(conn, user, id, Asked::Cancel)?;
         diesel::update(games::table.find(id.0))
             .set((
                 games::status.eq(GameStatus::Aborted.as_str()),
@@ -124,8 +140,8 @@ pub fn cancel(conn: &mut PgConnection, user: UserId, id: GameId) -> Result<GameR
             .execute(conn)?;
         changed(conn, id)?;
         tracing::info!(game.id = %id, user.id = %user, "game cancelled");
-        get(conn, Some(user), id)
-    })
+        Ok::<_, Failure>(get(conn, Some(user), id)?)
+    }))
 }
 
 /// Whom the creator invites to a closed seat.
@@ -139,29 +155,28 @@ pub enum Invitee {
 ///
 /// # Errors
 /// 422 when there is no such player (the id names nobody the caller could have found).
-pub(super) fn player_email(conn: &mut PgConnection, player: UserId) -> Result<String, ApiError> {
-    users::table
+pub(super) fn player_email(conn: &mut PgConnection, player: UserId) -> Result<String, Failure> {
+    let email = users::table
         .find(player.0)
         .select(users::email)
         .first(conn)
-        .optional()?
-        .ok_or_else(|| ApiError::Validation(format!("there is no player {player}")))
+        .optional()?;
+    email.ok_or_else(|| Refusal::NoPlayer(player).into())
 }
 
-/// The game, locked, when `user` created it and it still waits for players.
+/// The game, locked, when `user` created it and it still waits for players (`asked` is what the
+/// creator asks of it).
 fn creators_waiting_game(
     conn: &mut PgConnection,
     user: UserId,
     id: GameId,
-    what: &str,
-) -> Result<Game, ApiError> {
+    asked: Asked,
+) -> Result<Game, Failure> {
     let game = load_game(conn, id, true)?;
     if game.created_by != user.0 {
-        return Err(ApiError::Forbidden(format!(
-            "only the game's creator may {what}"
-        )));
+        return Err(Refusal::NotCreator(asked).into());
     }
-    waiting(&game.status)?;
+    waiting(&game, asked)?;
     Ok(game)
 }
 
@@ -179,33 +194,24 @@ pub fn invite(
     invitee: Invitee,
 ) -> Result<GameResource, ApiError> {
     conn.transaction(|conn| {
-        creators_waiting_game(conn, user, id, "invite players")?;
+        creators_waiting_game(conn, user, id, Asked::Invite)?;
         let email = match invitee {
             Invitee::Email(e) => e.as_str().to_owned(),
             Invitee::Player(p) => player_email(conn, p)?,
         };
         if email == email_of(conn, user)? {
-            return Err(ApiError::Validation(
-                "you cannot invite yourself".to_owned(),
-            ));
+            return Err(Refusal::InvitesSelf.into());
         }
         let seats = load_seats(conn, id)?;
         let seated = seats_user_emails(conn, &seats)?;
         if seats.iter().any(|s| holds(s, &email, &seated)) {
-            return Err(ApiError::Conflict(
-                "that player already has a seat or an invitation in this game".to_owned(),
-            ));
+            return Err(Refusal::AlreadyInvited.into());
         }
         let seat = seats
             .iter()
             .find(|s| s.row.closed && s.row.user_id.is_none())
             .map(|s| s.row.seat)
-            .ok_or_else(|| {
-                ApiError::Conflict(
-                    "no seat is empty: withdraw an invitation first, or wait for a decline"
-                        .to_owned(),
-                )
-            })?;
+            .ok_or(Refusal::NoEmptySeat)?;
         diesel::update(game_seats::table.find((id.0, seat)))
             .set((
                 game_seats::invited_email.eq(Some(&email)),
@@ -216,8 +222,9 @@ pub fn invite(
         changed(conn, id)?;
         super::super::notifications::enqueue_invitations(conn, id, &[seat])?;
         tracing::info!(game.id = %id, user.id = %user, seat, "invitation sent to an empty seat");
-        get(conn, Some(user), id)
+        Ok::<_, Failure>(get(conn, Some(user), id)?)
     })
+    .map_err(ApiError::from)
     .inspect(|_| crate::jobs::wake())
 }
 
@@ -250,20 +257,18 @@ pub fn withdraw(
     seat: i16,
 ) -> Result<GameResource, ApiError> {
     conn.transaction(|conn| {
-        creators_waiting_game(conn, user, id, "withdraw an invitation")?;
+        creators_waiting_game(conn, user, id, Asked::Withdraw)?;
         let seats = load_seats(conn, id)?;
         let row = seats
             .iter()
             .find(|s| s.row.seat == seat)
             .map(|s| &s.row)
-            .ok_or_else(|| ApiError::NotFound(format!("the game has no seat {seat}")))?;
+            .ok_or(Refusal::NoSuchSeat(seat))?;
         if row.user_id.is_some() {
-            return Err(ApiError::Conflict(format!(
-                "seat {seat} is taken: its invitation was accepted"
-            )));
+            return Err(Refusal::SeatTaken(seat).into());
         }
         if row.closed {
-            return Err(ApiError::Conflict(format!("seat {seat} is already empty")));
+            return Err(Refusal::SeatEmpty(seat).into());
         }
         if let Some(email) = &row.invited_email {
             diesel::insert_into(game_refusals::table)
@@ -285,8 +290,9 @@ pub fn withdraw(
             .execute(conn)?;
         changed(conn, id)?;
         tracing::info!(game.id = %id, user.id = %user, seat, "invitation withdrawn");
-        get(conn, Some(user), id)
+        Ok::<_, Failure>(get(conn, Some(user), id)?)
     })
+    .map_err(ApiError::from)
 }
 
 /// Whether a play link's grant still stands: its account sits at the seat, or the seat still

@@ -13,6 +13,7 @@ mod history;
 pub mod invitations;
 pub mod lobby;
 pub mod record;
+pub mod refusal;
 pub mod resource;
 pub mod seen;
 mod timeout;
@@ -719,30 +720,33 @@ pub fn join(
     id: GameId,
     entropy: Option<String>,
 ) -> Result<GameResource, ApiError> {
-    conn.transaction(|conn| {
+    refusal::as_api(try_join(conn, user, id, entropy))
+}
+
+/// [`join`], its refusal as a [`refusal::Refusal`] (`Ok(Err(_))`, nothing written).
+///
+/// # Errors
+/// 404 for no such game; database failures.
+pub fn try_join(
+    conn: &mut PgConnection,
+    user: UserId,
+    id: GameId,
+    entropy: Option<String>,
+) -> Result<Result<GameResource, refusal::Refusal>, ApiError> {
+    // Not the engine's `Refusal` of an action: a refusal of the seat.
+    use refusal::{Asked, Failure};
+    refusal::split(conn.transaction(|conn| {
         let game = load_game(conn, id, true)?;
         let seats = load_seats(conn, id)?;
         if let Some(seat) = resource::seat_of(&seats, Some(user)) {
-            return Err(ApiError::Conflict(format!(
-                "you already have seat {seat} in this game"
-            )));
+            return Err(refusal::Refusal::Seated(seat.0).into());
         }
-        let closed = match GameStatus::from_db(&game.status) {
-            GameStatus::Waiting => None,
-            GameStatus::Active => Some("the game has already started; every seat is taken"),
-            GameStatus::Aborted if game.state.is_none() => {
-                Some("the game was cancelled before it started; nobody can join it")
-            }
-            GameStatus::Finished | GameStatus::Aborted => Some("the game is over"),
-        };
-        if let Some(why) = closed {
-            return Err(ApiError::Conflict(why.to_owned()));
+        if let Some(closed) = refusal::Refusal::not_waiting(&game, Asked::Join) {
+            return Err(closed.into());
         }
         let email = email_of(conn, user)?;
-        if let Some(reason) = invitations::refusal(conn, id, &email)? {
-            return Err(ApiError::Forbidden(format!(
-                "you may not join this game: {reason}"
-            )));
+        if let Some(gone) = invitations::refused(conn, id, &email, Asked::Join)? {
+            return Err(gone.into());
         }
         let free = |s: &&SeatRow| s.row.user_id.is_none() && !s.row.closed;
         let seat = seats
@@ -756,11 +760,7 @@ pub fn join(
                     .find(|s| s.row.invited_email.is_none())
             })
             .map(SeatRow::seat)
-            .ok_or_else(|| {
-                ApiError::Forbidden(
-                    "you are not invited to this game and no seat is open".to_owned(),
-                )
-            })?;
+            .ok_or(refusal::Refusal::NoOpenSeat)?;
         diesel::update(game_seats::table.find((id.0, i16::from(seat.0))))
             .set((
                 game_seats::user_id.eq(user.0),
@@ -788,14 +788,18 @@ pub fn join(
                 timed_out: false,
             },
         )?;
-        Ok(resource::render(
+        Ok::<_, Failure>(resource::render(
             &written.game,
             &written.seats,
             state.as_ref(),
             Some(user),
         ))
+    }))
+    .inspect(|joined| {
+        if joined.is_ok() {
+            crate::jobs::wake();
+        }
     })
-    .inspect(|_| crate::jobs::wake())
 }
 
 /// Who may watch a game in progress without signing in. Not an API caller: the API's public
