@@ -218,6 +218,15 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// Logs an internal failure, once, where it is answered: the API's problem and the pages'
+    /// error page both call this, so an operator hears of a failure whichever answered it.
+    pub fn log_failure(&self) {
+        if let ApiError::Internal(error) = self {
+            // Errors are built from ids and library messages, never from secrets or hands.
+            tracing::error!(error = format!("{error:#}"), "internal error");
+        }
+    }
+
     /// The seconds to wait before trying again (`Retry-After`), for a rate limit.
     pub fn retry_after_s(&self) -> Option<u64> {
         match self {
@@ -304,10 +313,7 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        if let ApiError::Internal(error) = self {
-            // Errors are built from ids and library messages, never from secrets or hands.
-            tracing::error!(error = format!("{error:#}"), "internal error");
-        }
+        self.log_failure();
         let mut response = HttpResponse::build(self.status_code());
         response.insert_header((header::CONTENT_TYPE, PROBLEM_JSON));
         match self {

@@ -504,7 +504,10 @@ pub(super) fn error_page(chrome: &Chrome, e: &ApiError) -> HttpResponse {
     // The API's words are English (and a not-found one may repeat the address): the page's
     // reader is told in their language.
     let text = match e {
-        _ if status.is_server_error() => String::new(),
+        _ if status.is_server_error() => {
+            e.log_failure();
+            String::new()
+        }
         ApiError::RateLimited { retry_after_s }
         | ApiError::AccountRateLimited { retry_after_s, .. } => limited(l, *retry_after_s),
         ApiError::NotFound(_) => t(l, "address_not_found").to_owned(),
@@ -524,6 +527,7 @@ pub(super) fn unmapped(e: &ApiError) -> Notice {
     // A failure (the database not answering) is not a refusal: nothing the reader sent is at
     // fault, and no page is missing words for it.
     if status.is_server_error() {
+        e.log_failure();
         return Notice::Key("error");
     }
     tracing::warn!(

@@ -1,5 +1,5 @@
 //! Operations (design.md section 19): `/metrics` with route patterns and its token, the access
-//! log, JSON logs, the shutdown line, `/readyz` within a second while the database hangs, mail
+//! log, JSON logs, the shutdown line, a failure behind a page logged as the API's are, `/readyz` within a second while the database hangs, mail
 //! files readable by their owner only, and no token of any mailed link in the log.
 
 use crate::helpers::{TestApp, spawn_app, spawn_app_with, without_notation};
@@ -1400,4 +1400,27 @@ async fn rows_past_their_keeping_are_pruned_and_recent_ones_kept() {
     create("today", "carla@example.test")
         .await
         .assert_problem(409, "conflict");
+}
+
+#[actix_web::test]
+async fn a_failure_behind_a_page_is_logged_as_the_apis_are() {
+    use diesel::{Connection, RunQueryDsl};
+    let db = spawn_app().await;
+    let srv = Served::start(&db.db_url, &[]).await;
+    let (st, _) = srv.call("GET", "/archive", None, None).await;
+    assert_eq!(st, 200, "{}", srv.log());
+    assert!(!srv.log().contains("internal error"), "{}", srv.log());
+    // The archive page's table gone: a failure, not the reader's fault.
+    let mut conn = diesel::PgConnection::establish(&db.db_url).unwrap();
+    diesel::sql_query("ALTER TABLE games RENAME TO games_gone")
+        .execute(&mut conn)
+        .unwrap();
+    let (st, _) = srv.call("GET", "/archive", None, None).await;
+    assert_eq!(st, 500, "{}", srv.log());
+    let logged = srv.log();
+    let line = logged
+        .lines()
+        .find(|l| l.contains("internal error"))
+        .unwrap_or_else(|| panic!("the page's failure was not logged:\n{logged}"));
+    assert!(line.contains("ERROR") && line.contains("games"), "{line}");
 }
