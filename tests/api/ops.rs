@@ -1,6 +1,7 @@
 //! Operations (design.md section 19): `/metrics` with route patterns and its token, the access
-//! log, JSON logs, the shutdown line, a failure behind a page logged as the API's are, `/readyz` within a second while the database hangs, mail
-//! files readable by their owner only, and no token of any mailed link in the log.
+//! log, JSON logs, the shutdown line, a failure behind a page logged as the API's are, `/readyz`
+//! within a second while the database hangs, mail files readable by their owner only, and no
+//! token of any mailed link in the log.
 
 use crate::helpers::{TestApp, spawn_app, spawn_app_with, without_notation};
 use herald::jobs::Worker;
