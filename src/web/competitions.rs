@@ -83,6 +83,28 @@ fn format_choices(l: Locale) -> [(&'static str, &'static str); 7] {
     ]
 }
 
+/// A tie-break's heading in the standings, in `l`; its API name (what the creation form takes,
+/// and the CSV's heading) is the heading's title.
+fn tie_break_name(l: Locale, name: &str) -> &str {
+    // Every stored name reads as one; a name that does not stays as it is.
+    let Ok(tb) = name.parse::<TieBreak>() else {
+        return name;
+    };
+    t(
+        l,
+        match tb {
+            TieBreak::SonnebornBerger => "comp_tb_sonneborn_berger",
+            TieBreak::Buchholz => "comp_tb_buchholz",
+            TieBreak::BuchholzCut1 => "comp_tb_buchholz_cut1",
+            TieBreak::MedianBuchholz => "comp_tb_median_buchholz",
+            TieBreak::HeadToHead => "comp_tb_head_to_head",
+            TieBreak::Wins => "comp_tb_wins",
+            TieBreak::GameScore => "comp_tb_game_score",
+            TieBreak::Rating => "comp_tb_rating",
+        },
+    )
+}
+
 /// An entrant's status (as the API gives it: `entered`, `withdrawn`, `disqualified`) in `l`.
 fn entrant_status(l: Locale, status: &str) -> &str {
     match status {
@@ -324,7 +346,7 @@ fn view(
                         th { "#" } th { (t(l, "comp_player")) } th { (t(l, "comp_points")) }
                         th { (t(l, "comp_played")) }
                         @if let Some(first) = table.first() {
-                            @for tb in &first.tie_breaks { th { (tb.name) } }
+                            @for tb in &first.tie_breaks { th title=(tb.name) { (tie_break_name(l, &tb.name)) } }
                         }
                     } }
                     tbody {

@@ -1757,6 +1757,63 @@ const STRINGS: &[(&str, [&str; 4])] = &[
         ["Tables", "Mesas", "Tavoli", "Tables"],
     ),
     (
+        "comp_tb_sonneborn_berger",
+        [
+            "Sonneborn-Berger",
+            "Sonneborn-Berger",
+            "Sonneborn-Berger",
+            "Sonneborn-Berger",
+        ],
+    ),
+    (
+        "comp_tb_buchholz",
+        ["Buchholz", "Buchholz", "Buchholz", "Buchholz"],
+    ),
+    (
+        "comp_tb_buchholz_cut1",
+        [
+            "Buchholz cut 1",
+            "Buchholz corte 1",
+            "Buchholz taglio 1",
+            "Buchholz tronqué 1",
+        ],
+    ),
+    (
+        "comp_tb_median_buchholz",
+        [
+            "Median Buchholz",
+            "Buchholz mediano",
+            "Buchholz mediano",
+            "Buchholz médian",
+        ],
+    ),
+    (
+        "comp_tb_head_to_head",
+        [
+            "Head-to-head",
+            "Enfrentamiento directo",
+            "Scontro diretto",
+            "Confrontation directe",
+        ],
+    ),
+    (
+        "comp_tb_wins",
+        ["Wins", "Victorias", "Vittorie", "Victoires"],
+    ),
+    (
+        "comp_tb_game_score",
+        [
+            "Game score",
+            "Puntos de partida",
+            "Punti di partita",
+            "Points de partie",
+        ],
+    ),
+    (
+        "comp_tb_rating",
+        ["Rating", "Puntuación", "Punteggio", "Cote"],
+    ),
+    (
         "comp_entrant_entered",
         ["entered", "inscrito", "iscritto", "inscrit"],
     ),

@@ -1314,7 +1314,8 @@ async fn the_competition_pages_name_formats_statuses_and_director_actions_in_the
     let (olga, _) = account_cookie(&ev.app, &ev.organiser, "olga@example.test").await;
     let id = ev
         .create(json!({"name": "Copa", "kind": "magnate", "entry": "open",
-                       "format": {"type": "round_robin", "cycles": 2, "rounds": "all_at_once"}}))
+                       "format": {"type": "round_robin", "cycles": 2, "rounds": "all_at_once"},
+                       "tie_breaks": ["wins", "head_to_head"]}))
         .await;
     for (action, who) in [("withdraw", "Ann"), ("disqualify", "Ben")] {
         let body = json!({"action": action, "account_id": ev.players[who].1, "reason": "motivo"});
@@ -1348,6 +1349,9 @@ async fn the_competition_pages_name_formats_statuses_and_director_actions_in_the
         // The director's log.
         " · Retirar a un jugador · motivo",
         " · Descalificar a un jugador · motivo",
+        // The standings' tie-breaks, their API names as the headings' titles.
+        "<th title=\"wins\">Victorias</th>",
+        "<th title=\"head_to_head\">Enfrentamiento directo</th>",
     ] {
         assert!(text.contains(spanish), "{spanish}: {text}");
     }
@@ -1361,6 +1365,8 @@ async fn the_competition_pages_name_formats_statuses_and_director_actions_in_the
         ">finalise<",
         "<code>withdraw</code>",
         "<code>disqualify</code>",
+        ">wins<",
+        ">head_to_head<",
     ] {
         assert!(!text.contains(english), "{english}: {text}");
     }
