@@ -15,6 +15,7 @@ pub mod inbound;
 pub mod notifications;
 pub mod paging;
 pub mod ratings;
+mod refusal;
 pub mod sign_up;
 pub mod tokens;
 pub mod vacation;

@@ -147,54 +147,11 @@ impl From<Refusal> for ApiError {
     }
 }
 
-/// What stops a service's transaction: a refusal or a failure. Either rolls it back.
-#[derive(Debug)]
-pub(crate) enum Failure {
-    Refused(Refusal),
-    Failed(ApiError),
-}
+impl crate::services::refusal::Refusal for Refusal {}
 
-impl From<Refusal> for Failure {
-    fn from(r: Refusal) -> Failure {
-        Failure::Refused(r)
-    }
-}
-
-impl From<ApiError> for Failure {
-    fn from(e: ApiError) -> Failure {
-        Failure::Failed(e)
-    }
-}
-
-impl From<diesel::result::Error> for Failure {
-    fn from(e: diesel::result::Error) -> Failure {
-        Failure::Failed(e.into())
-    }
-}
-
-impl From<Failure> for ApiError {
-    fn from(f: Failure) -> ApiError {
-        match f {
-            Failure::Refused(r) => r.into(),
-            Failure::Failed(e) => e,
-        }
-    }
-}
-
-/// A transaction's outcome as the services answer it: `Ok(Err(_))` for a refusal (nothing
-/// written), `Err` for a failure.
-pub(crate) fn split<T>(done: Result<T, Failure>) -> Result<Result<T, Refusal>, ApiError> {
-    match done {
-        Ok(done) => Ok(Ok(done)),
-        Err(Failure::Refused(r)) => Ok(Err(r)),
-        Err(Failure::Failed(e)) => Err(e),
-    }
-}
-
-/// A `try_` service's outcome as the API answers it: a refusal in its English.
-pub(crate) fn as_api<T>(done: Result<Result<T, Refusal>, ApiError>) -> Result<T, ApiError> {
-    done?.map_err(ApiError::from)
-}
+/// What stops this service's transactions (see [`crate::services::refusal`]).
+pub(crate) type Failure = crate::services::refusal::Failure<Refusal>;
+pub(crate) use crate::services::refusal::{as_api, split};
 
 #[cfg(test)]
 mod tests {
