@@ -74,11 +74,19 @@ async fn new_game(app: &TestApp, creator: &str, invite: &str) -> String {
     g.json["id"].as_str().unwrap().to_owned()
 }
 
-/// Ada (en) invites Bruno (`bruno_locale`), Bruno joins.
+/// Ada (en) invites Bruno (`bruno_locale`), Bruno gets the invitation and joins.
 async fn table(room: &Mailroom, bruno_locale: &str) -> Table {
     let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
     let bruno = account(&room.app, "bruno@example.test", "Bruno", bruno_locale).await;
     let id = new_game(&room.app, &ada, "bruno@example.test").await;
+    // Bruno joins from his invitation, as an invitee does: an invitation still queued when its
+    // seat is taken is not sent.
+    let invited = room.deliver();
+    assert!(
+        invited.len() == 1 && invited[0].is_to(EMAILS[1]),
+        "{:?}",
+        invited.iter().map(Received::subject).collect::<Vec<_>>()
+    );
     let r = room
         .app
         .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
@@ -242,22 +250,15 @@ async fn the_first_player_gets_a_your_move_mail_with_a_link_for_their_seat_only(
     let mails = room.deliver();
     let (mover, g) = room.app.mover(&t).await;
     let other = 1 - mover;
-    // The invitation to Bruno, then exactly one turn mail: to the first player.
+    // After the invitation (`table`), exactly one turn mail: to the first player.
     assert_eq!(
         mails.len(),
-        2,
+        1,
         "{:?}",
         mails.iter().map(Received::subject).collect::<Vec<_>>()
     );
-    let mail = mails
-        .iter()
-        .find(|m| m.is_to(EMAILS[mover]) && !m.subject().contains("invita"))
-        .unwrap();
-    assert!(
-        mails
-            .iter()
-            .all(|m| !m.is_to(EMAILS[other]) || m.subject().contains("invita"))
-    );
+    let mail = &mails[0];
+    assert!(mail.is_to(EMAILS[mover]) && !mail.is_to(EMAILS[other]));
     if mover == 1 {
         assert_eq!(mail.subject(), "Te toca en Magnate con Ada");
         assert!(mail.text().contains("Juega ahora"));
@@ -746,6 +747,33 @@ async fn a_turn_mail_still_queued_when_its_player_has_moved_is_not_sent() {
     );
 }
 
+#[actix_web::test]
+async fn an_invitation_still_queued_when_its_seat_is_taken_is_not_sent() {
+    let room = mailroom().await;
+    let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
+    let bruno = account(&room.app, "bruno@example.test", "Bruno", "en").await;
+    // Bruno joins from the game list before his invitation goes out.
+    let id = new_game(&room.app, &ada, "bruno@example.test").await;
+    let r = room
+        .app
+        .post(&format!("/api/v1/games/{id}/join"), Some(&bruno), json!({}))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mails = room.deliver();
+    // Only the first player's turn mail: no "Ada invites you" after he has sat down.
+    let subjects: Vec<String> = mails.iter().map(Received::subject).collect();
+    assert_eq!(subjects.len(), 1, "{subjects:?}");
+    assert!(subjects[0].starts_with("Your move"), "{subjects:?}");
+    assert_eq!(
+        count(
+            &room.app.db_url,
+            "SELECT count(*) AS n FROM jobs WHERE status <> 'done'"
+        ),
+        0,
+        "the skipped invitation is done, not retried"
+    );
+}
+
 /// Queues `n` sign-in mails (one job each) for one account.
 fn queue_sign_ins(room: &Mailroom, n: usize) {
     let mut conn = PgConnection::establish(&room.app.db_url).unwrap();
@@ -870,7 +898,8 @@ async fn a_full_magnate_game_mails_exactly_the_expected_sequence_to_both_players
     let mut expected: Vec<(usize, &str)> = vec![(1, "invites you")];
     let first = room.app.mover(&t).await.0;
     expected.push((first, "Your move"));
-    let mut received = room.deliver();
+    room.deliver();
+    let mut received = room.sink.messages();
     let mut dice = Dice::new(2024);
     let mut pending = [first == 0, first == 1];
     let mut finished = false;

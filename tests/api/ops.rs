@@ -158,7 +158,16 @@ async fn metrics_need_the_metrics_token_when_one_is_set() {
 #[actix_web::test]
 async fn mails_sent_by_the_worker_beside_the_server_are_counted_and_their_files_are_private() {
     let app = spawn_app().await;
-    let _table = app.table().await;
+    let table = app.table().await;
+    // Two mails: the first game's turn mail, and the invitation of a game still waiting.
+    let r = app
+        .post(
+            "/api/v1/games",
+            Some(&table.tokens[0]),
+            json!({"kind": "magnate", "invite": ["carol@example.test"]}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
     // A second server on the same database, sharing its metrics with a worker, as `herald serve`.
     let metrics = Arc::new(Metrics::new().unwrap());
     let server = Application::build_with_metrics(

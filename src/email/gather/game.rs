@@ -23,7 +23,9 @@ fn not_off(mode: Mode) -> bool {
     mode != Mode::Off
 }
 
-/// The invitation of an invited seat, unless the game was aborted.
+/// The invitation of an invited seat, unless the game was aborted or the invitee has already
+/// answered it: a seat taken before its mail went out (from the API or the game list) would get
+/// a "you are invited" after the fact, and a declined one has no invitation left.
 pub fn invitation(
     conn: &mut PgConnection,
     ctx: &Context,
@@ -35,7 +37,7 @@ pub fn invitation(
     let Some(invited) = game.invited_at(p.seat).map(str::to_owned) else {
         return Ok(None);
     };
-    if game.game.status == "aborted" {
+    if game.game.status == "aborted" || game.user_at(p.seat).is_some() {
         return Ok(None);
     }
     let account = account_of(conn, &invited)?;
