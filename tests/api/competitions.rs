@@ -9,6 +9,7 @@ mod sweep;
 
 use crate::helpers::{Dice, TestApp, spawn_app, without_notation};
 use crate::smtp::SmtpSink;
+use actix_web::http::Method;
 use herald::jobs::Worker;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -918,6 +919,54 @@ async fn a_league_season_promotes_and_relegates_into_the_next() {
     );
     let fresh = ev.standings(&id).await;
     assert!(fresh.iter().all(|r| r["played"] == 0), "{fresh:?}");
+}
+
+#[actix_web::test]
+async fn a_player_who_left_a_league_between_seasons_is_told_so_when_entering_again() {
+    let ev = Event::new(&["Ann", "Ben", "Cid"]).await;
+    let id = ev
+        .create(
+            json!({"name": "Small League", "kind": "magnate", "entry": "open",
+                       "format": {"type": "league", "division_size": 3, "promote": 0, "relegate": 0}}),
+        )
+        .await;
+    for r in &ev.rounds(&id).await {
+        for p in r["pairings"].as_array().unwrap() {
+            let seats = ev.seats(p);
+            ev.resign(p["game_id"].as_str().unwrap(), &seats[1]).await;
+        }
+    }
+    ev.deliver();
+    assert_eq!(ev.status(&id).await, "finished");
+    let (token, account, _) = ev.players["Ann"].clone();
+    let entry = format!("/api/v1/competitions/{id}/entries");
+    let r = ev
+        .app
+        .call(
+            Method::DELETE,
+            &format!("{entry}/{account}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    // Coming back for the next season: refused, and for the reason that holds.
+    let r = ev.app.post(&entry, Some(&token), json!({})).await;
+    assert_eq!(r.status, 409, "{}", r.text);
+    assert!(r.text.contains("already withdrawn"), "{}", r.text);
+    assert!(!r.text.contains("already entered"), "{}", r.text);
+    let c = ev
+        .app
+        .get(&format!("/api/v1/competitions/{id}"), None)
+        .await;
+    let ann = c.json["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["account"]["id"] == account.as_str())
+        .unwrap()
+        .clone();
+    assert_eq!(ann["status"], "withdrawn", "{ann}");
 }
 
 #[actix_web::test]

@@ -467,7 +467,8 @@ pub(crate) fn account(conn: &mut PgConnection, id: Uuid) -> Result<AccountRef, A
 /// Enters `who` (the caller, or an account the organiser adds).
 ///
 /// # Errors
-/// 403 when entry is closed to the caller, 409 when already entered, full or started.
+/// 403 when entry is closed to the caller, 409 when already entered (or withdrawn or
+/// disqualified), full or started.
 pub fn enter(
     conn: &mut PgConnection,
     caller: UserId,
@@ -509,8 +510,18 @@ pub fn try_enter(
             return Err(Refusal::NoAccount(who).into());
         };
         let list = entrants(conn, id)?;
-        if list.iter().any(|e| e.user_id == who) {
-            return Err(Refusal::AlreadyEntered.into());
+        match list.iter().find(|e| e.user_id == who) {
+            Some(e) if e.active() => return Err(Refusal::AlreadyEntered.into()),
+            // A league between seasons keeps those who left (their past games count): they are
+            // told that, not that they are entered.
+            Some(e) => {
+                return Err(Refusal::AlreadyLeft {
+                    account: who,
+                    status: e.status.clone(),
+                }
+                .into());
+            }
+            None => {}
         }
         if !by_organiser {
             if row.entry == "invite" {
