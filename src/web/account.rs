@@ -543,7 +543,10 @@ async fn link_stands(
         InvitationState::Taken => Err(PageError::from_response(see_other(&format!(
             "/play/{game}"
         )))),
-        InvitationState::Gone => Err(refused(t(l, "link_withdrawn"))),
+        // Said as the accept button would say it: declined, withdrawn, cancelled, started.
+        InvitationState::Gone(why) => Err(refused(
+            seat_refused(&why, l).map_or(t(l, "link_withdrawn"), |(_, said)| said),
+        )),
     }
 }
 

@@ -2987,6 +2987,57 @@ async fn declining_a_withdrawn_invitation_says_the_creator_withdrew_it() {
     assert_eq!(bruno.game().await, before, "nothing changed");
 }
 
+/// The mail's invitation link, opened after the invitation is gone, says what became of it:
+/// declined, withdrawn by the creator, or the game cancelled (one guess for all three before).
+#[actix_web::test]
+async fn an_invitation_link_says_whether_it_was_declined_withdrawn_or_cancelled() {
+    for (gone, said) in [
+        ("decline", "You declined this game's invitation"),
+        (
+            "withdraw",
+            "The game's creator withdrew your invitation",
+        ),
+        ("cancel", "The game was cancelled before it started"),
+    ] {
+        let bruno = Invited::new("en").await;
+        let game = GameId(bruno.id.parse().unwrap());
+        let link = bruno
+            .app
+            .links
+            .invite_link(game, 1, "bruno@example.test", 600);
+        let path = format!("/invitations/{}?t={link}", bruno.id);
+        assert_eq!(page(&bruno.app, &path, "").await.status, 200, "{gone}");
+        match gone {
+            "decline" => {
+                let r = bruno
+                    .press(&format!("/invitations/{}/decline", bruno.id))
+                    .await;
+                assert_eq!(r.status, 303, "{}", r.text);
+            }
+            "withdraw" => bruno.withdraw().await,
+            _ => {
+                let r = bruno
+                    .app
+                    .post(
+                        &format!("/api/v1/games/{}/cancel", bruno.id),
+                        Some(&bruno.ada),
+                        serde_json::json!({}),
+                    )
+                    .await;
+                assert_eq!(r.status, 200, "{}", r.text);
+            }
+        }
+        let r = page(&bruno.app, &path, "").await;
+        assert_eq!(r.status, 403, "{gone}: {}", r.text);
+        assert!(r.text.contains(said), "{gone}: {}", r.text);
+        assert!(
+            !r.text.contains("withdrawn or declined"),
+            "{gone}: {}",
+            r.text
+        );
+    }
+}
+
 /// A stranger at a table whose every seat is taken or promised is told that no seat is open.
 #[actix_web::test]
 async fn accepting_at_a_table_without_an_open_seat_says_no_seat_is_open() {

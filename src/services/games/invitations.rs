@@ -321,14 +321,15 @@ pub fn grant_holds(conn: &mut PgConnection, grant: PlayGrant) -> QueryResult<boo
 }
 
 /// What became of the invitation an invitation link carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InvitationState {
     /// The seat still invites the link's address in a waiting game.
     Stands,
     /// The seat is taken (the invitation was accepted): the game's page is the place to go.
     Taken,
-    /// Withdrawn, declined, or the game was cancelled.
-    Gone,
+    /// Gone, and why, as a join from the link would be refused: the game was cancelled (or has
+    /// started or ended without this address), the address declined, or the creator withdrew it.
+    Gone(Refusal),
 }
 
 /// What became of the invitation of `seat` for the address whose digest a link carries.
@@ -341,27 +342,47 @@ pub fn invitation_state(
     seat: i16,
     digest: &str,
 ) -> QueryResult<InvitationState> {
-    let row: Option<(Option<uuid::Uuid>, Option<String>, String)> = game_seats::table
-        .inner_join(games::table)
-        .filter(game_seats::game_id.eq(id.0))
-        .filter(game_seats::seat.eq(seat))
-        .select((
-            game_seats::user_id,
-            game_seats::invited_email,
-            games::status,
-        ))
+    let game: Option<Game> = games::table
+        .find(id.0)
+        .select(Game::as_select())
         .first(conn)
         .optional()?;
-    Ok(match row {
-        Some((Some(_), _, _)) => InvitationState::Taken,
-        Some((None, Some(email), status))
-            if GameStatus::from_db(&status) == GameStatus::Waiting
-                && crate::auth::links::email_digest(&email) == digest =>
-        {
-            InvitationState::Stands
+    let Some(game) = game else {
+        return Ok(InvitationState::Gone(Refusal::Withdrawn(Asked::Join)));
+    };
+    let row: Option<(Option<uuid::Uuid>, Option<String>)> = game_seats::table
+        .filter(game_seats::game_id.eq(id.0))
+        .filter(game_seats::seat.eq(seat))
+        .select((game_seats::user_id, game_seats::invited_email))
+        .first(conn)
+        .optional()?;
+    let ours = |email: &str| crate::auth::links::email_digest(email) == digest;
+    if let Some((user, email)) = row {
+        if user.is_some() {
+            return Ok(InvitationState::Taken);
         }
-        _ => InvitationState::Gone,
-    })
+        if email.as_deref().is_some_and(ours) {
+            return Ok(match Refusal::not_waiting(&game, Asked::Join) {
+                None => InvitationState::Stands,
+                Some(why) => InvitationState::Gone(why),
+            });
+        }
+    }
+    // The seat no longer invites this address: what the address's refusal row says (declined
+    // or withdrawn), found by its digest, since the link does not carry the address.
+    let refusals: Vec<(String, String)> = game_refusals::table
+        .filter(game_refusals::game_id.eq(id.0))
+        .select((game_refusals::email, game_refusals::reason))
+        .load(conn)?;
+    let declined = refusals
+        .iter()
+        .any(|(email, reason)| reason == "declined" && ours(email));
+    let why = if declined {
+        Refusal::Declined(Asked::Join)
+    } else {
+        Refusal::not_waiting(&game, Asked::Join).unwrap_or(Refusal::Withdrawn(Asked::Join))
+    };
+    Ok(InvitationState::Gone(why))
 }
 
 /// A stored change a client must notice: the version moves on.
