@@ -2993,10 +2993,7 @@ async fn declining_a_withdrawn_invitation_says_the_creator_withdrew_it() {
 async fn an_invitation_link_says_whether_it_was_declined_withdrawn_or_cancelled() {
     for (gone, said) in [
         ("decline", "You declined this game's invitation"),
-        (
-            "withdraw",
-            "The game's creator withdrew your invitation",
-        ),
+        ("withdraw", "The game's creator withdrew your invitation"),
         ("cancel", "The game was cancelled before it started"),
     ] {
         let bruno = Invited::new("en").await;
