@@ -89,11 +89,37 @@ pub fn pool(url: &str, size: u32) -> anyhow::Result<PgPool> {
 /// # Errors
 /// When the pool cannot be configured.
 pub fn pool_waiting(url: &str, size: u32, wait: std::time::Duration) -> anyhow::Result<PgPool> {
+    pool_with(url, size, wait, SessionSettings { prime: None })
+}
+
+/// As [`pool_waiting`], each new connection reading `prime` once before its first use (errors
+/// ignored): a statement that names the tables the pool's work reads, so that a fresh
+/// PostgreSQL backend loads their descriptions and indexes then, not on the first job. On a
+/// fresh backend the first statement on a table took 0.7-1.9 ms against 0.13-0.18 after, 3-5
+/// ms in all on the first turn mail of a server (`psql` with `\timing`, 2026-12-02).
+///
+/// # Errors
+/// When the pool cannot be configured.
+pub fn pool_primed(
+    url: &str,
+    size: u32,
+    wait: std::time::Duration,
+    prime: &'static str,
+) -> anyhow::Result<PgPool> {
+    pool_with(url, size, wait, SessionSettings { prime: Some(prime) })
+}
+
+fn pool_with(
+    url: &str,
+    size: u32,
+    wait: std::time::Duration,
+    settings: SessionSettings,
+) -> anyhow::Result<PgPool> {
     Ok(Pool::builder()
         .max_size(size)
         .min_idle(Some(0))
         .connection_timeout(wait)
-        .connection_customizer(Box::new(SessionSettings))
+        .connection_customizer(Box::new(settings))
         .build_unchecked(Manager(ConnectionManager::new(url))))
 }
 
@@ -114,13 +140,24 @@ const SESSION_SETTINGS: &str =
     "SET plan_cache_mode = force_generic_plan; SET max_parallel_workers_per_gather = 0";
 
 #[derive(Debug)]
-struct SessionSettings;
+struct SessionSettings {
+    /// A statement a new connection runs once, for its side effect on the backend's caches.
+    prime: Option<&'static str>,
+}
 
 impl diesel::r2d2::CustomizeConnection<Conn, diesel::r2d2::Error> for SessionSettings {
     fn on_acquire(&self, conn: &mut Conn) -> Result<(), diesel::r2d2::Error> {
         use diesel::connection::SimpleConnection;
         conn.batch_execute(SESSION_SETTINGS)
-            .map_err(diesel::r2d2::Error::QueryError)
+            .map_err(diesel::r2d2::Error::QueryError)?;
+        if let Some(prime) = self.prime {
+            // Only ever a head start: a table not there yet (a database not migrated) or any
+            // other failure leaves the connection as it would be without.
+            if let Err(e) = conn.batch_execute(prime) {
+                tracing::debug!(error = %e, "priming a connection failed");
+            }
+        }
+        Ok(())
     }
 }
 

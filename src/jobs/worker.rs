@@ -1,7 +1,8 @@
-//! The worker: a thread that runs due jobs one at a time, schedules daily digests, deletes
-//! finished jobs, and account events past their retention with their webhook deliveries, and
-//! sleeps on the in-process doorbell (or at most [`POLL`]) when there is nothing to do; beside
-//! it, [`WEBHOOK_THREADS`] threads deliver webhooks (their own [`Lane`]). `herald serve` runs
+//! The worker: a thread that runs due jobs one at a time and sleeps on the in-process doorbell
+//! (or at most [`POLL`]) when there is nothing to do; beside it, a thread for the periodic
+//! chores (timeouts and reminders, daily digests, deleting finished jobs, and account events
+//! past their retention with their webhook deliveries), and [`WEBHOOK_THREADS`] threads that
+//! deliver webhooks (their own [`Lane`]). `herald serve` runs
 //! one; `herald worker` runs one on its own; several on one database share the work.
 
 use super::{Env, Job, JobError, Lane, Ran};
@@ -12,6 +13,27 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// When each of the worker's periodic chores is due next (`None`: now, never done yet).
+#[derive(Default)]
+struct Chores {
+    prune: Option<Instant>,
+    event_prune: Option<Instant>,
+    timeouts: Option<Instant>,
+    digest: Option<Instant>,
+}
+
+impl Chores {
+    /// When the first of them comes due.
+    fn next_due(&self) -> Instant {
+        let now = Instant::now();
+        [self.prune, self.event_prune, self.timeouts, self.digest]
+            .into_iter()
+            .map(|at| at.unwrap_or(now))
+            .min()
+            .unwrap_or(now)
+    }
+}
 
 /// One table's pruning: what, and how many rows went with whether older ones are left.
 pub type Pruned = (&'static str, anyhow::Result<(usize, bool)>);
@@ -30,12 +52,16 @@ const TIMEOUTS_EVERY: Duration = Duration::from_millis(500);
 /// receiver, so two slow receivers at once still leave the mail thread free.
 pub const WEBHOOK_THREADS: usize = 2;
 
+/// How long after the doorbell the webhook threads look for deliveries; a delivery goes to a
+/// server elsewhere, for which a few milliseconds are nothing.
+const WEBHOOKS_LOOK_LATER: Duration = Duration::from_millis(5);
+
 /// The connections a worker's pool needs: one per webhook thread (a delivery keeps its
-/// connection, in its job's transaction, while it waits for the receiver) and one for the mail
-/// thread, which also times out due decisions and schedules reminders and digests. With fewer,
-/// two slow receivers would leave the mail thread waiting for a connection.
-pub const CONNECTIONS: u32 = 3;
-const _: () = assert!(CONNECTIONS as usize == WEBHOOK_THREADS + 1);
+/// connection, in its job's transaction, while it waits for the receiver), one for the mail
+/// thread and one for the chores' (timeouts, reminders, digests, pruning). With fewer, two slow
+/// receivers or a long pruning would leave the mail thread waiting for a connection.
+pub const CONNECTIONS: u32 = 4;
+const _: () = assert!(CONNECTIONS as usize == WEBHOOK_THREADS + 2);
 
 /// How long a worker thread waits for a connection. Each thread has one of the pool's own, so
 /// a wait is only ever for the database itself, and a short one keeps a stop short when the
@@ -43,12 +69,18 @@ const _: () = assert!(CONNECTIONS as usize == WEBHOOK_THREADS + 1);
 /// part of a round may wait this long once.
 const CONNECTION_WAIT: Duration = Duration::from_secs(2);
 
+/// What each worker connection reads once when it opens ([`crate::db::pool_primed`]): the tables a
+/// game's mails read, and the jobs'. Planned, not run (`LIMIT 0`): the planner opens each table
+/// and its indexes.
+const PRIME: &str = "SELECT 1 FROM jobs, games, game_seats, users, notification_settings, \
+                     game_actions, game_events LIMIT 0";
+
 /// The worker's own pool of [`CONNECTIONS`] to `url`.
 ///
 /// # Errors
 /// When the pool cannot be configured.
 pub fn pool(url: &str) -> anyhow::Result<crate::db::PgPool> {
-    crate::db::pool_waiting(url, CONNECTIONS, CONNECTION_WAIT)
+    crate::db::pool_primed(url, CONNECTIONS, CONNECTION_WAIT, PRIME)
 }
 
 /// How often a worker deletes old finished jobs, and old account events and webhook deliveries.
@@ -114,11 +146,16 @@ impl Worker {
     /// As [`Worker::run_once`].
     pub fn run_once_in(&self, lane: Lane) -> anyhow::Result<Ran> {
         let mut conn = self.pool.get()?;
+        self.run_once_on(&mut conn, lane)
+    }
+
+    /// [`Worker::run_once_in`] on a connection the caller holds.
+    fn run_once_on(&self, conn: &mut diesel::PgConnection, lane: Lane) -> anyhow::Result<Ran> {
         let env = &self.env;
         let mut handler = |conn: &mut diesel::PgConnection, job: &Job| -> Result<(), JobError> {
             super::dispatch(env, conn, job)
         };
-        Ok(super::run_one(&mut conn, lane, &mut handler)?)
+        Ok(super::run_one(conn, lane, &mut handler)?)
     }
 
     /// Runs due jobs until none is left; returns how many ran (done, retrying or failed).
@@ -240,83 +277,118 @@ impl Worker {
         )?)
     }
 
-    /// Works until `stop` is set.
+    /// Works until `stop` is set: the mail lane's jobs, one at a time, sleeping on the doorbell
+    /// when none is due. The periodic chores run on a thread of their own ([`Worker::do_chores`]).
+    ///
+    /// It keeps its connection from one job to the next (a fresh one after a failure): the
+    /// statements a mail reads are then planned once, and a game's second mail (the turn mail
+    /// after the invitation) finds them ready.
     pub fn run(&self, stop: &AtomicBool) {
-        let mut last_timeouts: Option<Instant> = None;
-        let mut last_digest: Option<Instant> = None;
-        let mut last_prune: Option<Instant> = None;
-        let mut last_event_prune: Option<Instant> = None;
-        // Each part may wait for the database (the pool's timeout when it is gone), so a stop
-        // is looked for before each one, not once a round: a stop waits for one part at most.
-        let stopping = || stop.load(Ordering::SeqCst);
-        while !stopping() {
-            if last_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
-                last_prune = Some(Instant::now());
-                if let Err(e) = self.prune() {
-                    tracing::warn!(error = %e, "pruning old jobs failed");
+        let mut held: Option<crate::db::PgConn> = None;
+        while !stop.load(Ordering::SeqCst) {
+            let seen = super::rings();
+            let ran = match held.take().map_or_else(|| self.pool.get(), Ok) {
+                Ok(mut conn) => {
+                    let ran = self.run_once_on(&mut conn, Lane::Mail);
+                    if ran.is_ok() {
+                        held = Some(conn);
+                    }
+                    ran
                 }
-            }
-            if stopping() {
-                break;
-            }
-            if last_event_prune.is_none_or(|t| t.elapsed() >= PRUNE_EVERY) {
-                // More to delete: again after the next mail step, not in an hour.
-                last_event_prune = (!self.prune_logs()).then(Instant::now);
-            }
-            if stopping() {
-                break;
-            }
-            if last_timeouts.is_none_or(|t| t.elapsed() >= TIMEOUTS_EVERY) {
-                last_timeouts = Some(Instant::now());
-                if let Err(e) = self.time_out_due() {
-                    tracing::warn!(error = %e, "applying timeouts failed");
-                }
-                if stopping() {
-                    break;
-                }
-                if let Err(e) = self.schedule_reminders() {
-                    tracing::warn!(error = %e, "scheduling reminders failed");
-                }
-            }
-            if stopping() {
-                break;
-            }
-            if last_digest.is_none_or(|t| t.elapsed() >= DIGEST_EVERY) {
-                last_digest = Some(Instant::now());
-                if let Err(e) = self.schedule_digests() {
-                    tracing::warn!(error = %e, "digest scheduling failed");
-                }
-            }
-            if stopping() {
-                break;
-            }
-            self.step(Lane::Mail);
+                Err(e) => Err(e.into()),
+            };
+            rest_after(ran, seen);
         }
     }
 
-    /// Runs one due job of `lane`, or waits for the doorbell when there is none.
-    fn step(&self, lane: Lane) {
-        let seen = super::rings();
-        match self.run_once_in(lane) {
-            Ok(Ran::Idle) => super::wait(seen, TIMEOUTS_EVERY),
-            Ok(_) => {}
-            Err(e) => {
-                tracing::warn!(error = %e, "job worker cannot reach the database");
-                // On the doorbell, not asleep: a stop rings it and is not kept waiting.
-                super::wait(seen, POLL);
+    /// Does the periodic chores when due until `stop` is set. On their own thread so that a
+    /// job committed while they run waits for none of them: on the mail thread, a turn mail
+    /// woken half a second after the last round of timeouts went out 3-6 ms later, after the
+    /// timeouts' and reminders' queries (measured on the turn mail after a join).
+    pub fn do_chores(&self, stop: &AtomicBool) {
+        let mut next = Chores::default();
+        let stopping = || stop.load(Ordering::SeqCst);
+        while !stopping() {
+            self.chores(&mut next, &stopping);
+            // Every ring wakes this thread too, and it sleeps again for what is left: a stop
+            // rings the doorbell and is not kept waiting.
+            let until = next.next_due();
+            while !stopping() && Instant::now() < until {
+                super::wait(
+                    super::rings(),
+                    until.saturating_duration_since(Instant::now()),
+                );
             }
         }
+    }
+
+    /// The periodic work that is due: pruning, timeouts and reminders, digests. Each part may
+    /// wait for the database (the pool's timeout when it is gone), so a stop is looked for
+    /// before each one: a stop waits for one part at most.
+    fn chores(&self, next: &mut Chores, stopping: &dyn Fn() -> bool) {
+        let due = |at: Option<Instant>| at.is_none_or(|t| Instant::now() >= t);
+        let after = |every: Duration| Some(Instant::now() + every);
+        if due(next.prune) {
+            next.prune = after(PRUNE_EVERY);
+            if let Err(e) = self.prune() {
+                tracing::warn!(error = %e, "pruning old jobs failed");
+            }
+        }
+        if stopping() {
+            return;
+        }
+        if due(next.event_prune) {
+            // More to delete: again in half a second, a bounded batch at a time, not in an hour.
+            let more = self.prune_logs();
+            next.event_prune = after(if more { TIMEOUTS_EVERY } else { PRUNE_EVERY });
+        }
+        if stopping() {
+            return;
+        }
+        if due(next.timeouts) {
+            next.timeouts = after(TIMEOUTS_EVERY);
+            if let Err(e) = self.time_out_due() {
+                tracing::warn!(error = %e, "applying timeouts failed");
+            }
+            if stopping() {
+                return;
+            }
+            if let Err(e) = self.schedule_reminders() {
+                tracing::warn!(error = %e, "scheduling reminders failed");
+            }
+        }
+        if stopping() {
+            return;
+        }
+        if due(next.digest) {
+            next.digest = after(DIGEST_EVERY);
+            if let Err(e) = self.schedule_digests() {
+                tracing::warn!(error = %e, "digest scheduling failed");
+            }
+        }
+    }
+
+    /// Runs one due job of `lane`, or waits for the doorbell when there is none; true when it
+    /// waited.
+    fn step(&self, lane: Lane) -> bool {
+        let seen = super::rings();
+        rest_after(self.run_once_in(lane), seen)
     }
 
     /// Delivers webhooks until `stop` is set.
     fn deliver_webhooks(&self, stop: &AtomicBool) {
         while !stop.load(Ordering::SeqCst) {
-            self.step(Lane::Webhooks);
+            if self.step(Lane::Webhooks) {
+                // Woken: the commit that rang is most often a move, whose mail the mail thread
+                // is sending now. Looking [`WEBHOOKS_LOOK_LATER`] later leaves it the cores (two
+                // cores here: two more threads and backends at the same instant delayed it).
+                std::thread::sleep(WEBHOOKS_LOOK_LATER);
+            }
         }
     }
 
-    /// Starts [`Worker::run`] on a thread of its own, and [`WEBHOOK_THREADS`] threads that
-    /// deliver webhooks.
+    /// Starts [`Worker::run`] on a thread of its own, [`Worker::do_chores`] on another, and
+    /// [`WEBHOOK_THREADS`] threads that deliver webhooks.
     pub fn spawn(self) -> WorkerHandle {
         let stop = Arc::new(AtomicBool::new(false));
         let mut threads = Vec::new();
@@ -329,6 +401,13 @@ impl Worker {
                     .ok(),
             );
         }
+        let (worker, flag) = (self.clone(), stop.clone());
+        threads.extend(
+            std::thread::Builder::new()
+                .name("herald-chores".to_owned())
+                .spawn(move || worker.do_chores(&flag))
+                .ok(),
+        );
         let flag = stop.clone();
         threads.extend(
             std::thread::Builder::new()
@@ -353,6 +432,24 @@ impl WorkerHandle {
         super::wake();
         for thread in self.threads.drain(..) {
             let _ = thread.join();
+        }
+    }
+}
+
+/// After a look for a job: waits for the doorbell (rung after `seen`) when there was none or
+/// the database failed; true when it waited.
+fn rest_after(ran: anyhow::Result<Ran>, seen: u64) -> bool {
+    match ran {
+        Ok(Ran::Idle) => {
+            super::wait(seen, TIMEOUTS_EVERY);
+            true
+        }
+        Ok(_) => false,
+        Err(e) => {
+            tracing::warn!(error = %e, "job worker cannot reach the database");
+            // On the doorbell, not asleep: a stop rings it and is not kept waiting.
+            super::wait(seen, POLL);
+            true
         }
     }
 }
