@@ -116,11 +116,12 @@ impl<M: MailJob> BackgroundJob for M {
 }
 
 /// The part every game mail's job shares.
-fn game_mail(game_id: Uuid, seat: i16, upto: i64, message_id: &str) -> GameMail<'_> {
+fn game_mail(game_id: Uuid, seat: i16, message_id: &str) -> GameMail<'_> {
     GameMail {
         game_id,
         seat,
-        upto,
+        upto: 0,
+        version: 0,
         message_id,
     }
 }
@@ -128,7 +129,7 @@ fn game_mail(game_id: Uuid, seat: i16, upto: i64, message_id: &str) -> GameMail<
 impl MailJob for InvitationMail {
     const KIND: &'static str = "email.invitation";
     fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
-        let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
+        let p = game_mail(self.game_id, self.seat, &self.message_id);
         Ok(gather::invitation(c, ctx, &p)?.map(|v| compose::invitation::invitation(&v)))
     }
 }
@@ -136,7 +137,11 @@ impl MailJob for InvitationMail {
 impl MailJob for TurnMail {
     const KIND: &'static str = "email.turn";
     fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
-        let p = game_mail(self.game_id, self.seat, self.upto, &self.message_id);
+        let p = GameMail {
+            upto: self.upto,
+            version: self.version,
+            ..game_mail(self.game_id, self.seat, &self.message_id)
+        };
         Ok(gather::turn(c, ctx, &p)?.map(|v| compose::turn::turn(&v)))
     }
 }
@@ -144,7 +149,7 @@ impl MailJob for TurnMail {
 impl MailJob for GameOverMail {
     const KIND: &'static str = "email.game_over";
     fn mail(&self, c: &mut PgConnection, ctx: &Context) -> Result<Option<Mail>, JobError> {
-        let p = game_mail(self.game_id, self.seat, 0, &self.message_id);
+        let p = game_mail(self.game_id, self.seat, &self.message_id);
         Ok(gather::game_over(c, ctx, &p)?.map(|v| compose::game_over::game_over(&v)))
     }
 }

@@ -483,6 +483,35 @@ pub(crate) fn of_change(
     out
 }
 
+/// Whether `seat` of `game` became pending again after `version`: a `your_move` to `user` from a
+/// later change. A turn mail asks this of a seat that has acted since its change but still has
+/// a decision before it, to tell "the same turn, begun in an app" from "a later turn", which has
+/// a mail of its own.
+///
+/// # Errors
+/// Database failures.
+pub fn pending_again_after(
+    conn: &mut PgConnection,
+    user: UserId,
+    game: GameId,
+    seat: i16,
+    version: i64,
+) -> QueryResult<bool> {
+    use diesel::dsl::{exists, sql};
+    use diesel::sql_types::{BigInt, Bool, Integer};
+    let later = account_events::table
+        .filter(account_events::user_id.eq(user.0))
+        .filter(account_events::kind.eq(EventKind::YourMove.as_str()))
+        .filter(account_events::game_id.eq(game.0))
+        .filter(
+            sql::<Bool>("(data->>'seat')::int = ")
+                .bind::<Integer, _>(i32::from(seat))
+                .sql(" AND (data->>'version')::bigint > ")
+                .bind::<BigInt, _>(version),
+        );
+    diesel::select(exists(later)).get_result(conn)
+}
+
 /// The account's last event number (0 before the first).
 ///
 /// # Errors

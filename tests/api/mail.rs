@@ -748,6 +748,70 @@ async fn a_turn_mail_still_queued_when_its_player_has_moved_is_not_sent() {
 }
 
 #[actix_web::test]
+async fn a_turn_mail_still_queued_when_its_player_has_begun_the_turn_is_sent() {
+    let room = mailroom().await;
+    let t = table(&room, "en").await;
+    room.deliver();
+    room.sink.set_down(true);
+    let mut dice = Dice::new(5);
+    let (first, _) = play_turn(&room.app, &t, &mut dice).await;
+    let second = 1 - first;
+    // `second` takes one action that keeps the turn (from an app, before the mail goes out).
+    let g = room.app.game(&t, second).await;
+    let keep = g["legal_actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["type"] != "end" && a["type"] != "prefer")
+        .expect("an action besides ending the turn")
+        .clone();
+    let r = room
+        .app
+        .submit(
+            &t,
+            second,
+            g["version"].as_i64().unwrap(),
+            json!([without_notation(&keep)]),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{keep}: {}", r.text);
+    assert!(
+        !r.json["legal_actions"].as_array().unwrap().is_empty(),
+        "{keep} kept the turn"
+    );
+    room.sink.set_down(false);
+    let mails = room.deliver();
+    // Still `second`'s turn: the mail saying so is true, and the only one about it.
+    let to: Vec<(&str, String)> = mails
+        .iter()
+        .map(|m| (m.to[0].as_str(), m.subject()))
+        .collect();
+    assert_eq!(to.len(), 1, "{to:?}");
+    assert_eq!(to[0].0, EMAILS[second], "{to:?}");
+    assert!(to[0].1.starts_with("Your move"), "{to:?}");
+}
+
+#[actix_web::test]
+async fn a_turn_mail_still_queued_when_its_player_has_a_later_turn_is_not_sent() {
+    let room = mailroom().await;
+    let t = table(&room, "en").await;
+    room.deliver();
+    room.sink.set_down(true);
+    let mut dice = Dice::new(5);
+    // Three turns while the mail is down: `second` is pending again, with a mail for each of its
+    // two turns queued.
+    let (first, _) = play_turn(&room.app, &t, &mut dice).await;
+    let (second, _) = play_turn(&room.app, &t, &mut dice).await;
+    let (third, _) = play_turn(&room.app, &t, &mut dice).await;
+    assert_eq!((second, third), (1 - first, first));
+    room.sink.set_down(false);
+    let mails = room.deliver();
+    // One "your move" to `second`, for the turn it has now; none for the turn that passed.
+    let to: Vec<&str> = mails.iter().map(|m| m.to[0].as_str()).collect();
+    assert_eq!(to, vec![EMAILS[second]]);
+}
+
+#[actix_web::test]
 async fn an_invitation_still_queued_when_its_seat_is_taken_is_not_sent() {
     let room = mailroom().await;
     let ada = account(&room.app, "ada@example.test", "Ada", "en").await;

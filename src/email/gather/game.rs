@@ -73,7 +73,8 @@ pub fn invitation(
 }
 
 /// The turn mail of a seat that became pending, unless the game is no longer active, the
-/// player wants no turn mails, or has acted since (from the page or the API).
+/// player wants no turn mails, or has acted since (from the page or the API) and no longer has
+/// that decision before it.
 pub fn turn(
     conn: &mut PgConnection,
     ctx: &Context,
@@ -85,15 +86,14 @@ pub fn turn(
     let Some((game, user)) = wanted else {
         return Ok(None);
     };
-    // Already acted since: the mail would be stale.
-    let acted = crate::services::games::record::actions_since(conn, p.game_id, p.seat, p.upto)
-        .map_err(db)?;
-    if acted > 0 {
-        return Ok(None);
-    }
     let Some(state) = game.state()? else {
         return Ok(None);
     };
+    let acted = crate::services::games::record::actions_since(conn, p.game_id, p.seat, p.upto)
+        .map_err(db)?;
+    if acted > 0 && !same_decision(conn, &state, user.id, p)? {
+        return Ok(None);
+    }
     let view = state.view(viewer(p.seat));
     // What happened since the seat's own last move.
     let since =
@@ -116,6 +116,32 @@ pub fn turn(
         now: Utc::now(),
         by_mail,
     }))
+}
+
+/// Whether a seat that has acted since its turn mail's change still has the decision the mail
+/// announces: pending now, and not pending anew since (a later turn has a mail of its own). A
+/// turn of several actions begun in an app before the mail went out is still that seat's turn,
+/// and the mail is then its only word of it by mail; a seat whose turn has passed would be told
+/// something no longer true.
+fn same_decision(
+    conn: &mut PgConnection,
+    state: &crate::engine::registry::AnyState,
+    user: Uuid,
+    p: &GameMail<'_>,
+) -> Result<bool, JobError> {
+    let me = crate::engine::Seat(u8::try_from(p.seat).unwrap_or(u8::MAX));
+    if !state.pending().contains(me) {
+        return Ok(false);
+    }
+    let again = crate::services::events::pending_again_after(
+        conn,
+        UserId(user),
+        GameId(p.game_id),
+        p.seat,
+        p.version,
+    )
+    .map_err(db)?;
+    Ok(!again)
 }
 
 /// The end of a finished game, unless mail is off.

@@ -127,6 +127,8 @@ pub struct GameMail<'a> {
     pub seat: i16,
     /// Turn mails: the last action the mail reports.
     pub upto: i64,
+    /// Turn mails: the game's version after the change that made the seat pending.
+    pub version: i64,
     pub message_id: &'a str,
 }
 
