@@ -812,6 +812,53 @@ async fn a_turn_mail_still_queued_when_its_player_has_a_later_turn_is_not_sent()
 }
 
 #[actix_web::test]
+async fn a_turn_mail_goes_out_while_the_chores_wait_for_the_database() {
+    let room = mailroom().await;
+    let t = table(&room, "en").await;
+    room.deliver();
+    // Another session holds a table the chores prune in their first round (the mails of moves
+    // by email): the chores wait for it as long as it is held.
+    let mut holder = PgConnection::establish(&room.app.db_url).unwrap();
+    diesel::sql_query("BEGIN").execute(&mut holder).unwrap();
+    diesel::sql_query("LOCK TABLE inbound_mails IN ACCESS EXCLUSIVE MODE")
+        .execute(&mut holder)
+        .unwrap();
+    let running = room.worker.clone().spawn();
+    let waiting = "SELECT count(*) AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation \
+                   WHERE c.relname = 'inbound_mails' AND NOT l.granted \
+                   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+    let mut waited = Duration::ZERO;
+    while count(&room.app.db_url, waiting) == 0 {
+        assert!(
+            waited < Duration::from_secs(20),
+            "the chores never reached the table"
+        );
+        actix_web::rt::time::sleep(Duration::from_millis(20)).await;
+        waited += Duration::from_millis(20);
+    }
+    // A move now: its turn mail does not wait for the chores.
+    let before = room.sink.messages().len();
+    let mut dice = Dice::new(5);
+    let (first, _) = play_turn(&room.app, &t, &mut dice).await;
+    let got = room
+        .sink
+        .wait_for_count(before + 1, Duration::from_secs(10))
+        .await;
+    let stuck = count(&room.app.db_url, waiting);
+    diesel::sql_query("ROLLBACK").execute(&mut holder).unwrap();
+    running.stop();
+    assert_eq!(stuck, 1, "the chores were still waiting when the mail came");
+    let mails = &got[before..];
+    assert_eq!(mails.len(), 1, "the turn mail, while the chores wait");
+    assert!(mails[0].is_to(EMAILS[1 - first]), "{}", mails[0].subject());
+    assert!(
+        mails[0].subject().starts_with("Your move"),
+        "{}",
+        mails[0].subject()
+    );
+}
+
+#[actix_web::test]
 async fn an_invitation_still_queued_when_its_seat_is_taken_is_not_sent() {
     let room = mailroom().await;
     let ada = account(&room.app, "ada@example.test", "Ada", "en").await;
