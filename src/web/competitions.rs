@@ -519,12 +519,23 @@ pub async fn act(
         form.get("csrf"),
         t(me.chrome.locale, "competitions"),
     )?;
-    let work = step(&me.chrome, &what, me.user, id, &form)?;
-    let Some((refusal, shown)) = attempt(&state, &me.chrome, id, work).await? else {
-        crate::jobs::wake();
-        return Ok(see_other(&format!("/competitions/{id}")));
+    let (status, said, shown) = match step(&me.chrome, &what, me.user, id, &form)? {
+        // A field of the director's form the page itself cannot read: said on the competition's
+        // page, as the service's refusals are, so that the organiser keeps the form at hand.
+        Err(unfit) => {
+            let shown = db(&state, &me.chrome, move |conn| load(conn, id)).await?;
+            let said = unfit.sentence(me.chrome.locale);
+            (StatusCode::UNPROCESSABLE_ENTITY, said, shown)
+        }
+        Ok(work) => {
+            let Some((refusal, shown)) = attempt(&state, &me.chrome, id, work).await? else {
+                crate::jobs::wake();
+                return Ok(see_other(&format!("/competitions/{id}")));
+            };
+            let (status, said) = refusal_said(me.chrome.locale, &refusal, what == "director");
+            (status, said, shown)
+        }
     };
-    let (status, said) = refusal_said(me.chrome.locale, &refusal, what == "director");
     let body = shown.page(&me.chrome, Some(me.user.0), Some(&me.csrf), Some(&said));
     Ok(respond(status, body))
 }
@@ -550,26 +561,27 @@ type Step = Box<
         + Send,
 >;
 
-/// The service step the form `what` asks of `user` for competition `id`, or the page saying why
-/// there is none.
+/// The service step the form `what` asks of `user` for competition `id`; the field of the
+/// director's form that does not fit; or the page for a form there is not.
 fn step(
     chrome: &Chrome,
     what: &str,
     user: crate::domain::UserId,
     id: Uuid,
     form: &Fields,
-) -> Result<Step, PageError> {
-    Ok(match what {
+) -> Result<Result<Step, Unfit>, PageError> {
+    Ok(Ok(match what {
         "enter" => Box::new(move |conn| service::try_enter(conn, user, id, None)),
         "withdraw" => Box::new(move |conn| service::try_leave(conn, user, id, user.0)),
         "start" => Box::new(move |conn| service::try_start(conn, user, id)),
-        "director" => {
-            let (action, reason) = director_action(form)
-                .map_err(|refusal| refused(chrome, &refusal.sentence(chrome.locale)))?;
-            Box::new(move |conn| service::try_act(conn, user, id, action, &reason))
-        }
+        "director" => match director_action(form) {
+            Ok((action, reason)) => {
+                Box::new(move |conn| service::try_act(conn, user, id, action, &reason))
+            }
+            Err(unfit) => return Ok(Err(unfit)),
+        },
         _ => return Err(nothing_here(chrome)),
-    })
+    }))
 }
 
 /// A refusal of the service as the page says it, in `l`, with its status: a field of the
@@ -659,15 +671,6 @@ fn cannot_start(l: Locale, e: &FormatError) -> String {
         // Checked when the competition was made: not met by a format stored.
         _ => t(l, "comp_refused_format").to_owned(),
     }
-}
-
-fn refused(chrome: &Chrome, text: &str) -> PageError {
-    PageError::from_response(message(
-        chrome,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        t(chrome.locale, "comp_director"),
-        text,
-    ))
 }
 
 fn field<'a>(form: &'a Fields, name: &str) -> Option<&'a str> {

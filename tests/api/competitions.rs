@@ -546,6 +546,25 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
         .await;
     not_mine.assert_problem(403, "forbidden");
 
+    // An extension outside a minute to 30 days is refused, naming the range.
+    let game = ev.rounds(&id).await[0]["pairings"][0]["game_id"].clone();
+    for seconds in [59, 2_592_001] {
+        let r = ev
+            .app
+            .post(
+                &format!("/api/v1/competitions/{id}/director"),
+                Some(&ev.organiser),
+                json!({"action": "extend_deadline", "game_id": game, "seconds": seconds,
+                       "reason": "a long weekend"}),
+            )
+            .await;
+        r.assert_problem(422, "validation_failed");
+        assert_eq!(
+            r.json["detail"], "seconds: between 60 and 2592000 (30 days)",
+            "{seconds}"
+        );
+    }
+
     // Finalising freezes the standings: no more corrections.
     let fin = ev
         .app
@@ -557,7 +576,6 @@ async fn a_nine_entrant_lancaster_tables_event_seats_everyone_and_scores_by_plac
         .await;
     assert_eq!(fin.status, 200, "{}", fin.text);
     assert_eq!(fin.json["finalised"], true);
-    let game = ev.rounds(&id).await[0]["pairings"][0]["game_id"].clone();
     let late = ev
         .app
         .post(
@@ -1245,6 +1263,22 @@ async fn a_refused_competition_button_says_why_in_the_readers_language_never_the
         "El campo «Segundos» tiene un valor que este formulario no admite; admite un número entero de 60 a 2592000.",
         &["seconds:", "between 60"],
     );
+    // A field the page itself cannot read is said on the competition's page too, with the
+    // director's form still there to correct it.
+    let r = press(
+        format!("{swiss}/director"),
+        olga.clone(),
+        format!("csrf={olga_csrf}&action=extend_deadline&game_id={game}&seconds=soon&reason=r"),
+    )
+    .await;
+    check(
+        &r,
+        422,
+        "El campo «Segundos» tiene un valor que este formulario no admite; admite un número entero",
+        &[],
+    );
+    assert!(r.text.contains("<h1>Copa</h1>"), "{}", r.text);
+    assert!(r.text.contains("name=\"seconds\""), "{}", r.text);
     let r = press(
         format!("{swiss}/director"),
         olga.clone(),

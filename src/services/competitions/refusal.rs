@@ -164,7 +164,13 @@ impl From<Refusal> for ApiError {
                 ApiError::NotFound(format!("game {game} is not a game of this competition"))
             }
             Refusal::ExtensionSeconds => {
-                ApiError::Validation("seconds: between 60 and 2592000 (30 days)".to_owned())
+                let r = &super::director::EXTENSION_SECONDS;
+                ApiError::Validation(format!(
+                    "seconds: between {} and {} ({} days)",
+                    r.start(),
+                    r.end(),
+                    r.end() / 86_400
+                ))
             }
             Refusal::NoDeadline => conflict("nobody in that game has a deadline to extend"),
             Refusal::WinnerNotEntrant(w) => {
