@@ -2428,15 +2428,27 @@ mod tests {
         found
     }
 
-    /// The string literals `src` gives as argument `index` of `callee`.
+    /// The string literals `src` gives as argument `index` of `callee`: the argument itself, or
+    /// each arm of a `match` there that is a literal (`t(l, match s { A => "a", B => "b" })`).
     fn keys_given(src: &str, callee: &str, index: usize) -> Vec<String> {
+        let literal = |text: &str| -> Option<String> {
+            Some(text.strip_prefix('"')?.strip_suffix('"')?.to_owned())
+        };
         let call = format!("{callee}(");
         src.match_indices(&call)
             .filter(|(at, _)| whole(src, *at) && !src[..*at].ends_with("fn "))
-            .filter_map(|(at, _)| {
+            .flat_map(|(at, _)| {
                 let args = pieces(&src[at + call.len()..], false);
-                let key = args.get(index)?.strip_prefix('"')?.strip_suffix('"')?;
-                Some(key.to_owned())
+                let Some(arg) = args.get(index) else {
+                    return Vec::new();
+                };
+                match arg.strip_prefix("match ").and_then(|m| m.split_once('{')) {
+                    Some((_, arms)) => pieces(arms, false)
+                        .iter()
+                        .filter_map(|arm| literal(arm.split_once("=>")?.1.trim()))
+                        .collect(),
+                    None => literal(arg).into_iter().collect(),
+                }
             })
             .collect()
     }
@@ -2500,6 +2512,7 @@ mod tests {
             let b = other(m(x, y), "preset");
             let c = t(chrome.locale, "error");
             let d = format(t(l, "x"), ',', '\'', "y");
+            let e = t(l, match s { S::A => "arm_a", S::B => "arm_b", _ => other(s) });
         "#;
         assert_eq!(
             key_takers(src),
@@ -2507,7 +2520,7 @@ mod tests {
         );
         assert_eq!(keys_given(src, "number", 2), ["comp_rounds"]);
         assert_eq!(keys_given(src, "other", 1), ["preset"]);
-        assert_eq!(keys_given(src, "t", 1), ["error", "x"]);
+        assert_eq!(keys_given(src, "t", 1), ["error", "x", "arm_a", "arm_b"]);
         assert_eq!(keys_given(src, "format", 3), ["y"]);
     }
 }
