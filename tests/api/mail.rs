@@ -723,13 +723,19 @@ async fn with_smtp_down_moves_are_accepted_and_every_mail_arrives_once_when_it_r
     );
 }
 
-#[actix_web::test]
-async fn a_turn_mail_still_queued_when_its_player_has_moved_is_not_sent() {
+/// A started game whose first turn mail went out, with the mail server then down: the mails of
+/// the moves that follow wait in the queue.
+async fn queued_while_down() -> (Mailroom, Table, Dice) {
     let room = mailroom().await;
     let t = table(&room, "en").await;
     room.deliver();
     room.sink.set_down(true);
-    let mut dice = Dice::new(5);
+    (room, t, Dice::new(5))
+}
+
+#[actix_web::test]
+async fn a_turn_mail_still_queued_when_its_player_has_moved_is_not_sent() {
+    let (room, t, mut dice) = queued_while_down().await;
     let (first, _) = play_turn(&room.app, &t, &mut dice).await;
     let (second, _) = play_turn(&room.app, &t, &mut dice).await;
     assert_eq!(second, 1 - first);
@@ -749,11 +755,7 @@ async fn a_turn_mail_still_queued_when_its_player_has_moved_is_not_sent() {
 
 #[actix_web::test]
 async fn a_turn_mail_still_queued_when_its_player_has_begun_the_turn_is_sent() {
-    let room = mailroom().await;
-    let t = table(&room, "en").await;
-    room.deliver();
-    room.sink.set_down(true);
-    let mut dice = Dice::new(5);
+    let (room, t, mut dice) = queued_while_down().await;
     let (first, _) = play_turn(&room.app, &t, &mut dice).await;
     let second = 1 - first;
     // `second` takes one action that keeps the turn (from an app, before the mail goes out).
@@ -793,11 +795,7 @@ async fn a_turn_mail_still_queued_when_its_player_has_begun_the_turn_is_sent() {
 
 #[actix_web::test]
 async fn a_turn_mail_still_queued_when_its_player_has_a_later_turn_is_not_sent() {
-    let room = mailroom().await;
-    let t = table(&room, "en").await;
-    room.deliver();
-    room.sink.set_down(true);
-    let mut dice = Dice::new(5);
+    let (room, t, mut dice) = queued_while_down().await;
     // Three turns while the mail is down: `second` is pending again, with a mail for each of its
     // two turns queued.
     let (first, _) = play_turn(&room.app, &t, &mut dice).await;
