@@ -791,6 +791,11 @@ async fn a_turn_mail_still_queued_when_its_player_has_begun_the_turn_is_sent() {
     assert_eq!(to.len(), 1, "{to:?}");
     assert_eq!(to[0].0, EMAILS[second], "{to:?}");
     assert!(to[0].1.starts_with("Your move"), "{to:?}");
+    // It shows the game as it is now: the card that action played has left the hand.
+    let card = keep["card"].as_str().expect("the action plays a card");
+    let text = mails[0].text();
+    let hand = text.lines().find(|l| l.starts_with("Your hand:"));
+    assert!(hand.is_some_and(|h| !h.contains(card)), "{card}: {text}");
 }
 
 #[actix_web::test]

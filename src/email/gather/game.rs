@@ -12,6 +12,7 @@ use crate::email::compose::turn::Turn;
 use crate::email::jobs::{DeclinedMail, ReminderMail, VacationMail};
 use crate::jobs::JobError;
 use crate::schema::{game_seats, users};
+use crate::services::games::record;
 use crate::services::notifications::Mode;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -89,17 +90,19 @@ pub fn turn(
     let Some(state) = game.state()? else {
         return Ok(None);
     };
-    let acted = crate::services::games::record::actions_since(conn, p.game_id, p.seat, p.upto)
-        .map_err(db)?;
+    // The seat's actions are counted up to the state read, not to what has been stored since:
+    // the decision below is then about that state, which the mail shows.
+    let read = game.game.action_count;
+    let acted = record::actions_between(conn, p.game_id, p.seat, p.upto, read).map_err(db)?;
     if acted > 0 && !same_decision(conn, &state, user.id, p)? {
         return Ok(None);
     }
     let view = state.view(viewer(p.seat));
-    // What happened since the seat's own last move.
-    let since =
-        crate::services::games::record::last_action_of(conn, p.game_id, p.seat, Some(p.upto))
-            .map_err(db)?;
-    let events = game.events_seen(conn, p.seat, since.map_or(0, |s| s + 1), p.upto)?;
+    // What happened since the seat's own last move: up to the change that made it pending, or,
+    // when it has acted since, up to the state read (the mail then shows that state).
+    let upto = if acted > 0 { read } else { p.upto };
+    let since = record::last_action_of(conn, p.game_id, p.seat, Some(upto)).map_err(db)?;
+    let events = game.events_seen(conn, p.seat, since.map_or(0, |s| s + 1), upto)?;
     let me = usize::try_from(p.seat).unwrap_or(usize::MAX);
     let deciding = game
         .table

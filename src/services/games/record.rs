@@ -148,20 +148,22 @@ pub fn last_action_of(
         .max())
 }
 
-/// How many actions `seat` took after action `after`.
+/// How many actions `seat` took after action `after` and up to action `until`.
 ///
 /// # Errors
 /// Database failures.
-pub fn actions_since(
+pub fn actions_between(
     conn: &mut PgConnection,
     game: Uuid,
     seat: i16,
     after: i64,
+    until: i64,
 ) -> QueryResult<i64> {
     let found: i64 = game_actions::table
         .filter(game_actions::game_id.eq(game))
         .filter(game_actions::seat.eq(seat))
         .filter(game_actions::seq.gt(after))
+        .filter(game_actions::seq.le(until))
         .count()
         .get_result(conn)?;
     if found > 0 {
@@ -170,7 +172,7 @@ pub fn actions_since(
     let n = archived::<Action>(conn, game, Part::Actions)?
         .unwrap_or_default()
         .iter()
-        .filter(|a| a.seat == seat && a.seq > after)
+        .filter(|a| a.seat == seat && a.seq > after && a.seq <= until)
         .count();
     Ok(i64::try_from(n).unwrap_or(i64::MAX))
 }
