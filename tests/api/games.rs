@@ -986,6 +986,131 @@ async fn a_finished_games_record_is_archived_in_one_row_and_reads_and_replays_th
     assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
 }
 
+/// A server plays a move on the game as it kept it at the version it last stored, without reading
+/// the game first. A move sent there at that version after another server moved the game on must
+/// be refused as stale, as the game as stored says, and never stored over the other server's move.
+#[actix_web::test]
+async fn a_move_at_a_version_another_server_moved_on_is_stale_there_too() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let other = app.second_server();
+    let path = format!("/api/v1/games/{}/actions", table.id);
+    let post = |base: &str, seat: usize, body: serde_json::Value| {
+        let (base, token, path) = (base.to_owned(), table.tokens[seat].clone(), path.clone());
+        let app = &app;
+        async move {
+            app.send_to(
+                &base,
+                Method::POST,
+                &path,
+                Some(&token),
+                &[("Content-Type", "application/json")],
+                Some(serde_json::to_vec(&body).unwrap()),
+            )
+            .await
+        }
+    };
+    // A card play: the turn is still the mover's, and this server keeps the game at `kept`.
+    let (seat, g) = app.mover(&table).await;
+    let play = g["legal_actions"][0].clone();
+    let r = post(
+        &app.base,
+        seat,
+        json!({"expected_version": g["version"], "actions": [play]}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let kept = r.json["version"].as_i64().unwrap();
+    let next = r.json["legal_actions"][0].clone();
+    // The same seat goes on through the other server.
+    let r = post(
+        &other,
+        seat,
+        json!({"expected_version": kept, "actions": [next]}),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let moved = r.json.clone();
+    // Back on the first server, at the version it kept: the game has moved on.
+    let r = post(
+        &app.base,
+        seat,
+        json!({"expected_version": kept, "actions": [next]}),
+    )
+    .await;
+    r.assert_problem(409, "stale_version");
+    assert_eq!(r.json["version"], kept + 1, "{}", r.text);
+    // Nothing was stored: both servers show the other server's move as the last.
+    for base in [app.base.clone(), other.clone()] {
+        let g = app
+            .send_to(
+                &base,
+                Method::GET,
+                &format!("/api/v1/games/{}", table.id),
+                Some(&table.tokens[seat]),
+                &[],
+                None,
+            )
+            .await;
+        assert_eq!(g.json["version"], moved["version"], "{base}");
+        assert_eq!(g.json["view"], moved["view"], "{base}");
+    }
+    // The two moves stored, the refused one not.
+    let history = app
+        .get(
+            &format!("/api/v1/games/{}/history", table.id),
+            Some(&table.tokens[seat]),
+        )
+        .await;
+    assert_eq!(history.status, 200, "{}", history.text);
+    let entries = history.json.as_array().unwrap();
+    let actions = entries.iter().filter(|e| !e["action"].is_null()).count();
+    assert_eq!(actions, 2, "{}", history.text);
+}
+
+/// What a server keeps of a game between moves includes its seats, some of whose columns change
+/// without the game's version: a player going on vacation is one. The answer to a move may show
+/// them as kept for at most a second (`KEPT_HEAD_FRESH`); after that it reads them again.
+#[actix_web::test]
+async fn the_answer_to_a_move_shows_the_opponent_gone_on_vacation_a_second_later() {
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let (seat, g) = app.mover(&table).await;
+    let play = g["legal_actions"][0].clone();
+    let r = app
+        .submit(&table, seat, g["version"].as_i64().unwrap(), json!([play]))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let away = app
+        .post(
+            "/api/v1/me/vacation",
+            Some(&table.tokens[1 - seat]),
+            json!({}),
+        )
+        .await;
+    assert_eq!(away.status, 201, "{}", away.text);
+    actix_web::rt::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let end = r.json["legal_actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["type"] == "end")
+        .expect("the turn may end after its card play (MAG-TURN-4)")
+        .clone();
+    let r = app
+        .submit(
+            &table,
+            seat,
+            r.json["version"].as_i64().unwrap(),
+            json!([end]),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let opponent = &r.json["seats"][1 - seat];
+    assert_eq!(opponent["pending"], true, "{}", r.text);
+    assert_eq!(opponent["on_vacation"], true, "{}", r.text);
+}
+
 /// Each server keeps the state of the last version of a game it stored or read, so that the next
 /// move reads and parses none. Two servers on one database: each player moves on their own and
 /// reads on the other, so every move is made on a server whose kept state is older than the

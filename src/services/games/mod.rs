@@ -41,6 +41,7 @@ use chrono::Utc;
 use diesel::prelude::*;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+use std::time::{Duration, Instant};
 
 /// The most actions one request may carry.
 pub const MAX_ACTIONS_PER_REQUEST: usize = 64;
@@ -238,6 +239,7 @@ fn game_and_seats(
     id: GameId,
 ) -> Result<(Game, Option<AnyState>, Vec<SeatRow>), ApiError> {
     type Row = (GameHead, Option<crate::db::JsonText>, SeatJoin);
+    let read_at = Instant::now();
     let known = kept.and_then(|k| k.state_version(id.0));
     let rows: Vec<Row> = seats_joined!()
         .filter(game_seats::game_id.eq(id.0))
@@ -264,7 +266,12 @@ fn game_and_seats(
         return match kept.and_then(|k| k.state(id.0, head.version)) {
             Some(k) => {
                 let game = head.with_state(Some(crate::db::JsonText(k.text.0.clone())));
-                Ok((game, Some((*k.state).clone()), seats))
+                let state = (*k.state).clone();
+                if let Some(kept) = kept {
+                    let head = Some(seen::KeptHead::new(&game, &seats, read_at));
+                    kept.put_state(id.0, seen::KeptState { head, ..k });
+                }
+                Ok((game, Some(state), seats))
             }
             // Replaced by a later version meanwhile: the game is read again, state and all.
             None => game_and_seats(conn, None, id),
@@ -273,13 +280,21 @@ fn game_and_seats(
     let game = head.with_state(text);
     let state = load_state(&game)?;
     if let (Some(kept), Some(state)) = (kept, &state) {
-        keep_state(kept, &game, state);
+        keep_state(kept, &game, state, &seats, read_at);
     }
     Ok((game, state, seats))
 }
 
-/// Keeps `state`, committed as `game`'s state at its version, for the next read or move.
-fn keep_state(kept: &seen::SeenCache, game: &Game, state: &AnyState) {
+/// Keeps `state`, committed as `game`'s state at its version, for the next read or move; with
+/// the game's row and `seats` at that version, whose columns that move without the version were
+/// read from the database at `read_at`.
+fn keep_state(
+    kept: &seen::SeenCache,
+    game: &Game,
+    state: &AnyState,
+    seats: &[SeatRow],
+    read_at: Instant,
+) {
     let text = match &game.state {
         Some(text) => crate::db::JsonText(text.0.clone()),
         None => crate::db::JsonText(state.to_json_text()),
@@ -290,6 +305,7 @@ fn keep_state(kept: &seen::SeenCache, game: &Game, state: &AnyState) {
             version: game.version,
             text: std::sync::Arc::new(text),
             state: std::sync::Arc::new(state.clone()),
+            head: Some(seen::KeptHead::new(game, seats, read_at)),
         },
     );
 }
@@ -859,6 +875,7 @@ pub fn read(
     id: GameId,
     watch: Watch,
 ) -> Result<GameResource, ApiError> {
+    let read_at = Instant::now();
     let (head, seats) = head_and_seats(conn, id)?;
     readable(&head.status, caller, watch)?;
     let you = resource::seat_of(&seats, caller);
@@ -898,7 +915,7 @@ pub fn read(
     let game = head.with_state(state);
     let state = load_state(&game)?;
     if let Some(state) = &state {
-        keep_state(kept, &game, state);
+        keep_state(kept, &game, state, &seats, read_at);
     }
     let seen = resource::Seen::of(state.as_ref(), you, status);
     kept.put(key, std::sync::Arc::new(seen.clone()));
@@ -1069,9 +1086,10 @@ pub enum Mode {
 /// version, pending flags, actions and events are written at once. In [`Mode::Check`] nothing
 /// is written or locked.
 ///
-/// Most submissions take two round trips: the game and its seats read in one statement, and
-/// one statement that writes everything if the game's version is still the one read
-/// ([`write::commit_unlocked`]). A submission with an idempotency key, one that ends the game,
+/// Most submissions take one round trip: the move is played on the game as this instance kept it
+/// at the version it last stored or read, and one statement writes everything if the game's
+/// version is still that one ([`submit_at_kept_version`], [`write::commit_unlocked`]). When that
+/// does not settle it, two: the game and its seats read in one statement, then the same write. A submission with an idempotency key, one that ends the game,
 /// and one that lost a race to another writer take a transaction with the game row locked (the
 /// loser then gets its answer from the game as it now is, usually `stale_version`).
 ///
@@ -1092,8 +1110,16 @@ pub fn submit(
             "actions must list 1 to {MAX_ACTIONS_PER_REQUEST} actions"
         )));
     }
+    if mode == Mode::Store
+        && key.is_none()
+        && let Some(kept) = kept
+        && let Some(stored) = submit_at_kept_version(conn, kept, user, id, submission)?
+    {
+        return Ok(stored);
+    }
     if mode == Mode::Check || key.is_none() {
         // A refusal here is final: it is the answer the game as committed gives.
+        let read_at = Instant::now();
         let (game, state, seats) = game_and_seats(conn, kept, id)?;
         let applied = apply(&game, state, &seats, user, submission)?;
         if mode == Mode::Check {
@@ -1108,11 +1134,12 @@ pub fn submit(
         {
             crate::jobs::wake();
             if let Some(kept) = kept {
-                keep_state(kept, &written.game, &applied.state);
+                keep_state(kept, &written.game, &applied.state, &written.seats, read_at);
             }
             return Ok(Submitted::Fresh(answer_for(user, written, applied)));
         }
     }
+    let read_at = Instant::now();
     let locked = conn.transaction::<_, ApiError, _>(|conn| {
         let game = load_game(conn, id, true)?;
         if let Some(key) = key
@@ -1141,11 +1168,62 @@ pub fn submit(
         Stored::ToRender(parts) => {
             let (written, applied) = *parts;
             if let Some(kept) = kept {
-                keep_state(kept, &written.game, &applied.state);
+                keep_state(kept, &written.game, &applied.state, &written.seats, read_at);
             }
             Submitted::Fresh(answer_for(user, written, applied))
         }
     })
+}
+
+/// How long the seat columns that change without the game's version (a deadline moved by a
+/// director or by a return from vacation; a player's name, rating and vacation, which are their
+/// account's) may be taken from what this instance kept rather than read again. Only the
+/// answer's picture of those columns can be this old: what a move plays and writes comes from
+/// the state, the version and the seats' clocks, which the write checks by the version.
+const KEPT_HEAD_FRESH: Duration = Duration::from_secs(1);
+
+/// A submission played on the game as this instance kept it at the version it last stored or
+/// read, and written by the one statement that checks the version is still that: one round
+/// trip, where reading the game first takes two. `None` when that does not settle it (nothing
+/// kept, or kept more than [`KEPT_HEAD_FRESH`] ago; a refusal, which may only say the kept
+/// version is old; a move that ends the game; the version moved meanwhile): nothing is written
+/// then, and the game as stored decides.
+fn submit_at_kept_version(
+    conn: &mut PgConnection,
+    kept: &seen::SeenCache,
+    user: UserId,
+    id: GameId,
+    submission: &Submission,
+) -> Result<Option<Submitted>, ApiError> {
+    let Some((k, head)) = kept.with_head(id.0, KEPT_HEAD_FRESH) else {
+        return Ok(None);
+    };
+    let mut game = head.game.clone_without_state();
+    game.state = Some(crate::db::JsonText(k.text.0.clone()));
+    let Ok(applied) = apply(
+        &game,
+        Some((*k.state).clone()),
+        &head.seats,
+        user,
+        submission,
+    ) else {
+        return Ok(None);
+    };
+    if applied.state.outcome().is_some() {
+        return Ok(None);
+    }
+    let Some(written) = write::commit_unlocked(conn, applied.step(&game, &head.seats))? else {
+        return Ok(None);
+    };
+    crate::jobs::wake();
+    keep_state(
+        kept,
+        &written.game,
+        &applied.state,
+        &written.seats,
+        head.read_at,
+    );
+    Ok(Some(Submitted::Fresh(answer_for(user, written, applied))))
 }
 
 /// A submission checked against the game as read: the caller's seat, the state after its

@@ -7,8 +7,10 @@
 //! between instances or needs to be.
 //!
 //! The state itself is kept too, the last version of each game that this instance stored or
-//! read: the next move in a game is made at the version its last move stored, and its read then
-//! fetches no state and parses none (see `game_and_seats`).
+//! read: the next move in a game is made at the version its last move stored, and is played on
+//! the kept state, row and seats without reading the game first (`submit_at_kept_version`: its
+//! write checks that the version is still that one), or, when the seats were read too long ago,
+//! after a read that fetches no state and parses none (see `game_and_seats`).
 
 use super::resource::{GameStatus, Seen};
 use crate::db::JsonText;
@@ -16,6 +18,7 @@ use crate::engine::Seat;
 use crate::engine::registry::AnyState;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 /// One viewer of one version of one game.
@@ -47,12 +50,39 @@ pub struct SeenCache {
     states: Mutex<States>,
 }
 
-/// A game's state as stored at one version: its text (the column as read) and the state parsed.
+/// A game's state as stored at one version: its text (the column as read) and the state parsed,
+/// and the game's row and seats at that version when this instance read or wrote them.
 #[derive(Clone)]
 pub struct KeptState {
     pub version: i64,
     pub text: Arc<JsonText>,
     pub state: Arc<AnyState>,
+    pub head: Option<Arc<KeptHead>>,
+}
+
+/// The game row (without its state) and seats at a kept version. Every change of the game row
+/// or of who sits where moves the version, but a few seat columns move without it (a director's
+/// extension or a return from vacation moves deadlines; a player's name, rating or vacation is
+/// their account's): `read_at` says when those were last read from the database.
+pub struct KeptHead {
+    pub game: crate::models::Game,
+    pub seats: Vec<super::resource::SeatRow>,
+    pub read_at: Instant,
+}
+
+impl KeptHead {
+    /// `game` (its state left out: the [`KeptState`] has it) and `seats` as read at `read_at`.
+    pub fn new(
+        game: &crate::models::Game,
+        seats: &[super::resource::SeatRow],
+        read_at: Instant,
+    ) -> Arc<KeptHead> {
+        Arc::new(KeptHead {
+            game: game.clone_without_state(),
+            seats: seats.to_vec(),
+            read_at,
+        })
+    }
 }
 
 /// The last kept state of each game, oldest game evicted first.
@@ -117,15 +147,32 @@ impl SeenCache {
             .cloned()
     }
 
+    /// The kept state of `game` with its row and seats, if those were read from the database
+    /// less than `fresh` ago.
+    pub fn with_head(&self, game: Uuid, fresh: Duration) -> Option<(KeptState, Arc<KeptHead>)> {
+        let states = self.lock_states();
+        let kept = states.entries.get(&game)?;
+        let head = kept.head.as_ref().filter(|h| h.read_at.elapsed() < fresh)?;
+        Some((kept.clone(), Arc::clone(head)))
+    }
+
     /// Keeps `kept` as `game`'s state unless a later version is kept already (a slow read must
-    /// not replace what a move stored meanwhile). Only committed versions may be kept.
+    /// not replace what a move stored meanwhile), or the same one with its row and seats read
+    /// as late. Only committed versions may be kept.
     pub fn put_state(&self, game: Uuid, kept: KeptState) {
         if self.capacity == 0 {
             return;
         }
         let mut states = self.lock_states();
+        // At the same version the state is the same; a later read of the row and seats is kept.
+        let later_head = |old: &KeptState| match (&old.head, &kept.head) {
+            (Some(old), Some(new)) => new.read_at > old.read_at,
+            (None, new) => new.is_some(),
+            (Some(_), None) => false,
+        };
         match states.entries.get_mut(&game) {
-            Some(old) if old.version >= kept.version => {}
+            Some(old) if old.version > kept.version => {}
+            Some(old) if old.version == kept.version && !later_head(old) => {}
             Some(old) => *old = kept,
             None => {
                 states.entries.insert(game, kept);
@@ -196,6 +243,7 @@ mod tests {
             version,
             text: Arc::new(JsonText(state.to_json_text())),
             state: Arc::new(state.clone()),
+            head: None,
         };
         let cache = SeenCache::new(2);
         let (a, b, c) = (Uuid::from_u128(1), Uuid::from_u128(2), Uuid::from_u128(3));
