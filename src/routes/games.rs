@@ -492,7 +492,7 @@ pub async fn join_game(
 /// action: not your turn, illegal. An action that ends the player's turn or rolls, draws or
 /// reveals what they cannot see yet ends the list: any action after it is refused (422
 /// `validation_failed`, its `index`, one sentence for every case), whatever the outcome, so that
-/// neither this nor a check can tell the outcome before the player commits. Answers the caller's fresh view. Accepts `Idempotency-Key`: a
+/// neither this nor a check can tell the outcome before the player commits. Answers the caller's fresh view (the other seats' deadlines, vacations and ratings as this server read them, at most a second before). Accepts `Idempotency-Key`: a
 /// retry with the same key and body gets the first answer, not a second move. Needs the `play`
 /// scope.
 #[utoipa::path(

@@ -989,6 +989,8 @@ async fn a_finished_games_record_is_archived_in_one_row_and_reads_and_replays_th
 /// A server plays a move on the game as it kept it at the version it last stored, without reading
 /// the game first. A move sent there at that version after another server moved the game on must
 /// be refused as stale, as the game as stored says, and never stored over the other server's move.
+/// (Its requests come within the second in which the first server plays on its copy; were they
+/// slower, the server would read the game first and the answer must be the same.)
 #[actix_web::test]
 async fn a_move_at_a_version_another_server_moved_on_is_stale_there_too() {
     let app = spawn_app().await;

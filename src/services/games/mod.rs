@@ -1175,11 +1175,13 @@ pub fn submit(
     })
 }
 
-/// How long the seat columns that change without the game's version (a deadline moved by a
-/// director or by a return from vacation; a player's name, rating and vacation, which are their
+/// How long what changes at a table without the game's version (a seat's deadline moved by a
+/// director or by a return from vacation; a player's vacation and rating, which are their
 /// account's) may be taken from what this instance kept rather than read again. Only the
-/// answer's picture of those columns can be this old: what a move plays and writes comes from
-/// the state, the version and the seats' clocks, which the write checks by the version.
+/// answer's picture of those can be this old: what a move plays and writes comes from the state,
+/// the version and the seats' clocks, which the write checks by the version. A move a person
+/// makes after reading the game and thinking finds it older, and reads the game first; the moves
+/// this saves a read for are those in quick succession (a turn's actions, bots, `bench_submit`).
 const KEPT_HEAD_FRESH: Duration = Duration::from_secs(1);
 
 /// A submission played on the game as this instance kept it at the version it last stored or

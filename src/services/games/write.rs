@@ -8,7 +8,9 @@
 //! A submission that does not end the game may instead be stored by [`commit_unlocked`], without
 //! a transaction or a lock: its one statement writes nothing unless the game row still has the
 //! version the step was computed from (checked under the row's lock the update takes), so of two
-//! racing writers exactly one is stored, and the other learns it and takes the locked path.
+//! racing writers exactly one is stored, and the other learns it: a move played on a copy this
+//! instance kept then reads the game and tries again, a move played on the game as read takes the
+//! locked path.
 
 use super::resource::{GameStatus, SeatRow};
 use crate::domain::GameId;
