@@ -1086,12 +1086,13 @@ pub enum Mode {
 /// version, pending flags, actions and events are written at once. In [`Mode::Check`] nothing
 /// is written or locked.
 ///
-/// Most submissions take one round trip: the move is played on the game as this instance kept it
-/// at the version it last stored or read, and one statement writes everything if the game's
-/// version is still that one ([`submit_at_kept_version`], [`write::commit_unlocked`]). When that
-/// does not settle it, two: the game and its seats read in one statement, then the same write. A submission with an idempotency key, one that ends the game,
-/// and one that lost a race to another writer take a transaction with the game row locked (the
-/// loser then gets its answer from the game as it now is, usually `stale_version`).
+/// A move that comes soon after this instance last read the game takes one round trip: it is
+/// played on the game as this instance kept it, and one statement writes everything if the
+/// game's version is still the kept one ([`submit_at_kept_version`], [`write::commit_unlocked`]).
+/// Otherwise two: the game and its seats read in one statement, then the same write. A
+/// submission with an idempotency key, one that ends the game, and one that lost a race to
+/// another writer take a transaction with the game row locked (the loser then gets its answer
+/// from the game as it now is, usually `stale_version`).
 ///
 /// # Errors
 /// The first refusal, as its problem (`game_over`, `stale_version`, `not_your_turn`,

@@ -61,9 +61,9 @@ pub struct KeptState {
 }
 
 /// The game row (without its state) and seats at a kept version. Every change of the game row
-/// or of who sits where moves the version, but a few seat columns move without it (a director's
-/// extension or a return from vacation moves deadlines; a player's name, rating or vacation is
-/// their account's): `read_at` says when those were last read from the database.
+/// or of who sits where moves the version, but a few things at a table change without it (a
+/// director's extension or a return from vacation moves deadlines; a player's rating and vacation
+/// are their account's): `read_at` says when those were last read from the database.
 pub struct KeptHead {
     pub game: crate::models::Game,
     pub seats: Vec<super::resource::SeatRow>,
@@ -265,5 +265,78 @@ mod tests {
         none.put_state(a, at(1));
         assert_eq!(none.state_version(a), None);
         assert_eq!(format!("{cache:?}").matches("States(2 games)").count(), 1);
+    }
+
+    #[test]
+    fn at_the_same_version_only_a_later_read_of_the_seats_replaces_the_kept_one() {
+        use crate::engine::Seed;
+        use crate::engine::registry::GameKind;
+        let kind = GameKind::ALL[0];
+        let rules = kind.resolve_options(&serde_json::Value::Null).unwrap();
+        let (state, _) = kind.setup(&rules, 2, &Seed([1; 32])).unwrap();
+        let now = chrono::Utc::now();
+        let game = crate::models::Game {
+            id: Uuid::from_u128(1),
+            kind: "magnate".to_owned(),
+            rules_version: 1,
+            options: serde_json::Value::Null,
+            seed: Vec::new(),
+            seed_commitment: String::new(),
+            state: None,
+            version: 5,
+            action_count: 0,
+            event_count: 0,
+            status: "active".to_owned(),
+            outcome: None,
+            seat_count: 2,
+            created_by: Uuid::nil(),
+            created_at: now,
+            updated_at: now,
+            finished_at: None,
+            clock: serde_json::Value::Null,
+            rated: false,
+            spectator_chat: false,
+        };
+        let at = |version, read_at: Option<Instant>| KeptState {
+            version,
+            text: Arc::new(JsonText(state.to_json_text())),
+            state: Arc::new(state.clone()),
+            head: read_at.map(|t| KeptHead::new(&game, &[], t)),
+        };
+        let (t0, a) = (Instant::now(), game.id);
+        let (t1, t2) = (
+            t0 + Duration::from_millis(10),
+            t0 + Duration::from_millis(20),
+        );
+        let fresh = Duration::from_secs(3600);
+        let read_at = |cache: &SeenCache| cache.with_head(a, fresh).map(|(_, h)| h.read_at);
+        let cache = SeenCache::new(4);
+        cache.put_state(a, at(5, None));
+        assert_eq!(read_at(&cache), None, "a state kept without its seats");
+        cache.put_state(a, at(5, Some(t1)));
+        assert_eq!(
+            read_at(&cache),
+            Some(t1),
+            "the seats added at the same version"
+        );
+        cache.put_state(a, at(5, Some(t0)));
+        cache.put_state(a, at(5, None));
+        assert_eq!(
+            read_at(&cache),
+            Some(t1),
+            "an older read, or none, is not kept"
+        );
+        cache.put_state(a, at(5, Some(t2)));
+        assert_eq!(
+            read_at(&cache),
+            Some(t2),
+            "a later read of the same version is"
+        );
+        cache.put_state(a, at(4, Some(t2 + Duration::from_millis(10))));
+        assert_eq!(read_at(&cache), Some(t2), "an earlier version never is");
+        assert!(
+            cache.with_head(a, Duration::ZERO).is_none(),
+            "seats read longer ago than asked are not served"
+        );
     }
 }
