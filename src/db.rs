@@ -309,11 +309,12 @@ impl QueryId for Kept<'_> {
 
 impl<Conn> diesel::RunQueryDsl<Conn> for Kept<'_> {}
 
-/// A `jsonb` column read and written as its JSON text. A game's state goes straight from these
-/// bytes to its typed form and back: going through a `serde_json::Value` tree (a map per
-/// object) took a few percent of the machine's CPU in `perf` of every submission and game read.
+/// A `json` column (a game's state) read and written as its JSON text, which PostgreSQL keeps as
+/// sent: the state goes straight from these bytes to its typed form and back. Going through a
+/// `serde_json::Value` tree (a map per object) took a few percent of the machine's CPU in `perf`
+/// of every submission and game read, and PostgreSQL's parse into `jsonb` a few more.
 #[derive(Clone, PartialEq, Eq, diesel::deserialize::FromSqlRow, AsExpression)]
-#[diesel(sql_type = diesel::sql_types::Jsonb)]
+#[diesel(sql_type = diesel::sql_types::Json)]
 pub struct JsonText(pub Vec<u8>);
 
 /// Its length only: a state holds hands and the deck's order, which no log line may show.
@@ -323,26 +324,19 @@ impl std::fmt::Debug for JsonText {
     }
 }
 
-/// PostgreSQL's binary form of `jsonb`: a version byte (1), then the JSON text.
-const JSONB_VERSION: u8 = 1;
-
-impl diesel::deserialize::FromSql<diesel::sql_types::Jsonb, Pg> for JsonText {
+/// PostgreSQL's binary form of `json` is its text.
+impl diesel::deserialize::FromSql<diesel::sql_types::Json, Pg> for JsonText {
     fn from_sql(value: diesel::pg::PgValue<'_>) -> diesel::deserialize::Result<Self> {
-        match value.as_bytes().split_first() {
-            Some((&JSONB_VERSION, text)) => Ok(JsonText(text.to_vec())),
-            Some(_) => Err("unsupported jsonb encoding version".into()),
-            None => Err("an empty jsonb value".into()),
-        }
+        Ok(JsonText(value.as_bytes().to_vec()))
     }
 }
 
-impl diesel::serialize::ToSql<diesel::sql_types::Jsonb, Pg> for JsonText {
+impl diesel::serialize::ToSql<diesel::sql_types::Json, Pg> for JsonText {
     fn to_sql<'b>(
         &'b self,
         out: &mut diesel::serialize::Output<'b, '_, Pg>,
     ) -> diesel::serialize::Result {
         use std::io::Write;
-        out.write_all(&[JSONB_VERSION])?;
         out.write_all(&self.0)?;
         Ok(diesel::serialize::IsNull::No)
     }

@@ -234,7 +234,7 @@ diesel::table! {
         options -> Jsonb,
         seed -> Bytea,
         seed_commitment -> Text,
-        state -> Nullable<Jsonb>,
+        state -> Nullable<Json>,
         version -> Int8,
         action_count -> Int8,
         event_count -> Int8,

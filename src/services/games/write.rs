@@ -382,7 +382,7 @@ fn write_rows(
     parts: &Parts<'_>,
 ) -> Result<bool, ApiError> {
     use diesel::sql_types::{
-        Array, BigInt, Bool, Integer, Jsonb, Nullable, SmallInt, Text, Timestamptz,
+        Array, BigInt, Bool, Integer, Json, Jsonb, Nullable, SmallInt, Text, Timestamptz,
     };
     let seats = parts.seats;
     let events = parts.events;
@@ -393,7 +393,7 @@ fn write_rows(
     let sql = if quiet { &WRITE_QUIET } else { &WRITE };
     let query = crate::db::Kept::new(sql.as_str())
         .bind::<diesel::sql_types::Uuid, _>(game.id)
-        .bind::<Nullable<Jsonb>, _>(&row.state)
+        .bind::<Nullable<Json>, _>(&row.state)
         .bind::<BigInt, _>(row.version)
         .bind::<BigInt, _>(row.action_count)
         .bind::<BigInt, _>(row.event_count)

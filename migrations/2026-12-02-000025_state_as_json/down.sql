@@ -1,0 +1,1 @@
+ALTER TABLE games ALTER COLUMN state TYPE jsonb USING state::jsonb;
