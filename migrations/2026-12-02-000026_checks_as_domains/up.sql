@@ -2,8 +2,9 @@
 -- checks every CHECK constraint of a table at each UPDATE, whatever it changes, and builds each
 -- constraint's expression anew, from its stored text, for every statement that writes the table
 -- (`ExecConstraints`: 3.4 % of the cluster's CPU under `bench_submit`, README). A domain's check
--- is built once per session and runs only where a value is assigned to it: the seed and the seat
--- count when a game is created, the status when it is written. The values allowed are the same.
+-- is kept parsed and planned for the session and runs only where a value is assigned to it: the
+-- seed and the seat count when a game is created, the status when it is written. The values
+-- allowed are the same.
 CREATE DOMAIN game_status AS text
     CHECK (VALUE IN ('waiting', 'active', 'finished', 'aborted'));
 CREATE DOMAIN game_seed AS bytea CHECK (octet_length(VALUE) = 32);

@@ -1182,3 +1182,51 @@ async fn moves_alternating_between_two_servers_each_play_on_the_latest_state() {
         .await;
     assert_eq!(fair.json["replay_ok"], true, "{}", fair.text);
 }
+
+/// The database's own checks of what a move writes (domains since 2026-12-02, table constraints
+/// before) still refuse what the server never writes: an unknown status, a seed that is not 32
+/// bytes, nine seats, an account event of no known kind; and a refused write changes nothing.
+#[actix_web::test]
+async fn the_database_refuses_a_game_row_or_account_event_outside_its_checks() {
+    use diesel::prelude::*;
+    use diesel::result::{DatabaseErrorKind, Error};
+    let app = spawn_app().await;
+    let table = app.table().await;
+    let before = app.game(&table, 0).await;
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    let id = &table.id;
+    for (what, sql) in [
+        (
+            "an unknown status",
+            format!("UPDATE games SET status = 'paused' WHERE id = '{id}'"),
+        ),
+        (
+            "a seed of one byte",
+            format!("UPDATE games SET seed = '\\x00'::bytea WHERE id = '{id}'"),
+        ),
+        (
+            "nine seats",
+            format!("UPDATE games SET seat_count = 9 WHERE id = '{id}'"),
+        ),
+        (
+            "an account event of no known kind",
+            format!(
+                "INSERT INTO account_events (user_id, seq, kind, game_id, data) \
+                 SELECT created_by, 1000, 'moved', id, '{{}}' FROM games WHERE id = '{id}'"
+            ),
+        ),
+    ] {
+        let refused = diesel::sql_query(&sql).execute(&mut conn);
+        assert!(
+            matches!(
+                refused,
+                Err(Error::DatabaseError(DatabaseErrorKind::CheckViolation, _))
+            ),
+            "{what}: {refused:?}"
+        );
+    }
+    let after = app.game(&table, 0).await;
+    assert_eq!(after["status"], "active");
+    assert_eq!(after["version"], before["version"]);
+    assert_eq!(after["seed_commitment"], before["seed_commitment"]);
+}
