@@ -5,12 +5,15 @@
 -- is kept parsed and planned for the session and runs only where a value is assigned to it: the
 -- seed and the seat count when a game is created, the status when it is written. The values
 -- allowed are the same.
-CREATE DOMAIN game_status AS text
-    CHECK (VALUE IN ('waiting', 'active', 'finished', 'aborted'));
-CREATE DOMAIN game_seed AS bytea CHECK (octet_length(VALUE) = 32);
-CREATE DOMAIN game_seat_count AS smallint CHECK (VALUE BETWEEN 1 AND 8);
-CREATE DOMAIN account_event_kind AS text
-    CHECK (VALUE IN ('your_move', 'game_started', 'game_over', 'chat', 'pairing', 'deadline_soon'));
+--
+-- The domains get their checks only once the columns are theirs: a column turned into a domain
+-- with a check is copied whole, with its table locked meanwhile, where one turned into a domain
+-- without a check keeps its rows and indexes as they are, and adding the check then only reads
+-- the rows to validate them.
+CREATE DOMAIN game_status AS text;
+CREATE DOMAIN game_seed AS bytea;
+CREATE DOMAIN game_seat_count AS smallint;
+CREATE DOMAIN account_event_kind AS text;
 
 ALTER TABLE games
     DROP CONSTRAINT games_status_check,
@@ -23,3 +26,9 @@ ALTER TABLE games
 ALTER TABLE account_events
     DROP CONSTRAINT account_events_kind_check,
     ALTER COLUMN kind TYPE account_event_kind;
+
+ALTER DOMAIN game_status ADD CHECK (VALUE IN ('waiting', 'active', 'finished', 'aborted'));
+ALTER DOMAIN game_seed ADD CHECK (octet_length(VALUE) = 32);
+ALTER DOMAIN game_seat_count ADD CHECK (VALUE BETWEEN 1 AND 8);
+ALTER DOMAIN account_event_kind
+    ADD CHECK (VALUE IN ('your_move', 'game_started', 'game_over', 'chat', 'pairing', 'deadline_soon'));

@@ -1184,39 +1184,51 @@ async fn moves_alternating_between_two_servers_each_play_on_the_latest_state() {
 }
 
 /// The database's own checks of what a move writes (domains since 2026-12-02, table constraints
-/// before) still refuse what the server never writes: an unknown status, a seed that is not 32
-/// bytes, nine seats, an account event of no known kind; and a refused write changes nothing.
+/// before) still refuse what the server never writes: an unknown status (bound as text, as the
+/// write statement binds it), a seed that is not 32 bytes, nine seats, an account event of no
+/// known kind; and nothing refused is stored.
 #[actix_web::test]
 async fn the_database_refuses_a_game_row_or_account_event_outside_its_checks() {
     use diesel::prelude::*;
     use diesel::result::{DatabaseErrorKind, Error};
+    use diesel::sql_types::{BigInt, Integer, SmallInt, Text};
     let app = spawn_app().await;
     let table = app.table().await;
-    let before = app.game(&table, 0).await;
     let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
     let id = &table.id;
-    for (what, sql) in [
+    let refusals = [
         (
             "an unknown status",
-            format!("UPDATE games SET status = 'paused' WHERE id = '{id}'"),
+            diesel::sql_query(format!("UPDATE games SET status = $1 WHERE id = '{id}'"))
+                .bind::<Text, _>("paused")
+                .execute(&mut conn),
         ),
         (
             "a seed of one byte",
-            format!("UPDATE games SET seed = '\\x00'::bytea WHERE id = '{id}'"),
+            diesel::sql_query(format!(
+                "UPDATE games SET seed = '\\x00'::bytea WHERE id = '{id}'"
+            ))
+            .execute(&mut conn),
         ),
         (
             "nine seats",
-            format!("UPDATE games SET seat_count = 9 WHERE id = '{id}'"),
+            diesel::sql_query(format!(
+                "UPDATE games SET seat_count = $1 WHERE id = '{id}'"
+            ))
+            .bind::<SmallInt, _>(9)
+            .execute(&mut conn),
         ),
         (
             "an account event of no known kind",
-            format!(
+            diesel::sql_query(format!(
                 "INSERT INTO account_events (user_id, seq, kind, game_id, data) \
-                 SELECT created_by, 1000, 'moved', id, '{{}}' FROM games WHERE id = '{id}'"
-            ),
+                 SELECT created_by, 1000, $1, id, '{{}}' FROM games WHERE id = '{id}'"
+            ))
+            .bind::<Text, _>("moved")
+            .execute(&mut conn),
         ),
-    ] {
-        let refused = diesel::sql_query(&sql).execute(&mut conn);
+    ];
+    for (what, refused) in refusals {
         assert!(
             matches!(
                 refused,
@@ -1225,8 +1237,31 @@ async fn the_database_refuses_a_game_row_or_account_event_outside_its_checks() {
             "{what}: {refused:?}"
         );
     }
-    let after = app.game(&table, 0).await;
-    assert_eq!(after["status"], "active");
-    assert_eq!(after["version"], before["version"]);
-    assert_eq!(after["seed_commitment"], before["seed_commitment"]);
+    #[derive(QueryableByName, Debug, PartialEq)]
+    struct Stored {
+        #[diesel(sql_type = Text)]
+        status: String,
+        #[diesel(sql_type = Integer)]
+        seed_bytes: i32,
+        #[diesel(sql_type = SmallInt)]
+        seat_count: i16,
+        #[diesel(sql_type = BigInt)]
+        strays: i64,
+    }
+    let stored: Stored = diesel::sql_query(format!(
+        "SELECT status, octet_length(seed) AS seed_bytes, seat_count, \
+           (SELECT count(*) FROM account_events WHERE seq = 1000) AS strays \
+         FROM games WHERE id = '{id}'"
+    ))
+    .get_result(&mut conn)
+    .unwrap();
+    assert_eq!(
+        stored,
+        Stored {
+            status: "active".into(),
+            seed_bytes: 32,
+            seat_count: 2,
+            strays: 0
+        }
+    );
 }
