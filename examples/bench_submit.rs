@@ -21,42 +21,57 @@ use std::time::{Duration, Instant};
 
 const GAMES: usize = 16;
 
-fn pgbench_tps(pg: &EmbeddedPostgres, seconds: u64) -> Option<f64> {
-    let bin = ["/usr/lib/postgresql/15/bin/pgbench", "pgbench"]
-        .into_iter()
-        .find(|b| Command::new(b).arg("--version").output().is_ok())?;
-    pg.create_database("pgbench", None).ok()?;
-    let url = pg.url("pgbench");
-    let init = Command::new(bin)
-        .args(["-i", "-q", "-s", "10", &url])
-        .output()
-        .ok()?;
-    if !init.status.success() {
-        eprintln!(
-            "pgbench -i failed: {}",
-            String::from_utf8_lossy(&init.stderr)
-        );
-        return None;
+/// `pgbench`'s tpcb-like load on its own database of the cluster: made once, run before the
+/// submissions and again after them, since the host's speed drifts within minutes and a ratio
+/// against one run taken before can move by a fifth either way.
+struct Pgbench {
+    bin: &'static str,
+    url: String,
+}
+
+impl Pgbench {
+    fn init(pg: &EmbeddedPostgres) -> Option<Pgbench> {
+        let bin = ["/usr/lib/postgresql/15/bin/pgbench", "pgbench"]
+            .into_iter()
+            .find(|b| Command::new(b).arg("--version").output().is_ok())?;
+        pg.create_database("pgbench", None).ok()?;
+        let url = pg.url("pgbench");
+        let init = Command::new(bin)
+            .args(["-i", "-q", "-s", "10", &url])
+            .output()
+            .ok()?;
+        if !init.status.success() {
+            eprintln!(
+                "pgbench -i failed: {}",
+                String::from_utf8_lossy(&init.stderr)
+            );
+            return None;
+        }
+        Some(Pgbench { bin, url })
     }
-    let run = Command::new(bin)
-        .args([
-            "-c",
-            "32",
-            "-j",
-            "2",
-            "-T",
-            &seconds.to_string(),
-            "-b",
-            "tpcb-like",
-            &url,
-        ])
-        .output()
-        .ok()?;
-    let text = String::from_utf8_lossy(&run.stdout).to_string();
-    text.lines()
-        .find(|l| l.starts_with("tps = "))
-        .and_then(|l| l.split_whitespace().nth(2))
-        .and_then(|v| v.parse().ok())
+
+    /// Transactions a second over `seconds` with 32 clients.
+    fn tps(&self, seconds: u64) -> Option<f64> {
+        let run = Command::new(self.bin)
+            .args([
+                "-c",
+                "32",
+                "-j",
+                "2",
+                "-T",
+                &seconds.to_string(),
+                "-b",
+                "tpcb-like",
+                &self.url,
+            ])
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&run.stdout).to_string();
+        text.lines()
+            .find(|l| l.starts_with("tps = "))
+            .and_then(|l| l.split_whitespace().nth(2))
+            .and_then(|v| v.parse().ok())
+    }
 }
 
 fn main() {
@@ -84,7 +99,8 @@ fn main() {
     )
     .unwrap();
     pg.remove_after_exit(&dir).unwrap();
-    let tps = pgbench_tps(&pg, seconds);
+    let pgbench = Pgbench::init(&pg);
+    let tps = pgbench.as_ref().and_then(|p| p.tps(seconds));
     pg.create_database("herald_bench", None).unwrap();
     let url = pg.url("herald_bench");
     herald::db::migrate(&mut PgConnection::establish(&url).unwrap()).unwrap();
@@ -95,7 +111,8 @@ fn main() {
         None => println!("pgbench_tpcb_tps=unavailable"),
     }
 
-    actix_web::rt::System::new().block_on(async move {
+    let rates = actix_web::rt::System::new().block_on(async move {
+        let mut rates = Vec::new();
         let mut tokens = Vec::new();
         for n in instances {
             // Stateless instances: each its own pool and workers, the database shared.
@@ -134,6 +151,7 @@ fn main() {
             drop(archiver);
             let all = &played.latencies;
             let per_s = all.len() as f64 / elapsed;
+            rates.push((n, per_s));
             println!(
                 "instances={n} clients=32 games={GAMES} seconds={elapsed:.1} reads={} \
                  submissions={} submissions_per_s={per_s:.0} p50_ms={:.1} p99_ms={:.1}",
@@ -159,5 +177,18 @@ fn main() {
                 h.stop(true).await;
             }
         }
+        rates
     });
+    // The ratio asked (design.md section 5) against the mean of the runs before and after.
+    let after = pgbench.as_ref().and_then(|p| p.tps(seconds));
+    if let (Some(before), Some(after)) = (tps, after) {
+        let mean = f64::midpoint(before, after);
+        println!("pgbench_after_tps={after:.0} pgbench_mean_tps={mean:.0}");
+        for (n, per_s) in rates {
+            println!(
+                "instances={n} submissions_per_s={per_s:.0} ratio_to_pgbench_mean_pct={:.1}",
+                100.0 * per_s / mean
+            );
+        }
+    }
 }

@@ -390,6 +390,10 @@ impl From<crate::db::BlockingError<ApiError>> for ApiError {
                 tracing::warn!(error = %e, "no database connection");
                 ApiError::Unavailable("the database is not answering; try again shortly".to_owned())
             }
+            BlockingError::Busy => {
+                tracing::warn!("every database connection stayed busy");
+                ApiError::Unavailable("the server is too busy; try again shortly".to_owned())
+            }
             BlockingError::Canceled => {
                 ApiError::internal(anyhow::anyhow!("blocking pool canceled"))
             }

@@ -955,6 +955,34 @@ async fn a_bad_pool_size_stops_the_server_naming_it() {
     }
 }
 
+/// A request waits for one of the pool's permits before it takes a blocking thread
+/// (`db::run`), and gives it back whatever its work did. With one connection, forty requests at
+/// once, half of them for a game that does not exist (their work fails), are each answered as
+/// they would be alone, and so is one after them. A permit kept by a failed request would leave
+/// every later one waiting out the pool's 10 seconds and answered 503.
+#[actix_web::test]
+async fn one_connection_answers_forty_requests_at_once_and_each_gives_it_back() {
+    let app = spawn_app_with(|s| s.database.pool_size = 1).await;
+    let table = app.table().await;
+    let game = format!("/api/v1/games/{}", table.id);
+    let missing = "/api/v1/games/00000000-0000-4000-8000-000000000000";
+    let asked = (0..40).map(|i| {
+        let path = if i % 2 == 0 { game.as_str() } else { missing };
+        app.get(path, Some(&table.tokens[i % 2]))
+    });
+    let replies = futures_util::future::join_all(asked).await;
+    for (i, r) in replies.iter().enumerate() {
+        if i % 2 == 0 {
+            assert_eq!(r.status, 200, "request {i}: {}", r.text);
+            assert_eq!(r.json["id"], table.id.as_str(), "request {i}");
+        } else {
+            r.assert_problem(404, "not_found");
+        }
+    }
+    let after = app.get(&game, Some(&table.tokens[0])).await;
+    assert_eq!(after.status, 200, "{}", after.text);
+}
+
 /// A kept statement (the submission path's one write) is prepared once per connection however
 /// often it runs, and a marker written twice binds the same value at both places.
 #[actix_web::test]
