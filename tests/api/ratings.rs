@@ -572,3 +572,68 @@ async fn profiles_and_leaderboards_are_public_and_show_nothing_private() {
         404
     );
 }
+
+/// Every move of a rated game sent four times at once, the last move included (stored with the
+/// game's results, ratings and record in a transaction of its own, without reading the game
+/// again under its lock): one copy of each is stored and the others are refused (stale, or the
+/// game over), and the game counts once.
+#[actix_web::test]
+async fn racing_copies_of_every_move_to_the_last_store_one_and_count_the_game_once() {
+    let app = spawn_app().await;
+    let (ada, ada_id) = player(&app, "Ada").await;
+    let (bruno, bruno_id) = player(&app, "Bruno").await;
+    let id = started(&app, "magnate", &ada, &[("Bruno", &bruno)], Some(true)).await;
+    let path = format!("/api/v1/games/{id}");
+    let actions = format!("{path}/actions");
+    let mut dice = Dice::new(11);
+    let mut moves = 0;
+    'game: loop {
+        assert!(moves < 3000, "the game did not end");
+        let mut mover = None;
+        for token in [&ada, &bruno] {
+            let g = app.get(&path, Some(token)).await;
+            assert_eq!(g.status, 200, "{}", g.text);
+            if g.json["status"] != "active" {
+                break 'game;
+            }
+            if !g.json["legal_actions"].as_array().unwrap().is_empty() {
+                mover = Some((token, g.json));
+                break;
+            }
+        }
+        let (token, g) = mover.expect("an active game waits for a seat");
+        let legal = g["legal_actions"].as_array().unwrap();
+        // Ending turns when it may, so that the game ends in some 150 moves.
+        let action = legal
+            .iter()
+            .find(|a| a["type"] == "end")
+            .unwrap_or(&legal[dice.below(legal.len())]);
+        let body = json!({"expected_version": g["version"], "actions": [without_notation(action)]});
+        let racers = (0..4).map(|_| app.post(&actions, Some(token), body.clone()));
+        let replies = futures_util::future::join_all(racers).await;
+        let codes: Vec<u16> = replies.iter().map(|r| r.status).collect();
+        assert_eq!(codes.iter().filter(|c| **c == 200).count(), 1, "{codes:?}");
+        let stored = replies.iter().find(|r| r.status == 200).unwrap();
+        // The copies of the last move learn that the game is over, the others that it moved on.
+        let refusal = if stored.json["status"] == "active" {
+            "stale_version"
+        } else {
+            "game_over"
+        };
+        for r in replies.iter().filter(|r| r.status != 200) {
+            r.assert_problem(409, refusal);
+        }
+        moves += 1;
+    }
+    let end = app.get(&path, Some(&ada)).await;
+    assert_eq!(end.json["status"], "finished", "{}", end.text);
+    for user in [&ada_id, &bruno_id] {
+        assert_eq!(rating(&app, user, "magnate").await["games"], 1);
+        assert_eq!(history(&app, user, "magnate").await.len(), 1);
+    }
+    let results = rows(
+        &app,
+        &format!("SELECT seat, place FROM game_results WHERE game_id = '{id}'"),
+    );
+    assert_eq!(results.as_array().unwrap().len(), 2, "{results}");
+}

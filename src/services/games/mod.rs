@@ -1128,11 +1128,8 @@ pub fn submit(
                 version: game.version,
             });
         }
-        // A move that ends the game is played again under the lock below (rare; its results,
-        // ratings and competition round need the transaction); so is a move that lost a race.
-        if applied.state.outcome().is_none()
-            && let Some(written) = write::commit_unlocked(conn, applied.step(&game, &seats))?
-        {
+        // A move that lost a race is played again under the lock below.
+        if let Some(written) = write_unlocked(conn, &applied, &game, &seats)? {
             crate::jobs::wake();
             if let Some(kept) = kept {
                 keep_state(kept, &written.game, &applied.state, &written.seats, read_at);
@@ -1176,6 +1173,23 @@ pub fn submit(
     })
 }
 
+/// Stores `applied`, played on `game` and `seats` as read without the game's lock, unless the
+/// version moved meanwhile (`None`, nothing written): a move that ends the game with its results
+/// in a transaction of its own.
+fn write_unlocked(
+    conn: &mut PgConnection,
+    applied: &Applied,
+    game: &Game,
+    seats: &[resource::SeatRow],
+) -> Result<Option<write::Written>, ApiError> {
+    let step = applied.step(game, seats);
+    if applied.state.outcome().is_some() {
+        write::commit_ending(conn, step)
+    } else {
+        write::commit_unlocked(conn, step)
+    }
+}
+
 /// How long what changes at a table without the game's version (a seat's deadline moved by a
 /// director or by a return from vacation; a player's vacation and rating, which are their
 /// account's) may be taken from what this instance kept rather than read again. Only the
@@ -1187,10 +1201,10 @@ const KEPT_HEAD_FRESH: Duration = Duration::from_secs(1);
 
 /// A submission played on the game as this instance kept it at the version it last stored or
 /// read, and written by the one statement that checks the version is still that: one round
-/// trip, where reading the game first takes two. `None` when that does not settle it (nothing
-/// kept, or kept more than [`KEPT_HEAD_FRESH`] ago; a refusal, which may only say the kept
-/// version is old; a move that ends the game; the version moved meanwhile): nothing is written
-/// then, and the game as stored decides.
+/// trip, where reading the game first takes two (a move that ends the game adds its results in
+/// the same transaction). `None` when that does not settle it (nothing kept, or kept more than
+/// [`KEPT_HEAD_FRESH`] ago; a refusal, which may only say the kept version is old; the version
+/// moved meanwhile): nothing is written then, and the game as stored decides.
 fn submit_at_kept_version(
     conn: &mut PgConnection,
     kept: &seen::SeenCache,
@@ -1212,10 +1226,7 @@ fn submit_at_kept_version(
     ) else {
         return Ok(None);
     };
-    if applied.state.outcome().is_some() {
-        return Ok(None);
-    }
-    let Some(written) = write::commit_unlocked(conn, applied.step(&game, &head.seats))? else {
+    let Some(written) = write_unlocked(conn, &applied, &game, &head.seats)? else {
         return Ok(None);
     };
     crate::jobs::wake();

@@ -10,7 +10,8 @@
 //! version the step was computed from (checked under the row's lock the update takes), so of two
 //! racing writers exactly one is stored, and the other learns it: a move played on a copy this
 //! instance kept then reads the game and tries again, a move played on the game as read takes the
-//! locked path.
+//! locked path. A submission that ends the game is stored the same way by [`commit_ending`], in a
+//! transaction of its own that also writes its results.
 
 use super::resource::{GameStatus, SeatRow};
 use crate::domain::GameId;
@@ -99,6 +100,20 @@ pub fn commit_unlocked(
         )));
     }
     store(conn, step)
+}
+
+/// Stores a step that ends the game without reading the game again under its lock: in a
+/// transaction of its own whose first statement is [`commit_unlocked`]'s version-checked write,
+/// which leaves the game row locked by this transaction for the results, ratings and competition
+/// round written after it, as [`commit`]'s caller's lock would. `None` when another writer
+/// changed the game since `step.game` was read; nothing is written then. Reading the game again
+/// under the lock and playing the move a third time took three round trips more, on the one
+/// submission of a game that already takes the longest (`bench_submit`).
+///
+/// # Errors
+/// Database failures.
+pub fn commit_ending(conn: &mut PgConnection, step: Step<'_>) -> Result<Option<Written>, ApiError> {
+    conn.transaction(|conn| store(conn, step))
 }
 
 /// Writes `step` unless the game's version moved since it was read (`None`).
