@@ -215,7 +215,10 @@ pub enum BlockingError<E> {
 /// Runs `work` with a pooled connection on actix's blocking thread pool.
 ///
 /// A request first waits, without a thread, for one of the pool's permits (one per connection,
-/// served in turn), and only then takes a blocking thread, which finds a connection free. Taking
+/// served in turn), and only then takes a blocking thread, which finds a connection free unless
+/// one is held outside these permits (the event streams' listener keeps one while streams are
+/// open; the probes and the metrics take theirs directly, so that they answer while requests
+/// queue): then at most that many permit holders wait in the checkout, as all did before. Taking
 /// the thread first had every waiting request hold one asleep in the pool's checkout: under 32
 /// clients on a pool of 8, some 25 blocking threads took turns, each waking on its own cold
 /// caches and allocator pages, and the checkout's condition variable woke them in no order. With
@@ -238,8 +241,11 @@ where
         .map_err(|_| BlockingError::Canceled)?;
     let pool = pool.clone();
     actix_web::web::block(move || {
-        // The wait is the pool's in all: what the permit took is not waited again.
-        let left = wait.saturating_sub(asked.elapsed());
+        // The wait is the pool's in all: what the permit took is not waited again, but a
+        // second is left at least, for a connection the pool must open anew.
+        let left = wait
+            .saturating_sub(asked.elapsed())
+            .max(Duration::from_secs(1).min(wait));
         let done = match pool.get_timeout(left) {
             Ok(mut conn) => work(&mut conn).map_err(BlockingError::Work),
             Err(e) => Err(BlockingError::Pool(e)),

@@ -1089,10 +1089,12 @@ pub enum Mode {
 /// A move that comes soon after this instance last read the game takes one round trip: it is
 /// played on the game as this instance kept it, and one statement writes everything if the
 /// game's version is still the kept one ([`submit_at_kept_version`], [`write::commit_unlocked`]).
-/// Otherwise two: the game and its seats read in one statement, then the same write. A
-/// submission with an idempotency key, one that ends the game, and one that lost a race to
-/// another writer take a transaction with the game row locked (the loser then gets its answer
-/// from the game as it now is, usually `stale_version`).
+/// Otherwise two: the game and its seats read in one statement, then the same write. A move that
+/// ends the game is written the same way, in a transaction of its own that goes on to write its
+/// results, ratings and competition round ([`write::commit_ending`]). A submission with an
+/// idempotency key, and one that lost a race to another writer, take a transaction with the game
+/// row locked (the loser then gets its answer from the game as it now is, usually
+/// `stale_version`, or `game_over` when the move it lost to ended the game).
 ///
 /// # Errors
 /// The first refusal, as its problem (`game_over`, `stale_version`, `not_your_turn`,

@@ -1,9 +1,9 @@
 //! The one write path of a game (design.md section 5). Every change of a started or starting
 //! game — the join that fills the last seat, a submission, a resignation, a timeout — is
 //! described as a [`Step`] and stored by [`commit`], inside the caller's transaction and with
-//! the game row already locked: the game row (state, version, counts, status, outcome), the
-//! pending flags, the actions, the events, the mails, the accounts' events, and a result per
-//! seat when the game ends.
+//! the game row already locked (or by the two below, which check the version instead): the game
+//! row (state, version, counts, status, outcome), the pending flags, the actions, the events,
+//! the mails, the accounts' events, and a result per seat when the game ends.
 //!
 //! A submission that does not end the game may instead be stored by [`commit_unlocked`], without
 //! a transaction or a lock: its one statement writes nothing unless the game row still has the
@@ -48,8 +48,8 @@ impl Ending {
 
 /// One change of a game, as its writer describes it.
 pub struct Step<'a> {
-    /// The game row as read: under its lock for [`commit`], or not for [`commit_unlocked`],
-    /// whose write then checks that its version has not moved.
+    /// The game row as read: under its lock for [`commit`], or not for [`commit_unlocked`] and
+    /// [`commit_ending`], whose write then checks that its version has not moved.
     pub game: &'a Game,
     /// Its seats as read (their pending flags are the ones before the step).
     pub seats: &'a [SeatRow],
@@ -86,7 +86,7 @@ pub fn commit(conn: &mut PgConnection, step: Step<'_>) -> Result<Written, ApiErr
 /// Stores `step` in one statement of its own, without the game row's lock: `None` when another
 /// writer changed the game since `step.game` was read, and then nothing is written. A step that
 /// ends the game is refused: its results, ratings and competition take statements of their own,
-/// which need [`commit`]'s transaction.
+/// which need a transaction ([`commit_ending`]).
 ///
 /// # Errors
 /// Database failures; an ending step.
