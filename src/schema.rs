@@ -4,6 +4,7 @@ diesel::table! {
     account_event_counters (user_id) {
         user_id -> Uuid,
         last -> Int8,
+        streaming_until -> Nullable<Timestamptz>,
     }
 }
 

@@ -102,6 +102,7 @@ pub async fn get_my_events(
         user,
         credential: auth.credential,
         last: start_of(&state, user, resume.or(after)).await?,
+        held: None,
         wake,
         _slot: slot,
     };
@@ -169,6 +170,9 @@ struct Stream {
     /// What opened the stream: it ends when that token expires or is revoked.
     credential: Credential,
     last: i64,
+    /// When the stream last renewed its account's lease ([`events::hold_streams`]): writes
+    /// notify the account's streams only while it holds.
+    held: Option<std::time::Instant>,
     wake: tokio::sync::broadcast::Receiver<Uuid>,
     /// Counts the stream among its account's until dropped.
     _slot: events::StreamSlot,
@@ -218,7 +222,21 @@ impl Stream {
 async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, Stream)> {
     let left = s.time_left()?;
     let (user, last) = (s.user, s.last);
-    let read = crate::db::run(&s.pool, move |conn| events::since(conn, user, last, BATCH)).await;
+    let renew = s
+        .held
+        .is_none_or(|at| at.elapsed() >= events::STREAM_LEASE_RENEWAL);
+    let read = crate::db::run(&s.pool, move |conn| {
+        // The lease first: whatever is written after it wakes this stream, whatever before it
+        // is in the log read next.
+        if renew {
+            events::hold_streams(conn, user)?;
+        }
+        events::since(conn, user, last, BATCH)
+    })
+    .await;
+    if renew && read.is_ok() {
+        s.held = Some(std::time::Instant::now());
+    }
     // The database went away: end the stream; the client reconnects with its last id.
     let list = read.ok()?;
     // Events pruned before this stream sent them (it fell more than the retention behind): it

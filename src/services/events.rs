@@ -4,9 +4,9 @@
 //! when its change committed. Streams and `?after=N` read the log; nothing is lost by a dropped
 //! connection because the log is the source, not the connection.
 //!
-//! Waking streams: the writing transaction also runs `pg_notify('herald_events', <account>)`,
-//! which PostgreSQL delivers at commit to every listening session, in this instance or another
-//! on the same database. One [`Hub`] per process holds one listening connection and fans the
+//! Waking streams: the writing transaction also runs `pg_notify('herald_events', <account>)`
+//! for each account with a stream open somewhere ([`hold_streams`]), which PostgreSQL delivers
+//! at commit to every listening session, in this instance or another on the same database. One [`Hub`] per process holds one listening connection and fans the
 //! account ids out to its streams, which then read the log.
 
 use crate::domain::{GameId, UserId};
@@ -73,7 +73,7 @@ pub struct NewEvent {
 }
 
 /// Writes `events` in the caller's transaction: each account's next numbers, then one
-/// notification per account. Accounts are numbered in id order so that two transactions never
+/// notification per account with a stream open. Accounts are numbered in id order so that two transactions never
 /// wait for each other's counters in opposite orders.
 ///
 /// # Errors
@@ -87,6 +87,32 @@ pub fn record(conn: &mut PgConnection, events: Vec<NewEvent>) -> Result<(), ApiE
     Batch::of(events)
         .bind(crate::db::Kept::new(SQL.as_str()))
         .execute(conn)?;
+    Ok(())
+}
+
+/// How long an account's streams are taken to be open after they last said so: a stream says
+/// so at least every [`STREAM_LEASE_RENEWAL`] while it lasts.
+pub const STREAM_LEASE: Duration = Duration::from_secs(60);
+
+/// How often an open stream renews its account's lease.
+pub const STREAM_LEASE_RENEWAL: Duration = Duration::from_secs(15);
+
+/// Marks `user` as having a stream open for [`STREAM_LEASE`] from now, so that writes of its
+/// events notify it. A stream does this before it reads its log: a write that updated the
+/// account's counter first has committed by then (this waits for the counter row's lock), and
+/// one that updates it after reads the lease in that row and notifies.
+///
+/// # Errors
+/// Database failures.
+pub fn hold_streams(conn: &mut PgConnection, user: UserId) -> QueryResult<()> {
+    diesel::sql_query(
+        "INSERT INTO account_event_counters (user_id, last, streaming_until) \
+         VALUES ($1, 0, now() + make_interval(secs => $2)) \
+         ON CONFLICT (user_id) DO UPDATE SET streaming_until = EXCLUDED.streaming_until",
+    )
+    .bind::<diesel::sql_types::Uuid, _>(user.0)
+    .bind::<diesel::sql_types::Double, _>(STREAM_LEASE.as_secs_f64())
+    .execute(conn)?;
     Ok(())
 }
 
@@ -119,8 +145,8 @@ impl Batch {
     /// The common table expressions that write a batch, for a statement of its own or inside
     /// another one (a submission is on the hot path of design.md section 5): the counters moved
     /// in account order, the events numbered from them, a delivery and its job for each webhook
-    /// that takes the kind, and one notification per account, which PostgreSQL delivers at
-    /// commit. Its eight values are `$first` onwards, as [`Batch::bind`] adds them; with a
+    /// that takes the kind, and one notification per account with a stream open (see
+    /// [`hold_streams`]), which PostgreSQL delivers at commit. Its eight values are `$first` onwards, as [`Batch::bind`] adds them; with a
     /// `guard`, nothing is written unless that earlier expression returned a row.
     pub(crate) fn sql(first: usize, guard: Option<&str>) -> String {
         let p = |n: usize| format!("${}", first + n);
@@ -133,7 +159,8 @@ impl Batch {
                SELECT u, n FROM unnest({users}::uuid[], {counts}::bigint[]) WITH ORDINALITY AS t(u, n, o) \
                {guard}ORDER BY o \
                ON CONFLICT (user_id) DO UPDATE SET last = k.last + EXCLUDED.last \
-               RETURNING k.user_id, k.last, pg_notify({channel}, k.user_id::text) AS woken), \
+               RETURNING k.user_id, k.last, \
+                 CASE WHEN k.streaming_until > now() THEN pg_notify({channel}, k.user_id::text) END AS woken), \
              ev AS ( \
                SELECT e.u AS user_id, e.kind, e.game_id, e.data, \
                  c.last - count(*) OVER (PARTITION BY e.u) \

@@ -193,6 +193,108 @@ async fn a_stream_follows_a_whole_game_in_order_and_resumes_after_a_drop_with_no
     }
 }
 
+/// How many events the account's log holds (`?after=0`).
+async fn logged(app: &TestApp, token: &str) -> usize {
+    let listed = app.get("/api/v1/me/events?after=0", Some(token)).await;
+    listed.json.as_array().unwrap().len()
+}
+
+#[actix_web::test]
+async fn every_move_wakes_the_streams_at_once_to_the_last() {
+    // Each event must reach its stream within a second of the move's answer, with no later
+    // traffic to wake it: a notification missed, or sent before the events committed, leaves
+    // the stream asleep until its keep-alive (15 s). Moves go through the unlocked write and
+    // the last through the ending's transaction, which wake the streams after their commit.
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let mut streams = [
+        open(&app.base, &t.tokens[0], Some(0)).await,
+        open(&app.base, &t.tokens[1], Some(0)).await,
+    ];
+    let mut dice = Dice::new(3);
+    let mut moves = 0;
+    loop {
+        let going = step(&app, &t, &mut dice).await;
+        for (seat, stream) in streams.iter_mut().enumerate() {
+            let total = logged(&app, &t.tokens[seat]).await;
+            stream
+                .read_until(Duration::from_secs(1), |e| e.len() >= total)
+                .await;
+            assert_eq!(
+                stream.events.len(),
+                total,
+                "seat {seat} after move {moves}: {:?}",
+                kinds(&stream.events)
+            );
+        }
+        if !going {
+            break;
+        }
+        moves += 1;
+    }
+    for stream in &streams {
+        assert_eq!(*kinds(&stream.events).last().unwrap(), "game_over");
+    }
+}
+
+/// What the database announced on the streams' channel since last asked: account ids.
+fn announced(listener: &mut diesel::PgConnection) -> Vec<String> {
+    use diesel::RunQueryDsl;
+    // libpq hands notifications over with the answer to a query.
+    diesel::sql_query("SELECT 1").execute(listener).unwrap();
+    listener
+        .notifications_iter()
+        .map(|n| n.unwrap().payload)
+        .collect()
+}
+
+#[actix_web::test]
+async fn moves_are_announced_only_to_accounts_that_follow_a_stream() {
+    use diesel::{Connection, RunQueryDsl};
+    // A commit that notifies waits for the notifying commits before it to reach the disk, so
+    // accounts that follow by mail alone are not announced; one with a stream open is.
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let mut listener = diesel::PgConnection::establish(&app.db_url).unwrap();
+    diesel::sql_query(format!("LISTEN {}", herald::services::events::CHANNEL))
+        .execute(&mut listener)
+        .unwrap();
+    let mut dice = Dice::new(4);
+    for _ in 0..4 {
+        assert!(step(&app, &t, &mut dice).await);
+    }
+    assert_eq!(announced(&mut listener), Vec::<String>::new());
+
+    let bruno = app.get("/api/v1/me", Some(&t.tokens[1])).await;
+    let bruno = bruno.json["id"].as_str().unwrap().to_owned();
+    let mut stream = open(&app.base, &t.tokens[1], None).await;
+    // The stream's first read holds the account's lease; a keep-alive comes 15 s later.
+    stream
+        .read_until(Duration::from_millis(500), |_| false)
+        .await;
+    // Until an event of Bruno's is written (his turn comes).
+    let before = logged(&app, &t.tokens[1]).await;
+    for _ in 0..40 {
+        assert!(step(&app, &t, &mut dice).await);
+        if logged(&app, &t.tokens[1]).await > before {
+            break;
+        }
+    }
+    let heard = announced(&mut listener);
+    assert!(!heard.is_empty(), "no announcement for Bruno's stream");
+    assert!(
+        heard.iter().all(|u| *u == bruno),
+        "{heard:?} (Bruno: {bruno})"
+    );
+    let total = logged(&app, &t.tokens[1]).await;
+    stream
+        .read_until(Duration::from_secs(2), |e| {
+            e.last().is_some_and(|l| l.0 == total as i64)
+        })
+        .await;
+    assert_eq!(stream.events.last().map(|e| e.0), Some(total as i64));
+}
+
 #[actix_web::test]
 async fn a_second_server_on_the_same_database_wakes_its_streams_and_sends_each_event_once() {
     let app = spawn_app().await;

@@ -1,0 +1,1 @@
+ALTER TABLE account_event_counters DROP COLUMN streaming_until;
