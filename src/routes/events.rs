@@ -225,6 +225,9 @@ async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, S
     let renew = s
         .held
         .is_none_or(|at| at.elapsed() >= events::STREAM_LEASE_RENEWAL);
+    // Taken before the lease is written (after a wait for a connection, perhaps), so the lease
+    // always outlasts what the stream counts on.
+    let asked = std::time::Instant::now();
     let read = crate::db::run(&s.pool, move |conn| {
         // The lease first: whatever is written after it wakes this stream, whatever before it
         // is in the log read next.
@@ -235,7 +238,7 @@ async fn next_chunk(mut s: Stream) -> Option<(Result<Bytes, actix_web::Error>, S
     })
     .await;
     if renew && read.is_ok() {
-        s.held = Some(std::time::Instant::now());
+        s.held = Some(asked);
     }
     // The database went away: end the stream; the client reconnects with its last id.
     let list = read.ok()?;

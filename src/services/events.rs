@@ -91,7 +91,8 @@ pub fn record(conn: &mut PgConnection, events: Vec<NewEvent>) -> Result<(), ApiE
 }
 
 /// How long an account's streams are taken to be open after they last said so: a stream says
-/// so at least every [`STREAM_LEASE_RENEWAL`] while it lasts.
+/// so again on its first read or keep-alive once [`STREAM_LEASE_RENEWAL`] has passed (15–30 s
+/// apart, a wait for a connection aside), well within the lease.
 pub const STREAM_LEASE: Duration = Duration::from_secs(60);
 
 /// How often an open stream renews its account's lease.

@@ -211,6 +211,13 @@ async fn every_move_wakes_the_streams_at_once_to_the_last() {
         open(&app.base, &t.tokens[0], Some(0)).await,
         open(&app.base, &t.tokens[1], Some(0)).await,
     ];
+    // Both streams are reading (and listened for) before the first move.
+    for (seat, stream) in streams.iter_mut().enumerate() {
+        let total = logged(&app, &t.tokens[seat]).await;
+        stream
+            .read_until(Duration::from_secs(2), |e| e.len() >= total)
+            .await;
+    }
     let mut dice = Dice::new(3);
     let mut moves = 0;
     loop {
