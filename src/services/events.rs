@@ -6,8 +6,9 @@
 //!
 //! Waking streams: the writing transaction also runs `pg_notify('herald_events', <account>)`
 //! for each account with a stream open somewhere ([`hold_streams`]), which PostgreSQL delivers
-//! at commit to every listening session, in this instance or another on the same database. One [`Hub`] per process holds one listening connection and fans the
-//! account ids out to its streams, which then read the log.
+//! at commit to every listening session, in this instance or another on the same database. One
+//! [`Hub`] per process holds one listening connection and fans the account ids out to its
+//! streams, which then read the log.
 
 use crate::domain::{GameId, UserId};
 use crate::error::ApiError;
@@ -73,8 +74,8 @@ pub struct NewEvent {
 }
 
 /// Writes `events` in the caller's transaction: each account's next numbers, then one
-/// notification per account with a stream open. Accounts are numbered in id order so that two transactions never
-/// wait for each other's counters in opposite orders.
+/// notification per account with a stream open. Accounts are numbered in id order so that two
+/// transactions never wait for each other's counters in opposite orders.
 ///
 /// # Errors
 /// Database failures.
@@ -147,8 +148,9 @@ impl Batch {
     /// another one (a submission is on the hot path of design.md section 5): the counters moved
     /// in account order, the events numbered from them, a delivery and its job for each webhook
     /// that takes the kind, and one notification per account with a stream open (see
-    /// [`hold_streams`]), which PostgreSQL delivers at commit. Its eight values are `$first` onwards, as [`Batch::bind`] adds them; with a
-    /// `guard`, nothing is written unless that earlier expression returned a row.
+    /// [`hold_streams`]), which PostgreSQL delivers at commit. Its eight values are `$first`
+    /// onwards, as [`Batch::bind`] adds them; with a `guard`, nothing is written unless that
+    /// earlier expression returned a row.
     pub(crate) fn sql(first: usize, guard: Option<&str>) -> String {
         let p = |n: usize| format!("${}", first + n);
         let guard = guard.map_or(String::new(), |g| {

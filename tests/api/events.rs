@@ -202,9 +202,9 @@ async fn logged(app: &TestApp, token: &str) -> usize {
 #[actix_web::test]
 async fn every_move_wakes_the_streams_at_once_to_the_last() {
     // Each event must reach its stream within a second of the move's answer, with no later
-    // traffic to wake it: a notification missed, or sent before the events committed, leaves
-    // the stream asleep until its keep-alive (15 s). Moves go through the unlocked write and
-    // the last through the ending's transaction, which wake the streams after their commit.
+    // traffic to wake it: a notification missed (no lease taken, or not seen by the write)
+    // leaves the stream asleep until its keep-alive (15 s). Moves go through the unlocked write
+    // and the last through the ending's transaction, each notifying at its commit.
     let app = spawn_app().await;
     let t = app.table().await;
     let mut streams = [
