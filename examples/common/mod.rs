@@ -145,6 +145,9 @@ pub struct Played {
     /// The latencies of the submissions that ended their game (also in `latencies`): the
     /// results, ratings and record are written then.
     pub endings: Vec<Duration>,
+    /// The latencies of the submissions that passed the turn to the other seat (also in
+    /// `latencies`): they write the other seat's clock, a mail job and an account event.
+    pub passes: Vec<Duration>,
     /// Game reads.
     pub reads: u64,
 }
@@ -153,6 +156,7 @@ impl Played {
     fn extend(&mut self, other: Played) {
         self.latencies.extend(other.latencies);
         self.endings.extend(other.endings);
+        self.passes.extend(other.passes);
         self.reads += other.reads;
     }
 }
@@ -246,6 +250,9 @@ pub async fn play(
                 current = Some((seat, next));
             } else if let Some(up) = next.seats.iter().position(|s| s.pending) {
                 next_up = up;
+                if up != seat {
+                    played.passes.push(took);
+                }
             }
         }
     }
@@ -363,6 +370,7 @@ pub async fn play_pairs(
     }
     all.latencies.sort_unstable();
     all.endings.sort_unstable();
+    all.passes.sort_unstable();
     all
 }
 
