@@ -287,17 +287,21 @@ where
 /// expression over five tables) that was a tenth of the database's time (`perf`,
 /// `bench_submit`). A marker may appear more than once; each appearance is sent as its own
 /// parameter, which keeps the text (the key diesel keeps the statement under) the same.
+///
+/// Its rows load into a `QueryableByName` type, as `sql_query`'s do.
 pub struct Kept<'a> {
-    sql: &'static str,
+    sql: std::borrow::Cow<'a, str>,
     binds: Vec<Box<dyn QueryFragment<Pg> + 'a>>,
 }
 
 impl<'a> Kept<'a> {
     /// The statement `sql`; its `$1`, `$2`, ... are the values given to [`Kept::bind`] in order.
+    /// Statements built at run time are kept too, each text as its own statement: build them
+    /// from a few fixed parts only.
     #[must_use]
-    pub fn new(sql: &'static str) -> Self {
+    pub fn new(sql: impl Into<std::borrow::Cow<'a, str>>) -> Self {
         Kept {
-            sql,
+            sql: sql.into(),
             binds: Vec::new(),
         }
     }
@@ -324,7 +328,7 @@ impl<'a> Kept<'a> {
 
 impl QueryFragment<Pg> for Kept<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> diesel::QueryResult<()> {
-        let mut rest = self.sql;
+        let mut rest = &*self.sql;
         while let Some(at) = rest.find('$') {
             out.push_sql(&rest[..at]);
             let digits = rest[at + 1..]
@@ -356,6 +360,10 @@ impl QueryId for Kept<'_> {
 }
 
 impl<Conn> diesel::RunQueryDsl<Conn> for Kept<'_> {}
+
+impl diesel::query_builder::Query for Kept<'_> {
+    type SqlType = diesel::sql_types::Untyped;
+}
 
 /// A `json` column (a game's state) read and written as its JSON text, which PostgreSQL keeps as
 /// sent: the state goes straight from these bytes to its typed form and back. Going through a
