@@ -168,8 +168,8 @@ diesel::table! {
 diesel::table! {
     game_archives (game_id) {
         game_id -> Uuid,
-        actions -> Jsonb,
-        events -> Jsonb,
+        actions -> Json,
+        events -> Json,
     }
 }
 

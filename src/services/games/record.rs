@@ -1,11 +1,11 @@
 //! A game's record — its actions and the events they caused — wherever it is kept. While a game
 //! is played the write path appends one row per action and per event; the transaction that ends
 //! it queues an [`ArchiveRecord`] job, which moves the record into one `game_archives` row of two
-//! JSON arrays, which PostgreSQL compresses as a whole (issue 20: a finished Magnate game's ~150
-//! action and ~290 event rows with their index entries were most of its bytes). The move is a job
-//! and not part of the last move's transaction because it is the slowest statement of the
-//! submission path (some 900 buffers, 10–30 ms under `bench_submit`'s load), and the player who
-//! made the last move need not wait for it.
+//! JSON arrays kept as text, which PostgreSQL compresses as a whole (issue 20: a finished Magnate
+//! game's ~150 action and ~290 event rows with their index entries were most of its bytes). The
+//! move is a job and not part of the last move's transaction because it is the slowest statement
+//! of the submission path (some 900 buffers, 10–30 ms under `bench_submit`'s load), and the player
+//! who made the last move need not wait for it.
 //!
 //! Every reader goes through here, so none cares where the record is. Each reads the rows first
 //! and the archive only when they hold nothing: the move deletes the rows and writes the archive
@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
+use crate::db::JsonText;
 use crate::jobs::{BackgroundJob, Env, JobError};
 use crate::schema::{game_actions, game_archives, game_events};
 
@@ -205,16 +206,18 @@ pub fn archive(conn: &mut PgConnection, game: Uuid) -> QueryResult<()> {
     if done.is_some() {
         return Ok(());
     }
-    diesel::sql_query(
+    // `json_agg` writes the arrays as text, which the column keeps as sent (migration
+    // `archive_as_json`: smaller and cheaper than `jsonb`); kept prepared, as it runs once a game.
+    crate::db::Kept::new(
         "WITH a AS (DELETE FROM game_actions WHERE game_id = $1 \
                     RETURNING seq, seat, action, created_at), \
               e AS (DELETE FROM game_events WHERE game_id = $1 \
                     RETURNING seq, action_seq, audience, event, created_at) \
          INSERT INTO game_archives (game_id, actions, events) SELECT $1, \
-           (SELECT coalesce(jsonb_agg(jsonb_build_array(seq, seat, action, created_at) \
-                                      ORDER BY seq), '[]') FROM a), \
-           (SELECT coalesce(jsonb_agg(jsonb_build_array(seq, action_seq, audience, event, \
-                                                        created_at) ORDER BY seq), '[]') FROM e)",
+           (SELECT coalesce(json_agg(json_build_array(seq, seat, action, created_at) \
+                                     ORDER BY seq), '[]') FROM a), \
+           (SELECT coalesce(json_agg(json_build_array(seq, action_seq, audience, event, \
+                                                      created_at) ORDER BY seq), '[]') FROM e)",
     )
     .bind::<diesel::sql_types::Uuid, _>(game)
     .execute(conn)?;
@@ -236,13 +239,13 @@ fn archived<T: for<'de> Deserialize<'de>>(
     part: Part,
 ) -> QueryResult<Option<Vec<T>>> {
     let row = game_archives::table.find(game);
-    let stored: Option<Value> = match part {
+    let stored: Option<JsonText> = match part {
         Part::Actions => row.select(game_archives::actions).first(conn).optional()?,
         Part::Events => row.select(game_archives::events).first(conn).optional()?,
     };
     stored
-        .map(|v| {
-            serde_json::from_value(v)
+        .map(|text| {
+            serde_json::from_slice(&text.0)
                 .map_err(|e| diesel::result::Error::DeserializationError(Box::new(e)))
         })
         .transpose()
