@@ -284,7 +284,7 @@ async fn wait(mut s: Stream, left: Duration) -> Option<(Result<Bytes, actix_web:
                 return Some((Ok(Bytes::from_static(b": keep-alive\n\n")), s));
             }
             woke = s.wake.recv() => match woke {
-                Ok(u) if u == s.user.0 => return Some((Ok(Bytes::new()), s)),
+                Ok(u) if u == s.user.0 || u == events::EVERY_STREAM => return Some((Ok(Bytes::new()), s)),
                 Ok(_) => {}
                 // Missed wake-ups: read the log again.
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => return Some((Ok(Bytes::new()), s)),

@@ -385,6 +385,12 @@ impl Drop for StreamSlot {
     }
 }
 
+/// The wake-up that every stream takes as its own: read the log again.
+pub const EVERY_STREAM: Uuid = Uuid::nil();
+
+/// The `application_name` of the connection that listens for the streams' wake-ups.
+pub const LISTENER_NAME: &str = "herald events listener";
+
 /// At most this many streams per account at once (per instance).
 pub const MAX_STREAMS_PER_ACCOUNT: usize = 5;
 
@@ -411,13 +417,15 @@ impl Hub {
         }
         *n += 1;
         drop(open);
+        // Subscribed before the listener starts, so this stream hears its first "read again".
+        let wake = self.sender.subscribe();
         self.listen();
         Some((
             StreamSlot {
                 hub: Arc::clone(self),
                 user: user.0,
             },
-            self.sender.subscribe(),
+            wake,
         ))
     }
 
@@ -452,7 +460,12 @@ fn listen_until_error(
     let mut pooled = pool.get()?;
     let conn: &mut diesel::PgConnection = &mut pooled;
     diesel::sql_query(format!("LISTEN {CHANNEL}")).execute(conn)?;
-    // Whatever was written while nobody listened is read by each stream from the log itself.
+    // Named, so that operators (and a test) can tell it in `pg_stat_activity`.
+    diesel::sql_query(format!("SET application_name = '{LISTENER_NAME}'")).execute(conn)?;
+    // Nothing written while nobody listened was announced here: the first listener starts
+    // after its first stream has read the log, and a lost connection takes a second to come
+    // back. Every stream reads its log again now, rather than at its next keep-alive (15 s).
+    let _ = sender.send(EVERY_STREAM);
     let outcome = (|| -> anyhow::Result<()> {
         loop {
             diesel::sql_query("SELECT 1").execute(&mut *conn)?;
@@ -467,6 +480,7 @@ fn listen_until_error(
     })();
     // The connection goes back to the pool: it must not keep listening there.
     let _ = diesel::sql_query("UNLISTEN *").execute(conn);
+    let _ = diesel::sql_query("RESET application_name").execute(conn);
     outcome
 }
 

@@ -302,6 +302,64 @@ async fn moves_are_announced_only_to_accounts_that_follow_a_stream() {
     assert_eq!(stream.events.last().map(|e| e.0), Some(total as i64));
 }
 
+/// Ends the server's listening connection, as a restart of the database or a network fault
+/// would; true when there was one.
+fn end_listener(app: &TestApp) -> bool {
+    use diesel::{Connection, QueryableByName, RunQueryDsl};
+    #[derive(QueryableByName)]
+    struct Ended {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        n: i64,
+    }
+    let mut conn = diesel::PgConnection::establish(&app.db_url).unwrap();
+    let ended: Ended = diesel::sql_query(
+        "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) AS n FROM pg_stat_activity \
+         WHERE application_name = $1 AND datname = current_database()",
+    )
+    .bind::<diesel::sql_types::Text, _>(herald::services::events::LISTENER_NAME)
+    .get_result(&mut conn)
+    .unwrap();
+    ended.n == 1
+}
+
+#[actix_web::test]
+async fn a_move_made_while_the_listener_reconnects_reaches_the_stream_without_waiting_for_a_keep_alive()
+ {
+    // The move's announcement goes nowhere while the server has no listening connection; once
+    // the listener is back every stream reads its log again. Before, the stream slept until its
+    // keep-alive, 15 s later.
+    let app = spawn_app().await;
+    let t = app.table().await;
+    let mut stream = open(&app.base, &t.tokens[1], Some(0)).await;
+    let total = logged(&app, &t.tokens[1]).await;
+    stream
+        .read_until(Duration::from_secs(2), |e| e.len() >= total)
+        .await;
+    assert_eq!(stream.events.len(), total);
+
+    assert!(end_listener(&app), "no listening connection to end");
+    // Moves until one gives Bruno an event, all within the second the listener is away.
+    let mut dice = Dice::new(5);
+    for _ in 0..40 {
+        assert!(step(&app, &t, &mut dice).await);
+        if logged(&app, &t.tokens[1]).await > total {
+            break;
+        }
+    }
+    let total = logged(&app, &t.tokens[1]).await;
+    stream
+        .read_until(Duration::from_secs(5), |e| e.len() >= total)
+        .await;
+    assert_eq!(
+        stream.events.len(),
+        total,
+        "the stream missed the move made while the listener was away: {:?}",
+        kinds(&stream.events)
+    );
+    // And the listener is back for the moves after.
+    assert!(end_listener(&app), "the listener did not come back");
+}
+
 #[actix_web::test]
 async fn a_second_server_on_the_same_database_wakes_its_streams_and_sends_each_event_once() {
     let app = spawn_app().await;
